@@ -1,0 +1,289 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Lookup-table 5-card evaluator (private; use :mod:`evaluator.ranking`).
+
+The strength table is generated here, deterministically, when the module is first imported:
+every 5-card hand gets a sort key (category, then ranks in order of significance) and the
+7,462 distinct keys are densely ranked 0..7461.  Generation takes a few tens of milliseconds,
+so nothing large is shipped or cached.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
+from cython.parallel cimport prange
+
+cnp.import_array()
+
+from evaluator._rank_keys import RANK_KEYS
+
+cdef int32_t _binom[53 * 6]
+cdef const int16_t[::1] _strength_mv
+cdef const int16_t[::1] _category_mv
+cdef const int16_t* _strength = NULL
+cdef const int16_t* _category = NULL
+
+# Order-independent evaluation (no sort): per card, its rank key, rank bit and suit bit.  A
+# hand is a flush iff the AND of its suit bits is non-zero; flushes are ranked by the OR of
+# their rank bits, every other hand by the sum of its rank keys (distinct for every multiset
+# of five ranks, see gen_rank_keys.py).
+cdef int32_t _card_key[52]
+cdef int32_t _card_rank_bit[52]
+cdef int32_t _card_suit_bit[52]
+cdef const int16_t[::1] _by_key_mv
+cdef const int16_t[::1] _by_flush_mv
+cdef const int16_t* _by_key = NULL
+cdef const int16_t* _by_flush = NULL
+
+
+cdef const int32_t* binom_table() noexcept nogil:
+    return _binom
+
+
+cdef const int16_t* strength_table() noexcept nogil:
+    return _strength
+
+
+cdef const int16_t* category_table() noexcept nogil:
+    return _category
+
+
+cdef inline void _sort5(int* c) noexcept nogil:
+    # Branch-free sorting network (9 compare-exchanges) on five values.
+    cdef int t
+    if c[0] > c[1]: t = c[0]; c[0] = c[1]; c[1] = t
+    if c[3] > c[4]: t = c[3]; c[3] = c[4]; c[4] = t
+    if c[2] > c[4]: t = c[2]; c[2] = c[4]; c[4] = t
+    if c[2] > c[3]: t = c[2]; c[2] = c[3]; c[3] = t
+    if c[0] > c[3]: t = c[0]; c[0] = c[3]; c[3] = t
+    if c[0] > c[2]: t = c[0]; c[0] = c[2]; c[2] = t
+    if c[1] > c[4]: t = c[1]; c[1] = c[4]; c[4] = t
+    if c[1] > c[3]: t = c[1]; c[1] = c[3]; c[3] = t
+    if c[1] > c[2]: t = c[1]; c[1] = c[2]; c[2] = t
+
+
+cdef int32_t hand_index5(int a, int b, int c, int d, int e) noexcept nogil:
+    cdef int v[5]
+    v[0] = a; v[1] = b; v[2] = c; v[3] = d; v[4] = e
+    _sort5(v)
+    return (_binom[v[0] * 6 + 1] + _binom[v[1] * 6 + 2] + _binom[v[2] * 6 + 3]
+            + _binom[v[3] * 6 + 4] + _binom[v[4] * 6 + 5])
+
+
+cdef int16_t eval5(int a, int b, int c, int d, int e) noexcept nogil:
+    if _card_suit_bit[a] & _card_suit_bit[b] & _card_suit_bit[c] & _card_suit_bit[d] & _card_suit_bit[e]:
+        return _by_flush[_card_rank_bit[a] | _card_rank_bit[b] | _card_rank_bit[c]
+                         | _card_rank_bit[d] | _card_rank_bit[e]]
+    return _by_key[_card_key[a] + _card_key[b] + _card_key[c] + _card_key[d] + _card_key[e]]
+
+
+cdef int32_t _sort_key(int* cards) noexcept nogil:
+    """Key increasing with poker order: category * 13**5 + significant ranks in base 13."""
+    cdef int counts[13]
+    cdef int r, i, k, n_distinct = 0, flush = 1, straight = 0, top = 0, cat
+    cdef int digits[5]
+    cdef int nd = 0
+    cdef int32_t key = 0
+    for r in range(13):
+        counts[r] = 0
+    for i in range(5):
+        counts[cards[i] >> 2] += 1
+        if (cards[i] & 3) != (cards[0] & 3):
+            flush = 0
+    for r in range(13):
+        if counts[r]:
+            n_distinct += 1
+    if n_distinct == 5:
+        # five distinct ranks: straight if they are consecutive, or the wheel A-2-3-4-5
+        for r in range(12, 3, -1):
+            if counts[r] and counts[r - 1] and counts[r - 2] and counts[r - 3] and counts[r - 4]:
+                straight = 1
+                top = r
+                break
+        if not straight and counts[12] and counts[0] and counts[1] and counts[2] and counts[3]:
+            straight = 1
+            top = 3
+    # ranks ordered by (count desc, rank desc)
+    for k in range(4, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == k:
+                digits[nd] = r
+                nd += 1
+    if straight:
+        nd = 1
+        digits[0] = top
+    if straight and flush:
+        cat = ROYAL_FLUSH if top == 12 else STRAIGHT_FLUSH
+    elif counts[digits[0]] == 4:
+        cat = QUADS
+    elif counts[digits[0]] == 3 and n_distinct == 2:
+        cat = FULL_HOUSE
+    elif flush:
+        cat = FLUSH
+    elif straight:
+        cat = STRAIGHT
+    elif counts[digits[0]] == 3:
+        cat = TRIPS
+    elif n_distinct == 3:
+        cat = TWO_PAIR
+    elif n_distinct == 4:
+        cat = ONE_PAIR
+    else:
+        cat = HIGH_CARD
+    # royal flush is ranked as a straight flush (it is simply the top one)
+    key = (STRAIGHT_FLUSH if cat == ROYAL_FLUSH else cat)
+    for i in range(5):
+        key = key * 13 + (digits[i] if i < nd else 0)
+    return key * 16 + cat
+
+
+def _build_tables(rank_keys):
+    """Fill the binomial, strength, category and key-sum tables.  Deterministic; ~50 ms."""
+    global _strength, _category, _strength_mv, _category_mv
+    global _by_key, _by_flush, _by_key_mv, _by_flush_mv
+    cdef int n, k, a, b, c, d, e, idx
+    cdef int cards[5]
+    for n in range(53):
+        for k in range(6):
+            _binom[n * 6 + k] = 0
+        _binom[n * 6] = 1
+        for k in range(1, 6):
+            if n > 0:
+                _binom[n * 6 + k] = _binom[(n - 1) * 6 + k - 1] + _binom[(n - 1) * 6 + k]
+    cdef int32_t key_space = 9 * 371293
+    keys_np = np.empty(N_HANDS, dtype=np.int32)
+    cdef int32_t[::1] keys = keys_np
+    rank_np = np.zeros(key_space + 1, dtype=np.int32)
+    cdef int32_t[::1] rank_of = rank_np
+    idx = 0
+    with nogil:
+        for e in range(4, 52):
+            for d in range(3, e):
+                for c in range(2, d):
+                    for b in range(1, c):
+                        for a in range(b):
+                            cards[0] = a; cards[1] = b; cards[2] = c; cards[3] = d; cards[4] = e
+                            keys[idx] = _sort_key(cards)
+                            rank_of[keys[idx] >> 4] = 1
+                            idx += 1
+        # dense rank of the distinct keys: exclusive prefix sum over the marks
+        n = 0
+        for k in range(key_space + 1):
+            if rank_of[k]:
+                rank_of[k] = n
+                n += 1
+    if idx != N_HANDS or n != N_STRENGTHS:
+        raise RuntimeError(f"evaluator table generation is broken: {idx} hands, {n} ranks")
+    strength_np = np.empty(N_HANDS, dtype=np.int16)
+    category_np = np.empty(N_STRENGTHS, dtype=np.int16)
+    cdef int16_t[::1] st = strength_np
+    cdef int16_t[::1] ct = category_np
+    with nogil:
+        for idx in range(N_HANDS):
+            st[idx] = <int16_t>rank_of[keys[idx] >> 4]
+            ct[st[idx]] = <int16_t>(keys[idx] & 15)
+    for k in range(52):
+        _card_key[k] = rank_keys[k >> 2]
+        _card_rank_bit[k] = 1 << (k >> 2)
+        _card_suit_bit[k] = 1 << (k & 3)
+    by_key_np = np.full(4 * rank_keys[12] + rank_keys[11] + 1, -1, dtype=np.int16)
+    by_flush_np = np.full(1 << 13, -1, dtype=np.int16)
+    cdef int16_t[::1] bk = by_key_np
+    cdef int16_t[::1] bf = by_flush_np
+    idx = 0
+    with nogil:
+        for e in range(4, 52):
+            for d in range(3, e):
+                for c in range(2, d):
+                    for b in range(1, c):
+                        for a in range(b):
+                            if (_card_suit_bit[a] & _card_suit_bit[b] & _card_suit_bit[c]
+                                    & _card_suit_bit[d] & _card_suit_bit[e]):
+                                bf[_card_rank_bit[a] | _card_rank_bit[b] | _card_rank_bit[c]
+                                   | _card_rank_bit[d] | _card_rank_bit[e]] = st[idx]
+                            else:
+                                bk[_card_key[a] + _card_key[b] + _card_key[c] + _card_key[d]
+                                   + _card_key[e]] = st[idx]
+                            idx += 1
+    for arr in (strength_np, category_np, by_key_np, by_flush_np):
+        arr.flags.writeable = False
+    _strength_mv = strength_np
+    _category_mv = category_np
+    _by_key_mv = by_key_np
+    _by_flush_mv = by_flush_np
+    _strength = &_strength_mv[0]
+    _category = &_category_mv[0]
+    _by_key = &_by_key_mv[0]
+    _by_flush = &_by_flush_mv[0]
+    return strength_np, category_np
+
+
+STRENGTH_BY_INDEX, CATEGORY_BY_STRENGTH = _build_tables(RANK_KEYS)
+
+
+def binomial(int n, int k):
+    """C(n, k) from the table, for 0 <= n <= 52 and 0 <= k <= 5."""
+    if not (0 <= n <= 52 and 0 <= k <= 5):
+        raise ValueError("binomial table covers n in 0..52, k in 0..5")
+    return _binom[n * 6 + k]
+
+
+def strengths_of(const uint8_t[:, ::1] hands, int n_threads=0):
+    """Strength of each row of an (n, 5) array of distinct cards (any order).
+
+    The caller (evaluator.ranking) has already validated the cards.
+    """
+    cdef Py_ssize_t n = hands.shape[0], i
+    out_np = np.empty(n, dtype=np.int16)
+    cdef int16_t[::1] out = out_np
+    if n_threads <= 0:
+        for i in prange(n, nogil=True, schedule="static"):
+            out[i] = eval5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    else:
+        for i in prange(n, nogil=True, schedule="static", num_threads=n_threads):
+            out[i] = eval5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    return out_np
+
+
+def hand_indices(const uint8_t[:, ::1] hands):
+    """Colex index (0..2598959) of each row of an (n, 5) array of distinct cards."""
+    cdef Py_ssize_t n = hands.shape[0], i
+    out_np = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] out = out_np
+    with nogil:
+        for i in range(n):
+            out[i] = hand_index5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    return out_np
+
+
+def cards_of_indices(const int32_t[::1] indices):
+    """Inverse of :func:`hand_indices`: the sorted cards of each colex index, as (n, 5) uint8."""
+    cdef Py_ssize_t n = indices.shape[0], i
+    cdef int j, c, rem
+    out_np = np.empty((n, 5), dtype=np.uint8)
+    cdef uint8_t[:, ::1] out = out_np
+    for i in range(n):
+        rem = indices[i]
+        if rem < 0 or rem >= N_HANDS:
+            raise ValueError(f"hand index {rem} is out of range 0..{N_HANDS - 1}")
+        c = 51
+        for j in range(4, -1, -1):
+            while _binom[c * 6 + j + 1] > rem:
+                c -= 1
+            out[i, j] = c
+            rem -= _binom[c * 6 + j + 1]
+            c -= 1
+    return out_np
+
+
+def throughput_loop(const uint8_t[:, ::1] hands, int repeats):
+    """Benchmark kernel: evaluate every row `repeats` times on one core without the GIL.
+
+    Returns a checksum so that the compiler cannot drop the work.
+    """
+    cdef Py_ssize_t n = hands.shape[0], i
+    cdef int rep
+    cdef int64_t acc = 0
+    with nogil:
+        for rep in range(repeats):
+            for i in range(n):
+                acc += eval5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    return acc
