@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -57,6 +58,11 @@ class CountTable:
     def lose(self) -> np.ndarray:
         """Dealer qualifies and ranks higher (int64 array, same shape as ``win``)."""
         return (COMPLETIONS - self.no_qualify.astype(np.int64) - self.win - self.tie)
+
+    @cached_property
+    def hand_indices(self) -> np.ndarray:
+        """Colex index of each row's canonical hand (increasing, for searchsorted)."""
+        return _eval.hand_indices(np.ascontiguousarray(self.hands))
 
     @property
     def n_situations(self) -> int:

@@ -1,0 +1,66 @@
+"""Count tables on demand: from the on-disk cache when it is valid, else computed and cached."""
+from __future__ import annotations
+
+import hashlib
+import warnings
+from typing import Callable
+
+from evaluator import _eval
+from enumerate import cache
+from enumerate.engine import ENGINE_VERSION, CountTable, compute_counts
+
+_FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
+
+
+def evaluator_fingerprint() -> str:
+    """SHA-256 of the evaluator's strength table (colex order, int16 little-endian): pins
+    the whole hand ordering, so a cache made by another ordering is never reused."""
+    return hashlib.sha256(_eval.STRENGTH_BY_INDEX.astype("<i2").tobytes()).hexdigest()
+
+
+def _cache_meta(qualifier: int) -> dict:
+    return {"kind": "counts", "qualifier": qualifier, "engine_version": ENGINE_VERSION,
+            "evaluator": evaluator_fingerprint()}
+
+
+def cache_path(qualifier: int):
+    meta = _cache_meta(qualifier)
+    return cache.cache_dir() / f"counts-q{qualifier}-e{ENGINE_VERSION}-{meta['evaluator'][:12]}.bin"
+
+
+def load_or_compute(
+    qualifier: int,
+    *,
+    use_cache: bool = True,
+    threads: int | None = None,
+    progress_factory: Callable[[int], object] | None = None,
+) -> CountTable:
+    """The count table for a qualifier threshold.
+
+    A valid cache is used as is.  A missing one is computed and stored; an invalid one
+    (truncated, corrupted, other version) is reported with a warning, recomputed and replaced.
+    ``progress_factory(total)`` returns a context manager with an ``update(n)`` method (tqdm).
+    """
+    path = cache_path(qualifier)
+    if use_cache:
+        try:
+            arrays = cache.load_arrays(path, _cache_meta(qualifier))
+            return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})
+        except cache.CacheError as exc:
+            if path.exists():
+                warnings.warn(f"count cache {path} unusable ({exc}); rebuilding it", stacklevel=2)
+        except KeyError:
+            warnings.warn(f"count cache {path} lacks arrays; rebuilding it", stacklevel=2)
+    from enumerate.engine import hand_tables
+    total = 2 * hand_tables().canon_index.shape[0]
+    if progress_factory is None:
+        table = compute_counts(qualifier, threads=threads)
+    else:
+        with progress_factory(total) as bar:
+            table = compute_counts(qualifier, threads=threads, progress=bar.update)
+    if use_cache:
+        try:
+            cache.save_arrays(path, _cache_meta(qualifier), {k: getattr(table, k) for k in _FIELDS})
+        except OSError as exc:
+            warnings.warn(f"could not write count cache {path}: {exc.strerror or exc}", stacklevel=2)
+    return table

@@ -1,0 +1,18 @@
+"""tqdm progress bars that stay silent when stderr is not a terminal or when asked to."""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+
+def bar_factory(description: str, quiet: bool = False) -> Callable[[int], object]:
+    """A factory ``f(total)`` returning a tqdm bar (a context manager with ``update``)."""
+    from tqdm import tqdm
+
+    disable = quiet or not sys.stderr.isatty()
+
+    def make(total: int):
+        return tqdm(total=total, desc=description, unit="hand", unit_scale=True,
+                    disable=disable, leave=False, file=sys.stderr)
+
+    return make
