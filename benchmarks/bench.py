@@ -1,0 +1,89 @@
+"""Speed and memory figures for the README (issue targets in brackets).
+
+    python benchmarks/bench.py            # all figures
+    python benchmarks/bench.py --quick    # skip the repeated end-to-end runs
+
+Figures: evaluator throughput in a nogil loop on one core [>= 200 M hands/s], cold full count
+[<= 5 s on 2 cores], peak memory of a cold count [<= 2 GB], warm `studodds analyze` from process
+start to exit [<= 1 s].
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+COLD_COUNT = """
+import resource, time
+t0 = time.perf_counter()
+from enumerate.engine import compute_counts, hand_tables
+from enumerate.variant import Qualifier
+t1 = time.perf_counter()
+hand_tables()
+t2 = time.perf_counter()
+compute_counts(Qualifier.ace_king().threshold)
+t3 = time.perf_counter()
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f} {rss:.0f}")
+"""
+
+
+def evaluator_throughput(n: int = 2_000_000, repeats: int = 10) -> float:
+    from evaluator import _eval
+    rng = np.random.default_rng(1)
+    # random hands, each with its five cards in random order (the evaluator does not sort)
+    indices = rng.integers(0, 2_598_960, size=n, dtype=np.int32)
+    hands = np.ascontiguousarray(rng.permuted(_eval.cards_of_indices(indices), axis=1))
+    _eval.throughput_loop(hands, 1)
+    t = time.perf_counter()
+    _eval.throughput_loop(hands, repeats)
+    return n * repeats / (time.perf_counter() - t)
+
+
+def cold_count(runs: int) -> list[tuple[float, float, float, float]]:
+    out = []
+    for _ in range(runs):
+        r = subprocess.run([sys.executable, "-c", COLD_COUNT], capture_output=True, text=True, check=True)
+        out.append(tuple(float(x) for x in r.stdout.split()))
+    return out
+
+
+def warm_analyze(runs: int) -> list[float]:
+    cmd = [sys.executable, "-m", "enumerate", "analyze", "--quiet"]
+    subprocess.run(cmd, capture_output=True, check=True)          # make sure the cache is warm
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    runs = 1 if args.quick else 3
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["STUDODDS_CACHE_DIR"] = tmp
+        cold = cold_count(runs)
+        best = min(cold, key=lambda c: c[1] + c[2])
+        print(f"cold full count: {best[2]:.2f} s counting + {best[1]:.2f} s hand tables "
+              f"(best of {runs}; all: {', '.join(f'{c[1] + c[2]:.2f}' for c in cold)} s)")
+        print(f"peak memory of a cold count (max RSS): {max(c[3] for c in cold):.0f} MB")
+        warm = warm_analyze(3 if args.quick else 7)
+        print(f"warm `studodds analyze`, process start to exit: median {statistics.median(warm):.2f} s "
+              f"(min {min(warm):.2f}, max {max(warm):.2f})")
+    # last: its arrays would otherwise count in the children's max RSS (kept across fork)
+    print(f"evaluator throughput, one core, nogil loop: {evaluator_throughput() / 1e6:.0f} M hands/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory):
+    """Every test session gets its own empty cache folder (so CI exercises a cold count)."""
+    path = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("STUDODDS_CACHE_DIR")
+    os.environ["STUDODDS_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("STUDODDS_CACHE_DIR", None)
+    else:
+        os.environ["STUDODDS_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def us_counts(_private_cache):
+    """The full count table for the Ace/King qualifier (computed once per session)."""
+    from enumerate.counts import load_or_compute
+    from enumerate.variant import Qualifier
+    return load_or_compute(Qualifier.ace_king().threshold)

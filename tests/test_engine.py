@@ -1,0 +1,126 @@
+"""The engine's counts against brute-force enumeration of every dealer completion."""
+import numpy as np
+import pytest
+
+from enumerate.engine import COMPLETIONS
+from enumerate.situation import canonical, counts_of
+from reference import brute_force_counts, parse
+
+
+def _sample_situations(seed: int = 2024):
+    """At least 300 situations, weighted towards the delicate ones."""
+    rng = np.random.default_rng(seed)
+    out = []
+
+    def random_up(player):
+        rest = [c for c in range(52) if c not in player]
+        return int(rng.choice(rest))
+
+    # 1. uniformly random situations
+    for _ in range(150):
+        cards = rng.choice(52, size=6, replace=False)
+        out.append((tuple(int(c) for c in cards[:5]), int(cards[5])))
+    # 2. wheels and steel wheels (ace low), and six-high straights
+    for text in ["Ac 2d 3h 4s 5c", "Ah 2h 3h 4h 5h", "As 2s 3d 4c 5h", "2c 3d 4h 5s 6c"]:
+        p = parse(text)
+        for _ in range(10):
+            out.append((tuple(p), random_up(p)))
+    # 3. Ace/King high hands, the borderline of the strategy
+    for _ in range(50):
+        ranks = [12, 11] + list(rng.choice(11, size=3, replace=False))
+        suits = rng.integers(0, 4, size=5)
+        cards = [int(r) * 4 + int(s) for r, s in zip(ranks, suits)]
+        if len(set(c & 3 for c in cards)) == 1:
+            cards[0] ^= 1                               # avoid a flush
+        out.append((tuple(cards), random_up(cards)))
+    # 4. hands that the dealer can tie exactly: high cards and pairs, up card of a rank the
+    #    player holds, and the up card of a rank the player does not hold
+    for text in ["Ah Kd 9c 7s 4h", "Ah Kd Qc Js 9h", "Kc Kd 7h 5s 2c", "Ac Ad Kh Qs Jc", "9c 8d 6h 4s 3c"]:
+        p = parse(text)
+        for up in [p[2] ^ 1, p[4] ^ 2, random_up(p), random_up(p)]:
+            out.append((tuple(p), int(up)))
+    # 5. pairs matching the up card's rank, and trips / two pairs with the up card matching
+    for _ in range(50):
+        r = int(rng.integers(13))
+        pair = [r * 4, r * 4 + 1]
+        others = [c for c in rng.permutation(52) if c >> 2 != r][:3]
+        player = pair + [int(c) for c in others]
+        up = r * 4 + int(rng.integers(2, 4))
+        out.append((tuple(player), up))
+    for text, up in [("7c 7d 7h 2s 3c", "7s"), ("Qc Qd 5h 5s 9c", "Qh"), ("Qc Qd 5h 5s 9c", "5d"),
+                     ("Ac As Ad Ah Kc", "Kd"), ("Ts Js Qs Ks As", "9s"), ("Ts Js Qs Ks As", "Ah"),
+                     ("2c 3c 4c 5c 7c", "6c"), ("2c 3c 4c 5c 7c", "Ac"), ("Ah Kh 4h 3h 2c", "5h")]:
+        out.append((tuple(parse(text)), parse(up)[0]))
+    return out
+
+
+SITUATIONS = _sample_situations()
+
+
+def test_sample_is_large_and_delicate():
+    assert len(SITUATIONS) >= 300
+    assert len({(tuple(sorted(p)), u) for p, u in SITUATIONS}) >= 280
+
+
+@pytest.mark.parametrize("k", range(len(SITUATIONS)))
+def test_counts_equal_brute_force(us_counts, k):
+    player, up = SITUATIONS[k]
+    got = counts_of(us_counts, player, up)
+    assert (got.no_qualify, got.win, got.tie, got.lose) == brute_force_counts(list(player), up)
+
+
+def test_some_sampled_situations_tie_and_win(us_counts):
+    ties = [counts_of(us_counts, p, u).tie for p, u in SITUATIONS]
+    assert sum(t > 0 for t in ties) >= 20
+
+
+def test_table_shape_and_weights(us_counts):
+    assert us_counts.hands.shape == (134_459, 5)
+    assert us_counts.up.shape == (134_459, 47)
+    assert int(us_counts.weight.sum()) == 2_598_960
+    assert us_counts.n_situations == 122_151_120
+    assert set(np.unique(us_counts.weight).tolist()) <= {1, 2, 4, 6, 12, 24}
+    lose = us_counts.lose
+    assert lose.min() >= 0
+    assert (us_counts.no_qualify.astype(np.int64) + us_counts.win + us_counts.tie + lose == COMPLETIONS).all()
+
+
+def test_distinct_situations_up_to_suits():
+    """5,649,150 situations are distinct up to suit relabelling (GAME.md / issue)."""
+    from itertools import permutations
+    from enumerate.engine import hand_tables
+    t = hand_tables()
+    # count orbits of (canonical hand, up card) under the hand's stabiliser, by Burnside
+    n_orbits = 0
+    perms = list(permutations(range(4)))
+    for cards, weight in zip(t.cards_by_index[t.canon_index], t.canon_weight):
+        stabiliser = 24 // int(weight)
+        if stabiliser == 1:
+            n_orbits += 47
+            continue
+        hand = sorted(int(c) for c in cards)
+        fixed_total = 0
+        for perm in perms:
+            image = sorted((c & ~3) | perm[c & 3] for c in hand)
+            if image == hand:
+                fixed_total += sum(1 for u in range(52) if u not in hand and (u & ~3) | perm[u & 3] == u)
+        n_orbits += fixed_total // stabiliser
+    assert n_orbits == 5_649_150
+
+
+def test_canonical_relabelling_keeps_counts(us_counts):
+    p, u = parse("Ah Kd Jc 8s 3c"), parse("7d")[0]
+    q, v = parse("As Kh Jd 8c 3d"), parse("7h")[0]         # swap c<->d, h<->s
+    assert counts_of(us_counts, tuple(p), u) == counts_of(us_counts, tuple(q), v)
+    cp, cu = canonical(tuple(p), u)
+    assert counts_of(us_counts, cp, cu) == counts_of(us_counts, tuple(p), u)
+
+
+def test_thread_count_does_not_change_counts(us_counts):
+    """Counts are integers from independent per-thread sweeps: 1 thread and 3 agree exactly."""
+    from enumerate.engine import compute_counts
+    one = compute_counts(us_counts.qualifier, threads=1)
+    three = compute_counts(us_counts.qualifier, threads=3, chunks=5)
+    for name in ("no_qualify", "win", "tie"):
+        assert np.array_equal(getattr(one, name), getattr(us_counts, name))
+        assert np.array_equal(getattr(three, name), getattr(us_counts, name))
