@@ -49,18 +49,20 @@ def evaluator_throughput(n: int = 2_000_000, repeats: int = 10) -> float:
 def cold_count(runs: int) -> list[tuple[float, float, float, float]]:
     out = []
     for _ in range(runs):
-        r = subprocess.run([sys.executable, "-c", COLD_COUNT], capture_output=True, text=True, check=True)
+        r = subprocess.run([sys.executable, "-c", COLD_COUNT], capture_output=True, text=True,
+                           check=True, cwd=tempfile.gettempdir())
         out.append(tuple(float(x) for x in r.stdout.split()))
     return out
 
 
 def warm_analyze(runs: int) -> list[float]:
     cmd = [sys.executable, "-m", "enumerate", "analyze", "--quiet"]
-    subprocess.run(cmd, capture_output=True, check=True)          # make sure the cache is warm
+    outside = tempfile.gettempdir()                               # not the source tree
+    subprocess.run(cmd, capture_output=True, check=True, cwd=outside)   # warm the cache
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
+        subprocess.run(cmd, capture_output=True, check=True, cwd=outside)
         times.append(time.perf_counter() - t)
     return times
 

@@ -3,16 +3,20 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from fractions import Fraction
 
 import pytest
+
+
+OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")   # not the source tree: use the installed build
 
 
 def run(*args, env_extra=None):
     env = dict(os.environ)
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "enumerate", *args], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=env, timeout=300, cwd=OUTSIDE)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -62,6 +66,6 @@ def test_console_script_and_module_agree():
     exe = os.path.join(os.path.dirname(sys.executable), "studodds")
     if not os.path.exists(exe):
         pytest.skip("console script not installed next to this interpreter")
-    a = subprocess.run([exe, "analyze", "--json", "--quiet"], capture_output=True, text=True)
+    a = subprocess.run([exe, "analyze", "--json", "--quiet"], capture_output=True, text=True, cwd=OUTSIDE)
     b = run("analyze", "--json", "--quiet")
     assert a.returncode == 0 and a.stdout == b.stdout
