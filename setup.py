@@ -30,7 +30,7 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension("evaluator._eval"), extension("enumerate._engine")],
+        [extension("evaluator._eval"), extension("enumerate._engine"), extension("enumerate._aggregate")],
         compiler_directives=DIRECTIVES,
     ),
 )

@@ -49,6 +49,7 @@ class Analysis:
     dealer_qualifies: Fraction      # over all combinations, whatever the player does
     hit_frequency: Fraction         # probability that the hand wins money
     rows: tuple[ReturnRow, ...]
+    raise_by_category: dict         # Category -> (raised situations, situations)
 
     @property
     def standard_deviation(self) -> float:
@@ -110,33 +111,45 @@ class RaiseValue:
         return self.form(counts).astype(np.int64) - 3 * self.denominator
 
 
-def analyze(counts: CountTable, variant: Variant) -> Analysis:
-    """Exact return table and headline figures of ``variant`` under optimal strategy."""
+def strategy_statistics(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
+                        threads: int | None = None) -> np.ndarray:
+    """(10, 8) int64: per player category, weighted (situations, raised, indifferent,
+    no_qualify, win, tie, lose) -- the last four over raised situations only -- and
+    no_qualify over all situations.  The strategy is
+    optimal unless ``force`` (uint8, shape of the counts, 1 = raise) fixes it."""
+    from enumerate import _aggregate
+    from enumerate.engine import default_threads
+    value = RaiseValue.of(variant)
+    bound = max(abs(value.c_nq), int(np.abs(value.c_win).max()), value.c_tie) * COMPLETIONS
+    if bound >= 2**62:
+        raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
+    empty = np.zeros((0, 0), dtype=np.uint8)
+    return _aggregate.aggregate(
+        CATEGORY_BY_STRENGTH[counts.strength], counts.weight.astype(np.int64),
+        counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
+        value.raise_above, empty if force is None else np.ascontiguousarray(force, dtype=np.uint8),
+        threads or default_threads())
+
+
+def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None) -> Analysis:
+    """Exact return table and headline figures of ``variant``, under optimal strategy unless
+    ``force`` fixes the raise decisions (see :func:`strategy_statistics`)."""
     if counts.qualifier != variant.qualifier.threshold:
         raise ValueError("the count table was made for another qualifier")
-    value = RaiseValue.of(variant)
-    form = value.form(counts)
-    do_raise = form > value.raise_above
-    indifferent = form == value.raise_above
-    w = counts.weight.astype(np.int64)
-    n_up = counts.up.shape[1]
-    total_situations = int(w.sum()) * n_up
+    stats = strategy_statistics(counts, variant, force)
+    situations, raised_c, indifferent_c, nq_c, win_c, tie_c, lose_c, nq_all = (stats[:, k] for k in range(8))
+    total_situations = int(situations.sum())
+    if total_situations != counts.n_situations:
+        raise AssertionError("aggregation lost situations")
     total = total_situations * COMPLETIONS
-
-    def raised_sum(a: np.ndarray) -> np.ndarray:
-        """Per row, the count summed over the up cards where the player raises; int64."""
-        return np.where(do_raise, a, 0).sum(axis=1, dtype=np.int64)
-
-    raised_rows = do_raise.sum(axis=1, dtype=np.int64)
-    raised = int(raised_rows @ w)
-    nq = int(raised_sum(counts.no_qualify) @ w)
-    tie = int(raised_sum(counts.tie) @ w)
-    win_rows = raised_sum(counts.win) * w
-    category = CATEGORY_BY_STRENGTH[counts.strength]
-    wins = {c: int(win_rows[category == c].sum()) for c in Category}
-    lose = int(raised_sum(counts.lose) @ w)
+    raised = int(raised_c.sum())
+    nq, tie, lose = int(nq_c.sum()), int(tie_c.sum()), int(lose_c.sum())
+    wins = {c: int(win_c[c]) for c in Category}
+    if nq + tie + lose + sum(wins.values()) != raised * COMPLETIONS:
+        raise AssertionError("raised situations' outcomes do not add up")
     folded = (total_situations - raised) * COMPLETIONS
-    qualifies = total - int(counts.no_qualify.sum(axis=1, dtype=np.int64) @ w)
+    qualifies = total - int(nq_all.sum())
+    by_category = {c: (int(raised_c[c]), int(situations[c])) for c in Category}
 
     rows: list[ReturnRow] = []
 
@@ -171,7 +184,8 @@ def analyze(counts: CountTable, variant: Variant) -> Analysis:
         variance=second - expected * expected,
         raise_probability=Fraction(raised, total_situations),
         raised_situations=raised,
-        indifferent_situations=int(indifferent.sum(axis=1, dtype=np.int64) @ w),
+        indifferent_situations=int(indifferent_c.sum()),
+        raise_by_category=by_category,
         dealer_qualifies=Fraction(qualifies, total),
         hit_frequency=sum((r.probability for r in rows if r.pays > 0), Fraction(0)),
         rows=tuple(rows),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from functools import lru_cache
 from typing import Callable
 
 from evaluator import _eval
@@ -12,6 +13,7 @@ from enumerate.engine import ENGINE_VERSION, CountTable, compute_counts
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 
 
+@lru_cache(maxsize=1)
 def evaluator_fingerprint() -> str:
     """SHA-256 of the evaluator's strength table (colex order, int16 little-endian): pins
     the whole hand ordering, so a cache made by another ordering is never reused."""

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from evaluator.ranking import Category, strength
+from enumerate.progressive import SideBet
 
 #: Raise categories from the top down, as paytables list them.
 PAY_CATEGORIES = tuple(reversed(Category))
@@ -49,6 +50,7 @@ class Variant:
     ante_win: Fraction = Fraction(1)
     qualifier: Qualifier = field(default_factory=Qualifier.ace_king)
     description: str = ""
+    side_bet: "SideBet | None" = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -70,11 +72,6 @@ class Variant:
 
 
 def us_common() -> Variant:
-    """The common US paytable of GAME.md: royal 100, SF 50, 4K 20, FH 7, flush 5, straight 4,
-    trips 3, two pairs 2, pair 1, Ace/King 1; ante 1 to 1; qualifier Ace/King."""
-    pays = {
-        Category.ROYAL_FLUSH: 100, Category.STRAIGHT_FLUSH: 50, Category.QUADS: 20,
-        Category.FULL_HOUSE: 7, Category.FLUSH: 5, Category.STRAIGHT: 4, Category.TRIPS: 3,
-        Category.TWO_PAIR: 2, Category.ONE_PAIR: 1, Category.HIGH_CARD: 1,
-    }
-    return Variant("us-common", pays, description="Common US paytable (royal flush 100 to 1)")
+    """The embedded default: the common US paytable of GAME.md (built-in ``us-common``)."""
+    from enumerate.variant_file import load_builtin
+    return load_builtin("us-common").variant

@@ -1,0 +1,51 @@
+"""The progressive jackpot side bet: its paytable (analysis comes with the side-bet issue).
+
+Pays are per unit of side wager: a fixed multiple (``Fraction``) or a share of the meter
+(:class:`MeterPay`), optionally capped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Mapping, Union
+
+from evaluator.ranking import Category
+
+
+@dataclass(frozen=True)
+class MeterPay:
+    """A share of the progressive meter, e.g. ``MeterPay(Fraction(1, 10))`` for 10%;
+    ``cap`` limits the award (in side-wager units)."""
+
+    share: Fraction
+    cap: Fraction | None = None
+
+    def text(self) -> str:
+        pct = self.share * 100
+        share = f"{pct.numerator}%" if pct.denominator == 1 else f"{self.share} of"
+        return f"{share} meter" + (f" (cap {self.cap})" if self.cap is not None else "")
+
+
+SidePay = Union[Fraction, MeterPay]
+
+
+@dataclass(frozen=True)
+class SideBet:
+    """Progressive side bet rules: pays by category, meter contribution, reset amount, and
+    whether a fold forfeits the side bet."""
+
+    pays: Mapping[Category, SidePay]
+    contribution: Fraction = Fraction(7, 10)
+    seed: Fraction = Fraction(0)
+    fold_forfeits: bool = False
+    _frozen: bool = field(default=True, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
+
+    def pay_text(self, category: Category) -> str:
+        pay = self.pays.get(category)
+        if pay is None:
+            return "-"
+        return pay.text() if isinstance(pay, MeterPay) else f"{pay} x wager"

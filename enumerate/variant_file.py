@@ -1,0 +1,281 @@
+"""Variant files (TOML) and the built-in variant library.
+
+A variant file::
+
+    name = "us-common"
+    description = "Common US paytable"
+    qualifier = "AK"                 # "AK432", "44", "none", or five cards; default "AK"
+
+    [raise_pays]                     # "to 1"; integers, "5/2" or "2.5"
+    royal_flush = 100                # optional: without it a royal pays as a straight flush
+    straight_flush = 50
+    four_of_a_kind = 20
+    full_house = 7
+    flush = 5
+    straight = 4
+    three_of_a_kind = 3
+    two_pairs = 2
+    one_pair = 1
+    high_card = 1                    # the player's winning high card (Ace/King with "AK")
+
+    [ante_pays]                      # optional, both default to 1 (to 1)
+    dealer_does_not_qualify = 1
+    player_wins = 1
+
+    [progressive]                    # optional side bet
+    contribution = "70%"             # share of each side wager added to the meter
+    seed = 10000                     # meter after a royal flush, in side-wager units
+    fold_forfeits = false            # does folding lose the side bet too?
+    [progressive.pays]               # any subset; a number is a multiple of the side wager,
+    royal_flush = "100% meter"       # "x% meter" or "a/b meter" a share of the meter,
+    straight_flush = "10% meter"     # {meter = "10%", cap = 5000} a capped share
+    four_of_a_kind = 100
+    full_house = 75
+    flush = 50
+
+Every mistake raises :class:`~enumerate.errors.StudoddsError` with ``file: key: reason``.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from evaluator.ranking import Category
+from enumerate.errors import StudoddsError
+from enumerate.progressive import MeterPay, SideBet
+from enumerate.qualifier import parse_qualifier
+from enumerate.variant import Variant
+
+RAISE_KEYS = {
+    "royal_flush": Category.ROYAL_FLUSH, "straight_flush": Category.STRAIGHT_FLUSH,
+    "four_of_a_kind": Category.QUADS, "full_house": Category.FULL_HOUSE, "flush": Category.FLUSH,
+    "straight": Category.STRAIGHT, "three_of_a_kind": Category.TRIPS,
+    "two_pairs": Category.TWO_PAIR, "one_pair": Category.ONE_PAIR, "high_card": Category.HIGH_CARD,
+}
+SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
+                                         "full_house", "flush")}
+TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive"}
+ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
+PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
+MAX_FILE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class VariantSource:
+    """A variant with where it came from: its file name and the SHA-256 of its bytes."""
+
+    variant: Variant
+    origin: str
+    text: str
+    sha256: str
+
+
+class _Where:
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+
+    def fail(self, key: str, reason: str) -> StudoddsError:
+        return StudoddsError(f"{self.origin}: {key}: {reason}" if key else f"{self.origin}: {reason}")
+
+    def unknown(self, table: dict, allowed: set[str], prefix: str) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, sorted(allowed), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else f" (allowed: {', '.join(sorted(allowed))})"
+                raise self.fail(prefix + key, "unknown key" + hint)
+
+
+def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
+    """An exact non-negative rational from a TOML value: 7, "5/2", "2.5", "70%", or 2.5."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true/false")
+    if isinstance(value, int):
+        result = Fraction(value)
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("must be a finite number")
+        result = Fraction(repr(value))            # the decimal the file wrote, exactly
+    elif isinstance(value, str):
+        text = value.strip()
+        scale = Fraction(1)
+        if text.endswith("%"):
+            text, scale = text[:-1].strip(), Fraction(1, 100)
+        try:
+            result = Fraction(text) * scale
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{value!r} is not a number (write 7, \"5/2\", \"2.5\" or \"70%\")") from None
+    else:
+        raise ValueError(f"must be a number, got {type(value).__name__}")
+    if result < 0:
+        raise ValueError(f"must not be negative, got {value}")
+    if not allow_zero and result == 0:
+        raise ValueError("must be positive")
+    return result
+
+
+def _amount(where: _Where, key: str, value: Any, **kw) -> Fraction:
+    try:
+        return parse_amount(value, **kw)
+    except ValueError as exc:
+        raise where.fail(key, str(exc)) from None
+
+
+def _side_pay(where: _Where, key: str, value: Any) -> Fraction | MeterPay:
+    if isinstance(value, dict):
+        where.unknown(value, {"meter", "cap"}, key + ".")
+        if "meter" not in value:
+            raise where.fail(key, "a table pay needs 'meter' (a share of the meter)")
+        share = _amount(where, key + ".meter", value["meter"], allow_zero=False)
+        cap = _amount(where, key + ".cap", value["cap"], allow_zero=False) if "cap" in value else None
+        pay = MeterPay(share, cap)
+    elif isinstance(value, str) and value.strip().lower().endswith("meter"):
+        pay = MeterPay(_amount(where, key, value.strip()[:-5].strip(), allow_zero=False), None)
+    else:
+        return _amount(where, key, value)
+    if pay.share > 1:
+        raise where.fail(key, "a meter pay cannot exceed 100% of the meter")
+    return pay
+
+
+def parse_variant(data: dict[str, Any], origin: str) -> Variant:
+    """Validate a parsed TOML document and build the variant."""
+    where = _Where(origin)
+    where.unknown(data, TOP_KEYS, "")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise where.fail("name", "missing or empty (a short name such as \"us-common\")")
+    if not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+        raise where.fail("name", f"{name!r} may hold only letters, digits, '-', '_' and '.'")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise where.fail("description", "must be text")
+
+    pays_table = data.get("raise_pays")
+    if not isinstance(pays_table, dict):
+        raise where.fail("raise_pays", "missing table of raise pays")
+    where.unknown(pays_table, set(RAISE_KEYS), "raise_pays.")
+    missing = [k for k in RAISE_KEYS if k != "royal_flush" and k not in pays_table]
+    if missing:
+        raise where.fail("raise_pays", f"missing pay for {', '.join(missing)}")
+    pays = {RAISE_KEYS[k]: _amount(where, f"raise_pays.{k}", v) for k, v in pays_table.items()}
+
+    ante = data.get("ante_pays", {})
+    if not isinstance(ante, dict):
+        raise where.fail("ante_pays", "must be a table")
+    where.unknown(ante, ANTE_KEYS, "ante_pays.")
+    ante_nq = _amount(where, "ante_pays.dealer_does_not_qualify", ante.get("dealer_does_not_qualify", 1))
+    ante_win = _amount(where, "ante_pays.player_wins", ante.get("player_wins", 1))
+
+    try:
+        qualifier = parse_qualifier(data.get("qualifier", "AK"))
+    except ValueError as exc:
+        raise where.fail("qualifier", str(exc)) from None
+
+    side = None
+    if "progressive" in data:
+        prog = data["progressive"]
+        if not isinstance(prog, dict):
+            raise where.fail("progressive", "must be a table")
+        where.unknown(prog, PROGRESSIVE_KEYS, "progressive.")
+        side_pays = prog.get("pays")
+        if not isinstance(side_pays, dict) or not side_pays:
+            raise where.fail("progressive.pays", "missing table of side bet pays")
+        where.unknown(side_pays, set(SIDE_KEYS), "progressive.pays.")
+        contribution = _amount(where, "progressive.contribution", prog.get("contribution", "70%"))
+        if contribution > 1:
+            raise where.fail("progressive.contribution", "cannot exceed 100% of the wager")
+        fold_forfeits = prog.get("fold_forfeits", False)
+        if not isinstance(fold_forfeits, bool):
+            raise where.fail("progressive.fold_forfeits", "must be true or false")
+        side = SideBet(
+            pays={SIDE_KEYS[k]: _side_pay(where, f"progressive.pays.{k}", v) for k, v in side_pays.items()},
+            contribution=contribution,
+            seed=_amount(where, "progressive.seed", prog.get("seed", 0)),
+            fold_forfeits=fold_forfeits,
+        )
+    return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
+                   ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
+                   description=description.strip(), side_bet=side)
+
+
+def parse_variant_text(text: str, origin: str) -> Variant:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudoddsError(f"{origin}: not valid TOML: {exc}") from None
+    return parse_variant(data, origin)
+
+
+def load_variant_file(path: str | Path) -> VariantSource:
+    """Read and validate a variant file."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise StudoddsError(f"{p}: is a folder, not a variant file")
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise StudoddsError(f"{p}: file too large for a variant ({size:,} bytes)")
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise StudoddsError(f"{p}: no such file or variant") from None
+    except PermissionError:
+        raise StudoddsError(f"{p}: permission denied") from None
+    except OSError as exc:
+        raise StudoddsError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StudoddsError(f"{p}: not a UTF-8 text file") from None
+    return VariantSource(parse_variant_text(text, str(p)), str(p), text, hashlib.sha256(raw).hexdigest())
+
+
+def builtin_names() -> list[str]:
+    """Names of the built-in variants, sorted."""
+    return sorted(f.name[:-5] for f in resources.files("enumerate").joinpath("variants").iterdir()
+                  if f.name.endswith(".toml"))
+
+
+def load_builtin(name: str) -> VariantSource:
+    """A built-in variant by name."""
+    f = resources.files("enumerate").joinpath("variants", f"{name}.toml")
+    if not f.is_file():
+        raise StudoddsError(f"unknown variant {name!r} (built-in: {', '.join(builtin_names())})")
+    raw = f.read_bytes()
+    return VariantSource(parse_variant_text(raw.decode("utf-8"), f"{name}.toml"), f"built-in {name}",
+                         raw.decode("utf-8"), hashlib.sha256(raw).hexdigest())
+
+
+def resolve(spec: str) -> VariantSource:
+    """A variant given as a built-in name or a file path."""
+    if spec in builtin_names():
+        return load_builtin(spec)
+    if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
+        return load_variant_file(spec)
+    raise StudoddsError(f"unknown variant {spec!r}: neither a built-in ({', '.join(builtin_names())}) "
+                        "nor a .toml file")
+
+
+def resolve_many(specs: list[str]) -> list[VariantSource]:
+    """Names, files and folders (every *.toml inside, sorted); names must be unique."""
+    sources: list[VariantSource] = []
+    for spec in specs or builtin_names():
+        p = Path(spec)
+        if spec not in builtin_names() and p.is_dir():
+            files = sorted(p.glob("*.toml"))
+            if not files:
+                raise StudoddsError(f"{p}: folder holds no .toml variant files")
+            sources.extend(load_variant_file(f) for f in files)
+        else:
+            sources.append(resolve(spec))
+    seen: dict[str, str] = {}
+    for s in sources:
+        if s.variant.name in seen:
+            raise StudoddsError(f"{s.origin}: name: {s.variant.name!r} is also the name of {seen[s.variant.name]}")
+        seen[s.variant.name] = s.origin
+    return sources

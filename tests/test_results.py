@@ -1,0 +1,114 @@
+"""Certified tables: batch output, the committed results/, and `check` catching a change."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")
+
+
+def studodds(*args):
+    return subprocess.run([sys.executable, "-m", "enumerate", *args, "--quiet"], capture_output=True,
+                          text=True, cwd=OUTSIDE, timeout=600)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm(us_counts):
+    """The session cache holds the Ace/King counts."""
+
+
+def test_committed_results_are_reproduced():
+    """What CI checks: `studodds check results/` on the committed tables."""
+    r = studodds("check", str(REPO / "results"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name in ("us-common", "uk-casino-stud"):
+        assert f"{name}: ok" in r.stdout
+
+
+def test_committed_us_table_holds_the_published_figure():
+    data = json.loads((REPO / "results" / "us-common" / "summary.json").read_text())
+    assert data["total_loss_antes"]["exact"] == "1041372912372"
+    assert data["provenance"]["self_checks"]["return_table_rows_sum_to_total"] is True
+    assert data["provenance"]["self_checks"]["brute_force_spot_checks_agree"] >= 8
+
+
+@pytest.mark.parametrize("mutate", ["combination", "exact", "csv"])
+def test_check_fails_on_a_one_unit_change(tmp_path, mutate):
+    shutil.copytree(REPO / "results" / "us-common", tmp_path / "us-common")
+    summary = tmp_path / "us-common" / "summary.json"
+    if mutate == "combination":
+        data = json.loads(summary.read_text())
+        data["return_table"][0]["combinations"] += 1
+        summary.write_text(json.dumps(data, indent=2) + "\n")
+        needle = "return_table[player wins with royal flush].combinations: old 16759741 -> new 16759740"
+    elif mutate == "exact":
+        data = json.loads(summary.read_text())
+        data["total_loss_antes"]["exact"] = "1041372912373"
+        summary.write_text(json.dumps(data, indent=2) + "\n")
+        needle = "total_loss_antes.exact: old '1041372912373' -> new '1041372912372'"
+    else:
+        csv = tmp_path / "us-common" / "return_table.csv"
+        csv.write_text(csv.read_text().replace("16759740", "16759741"))
+        needle = "return_table.csv: line 2"
+    r = studodds("check", str(tmp_path))
+    assert r.returncode == 1
+    assert needle in r.stdout
+    assert "1 with differences" in r.stdout
+
+
+def test_batch_writes_all_files_and_is_deterministic(tmp_path):
+    r1 = studodds("batch", "us-common", "uk-casino-stud", "--out", str(tmp_path / "a"))
+    r2 = studodds("batch", "us-common", "uk-casino-stud", "--out", str(tmp_path / "b"))
+    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
+    for name in ("us-common", "uk-casino-stud"):
+        for f in ("summary.json", "return_table.csv", "report.md", "variant.toml"):
+            assert (tmp_path / "a" / name / f).read_bytes() == (tmp_path / "b" / name / f).read_bytes()
+    report = (tmp_path / "a" / "uk-casino-stud" / "report.md").read_text()
+    for needle in ["## Return table", "House edge", "Element of risk", "Standard deviation", "Hit frequency",
+                   "Probability of raising", "Dealer qualifies", "Variant file SHA-256", "19,933,230,517,200",
+                   "straight flush (royal included) | 50"]:
+        assert needle in report
+    assert not [p for p in (tmp_path / "a").rglob("*.tmp")]
+
+
+def test_diff_shows_flips_and_deltas(tmp_path):
+    richer = (REPO / "enumerate" / "variants" / "us-common.toml").read_text()
+    richer = richer.replace('name = "us-common"', 'name = "ak-pays-2"').replace("high_card = 1", "high_card = 2")
+    (tmp_path / "ak2.toml").write_text(richer)
+    r = studodds("diff", "us-common", str(tmp_path / "ak2.toml"))
+    assert r.returncode == 0, r.stderr
+    assert "house edge (per ante)" in r.stdout and "exact" in r.stdout
+    flips_line = next(line for line in r.stdout.splitlines() if line.startswith("Optimal action flips"))
+    assert "0 situations raise -> fold" in flips_line and " 0 fold -> raise" not in flips_line
+    assert "high card" in r.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["analyze", "nope"], "unknown variant 'nope'"),
+    (["analyze", "/nonexistent/x.toml"], "/nonexistent/x.toml: no such file"),
+    (["check", "/nonexistent"], "no such folder of results"),
+    (["batch", "/nonexistent/dir/x.toml"], "no such file"),
+])
+def test_cli_errors_are_one_line(args, needle):
+    r = studodds(*args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert needle in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_bad_variant_file(tmp_path):
+    (tmp_path / "typo.toml").write_text('name = "x"\n[raise_pays]\nflsh = 5\n')
+    r = studodds("analyze", str(tmp_path / "typo.toml"))
+    assert r.returncode == 2
+    assert "typo.toml: raise_pays.flsh: unknown key (did you mean 'flush'?)" in r.stderr
+    assert not list(Path(OUTSIDE).iterdir())
+
+
+def test_variants_lists_the_library():
+    r = subprocess.run([sys.executable, "-m", "enumerate", "variants"], capture_output=True, text=True, cwd=OUTSIDE)
+    assert r.returncode == 0 and "uk-casino-stud" in r.stdout and "cyberstud" in r.stdout
