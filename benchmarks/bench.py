@@ -5,7 +5,8 @@
 
 Figures: evaluator throughput in a nogil loop on one core [>= 200 M hands/s], cold full count
 [<= 5 s on 2 cores], peak memory of a cold count [<= 2 GB], warm `studodds analyze` from process
-start to exit [<= 1 s], a batch of 100 paytables sharing one qualifier with the counts cached [<= 3 s].
+start to exit [<= 1 s], a batch of 100 paytables sharing one qualifier with the counts cached [<= 3 s],
+`studodds hand` with an up card [<= 0.3 s], the full ev-table export [<= 10 s].
 """
 from __future__ import annotations
 
@@ -84,8 +85,26 @@ def main() -> None:
         print(f"warm `studodds analyze`, process start to exit: median {statistics.median(warm):.2f} s "
               f"(min {min(warm):.2f}, max {max(warm):.2f})")
         print(f"batch of 100 paytables sharing one qualifier, counts cached: {batch_of(100):.2f} s")
+        hand = timed([sys.executable, "-m", "enumerate", "hand", "As Kd Jh 8c 3s", "--up", "7d", "--quiet"], 5)
+        print(f"warm `studodds hand ... --up 7d`, process start to exit: median {statistics.median(hand):.2f} s")
+        out = os.path.join(tmp, "ev.npz")
+        ev = timed([sys.executable, "-m", "enumerate", "ev-table", "--out", out, "--quiet"], 1)
+        print(f"full ev-table export (.npz, 5,649,150 rows), process start to exit: {ev[0]:.2f} s")
+        out = os.path.join(tmp, "ev.csv")
+        ev = timed([sys.executable, "-m", "enumerate", "ev-table", "--out", out, "--quiet"], 1)
+        print(f"full ev-table export (.csv), process start to exit: {ev[0]:.2f} s")
     # last: its arrays would otherwise count in the children's max RSS (kept across fork)
     print(f"evaluator throughput, one core, nogil loop: {evaluator_throughput() / 1e6:.0f} M hands/s")
+
+
+def timed(cmd: list[str], runs: int) -> list[float]:
+    outside = tempfile.gettempdir()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True, cwd=outside)
+        times.append(time.perf_counter() - t)
+    return times
 
 
 def write_paytables(folder: str, n: int) -> None:

@@ -67,3 +67,81 @@ def aggregate(const int16_t[::1] category, const int64_t[::1] weight,
         acc[t, cat, 6] += w * (r_n * COMPLETIONS - r_nq - r_win - r_tie)
         acc[t, cat, 7] += w * r_all_nq
     return acc_np.sum(axis=0)
+
+
+cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const uint32_t* nq_row,
+                   const uint32_t* win_row, const uint32_t* tie_row, Py_ssize_t m, int64_t c_nq,
+                   int64_t cw, int64_t c_tie, int64_t raise_above, const uint8_t* masks,
+                   Py_ssize_t mask_stride, int n_masks) noexcept nogil:
+    """Unweighted statistics of one row (one player hand, all up cards) for the optimal strategy
+    and each mask: out[k * 8 + stat]; chart_row[up_rank * 2 + (0 raised, 1 all)]."""
+    cdef Py_ssize_t j
+    cdef int k
+    cdef int64_t nq, wi, ti, form
+    for j in range(m):
+        nq = nq_row[j]
+        wi = win_row[j]
+        ti = tie_row[j]
+        form = nq * c_nq + wi * cw + ti * c_tie
+        out[2] += form == raise_above
+        out[7] += nq
+        chart_row[(up[j] >> 2) * 2 + 1] += 1
+        if form > raise_above:
+            chart_row[(up[j] >> 2) * 2] += 1
+            out[1] += 1
+            out[3] += nq
+            out[4] += wi
+            out[5] += ti
+        for k in range(n_masks):
+            if masks[k * mask_stride + j]:
+                out[(k + 1) * 8 + 1] += 1
+                out[(k + 1) * 8 + 3] += nq
+                out[(k + 1) * 8 + 4] += wi
+                out[(k + 1) * 8 + 5] += ti
+
+
+def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, const int64_t[::1] weight,
+                  const uint8_t[:, ::1] up, const uint32_t[:, ::1] no_qualify, const uint32_t[:, ::1] win,
+                  const uint32_t[:, ::1] tie, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
+                  int64_t raise_above, const uint8_t[:, :, ::1] masks, int n_threads):
+    """One pass for everything a certified table needs.
+
+    Returns ``(stats, chart)``: stats (K + 1, 10, N_STATS) int64 for the optimal strategy (row 0)
+    and each fixed strategy masks[k] (rows 1..K); chart (7462, 13, 2) int64, per player strength
+    and up-card rank, the weighted (raised under the optimal strategy, all) situations."""
+    cdef Py_ssize_t n = no_qualify.shape[0], m = no_qualify.shape[1], i, stride
+    cdef int n_masks = masks.shape[0], t, cat, k, s, r
+    cdef int nt = max(n_threads, 1)
+    cdef int64_t w
+    cdef const uint8_t* mask_ptr
+    acc_np = np.zeros((nt, n_masks + 1, 10, N_STATS), dtype=np.int64)
+    chart_np = np.zeros((nt, 7462, 13, 2), dtype=np.int64)
+    row_np = np.zeros((nt, (n_masks + 1) * 8 + 26), dtype=np.int64)
+    cdef int64_t[:, :, :, ::1] acc = acc_np
+    cdef int64_t[:, :, :, ::1] chart = chart_np
+    cdef int64_t[:, ::1] row = row_np
+    stride = n * m
+    for i in prange(n, nogil=True, schedule="static", num_threads=nt):
+        t = threadid()
+        cat = category[i]
+        s = strength[i]
+        w = weight[i]
+        for k in range((n_masks + 1) * 8 + 26):
+            row[t, k] = 0
+        mask_ptr = &masks[0, i, 0] if n_masks > 0 else NULL
+        _row_all(&row[t, 0], &row[t, (n_masks + 1) * 8], &up[i, 0], &no_qualify[i, 0], &win[i, 0],
+                 &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above, mask_ptr, stride, n_masks)
+        for k in range(n_masks + 1):
+            acc[t, k, cat, 0] += w * m
+            acc[t, k, cat, 7] += w * row[t, 7]
+            acc[t, k, cat, 2] += w * row[t, 2]
+            acc[t, k, cat, 1] += w * row[t, k * 8 + 1]
+            acc[t, k, cat, 3] += w * row[t, k * 8 + 3]
+            acc[t, k, cat, 4] += w * row[t, k * 8 + 4]
+            acc[t, k, cat, 5] += w * row[t, k * 8 + 5]
+            acc[t, k, cat, 6] += w * (row[t, k * 8 + 1] * COMPLETIONS - row[t, k * 8 + 3]
+                                      - row[t, k * 8 + 4] - row[t, k * 8 + 5])
+        for r in range(13):
+            chart[t, s, r, 0] += w * row[t, (n_masks + 1) * 8 + r * 2]
+            chart[t, s, r, 1] += w * row[t, (n_masks + 1) * 8 + r * 2 + 1]
+    return acc_np.sum(axis=0), chart_np.sum(axis=0)

@@ -136,7 +136,31 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
     ``force`` fixes the raise decisions (see :func:`strategy_statistics`)."""
     if counts.qualifier != variant.qualifier.threshold:
         raise ValueError("the count table was made for another qualifier")
-    stats = strategy_statistics(counts, variant, force)
+    return analysis_from_stats(counts, variant, strategy_statistics(counts, variant, force))
+
+
+def analyze_many(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
+    """The optimal analysis, one analysis per fixed strategy mask (uint8, 1 = raise), and the
+    optimal strategy chart ((7462, 13, 2): raised, all), from a single pass over the table."""
+    from enumerate import _aggregate
+    from enumerate.engine import default_threads
+    if counts.qualifier != variant.qualifier.threshold:
+        raise ValueError("the count table was made for another qualifier")
+    value = RaiseValue.of(variant)
+    bound = max(abs(value.c_nq), int(np.abs(value.c_win).max()), value.c_tie) * COMPLETIONS
+    if bound >= 2**62:
+        raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
+    stacked = (np.ascontiguousarray(np.stack(masks), dtype=np.uint8) if masks
+               else np.zeros((0, 0, 0), dtype=np.uint8))
+    stats, chart = _aggregate.aggregate_all(
+        CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
+        counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
+        value.raise_above, stacked, default_threads())
+    return [analysis_from_stats(counts, variant, st) for st in stats], chart
+
+
+def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray) -> Analysis:
+    """Assemble the exact analysis from the (10, 8) per-category statistics."""
     situations, raised_c, indifferent_c, nq_c, win_c, tie_c, lose_c, nq_all = (stats[:, k] for k in range(8))
     total_situations = int(situations.sum())
     if total_situations != counts.n_situations:

@@ -9,6 +9,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from fractions import Fraction
 from typing import Any
 
 from enumerate import __version__
@@ -20,7 +21,7 @@ from enumerate.report import analysis_dict, pays_text
 from enumerate.variant_file import VariantSource, parse_variant_text
 from evaluator.ranking import Category
 
-FILES = ("summary.json", "return_table.csv", "report.md", "variant.toml")
+FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "variant.toml")
 SPOT_CHECKS = 8
 
 
@@ -111,6 +112,13 @@ def report_md(a: Analysis, data: dict[str, Any]) -> str:
     for label, s in data["strategy"].items():
         share = s["raised_situations"] / s["situations"] if s["situations"] else 0
         lines.append(f"| {label} | {s['raised_situations']:,} | {s['situations']:,} | {share:.4%} |")
+    if "simple_strategies" in data:
+        lines += ["", "## Simple strategies (exact)", "", "| strategy | house edge | element of risk | cost vs optimal |",
+                  "|---|---:|---:|---:|"]
+        for name, s in data["simple_strategies"].items():
+            lines.append(f"| {name} | {float(Fraction(s['house_edge_per_ante'])):.6%} | "
+                         f"{float(Fraction(s['element_of_risk'])):.6%} | {float(Fraction(s['cost_vs_optimal_per_ante'])):.6%} |")
+        lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
     lines += [f"", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
               "", "## Provenance", "",
               f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
@@ -126,12 +134,22 @@ def report_md(a: Analysis, data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, str]:
-    """The four files of a certified table, as text."""
+def render(source: VariantSource, spot_checks: int, table) -> dict[str, str]:
+    """The files of a certified table, as text."""
+    from enumerate import strategies
+    simple, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies())
+    a = simple[0].analysis
     data = summary(a, source, spot_checks)
+    data["simple_strategies"] = {
+        r.name: {"total_loss_antes": str(r.analysis.total_loss), "house_edge_per_ante": str(r.analysis.house_edge),
+                 "element_of_risk": str(r.analysis.element_of_risk), "cost_vs_optimal_per_ante": str(r.cost)}
+        for r in simple[1:]
+    }
     return {
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
+        "strategy.md": strategies.strategy_markdown(chart, a.variant),
+        "strategy.csv": strategies.strategy_csv(chart),
         "report.md": report_md(a, data),
         "variant.toml": source.text,
     }
@@ -181,7 +199,7 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
     for key in sorted(set(a) | set(b)):
         if key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)"):
             diffs.append(Difference("summary.json", key, a.get(key, "(missing)"), b.get(key, "(missing)")))
-    for fname in ("return_table.csv", "report.md"):
+    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md"):
         try:
             old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
         except OSError as exc:

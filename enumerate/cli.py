@@ -56,6 +56,39 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("hand", help="call/fold EV of one player hand",
+                       description="Counts over the 163,185 dealer completions and exact EVs of a hand "
+                                   "against one up card, or against each of the 47.")
+    p.add_argument("cards", help='five cards, e.g. "As Kd Jh 8c 3s"')
+    p.add_argument("--up", help="the dealer's up card, e.g. 7d")
+    p.add_argument("--variant", default="us-common", help="built-in name or .toml file")
+    p.add_argument("--json", action="store_true", help="JSON with exact fraction strings")
+    _add_common(p)
+    p.set_defaults(func=cmd_hand)
+
+    p = sub.add_parser("ev-table", help="export the EV of every situation",
+                       description="One row per situation class up to suits (5,649,150 rows) with its "
+                                   "multiplicity, counts and exact EV(raise); .npz or .csv by extension.")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--out", required=True, help="output file, .npz or .csv")
+    _add_common(p)
+    p.set_defaults(func=cmd_ev_table)
+
+    p = sub.add_parser("strategies", help="exact figures of simple strategies",
+                       description="Optimal, raise everything, Ace/King or better, pair or better, "
+                                   "A-K-J-8-3 or better, matching rank, three rules of thumb.")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--raise-at-least", metavar="HAND",
+                   help='also evaluate "raise iff hand >= HAND" (ranks such as AKJ83, or 5 cards)')
+    _add_common(p)
+    p.set_defaults(func=cmd_strategies)
+
+    p = sub.add_parser("plots", help="PNG pictures of a variant (needs matplotlib)")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--out", required=True, help="output folder")
+    _add_common(p)
+    p.set_defaults(func=cmd_plots)
+
     p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
     p.add_argument("a", help="variant name or file")
     p.add_argument("b", help="variant name or file")
@@ -118,7 +151,7 @@ def cmd_batch(args) -> int:
             counts = _counts(group[0].variant, args)
             checked = spot_check(counts, certify.SPOT_CHECKS)
             for s in group:
-                files = certify.render(analyze(counts, s.variant), s, checked)
+                files = certify.render(s, checked, counts)
                 certify.write(out, files, s.variant.name)
                 bar.update(1)
     for s in sources:
@@ -150,7 +183,7 @@ def cmd_check(args) -> int:
         threshold = source.variant.qualifier.threshold
         if threshold not in checked:
             checked[threshold] = spot_check(counts, certify.SPOT_CHECKS)
-        fresh = certify.render(analyze(counts, source.variant), source, checked[threshold])
+        fresh = certify.render(source, checked[threshold], counts)
         diffs = certify.compare(table, fresh)
         if diffs:
             failures += 1
@@ -172,6 +205,108 @@ def cmd_diff(args) -> int:
     ca = _counts(a, args)
     cb = ca if b.qualifier.threshold == a.qualifier.threshold else _counts(b, args)
     print(diff_text(analyze(ca, a), analyze(cb, b), flips(ca, a, cb, b)))
+    return 0
+
+
+def cmd_hand(args) -> int:
+    from evaluator.cards import format_card, format_hand, parse_card, parse_hand
+    from enumerate.ev import hand_evs, situation_ev
+    cards = parse_hand(args.cards)
+    variant = _source(args.variant).variant
+    up = None
+    if args.up is not None:
+        up = parse_card(args.up)
+        if up in cards:
+            raise StudoddsError(f"up card {format_card(up)} is also in the player's hand")
+    table = _counts(variant, args)
+    rows = [situation_ev(table, variant, cards, up)] if up is not None else None
+    before = None
+    if rows is None:
+        rows, before = hand_evs(table, variant, cards)
+    if args.json:
+        out = {"hand": format_hand(cards), "variant": variant.name, "situations": [
+            {"up": format_card(r.up), "no_qualify": r.counts.no_qualify, "win": r.counts.win,
+             "tie": r.counts.tie, "lose": r.counts.lose, "ev_raise": str(r.ev_raise),
+             "ev_raise_decimal": float(r.ev_raise), "ev_fold": str(r.ev_fold), "action": r.action,
+             "margin": str(r.margin)} for r in rows]}
+        if before is not None:
+            out["ev_before_up_card"] = str(before)
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"Hand {format_hand(cards)}, variant {variant.name}; counts over 163,185 dealer completions")
+    print(f"{'up':>3} {'no qualify':>10} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>11} "
+          f"{'EV(fold)':>8} {'action':>6} {'margin':>9}  EV(raise) exact")
+    for r in rows:
+        c = r.counts
+        print(f"{format_card(r.up):>3} {c.no_qualify:>10,} {c.win:>7,} {c.tie:>5,} {c.lose:>7,} "
+              f"{float(r.ev_raise):>11.6f} {-1:>8} {r.action:>6} {float(r.margin):>9.6f}  {r.ev_raise}")
+    if before is not None:
+        print(f"EV of the hand before the up card is seen (optimal play): {float(before):.6f} antes = {before}")
+    return 0
+
+
+def cmd_ev_table(args) -> int:
+    from pathlib import Path
+    from enumerate import ev_table
+    out = Path(args.out)
+    if out.suffix not in (".npz", ".csv"):
+        raise StudoddsError(f"{out}: the output must end in .npz or .csv")
+    if out.parent and not out.parent.exists():
+        raise StudoddsError(f"{out.parent}: no such folder")
+    variant = _source(args.variant).variant
+    table = ev_table.build(_counts(variant, args), variant)
+    (ev_table.save_npz if out.suffix == ".npz" else ev_table.save_csv)(table, out)
+    print(f"{out}: {len(table):,} situation classes standing for {int(table.multiplicity.sum(dtype='int64')):,} situations")
+    return 0
+
+
+def cmd_strategies(args) -> int:
+    from enumerate import strategies
+    from enumerate.qualifier import parse_qualifier
+    variant = _source(args.variant).variant
+    table = _counts(variant, args)
+    named = strategies.simple_strategies()
+    if args.raise_at_least:
+        try:
+            threshold = parse_qualifier(args.raise_at_least)
+        except ValueError as exc:
+            raise StudoddsError(f"--raise-at-least: {exc}") from None
+        named[f"{args.raise_at_least} or better"] = strategies.raise_at_least(threshold.threshold)
+    print(strategies_text(strategies.evaluate(table, variant, named)[0]))
+    return 0
+
+
+def strategies_text(results) -> str:
+    lines = [f"{'strategy':<28} {'total loss (antes)':>22} {'house edge':>11} {'element of risk':>16} "
+             f"{'cost vs optimal':>16}"]
+    for r in results:
+        a = r.analysis
+        loss = f"{a.total_loss.numerator:,}" if a.total_loss.denominator == 1 else f"{float(a.total_loss):,.3f}"
+        lines.append(f"{r.name:<28} {loss:>22} {float(a.house_edge):>11.6%} {float(a.element_of_risk):>16.6%} "
+                     f"{float(r.cost):>16.6%}")
+    return "\n".join(lines)
+
+
+def cmd_plots(args) -> int:
+    from pathlib import Path
+    from enumerate import plots
+    from enumerate.analysis import analyze
+    variant = _source(args.variant).variant
+    plots._pyplot()                                   # say what to install before counting
+    table = _counts(variant, args)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    plots.ak_heatmap(table, variant, out / "strategy_ak.png")
+    plots.return_bars(analyze(table, variant), out / "return_table.png")
+    plots.ev_by_category(table, variant, out / "ev_by_category.png")
+    from enumerate.cache import atomic_write_text
+    atomic_write_text(out / "pictures.md", "\n".join([
+        f"# Pictures: {variant.name}", "",
+        "![Ace/King strategy: EV(raise) + 1 by rank pattern and up card](strategy_ak.png)", "",
+        "![Return table](return_table.png)", "",
+        "![EV(raise) by player hand category](ev_by_category.png)", ""]))
+    for f in ("strategy_ak.png", "return_table.png", "ev_by_category.png", "pictures.md"):
+        print(out / f)
     return 0
 
 

@@ -28,9 +28,7 @@ _NAMES = {"AK": "Ace/King or better", "NONE": "none (the dealer always qualifies
 @lru_cache(maxsize=1)
 def _rank_counts_by_strength() -> np.ndarray:
     """(7462, 13) rank counts of one hand of each strength (suits do not matter here)."""
-    _, first = np.unique(_eval.STRENGTH_BY_INDEX, return_index=True)
-    cards = _eval.cards_of_indices(first.astype(np.int32))
-    ranks = cards.astype(np.int64) >> 2
+    ranks = _eval.REPRESENTATIVE_BY_STRENGTH.astype(np.int64) >> 2
     return (ranks[:, :, None] == np.arange(13)).sum(axis=1)
 
 

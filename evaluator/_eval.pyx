@@ -135,11 +135,41 @@ cdef int32_t _sort_key(int* cards) noexcept nogil:
     return key * 16 + cat
 
 
+def _pattern_hands():
+    """One hand for each of the 7,462 rank patterns: every multiset of five ranks (each at most
+    four times) dealt in mixed suits, and every set of five distinct ranks dealt suited."""
+    hands = []
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    for e in range(d, 13):
+                        ranks = (a, b, c, d, e)
+                        if any(ranks.count(r) > 4 for r in ranks):
+                            continue
+                        seen = {}
+                        cards = []
+                        for r in ranks:
+                            k = seen.get(r, 0)
+                            seen[r] = k + 1
+                            cards.append(r * 4 + k)      # k-th copy of a rank in suit k
+                        if len(seen) == 5:
+                            cards[0] = a * 4 + 1         # distinct ranks: break the flush
+                            hands.append([r * 4 for r in ranks])   # ... and the suited version
+                        hands.append(cards)
+    return np.array(hands, dtype=np.int32)
+
+
 def _build_tables(rank_keys):
-    """Fill the binomial, strength, category and key-sum tables.  Deterministic; ~50 ms."""
+    """Fill the binomial, key-sum, strength and category tables.  Deterministic; ~20 ms.
+
+    The 7,462 rank patterns are sorted by their poker key and densely ranked; the key-sum and
+    flush tables map each pattern to its strength; the colex table of all 2,598,960 hands is
+    then filled through the key-sum evaluator.
+    """
     global _strength, _category, _strength_mv, _category_mv
     global _by_key, _by_flush, _by_key_mv, _by_flush_mv
-    cdef int n, k, a, b, c, d, e, idx
+    cdef int n, k, a, b, c, d, e, idx, i
     cdef int cards[5]
     for n in range(53):
         for k in range(6):
@@ -148,46 +178,52 @@ def _build_tables(rank_keys):
         for k in range(1, 6):
             if n > 0:
                 _binom[n * 6 + k] = _binom[(n - 1) * 6 + k - 1] + _binom[(n - 1) * 6 + k]
-    cdef int32_t key_space = 9 * 371293
-    keys_np = np.empty(N_HANDS, dtype=np.int32)
-    cdef int32_t[::1] keys = keys_np
-    rank_np = np.zeros(key_space + 1, dtype=np.int32)
-    cdef int32_t[::1] rank_of = rank_np
-    idx = 0
-    with nogil:
-        for e in range(4, 52):
-            for d in range(3, e):
-                for c in range(2, d):
-                    for b in range(1, c):
-                        for a in range(b):
-                            cards[0] = a; cards[1] = b; cards[2] = c; cards[3] = d; cards[4] = e
-                            keys[idx] = _sort_key(cards)
-                            rank_of[keys[idx] >> 4] = 1
-                            idx += 1
-        # dense rank of the distinct keys: exclusive prefix sum over the marks
-        n = 0
-        for k in range(key_space + 1):
-            if rank_of[k]:
-                rank_of[k] = n
-                n += 1
-    if idx != N_HANDS or n != N_STRENGTHS:
-        raise RuntimeError(f"evaluator table generation is broken: {idx} hands, {n} ranks")
-    strength_np = np.empty(N_HANDS, dtype=np.int16)
-    category_np = np.empty(N_STRENGTHS, dtype=np.int16)
-    cdef int16_t[::1] st = strength_np
-    cdef int16_t[::1] ct = category_np
-    with nogil:
-        for idx in range(N_HANDS):
-            st[idx] = <int16_t>rank_of[keys[idx] >> 4]
-            ct[st[idx]] = <int16_t>(keys[idx] & 15)
     for k in range(52):
         _card_key[k] = rank_keys[k >> 2]
         _card_rank_bit[k] = 1 << (k >> 2)
         _card_suit_bit[k] = 1 << (k & 3)
+
+    patterns_np = _pattern_hands()
+    cdef int32_t[:, ::1] patterns = patterns_np
+    cdef Py_ssize_t n_patterns = patterns.shape[0]
+    keys_np = np.empty(n_patterns, dtype=np.int64)
+    cdef int64_t[::1] keys = keys_np
+    for i in range(n_patterns):
+        for k in range(5):
+            cards[k] = patterns[i, k]
+        keys[i] = _sort_key(cards)
+    order = np.argsort(keys_np >> 4, kind="stable")
+    ranked_np = np.empty(n_patterns, dtype=np.int16)
+    ranked_np[order] = np.arange(n_patterns, dtype=np.int16)
+    if n_patterns != N_STRENGTHS or len(np.unique(keys_np >> 4)) != N_STRENGTHS:
+        raise RuntimeError("evaluator table generation is broken: rank patterns are not 7,462 distinct hands")
+    cdef int16_t[::1] ranked = ranked_np
+
     by_key_np = np.full(4 * rank_keys[12] + rank_keys[11] + 1, -1, dtype=np.int16)
     by_flush_np = np.full(1 << 13, -1, dtype=np.int16)
+    category_np = np.empty(N_STRENGTHS, dtype=np.int16)
+    representative_np = np.empty((N_STRENGTHS, 5), dtype=np.uint8)
     cdef int16_t[::1] bk = by_key_np
     cdef int16_t[::1] bf = by_flush_np
+    cdef int16_t[::1] ct = category_np
+    cdef uint8_t[:, ::1] rep = representative_np
+    for i in range(n_patterns):
+        a = patterns[i, 0]; b = patterns[i, 1]; c = patterns[i, 2]; d = patterns[i, 3]; e = patterns[i, 4]
+        if (_card_suit_bit[a] & _card_suit_bit[b] & _card_suit_bit[c] & _card_suit_bit[d] & _card_suit_bit[e]):
+            bf[_card_rank_bit[a] | _card_rank_bit[b] | _card_rank_bit[c] | _card_rank_bit[d]
+               | _card_rank_bit[e]] = ranked[i]
+        else:
+            bk[_card_key[a] + _card_key[b] + _card_key[c] + _card_key[d] + _card_key[e]] = ranked[i]
+        ct[ranked[i]] = <int16_t>(keys[i] & 15)
+        for k in range(5):
+            rep[ranked[i], k] = patterns[i, k]
+    _by_key_mv = by_key_np
+    _by_flush_mv = by_flush_np
+    _by_key = &_by_key_mv[0]
+    _by_flush = &_by_flush_mv[0]
+
+    strength_np = np.empty(N_HANDS, dtype=np.int16)
+    cdef int16_t[::1] st = strength_np
     idx = 0
     with nogil:
         for e in range(4, 52):
@@ -195,28 +231,21 @@ def _build_tables(rank_keys):
                 for c in range(2, d):
                     for b in range(1, c):
                         for a in range(b):
-                            if (_card_suit_bit[a] & _card_suit_bit[b] & _card_suit_bit[c]
-                                    & _card_suit_bit[d] & _card_suit_bit[e]):
-                                bf[_card_rank_bit[a] | _card_rank_bit[b] | _card_rank_bit[c]
-                                   | _card_rank_bit[d] | _card_rank_bit[e]] = st[idx]
-                            else:
-                                bk[_card_key[a] + _card_key[b] + _card_key[c] + _card_key[d]
-                                   + _card_key[e]] = st[idx]
+                            st[idx] = eval5(a, b, c, d, e)
                             idx += 1
-    for arr in (strength_np, category_np, by_key_np, by_flush_np):
+    if idx != N_HANDS or strength_np.min() < 0:
+        raise RuntimeError("evaluator table generation is broken: a hand has no strength")
+    for arr in (strength_np, category_np, by_key_np, by_flush_np, representative_np):
         arr.flags.writeable = False
     _strength_mv = strength_np
     _category_mv = category_np
-    _by_key_mv = by_key_np
-    _by_flush_mv = by_flush_np
     _strength = &_strength_mv[0]
     _category = &_category_mv[0]
-    _by_key = &_by_key_mv[0]
-    _by_flush = &_by_flush_mv[0]
-    return strength_np, category_np
+    return strength_np, category_np, representative_np
 
 
-STRENGTH_BY_INDEX, CATEGORY_BY_STRENGTH = _build_tables(RANK_KEYS)
+# REPRESENTATIVE_BY_STRENGTH[s]: five cards (rank*4+suit) of one hand of strength s
+STRENGTH_BY_INDEX, CATEGORY_BY_STRENGTH, REPRESENTATIVE_BY_STRENGTH = _build_tables(RANK_KEYS)
 
 
 def binomial(int n, int k):

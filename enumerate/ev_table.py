@@ -1,0 +1,162 @@
+"""The EV of every situation, in compact exact form.
+
+One row per situation class up to suit relabelling (5,649,150 rows): the canonical player hand,
+a representative up card, the class size ``multiplicity`` (the number of concrete situations
+it stands for; they sum to 122,151,120), the four dealer-outcome counts, and EV(raise) exactly
+as ``ev_raise_num / ev_denominator`` antes (EV(fold) is -1 ante).  ``action`` is 1 raise,
+0 fold, 2 either (exactly equal).
+
+Schema of the ``.npz`` (all arrays of length N except the scalars):
+
+============== ======= =====================================================================
+hand           (N, 5)  uint8, sorted cards of the canonical player hand (card = rank*4+suit)
+up             (N,)    uint8, representative up card (lowest suit among equivalent ones)
+multiplicity   (N,)    uint32, concrete situations in the class
+no_qualify     (N,)    uint32 ┐
+win            (N,)    uint32 │ dealer outcomes over the 163,185 hole-card sets
+tie            (N,)    uint32 │
+lose           (N,)    uint32 ┘
+ev_raise_num   (N,)    int64, EV(raise) * ev_denominator
+ev_denominator ()      int64
+action         (N,)    int8
+variant        ()      str, the variant name; ``schema`` () str, "studodds-ev-table 1"
+============== ======= =====================================================================
+
+The CSV has the same columns with cards as text (``hand`` "As Kd Jh 8c 3s", ``up`` "7d"),
+``ev_raise`` as an exact fraction string and ``ev_raise_decimal`` rounded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evaluator import _eval
+from evaluator.cards import RANKS, SUITS
+from enumerate.analysis import RaiseValue
+from enumerate.cache import atomic_write_bytes
+from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.situation import canonical
+from enumerate.variant import Variant
+
+SCHEMA = "studodds-ev-table 1"
+
+
+@dataclass(frozen=True)
+class EVTable:
+    hand: np.ndarray
+    up: np.ndarray
+    multiplicity: np.ndarray
+    no_qualify: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    lose: np.ndarray
+    ev_raise_num: np.ndarray
+    ev_denominator: int
+    action: np.ndarray
+    variant: str
+
+    def __len__(self) -> int:
+        return int(self.up.shape[0])
+
+    def lookup(self, cards, up: int) -> int:
+        """Row of a concrete situation (player's cards, up card)."""
+        canon, u = canonical(tuple(int(c) for c in cards), int(up))
+        key = sum(_eval.binomial(c, i + 1) for i, c in enumerate(canon))
+        keys = self._keys()
+        lo = int(np.searchsorted(keys, key, side="left"))
+        hi = int(np.searchsorted(keys, key, side="right"))
+        masks = [0, 0, 0, 0]
+        for c in canon:
+            masks[c & 3] |= 1 << (c >> 2)
+        rep = (u & ~3) | min(s for s in range(4) if masks[s] == masks[u & 3])
+        rows = lo + np.flatnonzero(self.up[lo:hi] == rep)
+        if len(rows) != 1:
+            raise AssertionError("situation missing from the EV table")
+        return int(rows[0])
+
+    def _keys(self) -> np.ndarray:
+        if not hasattr(self, "_key_cache"):
+            object.__setattr__(self, "_key_cache", _eval.hand_indices(np.ascontiguousarray(self.hand)))
+        return self._key_cache
+
+
+def build(table: CountTable, variant: Variant) -> EVTable:
+    """Reduce the count table to one row per situation class and attach exact EVs."""
+    value = RaiseValue.of(variant)
+    num = value.ev_numerators(table)
+    den = value.denominator
+    hands = table.hands
+    # per-suit rank masks of each canonical hand; suits with equal masks are interchangeable
+    masks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    for k in range(5):
+        np.bitwise_or.at(masks, (np.arange(hands.shape[0]), hands[:, k] & 3), 1 << (hands[:, k].astype(np.int64) >> 2))
+    up = table.up.astype(np.int64)
+    up_suit_mask = np.take_along_axis(masks, up & 3, axis=1)                      # (n, 47)
+    # representative: the up card's suit is the lowest suit with the same mask
+    same = masks[:, None, :] == up_suit_mask[:, :, None]                          # (n, 47, 4)
+    lowest = same.argmax(axis=2)
+    group = same.sum(axis=2)
+    keep = lowest == (up & 3)
+    w = table.weight.astype(np.int64)[:, None] * group
+    rows = np.nonzero(keep)
+    lose = table.lose
+    action = np.where(num > -den, 1, np.where(num == -den, 2, 0)).astype(np.int8)
+    return EVTable(
+        hand=np.ascontiguousarray(hands[rows[0]]), up=table.up[keep], multiplicity=w[keep].astype(np.uint32),
+        no_qualify=table.no_qualify[keep], win=table.win[keep], tie=table.tie[keep],
+        lose=lose[keep].astype(np.uint32), ev_raise_num=num[keep], ev_denominator=den,
+        action=action[keep], variant=variant.name,
+    )
+
+
+def save_npz(ev: EVTable, path: Path) -> None:
+    import io
+    buf = io.BytesIO()
+    np.savez(buf, hand=ev.hand, up=ev.up, multiplicity=ev.multiplicity, no_qualify=ev.no_qualify,
+             win=ev.win, tie=ev.tie, lose=ev.lose, ev_raise_num=ev.ev_raise_num,
+             ev_denominator=np.int64(ev.ev_denominator), action=ev.action,
+             variant=np.str_(ev.variant), schema=np.str_(SCHEMA))
+    atomic_write_bytes(path, [buf.getvalue()])
+
+
+def load_npz(path: Path) -> EVTable:
+    with np.load(path) as z:
+        if str(z["schema"]) != SCHEMA:
+            raise ValueError(f"{path}: not a {SCHEMA} file")
+        return EVTable(hand=z["hand"], up=z["up"], multiplicity=z["multiplicity"], no_qualify=z["no_qualify"],
+                       win=z["win"], tie=z["tie"], lose=z["lose"], ev_raise_num=z["ev_raise_num"],
+                       ev_denominator=int(z["ev_denominator"]), action=z["action"], variant=str(z["variant"]))
+
+
+def _card_text(cards: np.ndarray) -> np.ndarray:
+    names = np.array([RANKS[c >> 2] + SUITS[c & 3] for c in range(52)])
+    return names[cards]
+
+
+def csv_chunks(ev: EVTable, rows_per_chunk: int = 200_000):
+    """The CSV as byte chunks (header first)."""
+    from math import gcd
+    yield b"hand,up,multiplicity,no_qualify,win,tie,lose,ev_raise,ev_raise_decimal,action\n"
+    den = ev.ev_denominator
+    for start in range(0, len(ev), rows_per_chunk):
+        sl = slice(start, start + rows_per_chunk)
+        h = _card_text(ev.hand[sl])
+        hand_text = np.char.add(np.char.add(np.char.add(np.char.add(np.char.add(h[:, 0], " "), h[:, 1]), " "),
+                                            np.char.add(np.char.add(h[:, 2], " "), h[:, 3])),
+                                np.char.add(" ", h[:, 4]))
+        up_text = _card_text(ev.up[sl])
+        out = []
+        for hd, u, m, nq, w, t, lo, num, act in zip(
+                hand_text.tolist(), up_text.tolist(), ev.multiplicity[sl].tolist(), ev.no_qualify[sl].tolist(),
+                ev.win[sl].tolist(), ev.tie[sl].tolist(), ev.lose[sl].tolist(), ev.ev_raise_num[sl].tolist(),
+                ev.action[sl].tolist()):
+            g = gcd(num, den)
+            frac = f"{num // g}/{den // g}" if den // g != 1 else f"{num // g}"
+            out.append(f"{hd},{u},{m},{nq},{w},{t},{lo},{frac},{num / den:.9f},{('fold', 'raise', 'either')[act]}\n")
+        yield "".join(out).encode()
+
+
+def save_csv(ev: EVTable, path: Path) -> None:
+    atomic_write_bytes(path, csv_chunks(ev))
