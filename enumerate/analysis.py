@@ -142,6 +142,13 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
 def analyze_many(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
     """The optimal analysis, one analysis per fixed strategy mask (uint8, 1 = raise), and the
     optimal strategy chart ((7462, 13, 2): raised, all), from a single pass over the table."""
+    stats, chart = raw_statistics(counts, variant, masks)
+    return [analysis_from_stats(counts, variant, st) for st in stats], chart
+
+
+def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
+    """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`.  For a fixed mask
+    (rows 1..) every statistic but "indifferent" is independent of the paytable."""
     from enumerate import _aggregate
     from enumerate.engine import default_threads
     if counts.qualifier != variant.qualifier.threshold:
@@ -156,7 +163,7 @@ def analyze_many(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
         CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
         counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
         value.raise_above, stacked, default_threads())
-    return [analysis_from_stats(counts, variant, st) for st in stats], chart
+    return stats, chart
 
 
 def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray) -> Analysis:

@@ -123,15 +123,31 @@ def cached_mask(table: CountTable, name: str, strategy: Strategy) -> np.ndarray:
     return _MASKS[key][1]
 
 
+_FIXED_STATS: dict = {}
+
+
+def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str, Strategy]) -> np.ndarray:
+    """Outcome sums of fixed strategies: they do not depend on the paytable, so they are
+    computed once per count table (statistic 2, "indifferent", is filled in per variant)."""
+    from enumerate.analysis import raw_statistics
+    key = (id(table), tuple(strategies))
+    if key not in _FIXED_STATS or _FIXED_STATS[key][0] is not table:
+        masks = [cached_mask(table, name, f) for name, f in strategies.items()]
+        _FIXED_STATS[key] = (table, raw_statistics(table, variant, masks)[0][1:])
+    return _FIXED_STATS[key][1]
+
+
 def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy]):
     """Exact figures of each strategy with its cost against the optimal strategy (the first
-    result), and the optimal strategy chart, from one pass over the table."""
-    from enumerate.analysis import analyze_many
-    masks = [cached_mask(table, name, f) for name, f in strategies.items()]
-    analyses, chart = analyze_many(table, variant, masks)
-    best = analyses[0]
+    result), and the optimal strategy chart."""
+    from enumerate.analysis import analysis_from_stats, raw_statistics
+    (optimal_stats,), chart = raw_statistics(table, variant, [])
+    best = analysis_from_stats(table, variant, optimal_stats)
     out = [StrategyResult("optimal", best, Fraction(0))]
-    for name, a in zip(strategies, analyses[1:]):
+    for name, fixed in zip(strategies, _fixed_statistics(table, variant, strategies)):
+        stats = fixed.copy()
+        stats[:, 2] = optimal_stats[:, 2]          # indifference is a property of the paytable
+        a = analysis_from_stats(table, variant, stats)
         out.append(StrategyResult(name, a, a.house_edge - best.house_edge))
     return out, StrategyChart(chart[:, :, 0], chart[:, :, 1])
 
@@ -175,10 +191,26 @@ def optimal_chart(table: CountTable, variant: Variant) -> StrategyChart:
     return StrategyChart(raised.reshape(7462, 13), total.reshape(7462, 13))
 
 
+def _chart_key(chart: StrategyChart) -> bytes:
+    import hashlib
+    return hashlib.sha256(chart.raised.tobytes() + chart.total.tobytes()).digest()
+
+
+_RENDERED: dict = {}
+
+
 def strategy_markdown(chart: StrategyChart, variant: Variant) -> str:
+    """The readable strategy; the body is rendered once per distinct chart (a batch of
+    paytables often shares one optimal strategy)."""
+    key = ("md", _chart_key(chart))
+    if key not in _RENDERED:
+        _RENDERED[key] = _strategy_markdown_body(chart)
+    return f"# Optimal strategy: {variant.name}\n\n" + _RENDERED[key]
+
+
+def _strategy_markdown_body(chart: StrategyChart) -> str:
     cats = CATEGORY_BY_STRENGTH
-    lines = [f"# Optimal strategy: {variant.name}", "",
-             "Exact, derived from the engine's counts: raise iff EV(raise) > EV(fold) = -1 ante.", ""]
+    lines = ["Exact, derived from the engine's counts: raise iff EV(raise) > EV(fold) = -1 ante.", ""]
     always_raise, always_fold, mixed = [], [], []
     for c in reversed(Category):
         sel = np.flatnonzero(cats == c)
@@ -221,6 +253,13 @@ def _pattern_labels() -> tuple[str, ...]:
 def strategy_csv(chart: StrategyChart) -> str:
     """One row per player rank pattern (strongest first); per up-card rank A..2 the exact share
     of situations raised as "raised/situations" (empty when impossible)."""
+    key = ("csv", _chart_key(chart))
+    if key not in _RENDERED:
+        _RENDERED[key] = _strategy_csv(chart)
+    return _RENDERED[key]
+
+
+def _strategy_csv(chart: StrategyChart) -> str:
     labels = _pattern_labels()
     lines = ["category,player_ranks," + ",".join(f"up_{RANKS[r]}" for r in range(12, -1, -1))]
     raised = chart.raised[:, ::-1].tolist()
