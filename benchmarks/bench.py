@@ -58,14 +58,8 @@ def cold_count(runs: int) -> list[tuple[float, float, float, float]]:
 
 def warm_analyze(runs: int) -> list[float]:
     cmd = [sys.executable, "-m", "enumerate", "analyze", "--quiet"]
-    outside = tempfile.gettempdir()                               # not the source tree
-    subprocess.run(cmd, capture_output=True, check=True, cwd=outside)   # warm the cache
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True, cwd=outside)
-        times.append(time.perf_counter() - t)
-    return times
+    timed(cmd, 1)                                                  # warm the cache
+    return timed(cmd, runs)
 
 
 def main() -> None:
