@@ -10,6 +10,7 @@ depend on the thread count.
 import numpy as np
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t
 from cython.parallel cimport prange, threadid
+from libc.math cimport INFINITY
 
 # statistics per category
 N_STATS = 8
@@ -145,3 +146,75 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
             chart[t, s, r, 0] += w * row[t, (n_masks + 1) * 8 + r * 2]
             chart[t, s, r, 1] += w * row[t, (n_masks + 1) * 8 + r * 2 + 1]
     return acc_np.sum(axis=0), chart_np.sum(axis=0)
+
+
+DEF BLOCK = 256
+
+
+def threshold_keys(const int64_t[::1] row_order, const uint32_t[:, ::1] no_qualify,
+                   const uint32_t[:, ::1] win, const uint32_t[:, ::1] tie, int64_t a3, int64_t d):
+    """For situations in the given row order (rows grouped by category): the float threshold
+    t = rhs / (win * d) (inf when win == 0) and the exact rhs = 2N*d - nq*a3 - 3*tie*d."""
+    cdef Py_ssize_t n = row_order.shape[0], m = no_qualify.shape[1], i, j, k
+    t_np = np.empty(n * m, dtype=np.float64)
+    rhs_np = np.empty(n * m, dtype=np.int64)
+    cdef double[::1] t = t_np
+    cdef int64_t[::1] rhs = rhs_np
+    cdef int64_t r, w
+    with nogil:
+        for i in range(n):
+            for j in range(m):
+                k = i * m + j
+                r = 2 * COMPLETIONS * d - <int64_t>no_qualify[row_order[i], j] * a3 - 3 * <int64_t>tie[row_order[i], j] * d
+                rhs[k] = r
+                w = win[row_order[i], j]
+                t[k] = (<double>r) / (<double>w * <double>d) if w > 0 else INFINITY
+    return t_np, rhs_np
+
+
+def gather_sorted(const int64_t[::1] order, const int64_t[::1] row_order, const int64_t[::1] weight,
+                  const uint32_t[:, ::1] no_qualify, const uint32_t[:, ::1] win,
+                  const uint32_t[:, ::1] tie, int m):
+    """Sorted copies (nq, win, tie, weight) of the situations ``order`` (indices into the
+    row_order-major flattening) and per-block prefix sums of weighted (1, nq, win, tie)."""
+    cdef Py_ssize_t n = order.shape[0], k, row, col
+    nq_np = np.empty(n, dtype=np.uint32)
+    win_np = np.empty(n, dtype=np.uint32)
+    tie_np = np.empty(n, dtype=np.uint32)
+    w_np = np.empty(n, dtype=np.int64)
+    cum_np = np.zeros((n // BLOCK + 2, 4), dtype=np.int64)
+    cdef uint32_t[::1] snq = nq_np, swin = win_np, stie = tie_np
+    cdef int64_t[::1] sw = w_np
+    cdef int64_t[:, ::1] cum = cum_np
+    cdef int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, w
+    with nogil:
+        for k in range(n):
+            if k % BLOCK == 0:
+                cum[k // BLOCK, 0] = a0; cum[k // BLOCK, 1] = a1
+                cum[k // BLOCK, 2] = a2; cum[k // BLOCK, 3] = a3
+            row = row_order[order[k] // m]
+            col = order[k] % m
+            w = weight[row]
+            snq[k] = no_qualify[row, col]
+            swin[k] = win[row, col]
+            stie[k] = tie[row, col]
+            sw[k] = w
+            a0 += w
+            a1 += w * snq[k]
+            a2 += w * swin[k]
+            a3 += w * stie[k]
+        cum[n // BLOCK + 1, 0] = a0
+    return nq_np, win_np, tie_np, w_np, cum_np
+
+
+def prefix_sums(int64_t upto, const int64_t[:, ::1] cum, const uint32_t[::1] nq,
+                const uint32_t[::1] win, const uint32_t[::1] tie, const int64_t[::1] w):
+    """Weighted (count, nq, win, tie) over sorted situations [0, upto)."""
+    cdef int64_t b = upto // BLOCK, k
+    cdef int64_t a0 = cum[b, 0], a1 = cum[b, 1], a2 = cum[b, 2], a3 = cum[b, 3]
+    for k in range(b * BLOCK, upto):
+        a0 += w[k]
+        a1 += w[k] * nq[k]
+        a2 += w[k] * win[k]
+        a3 += w[k] * tie[k]
+    return a0, a1, a2, a3

@@ -150,8 +150,10 @@ def cmd_batch(args) -> int:
         for threshold, group in by_qualifier.items():
             counts = _counts(group[0].variant, args)
             checked = spot_check(counts, certify.SPOT_CHECKS)
+            indexes = certify.indexes_for(group, counts)
             for s in group:
-                files = certify.render(s, checked, counts)
+                index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
+                files = certify.render(s, checked, counts, index)
                 certify.write(out, files, s.variant.name)
                 bar.update(1)
     for s in sources:

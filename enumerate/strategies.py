@@ -137,11 +137,33 @@ def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str,
     return _FIXED_STATS[key][1]
 
 
-def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy]):
+_CHARTS: dict = {}
+
+
+def _optimal_statistics(table: CountTable, variant: Variant, index=None):
+    """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
+    it and the one-pass kernel runs only for a raised set not seen before -- and then also
+    cross-checks the index."""
+    from enumerate.analysis import raw_statistics
+    if index is None:
+        (stats,), chart = raw_statistics(table, variant, [])
+        return stats, chart
+    stats, signature = index.statistics(variant.raise_pays)
+    key = (id(table), index.ante_no_qualify, index.ante_win, signature)
+    if key not in _CHARTS or _CHARTS[key][0] is not table:
+        (kernel_stats,), chart = raw_statistics(table, variant, [])
+        if not np.array_equal(np.delete(kernel_stats, 2, axis=1), np.delete(stats, 2, axis=1)):
+            raise AssertionError(f"threshold index and kernel disagree for {variant.name}")
+        _CHARTS[key] = (table, chart)
+    return stats, _CHARTS[key][1]
+
+
+def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy], index=None):
     """Exact figures of each strategy with its cost against the optimal strategy (the first
-    result), and the optimal strategy chart."""
-    from enumerate.analysis import analysis_from_stats, raw_statistics
-    (optimal_stats,), chart = raw_statistics(table, variant, [])
+    result), and the optimal strategy chart.  ``index`` (a ThresholdIndex for the variant's
+    ante pays) makes the optimal statistics of many paytables fast."""
+    from enumerate.analysis import analysis_from_stats
+    optimal_stats, chart = _optimal_statistics(table, variant, index)
     best = analysis_from_stats(table, variant, optimal_stats)
     out = [StrategyResult("optimal", best, Fraction(0))]
     for name, fixed in zip(strategies, _fixed_statistics(table, variant, strategies)):

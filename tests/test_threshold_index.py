@@ -1,0 +1,67 @@
+"""The batch fast path (ThresholdIndex) against the one-pass kernel, exactly."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from evaluator.ranking import Category
+from enumerate import certify
+from enumerate.analysis import raw_statistics
+from enumerate.threshold_index import ThresholdIndex
+from enumerate.variant import Variant
+from enumerate.variant_file import load_builtin
+
+
+def _random_pays(rng):
+    pays = {}
+    for c in Category:
+        kind = rng.integers(3)
+        if kind == 0:
+            pays[c] = Fraction(int(rng.integers(0, 30)))
+        elif kind == 1:
+            pays[c] = Fraction(int(rng.integers(0, 90)), int(rng.integers(1, 9)))
+        else:
+            pays[c] = Fraction(int(rng.integers(0, 4)))
+    return pays
+
+
+@pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1)), (Fraction(1, 2), Fraction(2)), (Fraction(3, 2), Fraction(0))])
+def test_index_equals_kernel_for_random_paytables(us_counts, ante):
+    rng = np.random.default_rng(17)
+    index = ThresholdIndex(us_counts, *ante)
+    for k in range(12):
+        v = Variant(f"r{k}", _random_pays(rng), ante_no_qualify=ante[0], ante_win=ante[1])
+        stats, _ = index.statistics(v.raise_pays)
+        (kernel,), _ = raw_statistics(us_counts, v, [])
+        assert np.array_equal(stats, kernel), (k, ante)
+
+
+def test_index_handles_exact_indifference(us_counts):
+    """A paytable chosen so that some situations are exactly indifferent."""
+    us = load_builtin("us-common").variant
+    index = ThresholdIndex(us_counts, Fraction(1), Fraction(1))
+    # find a high-card situation with win > 0 and set the Ace/King pay to its exact threshold
+    cat = Category.HIGH_CARD
+    from evaluator.ranking import CATEGORY_BY_STRENGTH
+    rows = np.flatnonzero((CATEGORY_BY_STRENGTH[us_counts.strength] == cat) & (us_counts.win.max(axis=1) > 0))
+    i = rows[len(rows) // 2]
+    j = int(np.flatnonzero(us_counts.win[i])[0])
+    nq, win, tie = (int(a[i, j]) for a in (us_counts.no_qualify, us_counts.win, us_counts.tie))
+    threshold = Fraction(2 * 163185 - 4 * nq - 3 * tie, win)     # P = 1 + 2 pay + 3 at indifference
+    pay = (threshold - 4) / 2
+    if pay < 0:
+        pytest.skip("sampled situation has no non-negative indifferent pay")
+    pays = dict(us.raise_pays)
+    pays[cat] = pay
+    v = Variant("tie", pays)
+    stats, _ = index.statistics(v.raise_pays)
+    (kernel,), _ = raw_statistics(us_counts, v, [])
+    assert np.array_equal(stats, kernel)
+    assert stats[cat, 2] > 0
+
+
+def test_batch_via_index_is_byte_identical(us_counts):
+    sources = [load_builtin(n) for n in ("us-common", "uk-casino-stud", "royal-200", "cyberstud")]
+    index = ThresholdIndex(us_counts, Fraction(1), Fraction(1))
+    for s in sources:
+        assert certify.render(s, 8, us_counts, index) == certify.render(s, 8, us_counts, None)
