@@ -34,12 +34,8 @@ def summary(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, A
         for c, (raised, total) in sorted(a.raise_by_category.items(), reverse=True)
     }
     if a.variant.side_bet is not None:
-        side = a.variant.side_bet
-        data["progressive_side_bet"] = {
-            "pays": {c.label: side.pay_text(c) for c in sorted(side.pays, reverse=True)},
-            "contribution": str(side.contribution), "seed": str(side.seed),
-            "fold_forfeits": side.fold_forfeits,
-        }
+        from enumerate.sidebet_report import figures
+        data["progressive_side_bet"] = figures(a.variant.side_bet)
     data["provenance"] = {
         "tool": "studodds", "tool_version": __version__, "engine_version": ENGINE_VERSION,
         "evaluator_ordering_sha256": evaluator_fingerprint(),
@@ -66,7 +62,7 @@ def return_table_csv(a: Analysis) -> str:
     return buf.getvalue()
 
 
-def report_md(a: Analysis, data: dict[str, Any]) -> str:
+def report_md(a: Analysis, data: dict[str, Any], combined=None) -> str:
     """A lab-style math report."""
     v = a.variant
     prov = data["provenance"]
@@ -88,9 +84,9 @@ def report_md(a: Analysis, data: dict[str, Any]) -> str:
               "122,151,120 (player hand, up card) situations.", ""]
     if "progressive_side_bet" in data:
         side = data["progressive_side_bet"]
-        lines += ["Progressive side bet (analysed separately): " +
-                  ", ".join(f"{k} {p}" for k, p in side["pays"].items()) +
-                  f"; meter contribution {side['contribution']}; fold forfeits: {side['fold_forfeits']}.", ""]
+        lines += ["Progressive side bet: " + ", ".join(f"{k} {p}" for k, p in side["pays"].items()) +
+                  f"; meter contribution {side['contribution']}; seed {side['seed']}; fold forfeits: "
+                  f"{side['fold_forfeits']} (see the section below).", ""]
     lines += ["## Return table", "",
               "| event | pays | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
     for r in a.rows:
@@ -119,6 +115,9 @@ def report_md(a: Analysis, data: dict[str, Any]) -> str:
             lines.append(f"| {name} | {float(Fraction(s['house_edge_per_ante'])):.6%} | "
                          f"{float(Fraction(s['element_of_risk'])):.6%} | {float(Fraction(s['cost_vs_optimal_per_ante'])):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
+    if "progressive_side_bet" in data:
+        from enumerate.sidebet_report import text as side_text
+        lines += ["", "## Progressive side bet", "", "```", side_text(a.variant.name, data["progressive_side_bet"], combined), "```"]
     lines += [f"", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
               "", "## Provenance", "",
               f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
@@ -140,6 +139,19 @@ def render(source: VariantSource, spot_checks: int, table, index=None) -> dict[s
     simple, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     a = simple[0].analysis
     data = summary(a, source, spot_checks)
+    combined = None
+    if source.variant.side_bet is not None:
+        from enumerate import sidebet
+        side = source.variant.side_bet
+        at = sidebet.break_even_meter(side)
+        combined = sidebet.combined(table, source.variant, at if at is not None else side.seed)
+        data["progressive_side_bet"]["combined_game"] = {
+            "meter": str(combined.meter), "side_wager_antes": str(combined.side_wager),
+            "base_return_per_hand": str(combined.base_return), "side_return_per_hand": str(combined.side_return),
+            "average_total_wager": str(combined.average_total_wager),
+            "house_edge_per_total_wager": {"exact": str(combined.house_edge_per_total),
+                                           "value": float(combined.house_edge_per_total)},
+            "situations_decided_differently": combined.strategy_changes}
     data["simple_strategies"] = {
         r.name: {"total_loss_antes": str(r.analysis.total_loss), "house_edge_per_ante": str(r.analysis.house_edge),
                  "element_of_risk": str(r.analysis.element_of_risk), "cost_vs_optimal_per_ante": str(r.cost)}
@@ -150,7 +162,7 @@ def render(source: VariantSource, spot_checks: int, table, index=None) -> dict[s
         "return_table.csv": return_table_csv(a),
         "strategy.md": strategies.strategy_markdown(chart, a.variant),
         "strategy.csv": strategies.strategy_csv(chart),
-        "report.md": report_md(a, data),
+        "report.md": report_md(a, data, combined),
         "variant.toml": source.text,
     }
 

@@ -89,6 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.set_defaults(func=cmd_plots)
 
+    p = sub.add_parser("progressive", help="the progressive jackpot side bet, exactly",
+                       description="Hit probabilities, return against the meter, break-even meter, long-run "
+                                   "return over jackpot cycles, several players sharing, and the combined game.")
+    p.add_argument("--variant", default="progressive-100-75-50")
+    p.add_argument("--meter", help="meter level in side-wager units (default: the break-even meter)")
+    p.add_argument("--side-wager", default="1", help="side wager in antes, for the combined game (default 1)")
+    p.add_argument("--json", action="store_true")
+    _add_common(p)
+    p.set_defaults(func=cmd_progressive)
+
     p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
     p.add_argument("a", help="variant name or file")
     p.add_argument("b", help="variant name or file")
@@ -309,6 +319,35 @@ def cmd_plots(args) -> int:
         "![EV(raise) by player hand category](ev_by_category.png)", ""]))
     for f in ("strategy_ak.png", "return_table.png", "ev_by_category.png", "pictures.md"):
         print(out / f)
+    return 0
+
+
+def cmd_progressive(args) -> int:
+    from enumerate import sidebet, sidebet_report
+    from enumerate.variant_file import parse_amount
+    variant = _source(args.variant).variant
+    if variant.side_bet is None:
+        raise StudoddsError(f"variant {variant.name!r} has no [progressive] side bet")
+    try:
+        meter = parse_amount(args.meter) if args.meter is not None else None
+    except ValueError as exc:
+        raise StudoddsError(f"--meter: {exc}") from None
+    try:
+        side_wager = parse_amount(args.side_wager, allow_zero=False)
+    except ValueError as exc:
+        raise StudoddsError(f"--side-wager: {exc}") from None
+    data = sidebet_report.figures(variant.side_bet, meter)
+    at = meter if meter is not None else sidebet.break_even_meter(variant.side_bet)
+    combined = sidebet.combined(_counts(variant, args), variant, at if at is not None else variant.side_bet.seed,
+                                side_wager)
+    if args.json:
+        data["combined"] = {"meter": str(combined.meter), "side_wager": str(combined.side_wager),
+                            "base_return": str(combined.base_return), "side_return": str(combined.side_return),
+                            "house_edge_per_total_wager": str(combined.house_edge_per_total),
+                            "strategy_changes": combined.strategy_changes}
+        print(json.dumps(data, indent=2))
+    else:
+        print(sidebet_report.text(variant.name, data, combined))
     return 0
 
 

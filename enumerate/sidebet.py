@@ -1,0 +1,427 @@
+"""Exact analysis of the progressive jackpot side bet.
+
+Units: everything is per unit of side wager; the meter is in side-wager units (a $1 wager with a
+meter of $263,205.26 is ``meter = 263205.26``).
+
+Meter model (stated, because rule texts differ):
+
+* every side wager adds ``contribution`` (default 70%) to the meter before its hand is settled;
+* a meter award pays ``share x meter`` (capped at ``cap`` when given) out of the meter;
+* after a royal flush the meter resets to ``seed`` (whatever the royal award left over returns to
+  the house, which also funds the seed);
+* several winners on one deal (issue "several players"): lesser awards are paid first, and players
+  with the same award share that award's amount equally (each level's amount is computed on the
+  meter left after the lesser levels were paid).
+
+The side bet wins on the player's own five cards, so hit probabilities are category counts over
+the 2,598,960 hands, computed from the evaluator.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from evaluator import _eval
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category
+from enumerate.progressive import MeterPay, SideBet
+
+
+@lru_cache(maxsize=1)
+def hit_counts() -> dict[Category, int]:
+    """Number of the 2,598,960 hands in each category (royal flush apart)."""
+    counts = np.bincount(CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX], minlength=10)
+    return {c: int(counts[c]) for c in Category}
+
+
+def hit_probabilities() -> dict[Category, Fraction]:
+    return {c: Fraction(n, N_HANDS) for c, n in hit_counts().items()}
+
+
+def _award(pay, meter: Fraction) -> Fraction:
+    """Gross award per unit wager of one pay at a meter level."""
+    if isinstance(pay, MeterPay):
+        amount = pay.share * meter
+        return min(amount, pay.cap) if pay.cap is not None else amount
+    return Fraction(pay)
+
+
+def return_to_player(side: SideBet, meter, probabilities=None) -> Fraction:
+    """Expected gross pay per unit side wager at a meter level (1 = break even)."""
+    p = probabilities or hit_probabilities()
+    m = Fraction(meter)
+    return sum((p[c] * _award(pay, m) for c, pay in side.pays.items()), Fraction(0))
+
+
+def expected_net(side: SideBet, meter, probabilities=None) -> Fraction:
+    """Expected net result per unit side wager (the player's edge; negative is the house's)."""
+    return return_to_player(side, meter, probabilities) - 1
+
+
+def break_even_meter(side: SideBet, probabilities=None) -> Fraction | None:
+    """The smallest meter at which the side bet returns exactly 1, or None if it never does
+    (all meter pays capped too low); 0 if it already does at an empty meter."""
+    p = probabilities or hit_probabilities()
+    if return_to_player(side, 0, p) >= 1:
+        return Fraction(0)
+    # RTP is piecewise linear and non-decreasing; its kinks are where a capped pay saturates
+    kinks = sorted({pay.cap / pay.share for pay in side.pays.values()
+                    if isinstance(pay, MeterPay) and pay.cap is not None})
+    lo = Fraction(0)
+    for hi in kinks + [None]:
+        slope = sum((p[c] * pay.share for c, pay in side.pays.items() if isinstance(pay, MeterPay)
+                     and (pay.cap is None or pay.cap / pay.share > lo)), Fraction(0))
+        base = return_to_player(side, lo, p)
+        if slope > 0:
+            m = lo + (1 - base) / slope
+            if hi is None or m <= hi:
+                return m
+        if hi is None:
+            return None
+        lo = hi
+    return None
+
+
+def return_curve(side: SideBet, meters) -> list[tuple[Fraction, Fraction]]:
+    """(meter, net return per unit wager) for each meter level."""
+    return [(Fraction(m), expected_net(side, m)) for m in meters]
+
+
+# ------------------------------------------------------------------------------------ long run
+
+@dataclass(frozen=True)
+class LongRun:
+    """Long-run figures of the side bet over jackpot cycles (royal reset to royal reset).
+
+    Exact (``Fraction``) when no meter pay is capped, else ``None`` for the figures that would
+    need the meter's full distribution.
+    """
+
+    return_to_player: Fraction | None      # gross, per unit wager
+    house_retention: Fraction | None       # 1 - return_to_player
+    cycle_wagers: Fraction                 # expected side wagers per cycle (1 / P(royal))
+    meter_at_royal: Fraction | None        # expected meter when the royal hits (before paying)
+    mean_meter: Fraction | None            # expected meter at a random wager's settlement
+    meter_at_royal_quantiles: dict         # q -> meter value at a royal (exact when no other meter award)
+    quantiles_exact: bool
+
+
+def long_run(side: SideBet, probabilities=None) -> LongRun:
+    """Renewal argument over a jackpot cycle.
+
+    With r = P(royal) per wager, the cycle length K is geometric (mean 1/r).  Between royals each
+    other meter award of share f and probability q (per wager, given no royal) multiplies the
+    meter by (1 - f) on a hit, so the expected meter after j non-royal wagers is
+    mu_j = seed * a^j + c * a * (1 - a^j) / (1 - a), with a = 1 - sum f * q / (1 - r).  Summing the
+    geometric series gives the expected meter at the royal and the time-average meter in closed
+    form; expected payouts per cycle divided by expected wagers per cycle give the return.
+    """
+    p = probabilities or hit_probabilities()
+    royal = side.pays.get(Category.ROYAL_FLUSH)
+    r = p[Category.ROYAL_FLUSH]
+    c, seed = side.contribution, side.seed
+    capped = any(isinstance(x, MeterPay) and x.cap is not None for x in side.pays.values())
+    others = {k: v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH}
+    fixed = sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
+    quantiles = {}
+    qs = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
+    if not others:
+        for q in qs:
+            # smallest k with P(K <= k) >= q, K geometric(r): 1 - (1 - r)^k >= q
+            k = math.ceil(math.log(1 - float(q)) / math.log(1 - float(r)))
+            quantiles[q] = seed + c * k
+    else:
+        sample = _simulated_meter_at_royal(side, p, QUANTILE_CYCLES)
+        for q in qs:
+            quantiles[q] = Fraction(float(np.quantile(sample, float(q)))).limit_denominator(100)
+    if capped:
+        return LongRun(None, None, 1 / r, None, None, quantiles, not others)
+    a = 1 - sum((v.share * p[k] / (1 - r) for k, v in others.items()), Fraction(0))
+    s = 1 - r
+    if a == 1:
+        mean_at_royal = seed + c / r
+        # sum_j P(K >= j) (mu_{j-1} + c) with mu = seed + c (j - 1)
+        per_cycle_meter = seed / r + c / r + c * s / (r * r)
+    else:
+        g = 1 - s * a
+        mean_at_royal = r * seed / g + c * a / (1 - a) * (1 - r / g) + c
+        per_cycle_meter = seed / g + c * a / (1 - a) * (1 / r - 1 / g) + c / r
+    mean_meter = per_cycle_meter * r
+    # money conservation per cycle: seed + c*E[K] = E[other meter awards] + E[meter at royal]
+    other_pay = (seed + c / r - mean_at_royal) * r
+    royal_pay = (royal.share * mean_at_royal * r) if isinstance(royal, MeterPay) else Fraction(0)
+    rtp = fixed + other_pay + royal_pay
+    return LongRun(rtp, 1 - rtp, 1 / r, mean_at_royal, mean_meter, quantiles, not others)
+
+
+#: Jackpot cycles simulated (seeded, so reports are reproducible) for the quantiles of the meter
+#: at the royal when other meter awards reduce the meter.
+QUANTILE_CYCLES = 20_000
+
+
+def _simulated_meter_at_royal(side: SideBet, p, cycles: int, seed: int = 20261129) -> np.ndarray:
+    """The meter when the royal hits, for ``cycles`` simulated cycles (meter awards other than the
+    royal are taken from the meter; caps applied)."""
+    rng = np.random.default_rng(seed)
+    r = float(p[Category.ROYAL_FLUSH])
+    others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), v) for k, v in side.pays.items()
+              if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH]
+    c, s0 = float(side.contribution), float(side.seed)
+    lengths = rng.geometric(r, size=cycles)
+    out = np.empty(cycles)
+    for i, k in enumerate(lengths):
+        events = []
+        for q, pay in others:
+            n = rng.binomial(k - 1, q)
+            events += [(int(j), pay) for j in rng.integers(1, k, size=n)] if k > 1 else []
+        events.sort(key=lambda e: e[0])
+        meter, last = s0, 0
+        for j, pay in events:
+            meter += c * (j - last)
+            last = j
+            amount = float(pay.share) * meter
+            if pay.cap is not None:
+                amount = min(amount, float(pay.cap))
+            meter -= amount
+        out[i] = meter + c * (k - last)
+    return out
+
+
+def simulate_long_run(side: SideBet, probabilities: dict[Category, Fraction], wagers: int, seed: int = 1):
+    """Monte Carlo of the meter model (for tests): mean gross pay per wager and its standard error."""
+    rng = np.random.default_rng(seed)
+    cats = [k for k in side.pays]
+    probs = np.array([float(probabilities[k]) for k in cats])
+    draws = rng.choice(len(cats) + 1, size=wagers, p=np.append(probs, 1 - probs.sum()))
+    meter = float(side.seed)
+    c = float(side.contribution)
+    pays = np.zeros(wagers)
+    hits = np.flatnonzero(draws < len(cats))
+    last = -1
+    for i in hits:
+        meter += c * (i - last)
+        last = i
+        k = cats[draws[i]]
+        pay = side.pays[k]
+        if isinstance(pay, MeterPay):
+            amount = float(pay.share) * meter
+            if pay.cap is not None:
+                amount = min(amount, float(pay.cap))
+            meter -= amount
+            if k == Category.ROYAL_FLUSH:
+                meter = float(side.seed)
+        else:
+            amount = float(pay)
+        pays[i] = amount
+    return pays.mean(), pays.std(ddof=1) / math.sqrt(wagers)
+
+
+# ------------------------------------------------------------------------------ several players
+
+@lru_cache(maxsize=4)
+def _disjoint_collections(groups: tuple[tuple[frozenset, ...], ...], max_total: int) -> dict:
+    """D[(x_0, x_1, ...)]: number of collections with x_g hands from group g, all pairwise
+    disjoint (hands as frozensets of cards)."""
+    hands = [(g, h) for g, group in enumerate(groups) for h in group]
+    out: dict = {}
+
+    def walk(start: int, used: frozenset, counts: tuple):
+        out[counts] = out.get(counts, 0) + 1
+        if sum(counts) == max_total:
+            return
+        for i in range(start, len(hands)):
+            g, h = hands[i]
+            if not (h & used):
+                walk(i + 1, used | h, counts[:g] + (counts[g] + 1,) + counts[g + 1:])
+
+    walk(0, frozenset(), (0,) * len(groups))
+    return out
+
+
+def _falling_hands(deck: int, k: int) -> int:
+    total = 1
+    for t in range(k):
+        total *= math.comb(deck - 5 * t, 5)
+    return total
+
+
+def meter_hand_groups(side: SideBet) -> tuple[list[Category], tuple[tuple[frozenset, ...], ...]]:
+    """The meter-paid categories (lowest first) and the 5-card hands of each."""
+    cats = sorted((k for k, v in side.pays.items() if isinstance(v, MeterPay)))
+    cards = _eval.cards_of_indices(np.arange(N_HANDS, dtype=np.int32))
+    cat_of = CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX]
+    groups = tuple(tuple(frozenset(int(x) for x in cards[i]) for i in np.flatnonzero(cat_of == k)) for k in cats)
+    return cats, groups
+
+
+def joint_hit_distribution(groups, n_players: int, deck: int = 52) -> dict:
+    """For player 1 in group a (or None: no meter hand) and the other n-1 players: the exact
+    probability of each (a, counts of the others per group).  Cards come from one deck."""
+    D = _disjoint_collections(tuple(groups), n_players)
+    G = len(groups)
+    result: dict = {}
+
+    def moment(first, others):
+        """P(player 1 in `first` and specific players in the groups `others` (counts))."""
+        tot = list(others)
+        if first is not None:
+            tot[first] += 1
+        key = tuple(tot)
+        if key not in D:
+            return Fraction(0)
+        ordered = D[key]
+        for x in tot:
+            ordered *= math.factorial(x)
+        k = sum(tot)
+        return Fraction(ordered, _falling_hands(deck, k)) if k else Fraction(1)
+
+    from itertools import product
+    m = n_players - 1
+    for first in list(range(G)) + [None]:
+        for counts in product(range(m + 1), repeat=G):
+            if sum(counts) > m:
+                continue
+            # inclusion-exclusion over supersets of the specified players
+            prob = Fraction(0)
+            for extra in product(range(m + 1), repeat=G):
+                big = tuple(c + e for c, e in zip(counts, extra))
+                if sum(big) > m:
+                    continue
+                ways = math.factorial(m) // math.prod(math.factorial(x) for x in big) // math.factorial(m - sum(big))
+                coef = math.prod(math.comb(b, c) for b, c in zip(big, counts))
+                sign = -1 if sum(extra) % 2 else 1
+                prob += sign * coef * ways * moment(first, big)
+            if first is None:
+                # P(player 1 has no meter hand and these counts) = P(counts) - sum over groups
+                continue
+            result[(first, counts)] = prob
+    # player 1 without a meter hand: the remainder for each count vector of the others
+    for counts in product(range(m + 1), repeat=G):
+        if sum(counts) > m:
+            continue
+        total = Fraction(0)
+        for extra in product(range(m + 1), repeat=G):
+            big = tuple(c + e for c, e in zip(counts, extra))
+            if sum(big) > m:
+                continue
+            ways = math.factorial(m) // math.prod(math.factorial(x) for x in big) // math.factorial(m - sum(big))
+            coef = math.prod(math.comb(b, c) for b, c in zip(big, counts))
+            sign = -1 if sum(extra) % 2 else 1
+            total += sign * coef * ways * moment(None, big)
+        result[(None, counts)] = total - sum(result[(g, counts)] for g in range(G))
+    return result
+
+
+def share_of(first: int, winners: list[int], pays: list, meter: Fraction) -> Fraction:
+    """Player 1's award when it holds level ``first`` and ``winners[g]`` players (it included)
+    hold level g: lesser levels are paid first, from the meter; equal levels share."""
+    left = meter
+    for g, pay in enumerate(pays):
+        if winners[g] == 0:
+            continue
+        amount = _award(pay, left)
+        if g == first:
+            return amount / winners[g]
+        left -= amount
+    return Fraction(0)
+
+
+def expected_award(dist: dict, pays: list, meter: Fraction) -> Fraction:
+    """Player 1's expected meter award under the joint hit distribution ``dist``."""
+    award = Fraction(0)
+    for (first, counts), prob in dist.items():
+        if first is None or prob == 0:
+            continue
+        winners = list(counts)
+        winners[first] += 1
+        award += prob * share_of(first, winners, pays, meter)
+    return award
+
+
+@dataclass(frozen=True)
+class TableSharing:
+    players: int
+    two_or_more_meter_hits: Fraction       # P(at least two players hit a meter award on one deal)
+    meter_award_per_player: Fraction       # expected meter awards to one player per wager
+    single_player_meter_award: Fraction
+    return_to_player: Fraction             # gross, per unit wager, at the meter
+    return_lowered_by: Fraction            # single-player return minus this
+
+
+def sharing(side: SideBet, meter, players: int) -> TableSharing:
+    """Exact effect of several players at one table (one deck) at a meter level."""
+    cats, groups = meter_hand_groups(side)
+    m = Fraction(meter)
+    dist = joint_hit_distribution(groups, players)
+    award = expected_award(dist, [side.pays[k] for k in cats], m)
+    # P(two or more players hit): from the marginal of the number of meter hands at the table
+    counts_at_table: dict[int, Fraction] = {}
+    for (first, counts), prob in dist.items():
+        n_hits = sum(counts) + (first is not None)
+        counts_at_table[n_hits] = counts_at_table.get(n_hits, Fraction(0)) + prob
+    two_plus = sum((v for k, v in counts_at_table.items() if k >= 2), Fraction(0))
+    p = hit_probabilities()
+    single = sum((p[k] * _award(side.pays[k], m) for k in cats), Fraction(0))
+    fixed = sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
+    return TableSharing(players, two_plus, award, single, fixed + award, single - award)
+
+
+# ---------------------------------------------------------------------------- combined game
+
+@dataclass(frozen=True)
+class Combined:
+    """Base game plus side bet at a meter, with the raise/fold strategy recomputed for both.
+
+    Money in antes per hand; ``side_wager`` is the side bet's size in antes."""
+
+    meter: Fraction
+    side_wager: Fraction
+    fold_forfeits: bool
+    base_return: Fraction            # expected base-game result per hand (antes)
+    side_return: Fraction            # expected side-bet result per hand (antes)
+    average_total_wager: Fraction    # ante + expected raise + side wager (antes)
+    house_edge_per_total: Fraction   # expected loss / average total wager
+    raise_probability: Fraction
+    strategy_changes: int            # concrete situations decided differently from the base game
+
+
+def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
+    """Exact combined figures; the strategy maximises base EV plus side EV per situation."""
+    from enumerate.analysis import RaiseValue, analyze
+    from enumerate.engine import COMPLETIONS
+    side = variant.side_bet
+    if side is None:
+        raise ValueError(f"variant {variant.name!r} has no progressive side bet")
+    m, s = Fraction(meter), Fraction(side_wager)
+    gross = {k: _award(v, m) for k, v in side.pays.items()}
+    value = RaiseValue.of(variant)
+    form = value.form(table).astype(np.int64)
+    cat = CATEGORY_BY_STRENGTH[table.strength]
+    threshold = np.empty(10, dtype=np.int64)
+    for c in Category:
+        # raise iff EV(raise) + side(raise) > EV(fold) + side(fold); the side bet differs between
+        # the two only when a fold forfeits it: then raising keeps the gross award
+        bonus = s * gross.get(c, Fraction(0)) if side.fold_forfeits else Fraction(0)
+        t = value.raise_above - bonus * value.scale * COMPLETIONS
+        threshold[c] = math.floor(t)                 # form is an integer: form > t iff form > floor(t)
+    do_raise = form > threshold[cat][:, None]
+    base_optimal = form > value.raise_above
+    w = table.weight.astype(np.int64)[:, None]
+    changes = int((np.where(do_raise != base_optimal, 1, 0) * w).sum())
+    a = analyze(table, variant, force=do_raise.astype(np.uint8))
+    total_situations = table.n_situations
+    side_ret = Fraction(0)
+    for c in Category:
+        raised, situations = a.raise_by_category[c]
+        win = gross.get(c, Fraction(0)) * s - s
+        folded = situations - raised
+        side_ret += raised * win + folded * (-s if side.fold_forfeits else win)
+    side_ret /= total_situations
+    base_ret = a.expected_return
+    wager = a.average_wager + s
+    return Combined(m, s, side.fold_forfeits, base_ret, side_ret, wager, -(base_ret + side_ret) / wager,
+                    a.raise_probability, changes)

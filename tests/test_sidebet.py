@@ -1,0 +1,162 @@
+"""The progressive side bet: published break-even meters, sharing, long run, combined game."""
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from evaluator.ranking import Category
+from enumerate import sidebet as sb
+from enumerate.progressive import MeterPay, SideBet
+from enumerate.variant_file import load_builtin, parse_variant_text
+
+
+def side(name):
+    return load_builtin(name).variant.side_bet
+
+
+def test_published_break_even_meters():
+    a = sb.break_even_meter(side("progressive-100-75-50"))
+    b = sb.break_even_meter(side("progressive-150-100-50"))
+    assert f"{float(a):,.2f}" == "263,205.26"
+    assert f"{float(b):,.2f}" == "246,784.21"
+    assert sb.return_to_player(side("progressive-100-75-50"), a) == 1      # exactly break-even
+
+
+def test_hit_probabilities_come_from_the_evaluator():
+    counts = sb.hit_counts()
+    assert (counts[Category.ROYAL_FLUSH], counts[Category.STRAIGHT_FLUSH], counts[Category.QUADS],
+            counts[Category.FULL_HOUSE], counts[Category.FLUSH]) == (4, 36, 624, 3744, 5108)
+
+
+def test_capped_meter_pay_break_even():
+    base = side("progressive-100-75-50")
+    pays = dict(base.pays)
+    pays[Category.ROYAL_FLUSH] = MeterPay(Fraction(1), Fraction(200_000))
+    capped = SideBet(pays, base.contribution, base.seed, base.fold_forfeits)
+    be = sb.break_even_meter(capped)
+    assert be is not None and sb.return_to_player(capped, be) == 1 and be > 263205
+    pays[Category.ROYAL_FLUSH] = MeterPay(Fraction(1), Fraction(1000))
+    pays[Category.STRAIGHT_FLUSH] = MeterPay(Fraction(1, 10), Fraction(100))
+    assert sb.break_even_meter(SideBet(pays, base.contribution)) is None
+
+
+def _direct_distribution(deck, groups, players):
+    """P(player 1's group, counts of the others per group) by enumerating every deal."""
+    group_of = {}
+    for g, hands in enumerate(groups):
+        for h in hands:
+            group_of[h] = g
+    out = {}
+    total = 0
+
+    def deal(used, seats):
+        nonlocal total
+        if len(seats) == players:
+            total += 1
+            first = group_of.get(seats[0])
+            counts = [0] * len(groups)
+            for h in seats[1:]:
+                if h in group_of:
+                    counts[group_of[h]] += 1
+            key = (first, tuple(counts))
+            out[key] = out.get(key, 0) + 1
+            return
+        for h in combinations([c for c in range(deck) if c not in used], 5):
+            h = frozenset(h)
+            deal(used | h, seats + [h])
+
+    deal(frozenset(), [])
+    return {k: Fraction(v, total) for k, v in out.items()}, total
+
+
+GROUPS = (
+    (frozenset({0, 1, 2, 3, 4}), frozenset({4, 5, 6, 7, 8}), frozenset({1, 3, 5, 7, 9})),   # "straight flushes"
+    (frozenset({7, 8, 9, 10, 11}), frozenset({0, 2, 4, 6, 8})),                          # "royals"
+)
+
+
+@pytest.mark.parametrize("deck,players", [(12, 2), (15, 3)])
+def test_sharing_probabilities_equal_direct_enumeration(deck, players):
+    exact = sb.joint_hit_distribution(GROUPS, players, deck=deck)
+    direct, total = _direct_distribution(deck, GROUPS, players)
+    assert total == math.prod(math.comb(deck - 5 * t, 5) for t in range(players))
+    for key in set(exact) | set(direct):
+        assert exact.get(key, 0) == direct.get(key, 0), key
+    # and the shared awards
+    pays = [MeterPay(Fraction(1, 10)), MeterPay(Fraction(1))]
+    meter = Fraction(1000)
+    direct_award = sum(p * sb.share_of(first, [c + (g == first) for g, c in enumerate(counts)], pays, meter)
+                       for (first, counts), p in direct.items() if first is not None)
+    assert sb.expected_award(exact, pays, meter) == direct_award
+
+
+def test_sharing_at_a_real_table():
+    s = side("progressive-100-75-50")
+    one = sb.sharing(s, 263205, 1)
+    two = sb.sharing(s, 263205, 2)
+    seven = sb.sharing(s, 263205, 7)
+    assert one.two_or_more_meter_hits == 0 and one.return_lowered_by == 0
+    assert one.meter_award_per_player == one.single_player_meter_award
+    assert 0 < two.two_or_more_meter_hits < seven.two_or_more_meter_hits < Fraction(1, 10**7)
+    assert 0 < two.return_lowered_by < seven.return_lowered_by
+    # two players both holding straight flushes (disjoint ones) is possible; the exact count of
+    # ordered disjoint pairs of meter hands fixes the probability
+    cats, groups = sb.meter_hand_groups(s)
+    hands = [h for g in groups for h in g]
+    pairs = sum(1 for a in hands for b in hands if not (a & b))
+    assert two.two_or_more_meter_hits == Fraction(pairs, math.comb(52, 5) * math.comb(47, 5))
+
+
+def test_long_run_against_simulation():
+    """Boosted hit probabilities so that a simulation converges; the renewal formulas hold for any."""
+    probs = {Category.ROYAL_FLUSH: Fraction(1, 400), Category.STRAIGHT_FLUSH: Fraction(1, 90),
+             Category.QUADS: Fraction(1, 60), Category.FULL_HOUSE: Fraction(1, 30), Category.FLUSH: Fraction(1, 25)}
+    s = SideBet({Category.ROYAL_FLUSH: MeterPay(Fraction(1)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 10)),
+                 Category.QUADS: Fraction(10), Category.FULL_HOUSE: Fraction(5), Category.FLUSH: Fraction(2)},
+                contribution=Fraction(7, 10), seed=Fraction(50))
+    lr = sb.long_run(s, probs)
+    mean, se = sb.simulate_long_run(s, probs, wagers=3_000_000, seed=4)
+    assert abs(mean - float(lr.return_to_player)) < 5 * se
+    assert lr.return_to_player + lr.house_retention == 1
+    # royal pays the whole meter: everything contributed returns to players, plus the seed
+    fixed = sum(probs[k] * v for k, v in s.pays.items() if not isinstance(v, MeterPay))
+    assert lr.return_to_player == s.contribution + fixed + probs[Category.ROYAL_FLUSH] * s.seed
+
+
+def test_long_run_partial_royal_share_against_simulation():
+    probs = {Category.ROYAL_FLUSH: Fraction(1, 300), Category.STRAIGHT_FLUSH: Fraction(1, 50), Category.FLUSH: Fraction(1, 20)}
+    s = SideBet({Category.ROYAL_FLUSH: MeterPay(Fraction(1, 2)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 4)),
+                 Category.FLUSH: Fraction(3)}, contribution=Fraction(1, 2), seed=Fraction(20))
+    lr = sb.long_run(s, probs)
+    mean, se = sb.simulate_long_run(s, probs, wagers=3_000_000, seed=8)
+    assert abs(mean - float(lr.return_to_player)) < 5 * se
+
+
+def test_combined_game(us_counts):
+    from enumerate.analysis import analyze
+    v = load_builtin("progressive-100-75-50").variant
+    be = sb.break_even_meter(v.side_bet)
+    c = sb.combined(us_counts, v, be)
+    assert c.side_return == 0                         # exactly break-even, every side hand raised or not
+    assert c.base_return == analyze(us_counts, v).expected_return
+    assert c.strategy_changes == 0
+    assert c.house_edge_per_total == -c.base_return / (analyze(us_counts, v).average_wager + 1)
+    forfeit = parse_variant_text(load_builtin("progressive-100-75-50").text.replace("fold_forfeits = false",
+                                                                                   "fold_forfeits = true"), "x")
+    c2 = sb.combined(us_counts, forfeit, be, Fraction(1, 5))
+    assert c2.fold_forfeits and c2.side_wager == Fraction(1, 5)
+    # folded hands lose the side wager: the side return is the no-forfeit one minus what folds forfeit
+    c3 = sb.combined(us_counts, v, be, Fraction(1, 5))
+    assert c2.side_return <= c3.side_return
+
+
+def test_progressive_cli_errors(us_counts):
+    import subprocess, sys, tempfile
+    cwd = tempfile.mkdtemp()
+    for args, needle in [(["progressive", "--meter", "abc"], "--meter"),
+                         (["progressive", "--variant", "us-common"], "has no [progressive] side bet"),
+                         (["progressive", "--side-wager", "0"], "--side-wager")]:
+        r = subprocess.run([sys.executable, "-m", "enumerate", *args, "--quiet"], capture_output=True, text=True, cwd=cwd)
+        assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr
