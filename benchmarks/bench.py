@@ -62,10 +62,27 @@ def warm_analyze(runs: int) -> list[float]:
     return timed(cmd, runs)
 
 
+def load_run(n: int) -> tuple[float, float]:
+    """Seconds and peak memory (MB, GNU time's max RSS) of `studodds batch` of n generated
+    paytables, counts cached."""
+    outside = tempfile.gettempdir()
+    with tempfile.TemporaryDirectory() as src, tempfile.TemporaryDirectory() as out:
+        write_paytables(src, n)
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "enumerate", "batch", src,
+                            "--out", out, "--quiet"], capture_output=True, text=True, check=True, cwd=outside)
+        seconds, kb = r.stderr.strip().splitlines()[-1].split()
+        return float(seconds), int(kb) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
     args = parser.parse_args()
+    if args.load:
+        seconds, mb = load_run(1000)
+        print(f"batch of 1,000 generated paytables, counts cached: {seconds:.1f} s, peak memory {mb:.0f} MB")
+        return
     runs = 1 if args.quick else 3
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,8 +121,8 @@ def timed(cmd: list[str], runs: int) -> list[float]:
 def write_paytables(folder: str, n: int) -> None:
     """``n`` distinct paytables sharing the Ace/King qualifier (they differ in their pays)."""
     for i in range(n):
-        with open(os.path.join(folder, f"p{i:03d}.toml"), "w") as f:
-            f.write(f'name = "p{i:03d}"\nqualifier = "AK"\n[raise_pays]\n'
+        with open(os.path.join(folder, f"p{i:04d}.toml"), "w") as f:
+            f.write(f'name = "p{i:04d}"\nqualifier = "AK"\n[raise_pays]\n'
                     f'royal_flush = {100 + 10 * i}\nstraight_flush = {50 + i % 7}\nfour_of_a_kind = {20 + i % 5}\n'
                     f'full_house = {7 + i % 3}\nflush = {5 + i % 2}\nstraight = 4\nthree_of_a_kind = 3\n'
                     f'two_pairs = 2\none_pair = 1\nhigh_card = "{1 + (i % 4)}/2"\n')

@@ -90,8 +90,11 @@ class RaiseValue:
     def of(cls, variant: Variant) -> "RaiseValue":
         pays = [variant.pay(c) for c in Category]
         scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays]))
-        c_win = np.array([int((variant.ante_win + 2 * p + 3) * scale) for p in pays], dtype=np.int64)
-        return cls(scale, int((variant.ante_no_qualify + 3) * scale), c_win, 3 * scale)
+        c_win = [int((variant.ante_win + 2 * p + 3) * scale) for p in pays]
+        c_nq = int((variant.ante_no_qualify + 3) * scale)
+        if max(c_win + [c_nq, 3 * scale]) * COMPLETIONS >= 2**62:
+            raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
+        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), 3 * scale)
 
     def form(self, counts: CountTable) -> np.ndarray:
         """The linear form for every situation of ``counts`` (int32 when it fits, else int64)."""

@@ -35,6 +35,42 @@ def cache_dir() -> Path:
     return Path(base) / "studodds"
 
 
+TMP_SUFFIX = ".studodds-tmp"
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Delete temporary files in ``folder`` left by writers that no longer run (a process
+    killed with SIGKILL cannot clean up); returns how many were removed."""
+    removed = 0
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return 0
+    for f in entries:
+        if not (f.name.startswith(".") and f.name.endswith(TMP_SUFFIX)):
+            continue
+        parts = f.name.split(".")
+        pid = next((int(x) for x in parts if x.isdigit()), None)
+        if pid is not None and pid != os.getpid() and _alive(pid):
+            continue
+        try:
+            f.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -42,11 +78,15 @@ def _umask() -> int:
 
 
 def atomic_write_bytes(path: Path, chunks) -> None:
-    """Write the byte chunks to ``path`` through a temporary file and an atomic rename."""
+    """Write the byte chunks to ``path`` through a temporary file and an atomic rename.
+
+    On any failure (disk full, interrupt, bad folder) the temporary file is removed and the
+    previous ``path``, if any, is left as it was; I/O errors name ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TMP_SUFFIX)
         with os.fdopen(fd, "wb") as f:
             for chunk in chunks:
                 f.write(chunk)
@@ -54,12 +94,15 @@ def atomic_write_bytes(path: Path, chunks) -> None:
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; give the usual file mode
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+        tmp = None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -181,7 +181,9 @@ def indexes_for(sources: list[VariantSource], table) -> dict:
 
 
 def write(out: Path, files: dict[str, str], name: str) -> Path:
+    from enumerate.cache import remove_stale_temporaries
     folder = Path(out) / name
+    remove_stale_temporaries(folder)
     for fname in FILES:                       # variant.toml last: it marks a complete table
         atomic_write_text(folder / fname, files[fname])
     return folder

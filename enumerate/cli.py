@@ -22,12 +22,20 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="neither read nor write the on-disk count cache")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``studodds: error: ...`` and exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"studodds: error: {message} (see studodds {self.prog.split()[-1]} --help)\n"
+                  if " " in self.prog else f"studodds: error: {message} (see studodds --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="studodds",
         description="Exhaustive, exact odds for Caribbean Stud Poker.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("analyze", help="return table and headline figures of a variant",
                        description="Exact analysis of a variant under optimal strategy "
@@ -351,22 +359,44 @@ def cmd_progressive(args) -> int:
     return 0
 
 
+def threading_main() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
+
 def _format_warning(message, category, filename, lineno, line=None) -> str:
     return f"studodds: warning: {message}\n"
 
 
+class _Terminated(BaseException):
+    """SIGTERM, turned into an exception so that temporary files are cleaned up."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
     warnings.formatwarning = _format_warning
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    if threading_main():
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.func(args)
     except KeyboardInterrupt:
         print("studodds: interrupted", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("studodds: terminated", file=sys.stderr)
+        return 143
+    except MemoryError:
+        print("studodds: error: out of memory (a cold count needs about 0.4 GB)", file=sys.stderr)
+        return 2
     except (StudoddsError, ValueError) as exc:
         print(f"studodds: error: {exc}", file=sys.stderr)
         return 2

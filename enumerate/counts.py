@@ -45,6 +45,7 @@ def load_or_compute(
     """
     path = cache_path(qualifier)
     if use_cache:
+        cache.remove_stale_temporaries(path.parent)
         try:
             arrays = cache.load_arrays(path, _cache_meta(qualifier))
             return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})

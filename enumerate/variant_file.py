@@ -64,6 +64,8 @@ TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "prog
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
+#: Largest pay accepted ("to 1", or a multiple of the side wager, or a meter seed / cap).
+MAX_PAY = 10**9
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,10 @@ def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
         raise ValueError(f"must be a number, got {type(value).__name__}")
     if result < 0:
         raise ValueError(f"must not be negative, got {value}")
+    if result > MAX_PAY:
+        raise ValueError(f"too large: at most {MAX_PAY:,}")
+    if result.denominator > MAX_PAY:
+        raise ValueError(f"denominator too large: at most {MAX_PAY:,}")
     if not allow_zero and result == 0:
         raise ValueError("must be positive")
     return result

@@ -22,3 +22,9 @@ def us_counts(_private_cache):
     from enumerate.counts import load_or_compute
     from enumerate.variant import Qualifier
     return load_or_compute(Qualifier.ace_king().threshold)
+
+
+def pytest_terminal_summary(terminalreporter):
+    from fuzzstats import COUNTS
+    if COUNTS:
+        terminalreporter.write_line("fuzzing cases tried: " + ", ".join(f"{k} {v:,}" for k, v in sorted(COUNTS.items())))

@@ -1,0 +1,83 @@
+"""Cache integrity: damaged or stale caches are detected and rebuilt; concurrent fills agree."""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from enumerate import cache
+from enumerate.counts import _cache_meta, cache_path, load_or_compute
+
+
+@pytest.fixture()
+def good_bytes(us_counts):
+    return cache_path(us_counts.qualifier).read_bytes()
+
+
+def _damaged(good: bytes):
+    yield "truncated", good[: len(good) // 2]
+    yield "truncated tail", good[:-1]
+    flipped = bytearray(good)
+    flipped[len(good) - 12345] ^= 0x01
+    yield "one bit flipped", bytes(flipped)
+    header_len = struct.unpack("<Q", good[len(cache.MAGIC):len(cache.MAGIC) + 8])[0]
+    start = len(cache.MAGIC) + 8
+    header = json.loads(good[start:start + header_len])
+    header["meta"]["engine_version"] = -1
+    new = json.dumps(header, sort_keys=True).encode()
+    yield "wrong version", cache.MAGIC + struct.pack("<Q", len(new)) + new + good[start + header_len:]
+    yield "not a cache", b"hello"
+
+
+@pytest.mark.parametrize("which", ["truncated", "truncated tail", "one bit flipped", "wrong version", "not a cache"])
+def test_damaged_cache_is_rebuilt_with_a_warning(us_counts, good_bytes, which):
+    path = cache_path(us_counts.qualifier)
+    bad = dict(_damaged(good_bytes))[which]
+    path.write_bytes(bad)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = load_or_compute(us_counts.qualifier)
+    assert any("rebuilding" in str(w.message) for w in caught), which
+    for name in ("no_qualify", "win", "tie"):
+        assert np.array_equal(getattr(table, name), getattr(us_counts, name))
+    assert path.read_bytes() == good_bytes
+
+
+def test_cli_warns_in_one_line_and_still_answers(us_counts, good_bytes):
+    path = cache_path(us_counts.qualifier)
+    path.write_bytes(good_bytes[:-100])
+    r = subprocess.run([sys.executable, "-m", "enumerate", "analyze", "--quiet"], capture_output=True, text=True,
+                       cwd=tempfile.mkdtemp())
+    assert r.returncode == 0 and "1,041,372,912,372" in r.stdout
+    assert r.stderr.startswith("studodds: warning: count cache") and r.stderr.count("\n") == 1
+    assert path.read_bytes() == good_bytes
+
+
+def test_two_processes_fill_one_cache_concurrently(us_counts, tmp_path):
+    env = dict(os.environ, STUDODDS_CACHE_DIR=str(tmp_path))
+    cmd = [sys.executable, "-m", "enumerate", "analyze", "--json", "--quiet"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tempfile.mkdtemp())
+             for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    a, b = (json.loads(o[0]) for o in outs)
+    assert a == b and a["total_loss_antes"]["exact"] == "1041372912372"
+    files = sorted(os.listdir(tmp_path))
+    assert len(files) == 1 and files[0].endswith(".bin"), files     # one cache, no temporaries
+    arrays = cache.load_arrays(tmp_path / files[0], _cache_meta(us_counts.qualifier))
+    assert np.array_equal(arrays["win"], us_counts.win)
+
+
+def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):
+    dead = tmp_path / f".x.bin.999999999.abc{cache.TMP_SUFFIX}"
+    mine = tmp_path / f".x.bin.{os.getppid()}.abc{cache.TMP_SUFFIX}"       # a live process
+    dead.write_bytes(b"partial")
+    mine.write_bytes(b"partial")
+    assert cache.remove_stale_temporaries(tmp_path) == 1
+    assert not dead.exists() and mine.exists()
