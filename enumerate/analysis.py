@@ -142,13 +142,6 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
     return analysis_from_stats(counts, variant, strategy_statistics(counts, variant, force))
 
 
-def analyze_many(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
-    """The optimal analysis, one analysis per fixed strategy mask (uint8, 1 = raise), and the
-    optimal strategy chart ((7462, 13, 2): raised, all), from a single pass over the table."""
-    stats, chart = raw_statistics(counts, variant, masks)
-    return [analysis_from_stats(counts, variant, st) for st in stats], chart
-
-
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
     """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`.  For a fixed mask
     (rows 1..) every statistic but "indifferent" is independent of the paytable."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from fractions import Fraction
 from typing import Any
@@ -118,7 +118,7 @@ def report_md(a: Analysis, data: dict[str, Any], combined=None) -> str:
     if "progressive_side_bet" in data:
         from enumerate.sidebet_report import text as side_text
         lines += ["", "## Progressive side bet", "", "```", side_text(a.variant.name, data["progressive_side_bet"], combined), "```"]
-    lines += [f"", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
+    lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
               "", "## Provenance", "",
               f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
               f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",

@@ -153,7 +153,6 @@ def cmd_variants(args) -> int:
 def cmd_batch(args) -> int:
     from pathlib import Path
     from enumerate import certify
-    from enumerate.analysis import analyze
     from enumerate.progress import bar_factory
     from enumerate.selfcheck import spot_check
     from enumerate.variant_file import resolve_many
@@ -182,7 +181,6 @@ def cmd_batch(args) -> int:
 def cmd_check(args) -> int:
     from pathlib import Path
     from enumerate import certify
-    from enumerate.analysis import analyze
     from enumerate.selfcheck import spot_check
     folder = Path(args.folder)
     if not folder.is_dir():

@@ -36,7 +36,7 @@ from evaluator import _eval
 from evaluator.cards import RANKS, SUITS
 from enumerate.analysis import RaiseValue
 from enumerate.cache import atomic_write_bytes
-from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.engine import CountTable
 from enumerate.situation import canonical
 from enumerate.variant import Variant
 

@@ -5,7 +5,7 @@ Pays are per unit of side wager: a fixed multiple (``Fraction``) or a share of t
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping, Union
@@ -39,7 +39,6 @@ class SideBet:
     contribution: Fraction = Fraction(7, 10)
     seed: Fraction = Fraction(0)
     fold_forfeits: bool = False
-    _frozen: bool = field(default=True, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))

@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -281,38 +280,27 @@ def joint_hit_distribution(groups, n_players: int, deck: int = 52) -> dict:
 
     from itertools import product
     m = n_players - 1
-    for first in list(range(G)) + [None]:
-        for counts in product(range(m + 1), repeat=G):
-            if sum(counts) > m:
-                continue
-            # inclusion-exclusion over supersets of the specified players
-            prob = Fraction(0)
-            for extra in product(range(m + 1), repeat=G):
-                big = tuple(c + e for c, e in zip(counts, extra))
-                if sum(big) > m:
-                    continue
-                ways = math.factorial(m) // math.prod(math.factorial(x) for x in big) // math.factorial(m - sum(big))
-                coef = math.prod(math.comb(b, c) for b, c in zip(big, counts))
-                sign = -1 if sum(extra) % 2 else 1
-                prob += sign * coef * ways * moment(first, big)
-            if first is None:
-                # P(player 1 has no meter hand and these counts) = P(counts) - sum over groups
-                continue
-            result[(first, counts)] = prob
-    # player 1 without a meter hand: the remainder for each count vector of the others
-    for counts in product(range(m + 1), repeat=G):
-        if sum(counts) > m:
-            continue
-        total = Fraction(0)
-        for extra in product(range(m + 1), repeat=G):
+    vectors = [v for v in product(range(m + 1), repeat=G) if sum(v) <= m]
+
+    def exactly(first, counts):
+        """P(player 1 in `first` (None: unconstrained) and exactly `counts` others per group),
+        by inclusion-exclusion over the supersets of specified players."""
+        prob = Fraction(0)
+        for extra in vectors:
             big = tuple(c + e for c, e in zip(counts, extra))
             if sum(big) > m:
                 continue
             ways = math.factorial(m) // math.prod(math.factorial(x) for x in big) // math.factorial(m - sum(big))
             coef = math.prod(math.comb(b, c) for b, c in zip(big, counts))
-            sign = -1 if sum(extra) % 2 else 1
-            total += sign * coef * ways * moment(None, big)
-        result[(None, counts)] = total - sum(result[(g, counts)] for g in range(G))
+            prob += (-1) ** sum(extra) * coef * ways * moment(first, big)
+        return prob
+
+    for counts in vectors:
+        in_groups = [exactly(g, counts) for g in range(G)]
+        for g in range(G):
+            result[(g, counts)] = in_groups[g]
+        # player 1 holding no meter hand: the rest of the probability of these counts
+        result[(None, counts)] = exactly(None, counts) - sum(in_groups)
     return result
 
 

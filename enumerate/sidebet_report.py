@@ -4,9 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from evaluator.ranking import Category
 from enumerate import sidebet as sb
-from enumerate.progressive import MeterPay, SideBet
+from enumerate.progressive import SideBet
 
 PLAYERS = range(1, 8)
 
@@ -61,7 +60,7 @@ def text(name: str, data: dict[str, Any], combined=None) -> str:
         return "-" if x is None else fmt.format(x["value"])
 
     lines = [f"Progressive side bet: {name} (per unit side wager; meter in wager units)",
-             f"Pays: " + ", ".join(f"{k} {p}" for k, p in data["pays"].items()) +
+             "Pays: " + ", ".join(f"{k} {p}" for k, p in data["pays"].items()) +
              f"; contribution {data['contribution']}, seed {data['seed']}, fold forfeits: {data['fold_forfeits']}",
              "", f"{'hand':<16} {'combinations':>12} {'probability':>14}  pays"]
     for h in data["hits"]:

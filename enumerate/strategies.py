@@ -16,16 +16,12 @@ import numpy as np
 
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, strength
-from enumerate.analysis import Analysis, RaiseValue, analyze
+from enumerate.analysis import Analysis
 from enumerate.engine import CountTable
 from enumerate.qualifier import parse_qualifier
 from enumerate.variant import Variant
 
 Strategy = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
-def _strength_of(table: CountTable) -> np.ndarray:
-    return table.strength.astype(np.int64)[:, None]
 
 
 def _ranks(hands: np.ndarray) -> np.ndarray:
@@ -34,7 +30,7 @@ def _ranks(hands: np.ndarray) -> np.ndarray:
 
 def raise_at_least(threshold: int) -> Strategy:
     """Raise every hand of strength >= threshold, whatever the up card."""
-    def f(hands, up, _strength=None):
+    def f(hands, up):
         from evaluator import _eval
         s = _eval.STRENGTH_BY_INDEX[_eval.hand_indices(np.ascontiguousarray(hands))].astype(np.int64)
         return np.broadcast_to((s >= threshold)[:, None], up.shape)
@@ -199,18 +195,6 @@ class StrategyChart:
         if t == 0:
             return "."
         return "R" if k == t else ("F" if k == 0 else "s")
-
-
-def optimal_chart(table: CountTable, variant: Variant) -> StrategyChart:
-    value = RaiseValue.of(variant)
-    do_raise = value.form(table) > value.raise_above
-    key = table.strength.astype(np.int64)[:, None] * 13 + (table.up.astype(np.int64) >> 2)
-    w = np.broadcast_to(table.weight.astype(np.int64)[:, None], key.shape)
-    raised = np.zeros(7462 * 13, dtype=np.int64)
-    total = np.zeros(7462 * 13, dtype=np.int64)
-    np.add.at(total, key.ravel(), w.ravel())
-    np.add.at(raised, key[do_raise], w[do_raise])
-    return StrategyChart(raised.reshape(7462, 13), total.reshape(7462, 13))
 
 
 def _chart_key(chart: StrategyChart) -> bytes:

@@ -112,8 +112,3 @@ def strengths(hands: np.ndarray, threads: int = 0) -> np.ndarray:
         bad = int(np.flatnonzero(dup)[0])
         raise ValueError(f"row {bad} has a duplicate card: {a[bad].tolist()}")
     return _eval.strengths_of(a, threads)
-
-
-def lowest_with(cards) -> int:
-    """Strength of a hand given as text, used for thresholds like "Ace/King or better"."""
-    return strength(cards)

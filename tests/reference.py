@@ -15,7 +15,6 @@ def poker_keys(hands: np.ndarray) -> np.ndarray:
     hands = np.asarray(hands, dtype=np.int64)
     ranks = hands // 4
     suits = hands % 4
-    n = hands.shape[0]
     counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
     flush = (suits == suits[:, :1]).all(axis=1)
     distinct = (counts > 0).sum(axis=1)

@@ -2,7 +2,6 @@
 
 Every failure must be one line on stderr naming the problem, exit code 2, no traceback, and no
 output file left behind."""
-import os
 import subprocess
 import sys
 import tempfile

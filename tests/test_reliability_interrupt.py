@@ -1,8 +1,6 @@
 """Interruption: a batch killed with SIGINT, SIGTERM or SIGKILL at random points leaves every
 previously written result intact, no half-written file, and a rerun completes the batch."""
-import os
 import random
-import shutil
 import signal
 import subprocess
 import sys

@@ -1,6 +1,5 @@
 """Certified tables: batch output, the committed results/, and `check` catching a change."""
 import json
-import os
 import shutil
 import subprocess
 import sys

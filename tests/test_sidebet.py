@@ -3,7 +3,6 @@ import math
 from fractions import Fraction
 from itertools import combinations
 
-import numpy as np
 import pytest
 
 from evaluator.ranking import Category
