@@ -62,6 +62,7 @@ def test_sample_is_large_and_delicate():
     assert len({(tuple(sorted(p)), u) for p, u in SITUATIONS}) >= 280
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", range(len(SITUATIONS)))
 def test_counts_equal_brute_force(us_counts, k):
     player, up = SITUATIONS[k]
@@ -85,6 +86,7 @@ def test_table_shape_and_weights(us_counts):
     assert (us_counts.no_qualify.astype(np.int64) + us_counts.win + us_counts.tie + lose == COMPLETIONS).all()
 
 
+@pytest.mark.slow
 def test_distinct_situations_up_to_suits():
     """5,649,150 situations are distinct up to suit relabelling (GAME.md / issue)."""
     from itertools import permutations

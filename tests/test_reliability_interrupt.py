@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 VARIANTS = ["us-common", "uk-casino-stud", "royal-200", "cyberstud", "progressive-100-75-50"]
 OUTSIDE = tempfile.mkdtemp(prefix="studodds-int-")
 MARK = b"\n<!-- previous version -->\n"

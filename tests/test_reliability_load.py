@@ -8,6 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
 
 from enumerate.analysis import analyze
 from enumerate.variant_file import load_variant_file
