@@ -357,6 +357,11 @@ def cmd_progressive(args) -> int:
     return 0
 
 
+def _one_line(message) -> str:
+    """Error messages are one line whatever the input echoed in them holds."""
+    return str(message).replace("\r", "\\r").replace("\n", "\\n")
+
+
 def threading_main() -> bool:
     import threading
     return threading.current_thread() is threading.main_thread()
@@ -396,11 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("studodds: error: out of memory (a cold count needs about 0.4 GB)", file=sys.stderr)
         return 2
     except (StudoddsError, ValueError) as exc:
-        print(f"studodds: error: {exc}", file=sys.stderr)
+        print(f"studodds: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
-        print(f"studodds: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        print(_one_line(f"studodds: error:{where}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

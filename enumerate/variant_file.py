@@ -78,6 +78,11 @@ class VariantSource:
     sha256: str
 
 
+def _key_text(key: str) -> str:
+    """A key as written in the file, or its repr when it holds unusual characters."""
+    return key if key.isprintable() and key.strip() == key and key else repr(key)
+
+
 class _Where:
     def __init__(self, origin: str) -> None:
         self.origin = origin
@@ -90,7 +95,7 @@ class _Where:
             if key not in allowed:
                 close = difflib.get_close_matches(key, sorted(allowed), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else f" (allowed: {', '.join(sorted(allowed))})"
-                raise self.fail(prefix + key, "unknown key" + hint)
+                raise self.fail(prefix + _key_text(key), "unknown key" + hint)
 
 
 def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
