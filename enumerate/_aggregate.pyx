@@ -19,61 +19,10 @@ STAT_NAMES = ("situations", "raised", "indifferent", "no_qualify", "win", "tie",
 DEF COMPLETIONS = 163185
 
 
-def aggregate(const int16_t[::1] category, const int64_t[::1] weight,
-              const uint32_t[:, ::1] no_qualify, const uint32_t[:, ::1] win,
-              const uint32_t[:, ::1] tie, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
-              int64_t raise_above, const uint8_t[:, ::1] force, int n_threads):
-    """Per category (rows 0..9) the weighted statistics STAT_NAMES under the optimal strategy,
-    or, when ``force`` has rows, under the fixed strategy force[i, j] (1 raise, 0 fold)."""
-    cdef Py_ssize_t n = no_qualify.shape[0], m = no_qualify.shape[1], i, j
-    cdef int t, cat, go
-    cdef int use_force = force.shape[0] > 0
-    cdef int64_t form, w, nq, wi, ti, cw
-    cdef int64_t r_n, r_ind, r_nq, r_win, r_tie, r_all_nq
-    acc_np = np.zeros((max(n_threads, 1), 10, N_STATS), dtype=np.int64)
-    cdef int64_t[:, :, ::1] acc = acc_np
-    for i in prange(n, nogil=True, schedule="static", num_threads=max(n_threads, 1)):
-        t = threadid()
-        cat = category[i]
-        w = weight[i]
-        cw = c_win[cat]
-        r_n = 0
-        r_ind = 0
-        r_nq = 0
-        r_win = 0
-        r_tie = 0
-        r_all_nq = 0
-        for j in range(m):
-            nq = no_qualify[i, j]
-            wi = win[i, j]
-            ti = tie[i, j]
-            r_all_nq = r_all_nq + nq
-            form = nq * c_nq + wi * cw + ti * c_tie
-            r_ind = r_ind + (form == raise_above)
-            if use_force:
-                go = force[i, j] != 0
-            else:
-                go = form > raise_above
-            if go:
-                r_n = r_n + 1
-                r_nq = r_nq + nq
-                r_win = r_win + wi
-                r_tie = r_tie + ti
-        acc[t, cat, 0] += w * m
-        acc[t, cat, 1] += w * r_n
-        acc[t, cat, 2] += w * r_ind
-        acc[t, cat, 3] += w * r_nq
-        acc[t, cat, 4] += w * r_win
-        acc[t, cat, 5] += w * r_tie
-        acc[t, cat, 6] += w * (r_n * COMPLETIONS - r_nq - r_win - r_tie)
-        acc[t, cat, 7] += w * r_all_nq
-    return acc_np.sum(axis=0)
-
-
 cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const uint32_t* nq_row,
                    const uint32_t* win_row, const uint32_t* tie_row, Py_ssize_t m, int64_t c_nq,
                    int64_t cw, int64_t c_tie, int64_t raise_above, const uint8_t* masks,
-                   Py_ssize_t mask_stride, int n_masks) noexcept nogil:
+                   Py_ssize_t mask_stride, int n_masks, bint with_chart) noexcept nogil:
     """Unweighted statistics of one row (one player hand, all up cards) for the optimal strategy
     and each mask: out[k * 8 + stat]; chart_row[up_rank * 2 + (0 raised, 1 all)]."""
     cdef Py_ssize_t j
@@ -86,9 +35,11 @@ cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const ui
         form = nq * c_nq + wi * cw + ti * c_tie
         out[2] += form == raise_above
         out[7] += nq
-        chart_row[(up[j] >> 2) * 2 + 1] += 1
+        if with_chart:
+            chart_row[(up[j] >> 2) * 2 + 1] += 1
         if form > raise_above:
-            chart_row[(up[j] >> 2) * 2] += 1
+            if with_chart:
+                chart_row[(up[j] >> 2) * 2] += 1
             out[1] += 1
             out[3] += nq
             out[4] += wi
@@ -104,19 +55,20 @@ cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const ui
 def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, const int64_t[::1] weight,
                   const uint8_t[:, ::1] up, const uint32_t[:, ::1] no_qualify, const uint32_t[:, ::1] win,
                   const uint32_t[:, ::1] tie, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
-                  int64_t raise_above, const uint8_t[:, :, ::1] masks, int n_threads):
+                  int64_t raise_above, const uint8_t[:, :, ::1] masks, int n_threads, bint with_chart):
     """One pass for everything a certified table needs.
 
     Returns ``(stats, chart)``: stats (K + 1, 10, N_STATS) int64 for the optimal strategy (row 0)
     and each fixed strategy masks[k] (rows 1..K); chart (7462, 13, 2) int64, per player strength
-    and up-card rank, the weighted (raised under the optimal strategy, all) situations."""
+    and up-card rank, the weighted (raised under the optimal strategy, all) situations, or None
+    without ``with_chart``."""
     cdef Py_ssize_t n = no_qualify.shape[0], m = no_qualify.shape[1], i, stride
     cdef int n_masks = masks.shape[0], t, cat, k, s, r
     cdef int nt = max(n_threads, 1)
     cdef int64_t w
     cdef const uint8_t* mask_ptr
     acc_np = np.zeros((nt, n_masks + 1, 10, N_STATS), dtype=np.int64)
-    chart_np = np.zeros((nt, 7462, 13, 2), dtype=np.int64)
+    chart_np = np.zeros((nt, 7462 if with_chart else 1, 13, 2), dtype=np.int64)
     row_np = np.zeros((nt, (n_masks + 1) * 8 + 26), dtype=np.int64)
     cdef int64_t[:, :, :, ::1] acc = acc_np
     cdef int64_t[:, :, :, ::1] chart = chart_np
@@ -131,7 +83,7 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
             row[t, k] = 0
         mask_ptr = &masks[0, i, 0] if n_masks > 0 else NULL
         _row_all(&row[t, 0], &row[t, (n_masks + 1) * 8], &up[i, 0], &no_qualify[i, 0], &win[i, 0],
-                 &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above, mask_ptr, stride, n_masks)
+                 &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above, mask_ptr, stride, n_masks, with_chart)
         for k in range(n_masks + 1):
             acc[t, k, cat, 0] += w * m
             acc[t, k, cat, 7] += w * row[t, 7]
@@ -142,10 +94,11 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
             acc[t, k, cat, 5] += w * row[t, k * 8 + 5]
             acc[t, k, cat, 6] += w * (row[t, k * 8 + 1] * COMPLETIONS - row[t, k * 8 + 3]
                                       - row[t, k * 8 + 4] - row[t, k * 8 + 5])
-        for r in range(13):
-            chart[t, s, r, 0] += w * row[t, (n_masks + 1) * 8 + r * 2]
-            chart[t, s, r, 1] += w * row[t, (n_masks + 1) * 8 + r * 2 + 1]
-    return acc_np.sum(axis=0), chart_np.sum(axis=0)
+        if with_chart:
+            for r in range(13):
+                chart[t, s, r, 0] += w * row[t, (n_masks + 1) * 8 + r * 2]
+                chart[t, s, r, 1] += w * row[t, (n_masks + 1) * 8 + r * 2 + 1]
+    return acc_np.sum(axis=0), (chart_np.sum(axis=0) if with_chart else None)
 
 
 DEF BLOCK = 256

@@ -97,10 +97,9 @@ class RaiseValue:
         return cls(scale, c_nq, np.array(c_win, dtype=np.int64), 3 * scale)
 
     def form(self, counts: CountTable) -> np.ndarray:
-        """The linear form for every situation of ``counts`` (int32 when it fits, else int64)."""
+        """The linear form for every situation of ``counts`` (int32 when it fits, else int64;
+        :meth:`of` guarantees int64 suffices)."""
         bound = (max(abs(self.c_nq), int(np.abs(self.c_win).max()), self.c_tie)) * COMPLETIONS
-        if bound >= 2**62:
-            raise ValueError("pays too large for exact 64-bit evaluation")
         dtype = np.int32 if bound < 2**31 else np.int64
         category = CATEGORY_BY_STRENGTH[counts.strength]
         c_win = self.c_win.astype(dtype)[category][:, None]
@@ -109,56 +108,40 @@ class RaiseValue:
         form += counts.tie.astype(dtype) * dtype(self.c_tie)
         return form
 
+    def optimal(self, counts: CountTable) -> np.ndarray:
+        """Boolean raise decisions of the optimal strategy for every situation."""
+        return self.form(counts) > self.raise_above
+
     def ev_numerators(self, counts: CountTable) -> np.ndarray:
         """EV(raise) * denominator for every situation, int64."""
         return self.form(counts).astype(np.int64) - 3 * self.denominator
 
 
-def strategy_statistics(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
-                        threads: int | None = None) -> np.ndarray:
-    """(10, 8) int64: per player category, weighted (situations, raised, indifferent,
-    no_qualify, win, tie, lose) -- the last four over raised situations only -- and
-    no_qualify over all situations.  The strategy is
-    optimal unless ``force`` (uint8, shape of the counts, 1 = raise) fixes it."""
-    from enumerate import _aggregate
-    from enumerate.engine import default_threads
-    value = RaiseValue.of(variant)
-    bound = max(abs(value.c_nq), int(np.abs(value.c_win).max()), value.c_tie) * COMPLETIONS
-    if bound >= 2**62:
-        raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
-    empty = np.zeros((0, 0), dtype=np.uint8)
-    return _aggregate.aggregate(
-        CATEGORY_BY_STRENGTH[counts.strength], counts.weight.astype(np.int64),
-        counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
-        value.raise_above, empty if force is None else np.ascontiguousarray(force, dtype=np.uint8),
-        threads or default_threads())
-
-
 def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None) -> Analysis:
     """Exact return table and headline figures of ``variant``, under optimal strategy unless
-    ``force`` fixes the raise decisions (see :func:`strategy_statistics`)."""
-    if counts.qualifier != variant.qualifier.threshold:
-        raise ValueError("the count table was made for another qualifier")
-    return analysis_from_stats(counts, variant, strategy_statistics(counts, variant, force))
+    ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions."""
+    masks = [] if force is None else [force]
+    stats, _ = raw_statistics(counts, variant, masks, with_chart=False)
+    return analysis_from_stats(counts, variant, stats[len(masks)])
 
 
-def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray]):
-    """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`.  For a fixed mask
-    (rows 1..) every statistic but "indifferent" is independent of the paytable."""
+def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True):
+    """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`: per category (10, 8)
+    int64 (situations, raised, indifferent, no_qualify, win, tie, lose -- those four over raised
+    situations -- and no_qualify over all) for the optimal strategy (row 0) and each fixed mask
+    (rows 1..).  For a fixed mask every statistic but "indifferent" is independent of the
+    paytable."""
     from enumerate import _aggregate
     from enumerate.engine import default_threads
     if counts.qualifier != variant.qualifier.threshold:
         raise ValueError("the count table was made for another qualifier")
     value = RaiseValue.of(variant)
-    bound = max(abs(value.c_nq), int(np.abs(value.c_win).max()), value.c_tie) * COMPLETIONS
-    if bound >= 2**62:
-        raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
     stacked = (np.ascontiguousarray(np.stack(masks), dtype=np.uint8) if masks
                else np.zeros((0, 0, 0), dtype=np.uint8))
     stats, chart = _aggregate.aggregate_all(
         CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
         counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
-        value.raise_above, stacked, default_threads())
+        value.raise_above, stacked, default_threads(), with_chart)
     return stats, chart
 
 

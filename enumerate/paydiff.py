@@ -23,23 +23,17 @@ class Flips:
     cells: dict
 
 
-def optimal_raise(counts: CountTable, analysis_variant) -> np.ndarray:
-    value = RaiseValue.of(analysis_variant)
-    return value.form(counts) > value.raise_above
-
-
 def flips(counts_a: CountTable, a, counts_b: CountTable, b) -> Flips:
-    ra, rb = optimal_raise(counts_a, a), optimal_raise(counts_b, b)
+    ra, rb = RaiseValue.of(a).optimal(counts_a), RaiseValue.of(b).optimal(counts_b)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
     up_rank = counts_a.up.astype(np.int64) >> 2
     cells: dict = {}
     for direction, mask in ((0, ra & ~rb), (1, ~ra & rb)):
         key = (np.broadcast_to(cat, mask.shape) * 13 + up_rank)[mask]
-        sums = np.bincount(key, weights=None, minlength=130)
         weighted = np.zeros(130, dtype=np.int64)
         np.add.at(weighted, key, np.broadcast_to(w, mask.shape)[mask])
-        for k in np.flatnonzero(sums):
+        for k in np.flatnonzero(weighted):               # weights are >= 1: non-zero = non-empty
             cell = cells.setdefault((Category(int(k) // 13), int(k) % 13), [0, 0])
             cell[direction] = int(weighted[k])
     to_fold = sum(v[0] for v in cells.values())
