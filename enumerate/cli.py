@@ -189,7 +189,7 @@ def cmd_check(args) -> int:
     if not tables:
         raise StudoddsError(f"{folder}: holds no results (no */summary.json)")
     failures = 0
-    checked: dict = {}
+    counts_by_qualifier: dict = {}       # threshold -> (count table, spot checks passed)
     for table in tables:
         try:
             source = certify.committed_source(table)
@@ -197,11 +197,12 @@ def cmd_check(args) -> int:
             print(f"{table}: cannot read the committed variant: {exc}")
             failures += 1
             continue
-        counts = _counts(source.variant, args)
         threshold = source.variant.qualifier.threshold
-        if threshold not in checked:
-            checked[threshold] = spot_check(counts, certify.SPOT_CHECKS)
-        fresh = certify.render(source, checked[threshold], counts)
+        if threshold not in counts_by_qualifier:
+            counts = _counts(source.variant, args)
+            counts_by_qualifier[threshold] = (counts, spot_check(counts, certify.SPOT_CHECKS))
+        counts, checked = counts_by_qualifier[threshold]
+        fresh = certify.render(source, checked, counts)
         diffs = certify.compare(table, fresh)
         if diffs:
             failures += 1
@@ -227,15 +228,11 @@ def cmd_diff(args) -> int:
 
 
 def cmd_hand(args) -> int:
-    from evaluator.cards import format_card, format_hand, parse_card, parse_hand
+    from evaluator.cards import format_card, format_hand, parse_hand
     from enumerate.ev import hand_evs, situation_ev
-    cards = parse_hand(args.cards)
+    from enumerate.situation import parse_situation
+    cards, up = parse_situation(args.cards, args.up) if args.up is not None else (parse_hand(args.cards), None)
     variant = _source(args.variant).variant
-    up = None
-    if args.up is not None:
-        up = parse_card(args.up)
-        if up in cards:
-            raise StudoddsError(f"up card {format_card(up)} is also in the player's hand")
     table = _counts(variant, args)
     rows = [situation_ev(table, variant, cards, up)] if up is not None else None
     before = None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator import _eval
-from evaluator.cards import parse_card, parse_hand
+from evaluator.cards import format_card, parse_card, parse_hand
 from enumerate.engine import COMPLETIONS, CountTable
 
 
@@ -46,7 +46,7 @@ def parse_situation(hand: str, up: str) -> tuple[tuple[int, ...], int]:
     cards = parse_hand(hand)
     u = parse_card(up)
     if u in cards:
-        raise ValueError(f"up card {up.strip()} is also in the player's hand")
+        raise ValueError(f"up card {format_card(u)} is also in the player's hand")
     return cards, u
 
 
