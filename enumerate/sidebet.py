@@ -49,6 +49,12 @@ def _award(pay, meter: Fraction) -> Fraction:
     return Fraction(pay)
 
 
+def fixed_return(side: SideBet, probabilities=None) -> Fraction:
+    """Expected gross pay per unit wager from the fixed (non-meter) pays alone."""
+    p = probabilities or hit_probabilities()
+    return sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
+
+
 def return_to_player(side: SideBet, meter, probabilities=None) -> Fraction:
     """Expected gross pay per unit side wager at a meter level (1 = break even)."""
     p = probabilities or hit_probabilities()
@@ -125,7 +131,7 @@ def long_run(side: SideBet, probabilities=None) -> LongRun:
     c, seed = side.contribution, side.seed
     capped = any(isinstance(x, MeterPay) and x.cap is not None for x in side.pays.values())
     others = {k: v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH}
-    fixed = sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
+    fixed = fixed_return(side, p)
     quantiles = {}
     qs = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
     if not others:
@@ -251,10 +257,14 @@ def _falling_hands(deck: int, k: int) -> int:
 def meter_hand_groups(side: SideBet) -> tuple[list[Category], tuple[tuple[frozenset, ...], ...]]:
     """The meter-paid categories (lowest first) and the 5-card hands of each."""
     cats = sorted((k for k, v in side.pays.items() if isinstance(v, MeterPay)))
-    cards = _eval.cards_of_indices(np.arange(N_HANDS, dtype=np.int32))
-    cat_of = CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX]
-    groups = tuple(tuple(frozenset(int(x) for x in cards[i]) for i in np.flatnonzero(cat_of == k)) for k in cats)
-    return cats, groups
+    return cats, tuple(_hands_of(k) for k in cats)
+
+
+@lru_cache(maxsize=10)
+def _hands_of(category: Category) -> tuple[frozenset, ...]:
+    """Every 5-card hand of a category, as card sets (decoded once per category)."""
+    indices = np.flatnonzero(CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX] == category).astype(np.int32)
+    return tuple(frozenset(int(x) for x in row) for row in _eval.cards_of_indices(indices))
 
 
 def joint_hit_distribution(groups, n_players: int, deck: int = 52) -> dict:
@@ -354,7 +364,7 @@ def sharing(side: SideBet, meter, players: int) -> TableSharing:
     two_plus = sum((v for k, v in counts_at_table.items() if k >= 2), Fraction(0))
     p = hit_probabilities()
     single = sum((p[k] * _award(side.pays[k], m) for k in cats), Fraction(0))
-    fixed = sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
+    fixed = fixed_return(side, p)
     return TableSharing(players, two_plus, award, single, fixed + award, single - award)
 
 
