@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from fractions import Fraction
 from typing import Any
@@ -18,7 +18,7 @@ from enumerate.cache import atomic_write_text
 from enumerate.counts import evaluator_fingerprint
 from enumerate.engine import ENGINE_VERSION
 from enumerate.report import analysis_dict, pays_text
-from enumerate.variant_file import VariantSource, parse_variant_text
+from enumerate.variant_file import VariantSource, load_variant_file
 from evaluator.ranking import Category
 
 FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "variant.toml")
@@ -242,10 +242,7 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
 
 
 def committed_source(folder: Path) -> VariantSource:
-    """The variant a committed table was made from (its own variant.toml copy)."""
-    import hashlib
-    path = folder / "variant.toml"
-    raw = path.read_bytes()
+    """The variant a committed table was made from (its own variant.toml copy), under the
+    origin its provenance records."""
     origin = json.loads((folder / "summary.json").read_text(encoding="utf-8"))["provenance"]["variant_origin"]
-    return VariantSource(parse_variant_text(raw.decode("utf-8"), str(path)), origin, raw.decode("utf-8"),
-                         hashlib.sha256(raw).hexdigest())
+    return replace(load_variant_file(folder / "variant.toml"), origin=origin)

@@ -28,12 +28,16 @@ def _ranks(hands: np.ndarray) -> np.ndarray:
     return hands.astype(np.int64) >> 2
 
 
+def _strengths(hands: np.ndarray) -> np.ndarray:
+    """Strength of each row of sorted canonical hands, int64."""
+    from evaluator import _eval
+    return _eval.STRENGTH_BY_INDEX[_eval.hand_indices(np.ascontiguousarray(hands))].astype(np.int64)
+
+
 def raise_at_least(threshold: int) -> Strategy:
     """Raise every hand of strength >= threshold, whatever the up card."""
     def f(hands, up):
-        from evaluator import _eval
-        s = _eval.STRENGTH_BY_INDEX[_eval.hand_indices(np.ascontiguousarray(hands))].astype(np.int64)
-        return np.broadcast_to((s >= threshold)[:, None], up.shape)
+        return np.broadcast_to((_strengths(hands) >= threshold)[:, None], up.shape)
     return f
 
 
@@ -48,8 +52,7 @@ def _holds_rank(hands: np.ndarray, rank_col: np.ndarray) -> np.ndarray:
 
 
 def _ak_high(hands) -> np.ndarray:
-    from evaluator import _eval
-    s = _eval.STRENGTH_BY_INDEX[_eval.hand_indices(np.ascontiguousarray(hands))].astype(np.int64)
+    s = _strengths(hands)
     ak = parse_qualifier("AK").threshold
     return (CATEGORY_BY_STRENGTH[s] == Category.HIGH_CARD) & (s >= ak), s
 
