@@ -25,10 +25,12 @@ def batch(out: Path, env=None):
 @pytest.fixture(scope="module")
 def expected(us_counts, tmp_path_factory):
     out = tmp_path_factory.mktemp("expected")
+    start = time.monotonic()
     p = batch(out)
     p.communicate(timeout=600)
     assert p.returncode == 0
-    return {str(f.relative_to(out)): f.read_bytes() for f in out.rglob("*") if f.is_file()}
+    files = {str(f.relative_to(out)): f.read_bytes() for f in out.rglob("*") if f.is_file()}
+    return files, time.monotonic() - start
 
 
 def _prepare(folder: Path, expected):
@@ -63,10 +65,11 @@ CASES = [(sig, k) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL) for
 
 @pytest.mark.parametrize("sig,k", CASES, ids=lambda x: getattr(x, "name", str(x)))
 def test_kill_at_a_random_point_then_rerun(expected, tmp_path, sig, k):
+    expected, duration = expected
     rng = random.Random(1000 * int(sig) + k)
     _prepare(tmp_path, expected)
     p = batch(tmp_path)
-    time.sleep(rng.uniform(0.3, 2.5))
+    time.sleep(rng.uniform(0.1, 0.8) * duration)          # somewhere inside a run of this length
     p.send_signal(sig)
     _, err = p.communicate(timeout=120)
     err = err.decode()
