@@ -24,7 +24,7 @@ COLD_COUNT = """
 import resource, time
 t0 = time.perf_counter()
 from enumerate.engine import compute_counts, hand_tables
-from enumerate.variant import Qualifier
+from enumerate.rules.variant import Qualifier
 t1 = time.perf_counter()
 hand_tables()
 t2 = time.perf_counter()

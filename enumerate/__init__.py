@@ -1,10 +1,16 @@
-"""studodds: the exhaustive engine, variants, analysis, reports and command line.
+"""Everything that computes: exact counts, the rules of a table, exact analysis.
 
-Import it as ``from enumerate import ...``; a bare ``import enumerate`` would shadow the builtin.
+The pipeline, one module per step:
+
+* ``engine`` (over the Cython kernels in ``_engine.pyx``) counts, for every situation (player
+  hand, dealer up card), the dealer hole-card sets where the dealer does not qualify, loses,
+  ties or wins; ``counts`` caches those tables on disk (``array_store``, ``atomic``);
+* ``rules`` turns variant files into a :class:`~enumerate.rules.variant.Variant`;
+* ``analysis`` (with the aggregation kernel ``_aggregate.pyx`` and its named columns ``stats``)
+  gives the exact return table and figures of a variant; ``threshold_index`` does the same for
+  many paytables fast; ``strategies``, ``ev``, ``ev_table``, ``situation``, ``paydiff`` and
+  ``selfcheck`` answer the other questions; ``progressive`` analyses the side bet.
+
+Nothing here prints or formats a report: that is the ``studodds`` package.  Import modules as
+``from enumerate.analysis import analyze``; a bare ``import enumerate`` would shadow the builtin.
 """
-from importlib import metadata as _metadata
-
-try:
-    __version__ = _metadata.version("studodds")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from an unbuilt tree
-    __version__ = "0+unknown"

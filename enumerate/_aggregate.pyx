@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """One-pass exact aggregation of a strategy over the count table (private).
 
 For every situation the raise decision is the sign of an integer linear form in its counts
@@ -6,17 +5,40 @@ For every situation the raise decision is the sign of an integer linear form in 
 suit-class size, the situations, the raised and the indifferent ones, and the dealer outcomes
 of the raised ones.  Each thread adds into its own slice, so the sums are exact and do not
 depend on the thread count.
+
+The statistics columns are named by the enum below; :class:`enumerate.stats.Stat` is the same
+enum for Python code, and its import checks it against ``STAT_COLUMNS``.
 """
 import numpy as np
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t
 from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY
+from evaluator._openmp cimport STUDODDS_OPENMP_COMPILED
 
-# statistics per category
-N_STATS = 8
-STAT_NAMES = ("situations", "raised", "indifferent", "no_qualify", "win", "tie", "lose",
-              "no_qualify_all")
-DEF COMPLETIONS = 163185
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+
+# statistics per category: columns of the (10, N_STATS) arrays
+cdef enum:
+    S_SITUATIONS = 0        # situations (weighted by suit-class size)
+    S_RAISED = 1            # of which raised
+    S_INDIFFERENT = 2       # of which EV(raise) == EV(fold) exactly
+    S_NO_QUALIFY = 3        # over raised situations: dealer does not qualify
+    S_WIN = 4               #   dealer qualifies, player wins
+    S_TIE = 5               #   dealer qualifies, push
+    S_LOSE = 6              #   dealer qualifies, dealer wins
+    S_NO_QUALIFY_ALL = 7    # dealer does not qualify, over all situations
+    N_STATS = 8
+
+cdef enum:
+    COMPLETIONS = 163185    # dealer hole-card sets per situation: C(46, 4)
+    BLOCK = 256             # prefix sums are kept per block of this many situations
+    N_RANKS = 13
+    N_CATEGORIES = 10
+
+STAT_COLUMNS = {"situations": S_SITUATIONS, "raised": S_RAISED, "indifferent": S_INDIFFERENT,
+                "no_qualify": S_NO_QUALIFY, "win": S_WIN, "tie": S_TIE, "lose": S_LOSE,
+                "no_qualify_all": S_NO_QUALIFY_ALL}
 
 
 cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const uint32_t* nq_row,
@@ -24,7 +46,7 @@ cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const ui
                    int64_t cw, int64_t c_tie, int64_t raise_above, const uint8_t* masks,
                    Py_ssize_t mask_stride, int n_masks, bint with_chart) noexcept nogil:
     """Unweighted statistics of one row (one player hand, all up cards) for the optimal strategy
-    and each mask: out[k * 8 + stat]; chart_row[up_rank * 2 + (0 raised, 1 all)]."""
+    and each mask: out[k * N_STATS + stat]; chart_row[up_rank * 2 + (0 raised, 1 all)]."""
     cdef Py_ssize_t j
     cdef int k
     cdef int64_t nq, wi, ti, form
@@ -33,23 +55,23 @@ cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const ui
         wi = win_row[j]
         ti = tie_row[j]
         form = nq * c_nq + wi * cw + ti * c_tie
-        out[2] += form == raise_above
-        out[7] += nq
+        out[S_INDIFFERENT] += form == raise_above
+        out[S_NO_QUALIFY_ALL] += nq
         if with_chart:
             chart_row[(up[j] >> 2) * 2 + 1] += 1
         if form > raise_above:
             if with_chart:
                 chart_row[(up[j] >> 2) * 2] += 1
-            out[1] += 1
-            out[3] += nq
-            out[4] += wi
-            out[5] += ti
+            out[S_RAISED] += 1
+            out[S_NO_QUALIFY] += nq
+            out[S_WIN] += wi
+            out[S_TIE] += ti
         for k in range(n_masks):
             if masks[k * mask_stride + j]:
-                out[(k + 1) * 8 + 1] += 1
-                out[(k + 1) * 8 + 3] += nq
-                out[(k + 1) * 8 + 4] += wi
-                out[(k + 1) * 8 + 5] += ti
+                out[(k + 1) * N_STATS + S_RAISED] += 1
+                out[(k + 1) * N_STATS + S_NO_QUALIFY] += nq
+                out[(k + 1) * N_STATS + S_WIN] += wi
+                out[(k + 1) * N_STATS + S_TIE] += ti
 
 
 def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, const int64_t[::1] weight,
@@ -67,9 +89,9 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
     cdef int nt = max(n_threads, 1)
     cdef int64_t w
     cdef const uint8_t* mask_ptr
-    acc_np = np.zeros((nt, n_masks + 1, 10, N_STATS), dtype=np.int64)
-    chart_np = np.zeros((nt, 7462 if with_chart else 1, 13, 2), dtype=np.int64)
-    row_np = np.zeros((nt, (n_masks + 1) * 8 + 26), dtype=np.int64)
+    acc_np = np.zeros((nt, n_masks + 1, N_CATEGORIES, N_STATS), dtype=np.int64)
+    chart_np = np.zeros((nt, 7462 if with_chart else 1, N_RANKS, 2), dtype=np.int64)
+    row_np = np.zeros((nt, (n_masks + 1) * N_STATS + 2 * N_RANKS), dtype=np.int64)
     cdef int64_t[:, :, :, ::1] acc = acc_np
     cdef int64_t[:, :, :, ::1] chart = chart_np
     cdef int64_t[:, ::1] row = row_np
@@ -79,29 +101,27 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
         cat = category[i]
         s = strength[i]
         w = weight[i]
-        for k in range((n_masks + 1) * 8 + 26):
+        for k in range((n_masks + 1) * N_STATS + 2 * N_RANKS):
             row[t, k] = 0
         mask_ptr = &masks[0, i, 0] if n_masks > 0 else NULL
-        _row_all(&row[t, 0], &row[t, (n_masks + 1) * 8], &up[i, 0], &no_qualify[i, 0], &win[i, 0],
+        _row_all(&row[t, 0], &row[t, (n_masks + 1) * N_STATS], &up[i, 0], &no_qualify[i, 0], &win[i, 0],
                  &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above, mask_ptr, stride, n_masks, with_chart)
         for k in range(n_masks + 1):
-            acc[t, k, cat, 0] += w * m
-            acc[t, k, cat, 7] += w * row[t, 7]
-            acc[t, k, cat, 2] += w * row[t, 2]
-            acc[t, k, cat, 1] += w * row[t, k * 8 + 1]
-            acc[t, k, cat, 3] += w * row[t, k * 8 + 3]
-            acc[t, k, cat, 4] += w * row[t, k * 8 + 4]
-            acc[t, k, cat, 5] += w * row[t, k * 8 + 5]
-            acc[t, k, cat, 6] += w * (row[t, k * 8 + 1] * COMPLETIONS - row[t, k * 8 + 3]
-                                      - row[t, k * 8 + 4] - row[t, k * 8 + 5])
+            acc[t, k, cat, S_SITUATIONS] += w * m
+            acc[t, k, cat, S_NO_QUALIFY_ALL] += w * row[t, S_NO_QUALIFY_ALL]
+            acc[t, k, cat, S_INDIFFERENT] += w * row[t, S_INDIFFERENT]
+            acc[t, k, cat, S_RAISED] += w * row[t, k * N_STATS + S_RAISED]
+            acc[t, k, cat, S_NO_QUALIFY] += w * row[t, k * N_STATS + S_NO_QUALIFY]
+            acc[t, k, cat, S_WIN] += w * row[t, k * N_STATS + S_WIN]
+            acc[t, k, cat, S_TIE] += w * row[t, k * N_STATS + S_TIE]
+            acc[t, k, cat, S_LOSE] += w * (row[t, k * N_STATS + S_RAISED] * COMPLETIONS
+                                           - row[t, k * N_STATS + S_NO_QUALIFY]
+                                           - row[t, k * N_STATS + S_WIN] - row[t, k * N_STATS + S_TIE])
         if with_chart:
-            for r in range(13):
-                chart[t, s, r, 0] += w * row[t, (n_masks + 1) * 8 + r * 2]
-                chart[t, s, r, 1] += w * row[t, (n_masks + 1) * 8 + r * 2 + 1]
+            for r in range(N_RANKS):
+                chart[t, s, r, 0] += w * row[t, (n_masks + 1) * N_STATS + r * 2]
+                chart[t, s, r, 1] += w * row[t, (n_masks + 1) * N_STATS + r * 2 + 1]
     return acc_np.sum(axis=0), (chart_np.sum(axis=0) if with_chart else None)
-
-
-DEF BLOCK = 256
 
 
 def threshold_keys(const int64_t[::1] row_order, const uint32_t[:, ::1] no_qualify,

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Exhaustive count kernels (private; use :mod:`enumerate.engine`).
 
 For a situation (player's 5 cards P, dealer up card u) we need, over the C(46,4) = 163,185
@@ -20,6 +19,10 @@ cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from cython.parallel cimport prange, parallel, threadid
 from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
+from evaluator._openmp cimport STUDODDS_OPENMP_COMPILED
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 
 cnp.import_array()
 

@@ -9,23 +9,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.variant import PAY_CATEGORIES, Variant
+from enumerate.jsonform import exact
+from enumerate.parallel import resolve_threads
+from enumerate.rules.variant import PAY_CATEGORIES, Variant
+from enumerate.stats import Stat
 
 
 @dataclass(frozen=True)
 class ReturnRow:
-    """One outcome of a hand: net result per ante, its combinations, probability and return."""
+    """One outcome of a hand: net result per ante, its combinations, probability and return.
 
+    ``outcome`` is the snake_case identifier (``player_wins_full_house``, ``dealer_wins``),
+    ``event`` the same in words."""
+
+    outcome: str
     event: str
-    pays: Fraction            # net result of the hand, in antes
+    pays: Fraction            # net result of the hand, in antes (ante + raise, after the bet)
     combinations: int
     probability: Fraction
     contribution: Fraction    # pays * probability, per ante
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "label": self.event, "net_result_antes": exact(self.pays),
+                "combinations": self.combinations, "probability": exact(self.probability),
+                "return_per_ante": exact(self.contribution)}
 
 
 @dataclass(frozen=True)
@@ -49,7 +63,7 @@ class Analysis:
     dealer_qualifies: Fraction      # over all combinations, whatever the player does
     hit_frequency: Fraction         # probability that the hand wins money
     rows: tuple[ReturnRow, ...]
-    raise_by_category: dict         # Category -> (raised situations, situations)
+    raise_by_category: dict[Category, tuple[int, int]]   # -> (raised situations, situations)
 
     @property
     def standard_deviation(self) -> float:
@@ -60,6 +74,44 @@ class Analysis:
     def expected_return(self) -> Fraction:
         """Expected net result per ante (the negative of the house edge)."""
         return -self.house_edge
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every figure in the JSON convention of :mod:`enumerate.jsonform` (kind "analysis");
+        ``studodds analyze --json`` prints this and ``summary.json`` holds it."""
+        return {
+            "kind": "analysis",
+            "variant": self.variant.to_dict(),
+            "strategy": "optimal",
+            "total_combinations": self.total_combinations,
+            "total_loss_antes": exact(self.total_loss),
+            "house_edge_per_ante": exact(self.house_edge),
+            "element_of_risk_per_total_wager": exact(self.element_of_risk),
+            "expected_return_per_ante": exact(self.expected_return),
+            "average_total_wager_antes": exact(self.average_wager),
+            "variance_antes_squared": exact(self.variance),
+            "standard_deviation_antes": self.standard_deviation,
+            "raise_probability": exact(self.raise_probability),
+            "raised_situations": self.raised_situations,
+            "indifferent_situations": self.indifferent_situations,
+            "dealer_qualifies_probability": exact(self.dealer_qualifies),
+            "hit_frequency": exact(self.hit_frequency),
+            "return_table": [r.to_dict() for r in self.rows],
+            "raise_by_category": {
+                c.key: {"raised_situations": raised, "situations": total,
+                        "raise_share": exact(Fraction(raised, total) if total else 0)}
+                for c, (raised, total) in sorted(self.raise_by_category.items(), reverse=True)},
+        }
+
+    def to_pandas(self) -> Any:
+        """The return table as a pandas DataFrame (needs pandas, which studodds does not
+        require): one row per outcome, exact columns as Fractions."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise StudoddsError("to_pandas needs pandas: pip install pandas") from None
+        return pd.DataFrame([{"outcome": r.outcome, "label": r.event, "net_result_antes": r.pays,
+                              "combinations": r.combinations, "probability": r.probability,
+                              "return_per_ante": r.contribution} for r in self.rows])
 
 
 @dataclass(frozen=True)
@@ -93,7 +145,7 @@ class RaiseValue:
         c_win = [int((variant.ante_win + 2 * p + 3) * scale) for p in pays]
         c_nq = int((variant.ante_no_qualify + 3) * scale)
         if max(c_win + [c_nq, 3 * scale]) * COMPLETIONS >= 2**62:
-            raise ValueError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
+            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
         return cls(scale, c_nq, np.array(c_win, dtype=np.int64), 3 * scale)
 
     def form(self, counts: CountTable) -> np.ndarray:
@@ -117,37 +169,43 @@ class RaiseValue:
         return self.form(counts).astype(np.int64) - 3 * self.denominator
 
 
-def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None) -> Analysis:
+def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
+            threads: int | None = None) -> Analysis:
     """Exact return table and headline figures of ``variant``, under optimal strategy unless
     ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions."""
     masks = [] if force is None else [force]
-    stats, _ = raw_statistics(counts, variant, masks, with_chart=False)
+    stats, _ = raw_statistics(counts, variant, masks, with_chart=False, threads=threads)
     return analysis_from_stats(counts, variant, stats[len(masks)])
 
 
-def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True):
+def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,
+                   threads: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`: per category (10, 8)
-    int64 (situations, raised, indifferent, no_qualify, win, tie, lose -- those four over raised
-    situations -- and no_qualify over all) for the optimal strategy (row 0) and each fixed mask
-    (rows 1..).  For a fixed mask every statistic but "indifferent" is independent of the
-    paytable."""
+    int64 statistics with the columns of :class:`enumerate.stats.Stat` for the optimal strategy
+    (row 0) and each fixed mask (rows 1..).  For a fixed mask every statistic but
+    ``Stat.INDIFFERENT`` is independent of the paytable."""
     from enumerate import _aggregate
-    from enumerate.engine import default_threads
-    if counts.qualifier != variant.qualifier.threshold:
-        raise ValueError("the count table was made for another qualifier")
+    check_table(counts, variant)
     value = RaiseValue.of(variant)
     stacked = (np.ascontiguousarray(np.stack(masks), dtype=np.uint8) if masks
                else np.zeros((0, 0, 0), dtype=np.uint8))
     stats, chart = _aggregate.aggregate_all(
         CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
         counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
-        value.raise_above, stacked, default_threads(), with_chart)
+        value.raise_above, stacked, resolve_threads(threads), with_chart)
     return stats, chart
+
+
+def check_table(counts: CountTable, variant: Variant) -> None:
+    """StudoddsError unless ``counts`` was made for the variant's qualifier."""
+    if counts.qualifier != variant.qualifier.threshold:
+        raise StudoddsError(f"the count table was made for qualifier strength {counts.qualifier}, "
+                            f"variant {variant.name!r} needs {variant.qualifier.threshold}")
 
 
 def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray) -> Analysis:
     """Assemble the exact analysis from the (10, 8) per-category statistics."""
-    situations, raised_c, indifferent_c, nq_c, win_c, tie_c, lose_c, nq_all = (stats[:, k] for k in range(8))
+    situations, raised_c, indifferent_c, nq_c, win_c, tie_c, lose_c, nq_all = (stats[:, k] for k in Stat)
     total_situations = int(situations.sum())
     if total_situations != counts.n_situations:
         raise AssertionError("aggregation lost situations")
@@ -163,9 +221,9 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
 
     rows: list[ReturnRow] = []
 
-    def row(event: str, pays: Fraction, comb: int) -> None:
+    def row(outcome: str, event: str, pays: Fraction, comb: int) -> None:
         p = Fraction(comb, total)
-        rows.append(ReturnRow(event, Fraction(pays), comb, p, pays * p))
+        rows.append(ReturnRow(outcome, event, Fraction(pays), comb, p, pays * p))
 
     for c in PAY_CATEGORIES:
         if c == Category.ROYAL_FLUSH and not variant.royal_separate:
@@ -173,11 +231,11 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
         comb = wins[c]
         if c == Category.STRAIGHT_FLUSH and not variant.royal_separate:
             comb += wins[Category.ROYAL_FLUSH]
-        row(f"player wins with {c.label}", variant.ante_win + 2 * variant.pay(c), comb)
-    row("dealer does not qualify", variant.ante_no_qualify, nq)
-    row("push", Fraction(0), tie)
-    row("fold", Fraction(-1), folded)
-    row("dealer wins", Fraction(-3), lose)
+        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + 2 * variant.pay(c), comb)
+    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, nq)
+    row("push", "push", Fraction(0), tie)
+    row("fold", "fold", Fraction(-1), folded)
+    row("dealer_wins", "dealer wins", Fraction(-3), lose)
 
     if sum(r.combinations for r in rows) != total:
         raise AssertionError("return table combinations do not sum to the total")

@@ -1,31 +1,30 @@
-"""Count tables on demand: from the on-disk cache when it is valid, else computed and cached."""
+"""Count tables on demand: from the on-disk cache when it is valid, else computed and cached.
+
+The cache lives under :func:`enumerate.array_store.cache_dir` and is keyed by everything that
+changes the counts: the qualifier threshold, :data:`enumerate.engine.ENGINE_VERSION` and the
+SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.ordering_fingerprint`).
+"""
 from __future__ import annotations
 
-import hashlib
 import warnings
-from functools import lru_cache
-from typing import Callable
+from pathlib import Path
+from typing import Any, Callable
 
-from evaluator import _eval
-from enumerate import cache
+from evaluator.ranking import ordering_fingerprint
+from enumerate import array_store as cache
+from enumerate.atomic import remove_stale_temporaries
 from enumerate.engine import ENGINE_VERSION, CountTable, compute_counts
 
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 
 
-@lru_cache(maxsize=1)
-def evaluator_fingerprint() -> str:
-    """SHA-256 of the evaluator's strength table (colex order, int16 little-endian): pins
-    the whole hand ordering, so a cache made by another ordering is never reused."""
-    return hashlib.sha256(_eval.STRENGTH_BY_INDEX.astype("<i2").tobytes()).hexdigest()
-
-
-def _cache_meta(qualifier: int) -> dict:
+def _cache_meta(qualifier: int) -> dict[str, Any]:
     return {"kind": "counts", "qualifier": qualifier, "engine_version": ENGINE_VERSION,
-            "evaluator": evaluator_fingerprint()}
+            "evaluator": ordering_fingerprint()}
 
 
-def cache_path(qualifier: int):
+def cache_path(qualifier: int) -> Path:
+    """Where the count table of a qualifier threshold is cached."""
     meta = _cache_meta(qualifier)
     return cache.cache_dir() / f"counts-q{qualifier}-e{ENGINE_VERSION}-{meta['evaluator'][:12]}.bin"
 
@@ -35,7 +34,7 @@ def load_or_compute(
     *,
     use_cache: bool = True,
     threads: int | None = None,
-    progress_factory: Callable[[int], object] | None = None,
+    progress_factory: Callable[[int], Any] | None = None,
 ) -> CountTable:
     """The count table for a qualifier threshold.
 
@@ -45,7 +44,7 @@ def load_or_compute(
     """
     path = cache_path(qualifier)
     if use_cache:
-        cache.remove_stale_temporaries(path.parent)
+        remove_stale_temporaries(path.parent)
         try:
             arrays = cache.load_arrays(path, _cache_meta(qualifier))
             return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})

@@ -14,16 +14,15 @@ table expands exactly to all 2,598,960 x 47 = 122,151,120 situations.  All count
 """
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
 
-from evaluator import _eval
-from evaluator.ranking import N_STRENGTHS
+from evaluator.errors import StudoddsError
+from evaluator.ranking import N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
 from enumerate import _engine
+from enumerate.parallel import resolve_threads
 
 #: Dealer hole-card sets per situation: C(46, 4).
 COMPLETIONS = 163_185
@@ -43,6 +42,11 @@ class CountTable:
     * ``strength``: (n,) int16 player hand strength 0..7461.
     * ``up``: (n, 47) uint8 the up card.
     * ``no_qualify``, ``win``, ``tie``: (n, 47) uint32 counts out of 163,185.
+
+    Every array is read-only, whether freshly computed or loaded from the cache.  Two tables
+    are equal when their qualifier and every array are equal.  ``memo`` holds what is derived
+    from the table alone (masks of fixed strategies, their statistics, the optimal strategy
+    chart per raised set) so a batch computes each once; it lives and dies with the table.
     """
 
     qualifier: int
@@ -53,16 +57,38 @@ class CountTable:
     no_qualify: np.ndarray
     win: np.ndarray
     tie: np.ndarray
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    _ARRAYS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
+
+    def __post_init__(self) -> None:
+        for name in self._ARRAYS:
+            a = getattr(self, name)
+            if a.flags.writeable:
+                a = a.view()
+                a.flags.writeable = False
+                object.__setattr__(self, name, a)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CountTable):
+            return NotImplemented
+        return self.qualifier == other.qualifier and all(
+            np.array_equal(getattr(self, k), getattr(other, k)) for k in self._ARRAYS)
+
+    def __hash__(self) -> int:
+        return hash((self.qualifier, self.hands.shape))
 
     @property
     def lose(self) -> np.ndarray:
         """Dealer qualifies and ranks higher (int64 array, same shape as ``win``)."""
         return (COMPLETIONS - self.no_qualify.astype(np.int64) - self.win - self.tie)
 
-    @cached_property
+    @property
     def hand_indices(self) -> np.ndarray:
         """Colex index of each row's canonical hand (increasing, for searchsorted)."""
-        return _eval.hand_indices(np.ascontiguousarray(self.hands))
+        if "hand_indices" not in self.memo:
+            self.memo["hand_indices"] = hand_indices(self.hands)
+        return self.memo["hand_indices"]
 
     @property
     def n_situations(self) -> int:
@@ -74,16 +100,16 @@ class _HandTables:
     """Per-process tables derived from the evaluator (built once, about 0.2 s)."""
 
     def __init__(self) -> None:
-        indices = np.arange(_eval.STRENGTH_BY_INDEX.shape[0], dtype=np.int32)
-        self.cards_by_index = _eval.cards_of_indices(indices)
+        indices = np.arange(STRENGTH_BY_INDEX.shape[0], dtype=np.int32)
+        self.cards_by_index = hands_of_indices(indices)
         self.sorted_cards, self.sorted_masks, self.class_start = _engine.prepare_order(
-            _eval.STRENGTH_BY_INDEX, self.cards_by_index
+            STRENGTH_BY_INDEX, self.cards_by_index
         )
         orbit = _engine.canonical_mask(self.cards_by_index)
         canon = np.flatnonzero(orbit).astype(np.int32)          # colex order
         self.canon_index = canon
         self.canon_weight = orbit[canon].astype(np.int64)
-        self.canon_strength = _eval.STRENGTH_BY_INDEX[canon]
+        self.canon_strength = STRENGTH_BY_INDEX[canon]
         # the sweep visits canonical hands in strength order
         self.by_strength = np.argsort(self.canon_strength, kind="stable")
         self.canon_cards_by_strength = np.ascontiguousarray(self.cards_by_index[canon[self.by_strength]])
@@ -102,15 +128,6 @@ def hand_tables() -> _HandTables:
     return _TABLES
 
 
-def default_threads() -> int:
-    """Threads to use: $STUDODDS_THREADS, else $OMP_NUM_THREADS, else every core."""
-    for var in ("STUDODDS_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(var, "").strip()
-        if value.isdigit() and int(value) > 0:
-            return int(value)
-    return os.cpu_count() or 1
-
-
 def compute_counts(
     qualifier: int,
     threads: int | None = None,
@@ -120,13 +137,14 @@ def compute_counts(
     """Count every situation exactly for a dealer qualifier threshold.
 
     ``qualifier`` is a hand strength: the dealer qualifies iff its strength is >= qualifier
-    (0 means the dealer always qualifies).  ``progress`` is called with the number of canonical
-    player hands finished since the previous call (twice the number of hands in all).
+    (0 means the dealer always qualifies).  ``threads``: see :mod:`enumerate.parallel`.
+    ``progress`` is called with the number of canonical player hands finished since the previous
+    call (twice the number of hands in all).
     """
     if not 0 <= qualifier < N_STRENGTHS:
-        raise ValueError(f"qualifier strength {qualifier} is outside 0..{N_STRENGTHS - 1}")
+        raise StudoddsError(f"qualifier strength {qualifier} is outside 0..{N_STRENGTHS - 1}")
     t = hand_tables()
-    n_threads = max(1, int(threads or default_threads()))
+    n_threads = resolve_threads(threads)
     n = t.canon_index.shape[0]
     lt = np.zeros((n, 52), dtype=np.int32)
     tie = np.zeros((n, 52), dtype=np.int32)

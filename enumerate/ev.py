@@ -8,11 +8,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Iterable
 
+from evaluator.cards import format_card, format_hand, parse_card, parse_hand
+from evaluator.errors import StudoddsError
 from evaluator.ranking import category, strength
+from enumerate.analysis import check_table
 from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.jsonform import exact, exact_or_none
+from enumerate.rules.variant import Variant
 from enumerate.situation import SituationCounts, counts_of
-from enumerate.variant import Variant
+
+Cards = str | Iterable[int]
+Card = str | int
+
+
+def as_hand(cards: Cards) -> tuple[int, ...]:
+    """Five distinct cards from text (``"As Kd Jh 8c 3s"``) or card numbers 0..51."""
+    if isinstance(cards, str):
+        return parse_hand(cards)
+    out = tuple(int(c) for c in cards)
+    if len(out) != 5 or len(set(out)) != 5 or not all(0 <= c < 52 for c in out):
+        raise StudoddsError(f"expected five distinct cards 0..51, got {out}")
+    return out
+
+
+def as_card(card: Card) -> int:
+    """One card from text (``"7d"``) or its number 0..51."""
+    if isinstance(card, str):
+        return parse_card(card)
+    c = int(card)
+    format_card(c)                      # validates the range
+    return c
 
 FOLD = Fraction(-1)
 
@@ -41,7 +68,31 @@ class SituationEV:
 
     @property
     def best(self) -> Fraction:
+        """EV of the optimal action, in antes."""
         return max(self.ev_raise, self.ev_fold)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"up": format_card(self.up), "counts": self.counts.to_dict(),
+                "ev_raise_antes": exact(self.ev_raise), "ev_fold_antes": exact(self.ev_fold),
+                "action": self.action, "margin_antes": exact(self.margin)}
+
+
+@dataclass(frozen=True)
+class HandEVs:
+    """A player hand against one up card (one row) or all 47 (with ``ev_before_up_card``: the
+    hand's EV under optimal play before the up card is seen, in antes)."""
+
+    cards: tuple[int, ...]
+    variant: str
+    rows: tuple[SituationEV, ...]
+    ev_before_up_card: Fraction | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "hand": what ``studodds hand --json`` prints."""
+        return {"kind": "hand", "hand": format_hand(self.cards), "variant": self.variant,
+                "completions_per_situation": COMPLETIONS,
+                "situations": [r.to_dict() for r in self.rows],
+                "ev_before_up_card_antes": exact_or_none(self.ev_before_up_card)}
 
 
 def ev_raise(counts: SituationCounts, cards: tuple[int, ...], variant: Variant) -> Fraction:
@@ -52,15 +103,28 @@ def ev_raise(counts: SituationCounts, cards: tuple[int, ...], variant: Variant) 
     return Fraction(total) / COMPLETIONS
 
 
-def situation_ev(table: CountTable, variant: Variant, cards: tuple[int, ...], up: int) -> SituationEV:
-    """EVs of one concrete situation (player's cards, up card)."""
-    if table.qualifier != variant.qualifier.threshold:
-        raise ValueError("the count table was made for another qualifier")
-    c = counts_of(table, tuple(cards), up)
-    return SituationEV(tuple(cards), up, c, ev_raise(c, tuple(cards), variant))
+def situation_ev(table: CountTable, variant: Variant, cards: Cards, up: Card) -> SituationEV:
+    """EVs of one concrete situation: the player's five cards and the dealer's up card, as text
+    (``"As Kd Jh 8c 3s"``, ``"7d"``) or card numbers."""
+    check_table(table, variant)
+    hand, u = as_hand(cards), as_card(up)
+    if u in hand:
+        raise StudoddsError(f"up card {format_card(u)} is also in the player's hand")
+    c = counts_of(table, hand, u)
+    return SituationEV(hand, u, c, ev_raise(c, hand, variant))
 
 
-def hand_evs(table: CountTable, variant: Variant, cards: tuple[int, ...]) -> tuple[list[SituationEV], Fraction]:
+def hand_evs(table: CountTable, variant: Variant, cards: Cards) -> tuple[list[SituationEV], Fraction]:
     """EVs against each of the 47 up cards, and the hand's EV before the up card is seen."""
-    rows = [situation_ev(table, variant, cards, u) for u in range(52) if u not in cards]
+    hand = as_hand(cards)
+    rows = [situation_ev(table, variant, hand, u) for u in range(52) if u not in hand]
     return rows, sum((r.best for r in rows), Fraction(0)) / len(rows)
+
+
+def hand_report(table: CountTable, variant: Variant, cards: Cards, up: Card | None = None) -> HandEVs:
+    """:class:`HandEVs` of a hand against ``up``, or against every up card when it is None."""
+    if up is not None:
+        row = situation_ev(table, variant, cards, up)
+        return HandEVs(row.cards, variant.name, (row,), None)
+    rows, before = hand_evs(table, variant, cards)
+    return HandEVs(rows[0].cards, variant.name, tuple(rows), before)

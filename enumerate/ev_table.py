@@ -32,13 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator import _eval
 from evaluator.cards import RANKS, SUITS
+from evaluator.errors import StudoddsError
+from evaluator.ranking import hand_index, hand_indices
 from enumerate.analysis import RaiseValue
-from enumerate.cache import atomic_write_bytes
+from enumerate.atomic import atomic_write_bytes
 from enumerate.engine import CountTable
 from enumerate.situation import canonical
-from enumerate.variant import Variant
+from enumerate.rules.variant import Variant
 
 SCHEMA = "studodds-ev-table 1"
 
@@ -63,7 +64,7 @@ class EVTable:
     def lookup(self, cards, up: int) -> int:
         """Row of a concrete situation (player's cards, up card)."""
         canon, u = canonical(tuple(int(c) for c in cards), int(up))
-        key = sum(_eval.binomial(c, i + 1) for i, c in enumerate(canon))
+        key = hand_index(canon)
         keys = self._keys()
         lo = int(np.searchsorted(keys, key, side="left"))
         hi = int(np.searchsorted(keys, key, side="right"))
@@ -78,7 +79,7 @@ class EVTable:
 
     def _keys(self) -> np.ndarray:
         if not hasattr(self, "_key_cache"):
-            object.__setattr__(self, "_key_cache", _eval.hand_indices(np.ascontiguousarray(self.hand)))
+            object.__setattr__(self, "_key_cache", hand_indices(self.hand))
         return self._key_cache
 
 
@@ -124,7 +125,7 @@ def save_npz(ev: EVTable, path: Path) -> None:
 def load_npz(path: Path) -> EVTable:
     with np.load(path) as z:
         if str(z["schema"]) != SCHEMA:
-            raise ValueError(f"{path}: not a {SCHEMA} file")
+            raise StudoddsError(f"{path}: not a {SCHEMA} file")
         return EVTable(hand=z["hand"], up=z["up"], multiplicity=z["multiplicity"], no_qualify=z["no_qualify"],
                        win=z["win"], tie=z["tie"], lose=z["lose"], ev_raise_num=z["ev_raise_num"],
                        ev_denominator=int(z["ev_denominator"]), action=z["action"], variant=str(z["variant"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -11,6 +12,8 @@ from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate.analysis import Analysis, RaiseValue
 from enumerate.engine import CountTable
+from enumerate.jsonform import exact
+from enumerate.rules.variant import Variant
 
 
 @dataclass(frozen=True)
@@ -20,10 +23,15 @@ class Flips:
 
     to_fold: int
     to_raise: int
-    cells: dict
+    cells: dict[tuple[Category, int], tuple[int, int]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"raise_to_fold": self.to_fold, "fold_to_raise": self.to_raise,
+                "cells": [{"category": c.key, "up_rank": RANKS[r], "raise_to_fold": tf, "fold_to_raise": tr}
+                          for (c, r), (tf, tr) in self.cells.items()]}
 
 
-def flips(counts_a: CountTable, a, counts_b: CountTable, b) -> Flips:
+def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant) -> Flips:
     ra, rb = RaiseValue.of(a).optimal(counts_a), RaiseValue.of(b).optimal(counts_b)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
@@ -41,36 +49,42 @@ def flips(counts_a: CountTable, a, counts_b: CountTable, b) -> Flips:
     return Flips(to_fold, to_raise, {k: tuple(v) for k, v in sorted(cells.items())})
 
 
-def diff_text(a: Analysis, b: Analysis, f: Flips) -> str:
-    def line(name: str, x: Fraction, y: Fraction, pct: bool = True) -> str:
-        fmt = (lambda v: f"{float(v):.6%}") if pct else (lambda v: f"{float(v):,.6f}")
-        return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
+#: The headline figures a diff compares, as (JSON key, Analysis attribute).
+DIFF_FIGURES = (("house_edge_per_ante", "house_edge"), ("element_of_risk_per_total_wager", "element_of_risk"),
+                ("expected_return_per_ante", "expected_return"), ("raise_probability", "raise_probability"),
+                ("hit_frequency", "hit_frequency"), ("variance_antes_squared", "variance"),
+                ("total_loss_antes", "total_loss"))
 
-    out = [f"A: {a.variant.name}    B: {b.variant.name}", "",
-           line("house edge (per ante)", a.house_edge, b.house_edge),
-           line("element of risk", a.element_of_risk, b.element_of_risk),
-           line("expected return (per ante)", a.expected_return, b.expected_return),
-           line("probability of raising", a.raise_probability, b.raise_probability),
-           line("hit frequency", a.hit_frequency, b.hit_frequency),
-           f"{'standard deviation (antes)':<28} {a.standard_deviation:>16.6f} -> {b.standard_deviation:>16.6f}   "
-           f"delta {b.standard_deviation - a.standard_deviation:>12.6f}",
-           f"{'total loss (antes)':<28} {float(a.total_loss):>16,.0f} -> {float(b.total_loss):>16,.0f}   "
-           f"delta exact {b.total_loss - a.total_loss}",
-           "", f"{'event':<34} {'pays A':>7} {'return A':>11} {'pays B':>7} {'return B':>11} {'delta':>11}"]
-    rows_b = {r.event: r for r in b.rows}
-    events = [r.event for r in a.rows] + [r.event for r in b.rows if r.event not in {x.event for x in a.rows}]
-    rows_a = {r.event: r for r in a.rows}
-    for e in events:
-        ra, rb = rows_a.get(e), rows_b.get(e)
-        pa = str(ra.pays) if ra else "-"
-        pb = str(rb.pays) if rb else "-"
-        ca = ra.contribution if ra else Fraction(0)
-        cb = rb.contribution if rb else Fraction(0)
-        out.append(f"{e:<34} {pa:>7} {float(ca):>11.7f} {pb:>7} {float(cb):>11.7f} {float(cb - ca):>+11.7f}")
-    out += ["", f"Optimal action flips: {f.to_fold:,} situations raise -> fold, {f.to_raise:,} fold -> raise "
-                f"(of 122,151,120)"]
-    if f.cells:
-        out.append(f"{'player hand':<18} {'up card':>7} {'raise->fold':>12} {'fold->raise':>12}")
-        for (cat, up), (tf, tr) in f.cells.items():
-            out.append(f"{cat.label:<18} {RANKS[up]:>7} {tf:>12,} {tr:>12,}")
-    return "\n".join(out)
+
+@dataclass(frozen=True)
+class VariantDiff:
+    """What changes from variant A to variant B: figures, return tables and flipped actions."""
+
+    a: Analysis
+    b: Analysis
+    flips: Flips
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "diff": what ``studodds diff --json`` prints."""
+        rows_a = {r.outcome: r for r in self.a.rows}
+        rows_b = {r.outcome: r for r in self.b.rows}
+        outcomes = list(rows_a) + [o for o in rows_b if o not in rows_a]
+        zero = Fraction(0)
+        table = []
+        for o in outcomes:
+            ra, rb = rows_a.get(o), rows_b.get(o)
+            table.append({"outcome": o, "label": (ra or rb).event,  # type: ignore[union-attr]
+                          "a": ra.to_dict() if ra else None, "b": rb.to_dict() if rb else None,
+                          "delta_return_per_ante": exact((rb.contribution if rb else zero)
+                                                         - (ra.contribution if ra else zero))})
+        return {
+            "kind": "diff",
+            "a": self.a.variant.to_dict(),
+            "b": self.b.variant.to_dict(),
+            "figures": {key: {"a": exact(getattr(self.a, attr)), "b": exact(getattr(self.b, attr)),
+                              "delta": exact(getattr(self.b, attr) - getattr(self.a, attr))}
+                        for key, attr in DIFF_FIGURES},
+            "standard_deviation_antes": {"a": self.a.standard_deviation, "b": self.b.standard_deviation},
+            "return_table": table,
+            "action_flips": self.flips.to_dict(),
+        }

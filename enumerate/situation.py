@@ -6,10 +6,13 @@ masks non-increasing in suit order); the counts are the same for both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
-from evaluator import _eval
 from evaluator.cards import format_card, parse_card, parse_hand
+from evaluator.errors import StudoddsError
+from evaluator.ranking import hand_index
 from enumerate.engine import COMPLETIONS, CountTable
 
 
@@ -25,6 +28,9 @@ class SituationCounts:
     @property
     def total(self) -> int:
         return self.no_qualify + self.win + self.tie + self.lose
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"no_qualify": self.no_qualify, "win": self.win, "tie": self.tie, "lose": self.lose}
 
 
 def canonical(cards: tuple[int, ...], up: int) -> tuple[tuple[int, ...], int]:
@@ -46,7 +52,7 @@ def parse_situation(hand: str, up: str) -> tuple[tuple[int, ...], int]:
     cards = parse_hand(hand)
     u = parse_card(up)
     if u in cards:
-        raise ValueError(f"up card {format_card(u)} is also in the player's hand")
+        raise StudoddsError(f"up card {format_card(u)} is also in the player's hand")
     return cards, u
 
 
@@ -54,7 +60,7 @@ def locate(table: CountTable, cards: tuple[int, ...], up: int) -> tuple[int, int
     """Row and column of a concrete situation in ``table``."""
     canon, u = canonical(tuple(cards), up)
     index = table.hand_indices
-    key = sum(_eval.binomial(c, i + 1) for i, c in enumerate(canon))
+    key = hand_index(canon)
     row = int(np.searchsorted(index, key))
     if row >= index.shape[0] or index[row] != key:
         raise AssertionError("canonical hand missing from the count table")

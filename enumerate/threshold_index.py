@@ -23,6 +23,7 @@ import numpy as np
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate import _aggregate
 from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.stats import N_STATS, Stat
 
 _TOL = 1e-9
 
@@ -74,7 +75,7 @@ class ThresholdIndex:
     def statistics(self, pays) -> tuple[np.ndarray, tuple]:
         """(10, 8) statistics of the optimal strategy (as the kernel returns them) and a
         signature that is equal for two paytables iff their raised sets are equal."""
-        out = np.zeros((10, 8), dtype=np.int64)
+        out = np.zeros((10, N_STATS), dtype=np.int64)
         signature = []
         for c in Category:
             start, fe = int(self.starts[c]), int(self.finite_end[c])
@@ -94,11 +95,11 @@ class ThresholdIndex:
                     band.append(k)
                 elif lhs == rhs:
                     indifferent += int(self.w[k])
-            out[c, 0] = all_[0]
-            out[c, 1] = raised[0]
-            out[c, 2] = indifferent
-            out[c, 3], out[c, 4], out[c, 5] = raised[1], raised[2], raised[3]
-            out[c, 6] = raised[0] * COMPLETIONS - raised[1] - raised[2] - raised[3]
-            out[c, 7] = all_[1]
+            out[c, Stat.SITUATIONS] = all_[0]
+            out[c, Stat.RAISED] = raised[0]
+            out[c, Stat.INDIFFERENT] = indifferent
+            out[c, Stat.NO_QUALIFY], out[c, Stat.WIN], out[c, Stat.TIE] = raised[1], raised[2], raised[3]
+            out[c, Stat.LOSE] = raised[0] * COMPLETIONS - raised[1] - raised[2] - raised[3]
+            out[c, Stat.NO_QUALIFY_ALL] = all_[1]
             signature.append((lo, tuple(band)))
         return out, tuple(signature)

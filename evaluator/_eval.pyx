@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Lookup-table 5-card evaluator (private; use :mod:`evaluator.ranking`).
 
 The strength table is generated here, deterministically, when the module is first imported:
@@ -10,6 +9,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 from cython.parallel cimport prange
+from evaluator._openmp cimport STUDODDS_OPENMP_COMPILED
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 
 cnp.import_array()
 
@@ -251,7 +254,7 @@ STRENGTH_BY_INDEX, CATEGORY_BY_STRENGTH, REPRESENTATIVE_BY_STRENGTH = _build_tab
 def binomial(int n, int k):
     """C(n, k) from the table, for 0 <= n <= 52 and 0 <= k <= 5."""
     if not (0 <= n <= 52 and 0 <= k <= 5):
-        raise ValueError("binomial table covers n in 0..52, k in 0..5")
+        raise IndexError("binomial table covers n in 0..52, k in 0..5")
     return _binom[n * 6 + k]
 
 
@@ -292,7 +295,7 @@ def cards_of_indices(const int32_t[::1] indices):
     for i in range(n):
         rem = indices[i]
         if rem < 0 or rem >= N_HANDS:
-            raise ValueError(f"hand index {rem} is out of range 0..{N_HANDS - 1}")
+            raise IndexError(f"hand index {rem} is out of range 0..{N_HANDS - 1}")
         c = 51
         for j in range(4, -1, -1):
             while _binom[c * 6 + j + 1] > rem:

@@ -11,27 +11,31 @@ A card is an int 0..51, ``rank * 4 + suit``: rank 0 is the deuce and 12 the ace,
 """
 from __future__ import annotations
 
+from typing import Iterable
+
+from evaluator.errors import StudoddsError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 N_CARDS = 52
 
 
 def parse_card(text: str) -> int:
-    """Parse one card such as ``"As"``, ``"10h"`` or ``"td"``; raise ValueError naming it."""
+    """Parse one card such as ``"As"``, ``"10h"`` or ``"td"``; raise StudoddsError naming it."""
     if not isinstance(text, str):
-        raise ValueError(f"card must be text, got {type(text).__name__}")
+        raise StudoddsError(f"card must be text, got {type(text).__name__}")
     t = text.strip()
     if len(t) == 3 and t[:2] == "10":
         t = "T" + t[2]
     if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-        raise ValueError(f"bad card {text!r}: expected a rank of 2-9, T/10, J, Q, K, A and a suit of c, d, h, s")
+        raise StudoddsError(f"bad card {text!r}: expected a rank of 2-9, T/10, J, Q, K, A and a suit of c, d, h, s")
     return RANKS.index(t[0].upper()) * 4 + SUITS.index(t[1].lower())
 
 
 def format_card(card: int) -> str:
     """Text of a card, e.g. ``51 -> "As"``."""
     if not isinstance(card, int) or not 0 <= card < N_CARDS:
-        raise ValueError(f"bad card number {card!r}: expected 0..51")
+        raise StudoddsError(f"bad card number {card!r}: expected 0..51")
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -47,10 +51,10 @@ def parse_cards(text: str | list[str] | tuple[str, ...], count: int | None = Non
     seen: set[int] = set()
     for card in cards:
         if card in seen:
-            raise ValueError(f"duplicate card {format_card(card)}")
+            raise StudoddsError(f"duplicate card {format_card(card)}")
         seen.add(card)
     if count is not None and len(cards) != count:
-        raise ValueError(f"expected {count} cards, got {len(cards)}: {text!r}")
+        raise StudoddsError(f"expected {count} cards, got {len(cards)}: {text!r}")
     return cards
 
 
@@ -68,6 +72,6 @@ def parse_hand(text: str | list[str] | tuple[str, ...]) -> tuple[int, ...]:
     return parse_cards(text, 5)
 
 
-def format_hand(cards) -> str:
+def format_hand(cards: "Iterable[int]") -> str:
     """Text of several cards, space separated, in the order given."""
     return " ".join(format_card(int(c)) for c in cards)

@@ -1,14 +1,32 @@
-"""Hand strength and categories (public API over the Cython lookup tables).
+"""Hand strength, categories and hand indices: the public face of the lookup-table evaluator.
 
 Strength is an integer 0..7461: higher is better, equal means an exact tie in poker order.
+Every 5-card set also has a *colex index* 0..2,598,959: with its cards sorted,
+c0 < c1 < ... < c4, the index is C(c0, 1) + C(c1, 2) + C(c2, 3) + C(c3, 4) + C(c4, 5).  The
+count engine stores hands by this index, so it is computed here and nowhere else.
+
+Nothing outside this package imports the compiled module ``evaluator._eval``; what the rest of
+the project needs from it is re-exported here.
+
+>>> strength("As Ks Qs Js Ts") == N_STRENGTHS - 1
+True
+>>> category(strength("7h 7d 7c 2s 2d")).key
+'full_house'
+>>> hand_index((0, 1, 2, 3, 4)), hand_index((47, 48, 49, 50, 51))
+(0, 2598959)
 """
 from __future__ import annotations
 
+import hashlib
+import math
 from enum import IntEnum
+from functools import lru_cache
+from typing import Iterable
 
 import numpy as np
 
 from evaluator import _eval
+from evaluator.errors import StudoddsError
 
 #: Number of distinct 5-card hand ranks.
 N_STRENGTHS = 7462
@@ -33,7 +51,18 @@ class Category(IntEnum):
 
     @property
     def label(self) -> str:
+        """Name in words, e.g. ``"full house"``."""
         return _LABELS[self]
+
+    @property
+    def key(self) -> str:
+        """snake_case name used in variant files and JSON, e.g. ``"full_house"``."""
+        return _KEYS[self]
+
+    @classmethod
+    def from_key(cls, key: str) -> "Category":
+        """The category of a variant-file key such as ``"two_pairs"``; KeyError if none."""
+        return _BY_KEY[key]
 
 
 _LABELS = {
@@ -48,28 +77,32 @@ _LABELS = {
     Category.STRAIGHT_FLUSH: "straight flush",
     Category.ROYAL_FLUSH: "royal flush",
 }
+_KEYS = {c: label.replace(" ", "_") for c, label in _LABELS.items()}
+_BY_KEY = {k: c for c, k in _KEYS.items()}
 
-#: Category of every strength, as an int16 array of length 7462.
+#: Category of every strength, as a read-only int16 array of length 7462.
 CATEGORY_BY_STRENGTH: np.ndarray = _eval.CATEGORY_BY_STRENGTH
-#: Strength of every hand by its colex index (see :func:`hand_index`).
+#: Strength of every hand by its colex index (read-only int16, length 2,598,960).
 STRENGTH_BY_INDEX: np.ndarray = _eval.STRENGTH_BY_INDEX
+#: Five cards of one hand of each strength (read-only (7462, 5) uint8).
+REPRESENTATIVE_BY_STRENGTH: np.ndarray = _eval.REPRESENTATIVE_BY_STRENGTH
 
 
-def _check_cards(cards) -> tuple[int, ...]:
+def _check_cards(cards: str | Iterable[int]) -> tuple[int, ...]:
     from evaluator.cards import parse_hand
     if isinstance(cards, str):
         return parse_hand(cards)
-    cards = tuple(int(c) for c in cards)
-    if len(cards) != 5:
-        raise ValueError(f"expected 5 cards, got {len(cards)}")
-    if any(not 0 <= c < 52 for c in cards):
-        raise ValueError(f"bad card number in {cards}: expected 0..51")
-    if len(set(cards)) != 5:
-        raise ValueError(f"duplicate card in {cards}")
-    return cards
+    out = tuple(int(c) for c in cards)
+    if len(out) != 5:
+        raise StudoddsError(f"expected 5 cards, got {len(out)}")
+    if any(not 0 <= c < 52 for c in out):
+        raise StudoddsError(f"bad card number in {out}: expected 0..51")
+    if len(set(out)) != 5:
+        raise StudoddsError(f"duplicate card in {out}")
+    return out
 
 
-def strength(cards) -> int:
+def strength(cards: str | Iterable[int]) -> int:
     """Strength 0..7461 of five distinct cards (text such as ``"As Kd Jh 8c 3s"`` or ints).
 
     >>> strength("As Ks Qs Js Ts")
@@ -77,38 +110,72 @@ def strength(cards) -> int:
     >>> strength("2c 3d 4h 5s 7c")
     0
     """
-    c = _check_cards(cards)
-    return int(_eval.STRENGTH_BY_INDEX[hand_index(c)])
+    return int(STRENGTH_BY_INDEX[hand_index(_check_cards(cards))])
 
 
-def hand_index(cards) -> int:
-    """Colex index 0..2598959 of five distinct cards (ints, any order)."""
-    s = sorted(int(x) for x in cards)
-    return sum(_eval.binomial(card, i + 1) for i, card in enumerate(s))
+def hand_index(cards: Iterable[int]) -> int:
+    """Colex index 0..2598959 of five distinct cards (ints 0..51, any order)."""
+    return sum(math.comb(card, i + 1) for i, card in enumerate(sorted(int(x) for x in cards)))
+
+
+def hand_indices(hands: np.ndarray) -> np.ndarray:
+    """Colex index of each row of an (n, 5) array of distinct cards (any order), as int32."""
+    return _eval.hand_indices(np.ascontiguousarray(hands, dtype=np.uint8))
+
+
+def hands_of_indices(indices: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`hand_indices`: the sorted cards of each colex index, (n, 5) uint8."""
+    return _eval.cards_of_indices(np.ascontiguousarray(indices, dtype=np.int32))
 
 
 def category(strength_value: int) -> Category:
     """Category of a strength; 7461 (the royal flush) is ROYAL_FLUSH."""
     if not 0 <= strength_value < N_STRENGTHS:
-        raise ValueError(f"strength {strength_value} is outside 0..{N_STRENGTHS - 1}")
+        raise StudoddsError(f"strength {strength_value} is outside 0..{N_STRENGTHS - 1}")
     return Category(int(CATEGORY_BY_STRENGTH[strength_value]))
 
 
 def strengths(hands: np.ndarray, threads: int = 0) -> np.ndarray:
     """Vectorised strength of an (n, 5) integer array of cards; returns int16 of length n.
 
-    Rows must hold five distinct cards 0..51 (checked; ValueError names the first bad row).
+    Rows must hold five distinct cards 0..51 (checked; StudoddsError names the first bad row).
+    ``threads`` 0 lets OpenMP choose.
     """
     a = np.asarray(hands)
     if a.ndim != 2 or a.shape[1] != 5:
-        raise ValueError(f"hands must have shape (n, 5), got {a.shape}")
+        raise StudoddsError(f"hands must have shape (n, 5), got {a.shape}")
     if a.size and (a.min() < 0 or a.max() > 51):
         bad = int(np.flatnonzero(((a < 0) | (a > 51)).any(axis=1))[0])
-        raise ValueError(f"row {bad} has a card outside 0..51: {a[bad].tolist()}")
+        raise StudoddsError(f"row {bad} has a card outside 0..51: {a[bad].tolist()}")
     a = np.ascontiguousarray(a, dtype=np.uint8)
     s = np.sort(a, axis=1)
     dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
     if dup.any():
         bad = int(np.flatnonzero(dup)[0])
-        raise ValueError(f"row {bad} has a duplicate card: {a[bad].tolist()}")
+        raise StudoddsError(f"row {bad} has a duplicate card: {a[bad].tolist()}")
     return _eval.strengths_of(a, threads)
+
+
+@lru_cache(maxsize=1)
+def rank_counts_by_strength() -> np.ndarray:
+    """(7462, 13) read-only: how many cards of each rank (deuce first) a hand of each strength
+    holds (suits do not matter here)."""
+    ranks = REPRESENTATIVE_BY_STRENGTH.astype(np.int64) >> 2
+    out = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=1)
+def ordering_fingerprint() -> str:
+    """SHA-256 of the strength of every hand in colex order (int16 little-endian).
+
+    It pins the whole hand ordering: caches and certified tables record it, so results made
+    by another ordering are never mixed up with these."""
+    return hashlib.sha256(STRENGTH_BY_INDEX.astype("<i2").tobytes()).hexdigest()
+
+
+def openmp_enabled() -> bool:
+    """True if the compiled modules were built with OpenMP (parallel loops use every thread
+    asked for); False for a serial build."""
+    return bool(_eval.OPENMP)

@@ -6,7 +6,11 @@ import pytest
 from enumerate.analysis import RaiseValue, analyze
 from enumerate.engine import COMPLETIONS
 from enumerate.situation import counts_of
-from enumerate.variant import us_common
+from enumerate.rules.variant_file import load_builtin
+
+
+def us_common():
+    return load_builtin("us-common").variant
 from reference import brute_force_counts, parse
 
 TOTAL_COMBINATIONS = 19_933_230_517_200

@@ -5,7 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from enumerate import cache
+from enumerate import array_store as cache
+from enumerate import atomic
 from enumerate.counts import cache_path, load_or_compute
 
 
@@ -48,7 +49,7 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        cache.atomic_write_bytes(path, chunks())
+        atomic.atomic_write_bytes(path, chunks())
     assert path.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["y.bin"]
 

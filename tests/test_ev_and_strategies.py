@@ -15,7 +15,8 @@ from enumerate import ev_table, strategies
 from enumerate.analysis import analyze
 from enumerate.ev import hand_evs, situation_ev
 from enumerate.selfcheck import sample_situations
-from enumerate.variant_file import load_builtin
+from enumerate.rules.variant_file import load_builtin
+from cli_runner import run_cli
 from reference import brute_force_counts, parse
 
 REPO = Path(__file__).resolve().parent.parent
@@ -125,8 +126,7 @@ def test_readable_strategy_committed_for_every_builtin():
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "enumerate", *args], capture_output=True, text=True,
-                          cwd=OUTSIDE, timeout=300)
+    return run_cli(*args, cwd=OUTSIDE)
 
 
 def test_cli_hand(us_counts):
@@ -135,7 +135,7 @@ def test_cli_hand(us_counts):
     assert "-169283/163185" in r.stdout and "fold" in r.stdout
     r = run("hand", "As Kd Jh 8c 3s", "--json", "--quiet")
     data = json.loads(r.stdout)
-    assert len(data["situations"]) == 47 and "ev_before_up_card" in data
+    assert len(data["situations"]) == 47 and data["ev_before_up_card_antes"] is not None
     for args, needle in [(["hand", "As Kd Jh 8c 3s", "--up", "As"], "also in the player's hand"),
                          (["hand", "As Kd Jh 8c", "--up", "7d"], "expected 5 cards"),
                          (["hand", "As Kd Jh 8c 3x"], "bad card '3x'"),
@@ -155,7 +155,7 @@ def test_cli_strategies_threshold_matches_named(us_counts):
 
 def test_plots_without_matplotlib_say_what_to_install():
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from enumerate.cli import main; sys.exit(main(['plots', '--out', 'p', '--quiet']))")
+            "from studodds.cli import main; sys.exit(main(['plots', '--out', 'p', '--quiet']))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=OUTSIDE)
     assert r.returncode == 2 and "pip install" in r.stderr and "matplotlib" in r.stderr
     assert not os.path.exists(os.path.join(OUTSIDE, "p"))

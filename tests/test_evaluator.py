@@ -5,11 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from evaluator import _eval
 from evaluator._rank_keys import RANK_KEYS
 from evaluator.cards import parse_hand
 from evaluator.ranking import (CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX,
-                               Category, category, hand_index, strength, strengths)
+                               Category, category, hand_index, hand_indices, hands_of_indices, strength,
+                               strengths)
 from reference import poker_keys
 
 # SHA-256 of the strength of every hand, int16 little-endian, hands in colex order.  It pins
@@ -19,7 +19,7 @@ GOLDEN_ORDERING_SHA256 = "c266188bf74c1a996a0415392a9a3293dbed9444185fca638f995c
 
 @pytest.fixture(scope="module")
 def all_hands():
-    return _eval.cards_of_indices(np.arange(N_HANDS, dtype=np.int32))
+    return hands_of_indices(np.arange(N_HANDS, dtype=np.int32))
 
 
 def test_published_category_counts_over_all_hands():
@@ -50,7 +50,7 @@ def test_ordering_equals_independent_evaluator_on_all_hands(all_hands):
 
 
 def test_cards_of_indices_is_colex(all_hands):
-    assert np.array_equal(_eval.hand_indices(all_hands), np.arange(N_HANDS))
+    assert np.array_equal(hand_indices(all_hands), np.arange(N_HANDS))
     expected_first = list(itertools.islice(itertools.combinations(range(52), 5), 1))[0]
     assert tuple(all_hands[0]) == expected_first
 

@@ -10,7 +10,8 @@ import warnings
 import numpy as np
 import pytest
 
-from enumerate import cache
+from enumerate import array_store as cache
+from enumerate import atomic
 from enumerate.counts import _cache_meta, cache_path, load_or_compute
 
 
@@ -51,7 +52,7 @@ def test_damaged_cache_is_rebuilt_with_a_warning(us_counts, good_bytes, which):
 def test_cli_warns_in_one_line_and_still_answers(us_counts, good_bytes):
     path = cache_path(us_counts.qualifier)
     path.write_bytes(good_bytes[:-100])
-    r = subprocess.run([sys.executable, "-m", "enumerate", "analyze", "--quiet"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "studodds", "analyze", "--quiet"], capture_output=True, text=True,
                        cwd=tempfile.mkdtemp())
     assert r.returncode == 0 and "1,041,372,912,372" in r.stdout
     assert r.stderr.startswith("studodds: warning: count cache") and r.stderr.count("\n") == 1
@@ -60,7 +61,7 @@ def test_cli_warns_in_one_line_and_still_answers(us_counts, good_bytes):
 
 def test_two_processes_fill_one_cache_concurrently(us_counts, tmp_path):
     env = dict(os.environ, STUDODDS_CACHE_DIR=str(tmp_path))
-    cmd = [sys.executable, "-m", "enumerate", "analyze", "--json", "--quiet"]
+    cmd = [sys.executable, "-m", "studodds", "analyze", "--json", "--quiet"]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tempfile.mkdtemp())
              for _ in range(2)]
     outs = [p.communicate(timeout=600) for p in procs]
@@ -74,9 +75,9 @@ def test_two_processes_fill_one_cache_concurrently(us_counts, tmp_path):
 
 
 def test_stale_temporaries_of_dead_writers_are_removed(tmp_path):
-    dead = tmp_path / f".x.bin.999999999.abc{cache.TMP_SUFFIX}"
-    mine = tmp_path / f".x.bin.{os.getppid()}.abc{cache.TMP_SUFFIX}"       # a live process
+    dead = tmp_path / f".x.bin.999999999.abc{atomic.TMP_SUFFIX}"
+    mine = tmp_path / f".x.bin.{os.getppid()}.abc{atomic.TMP_SUFFIX}"       # a live process
     dead.write_bytes(b"partial")
     mine.write_bytes(b"partial")
-    assert cache.remove_stale_temporaries(tmp_path) == 1
+    assert atomic.remove_stale_temporaries(tmp_path) == 1
     assert not dead.exists() and mine.exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 def _batch(out: Path, cache_dir: Path, threads: str):
     env = dict(os.environ, STUDODDS_CACHE_DIR=str(cache_dir), OMP_NUM_THREADS=threads)
     env.pop("STUDODDS_THREADS", None)
-    r = subprocess.run([sys.executable, "-m", "enumerate", "batch", "us-common", "uk-casino-stud", "--out", str(out),
+    r = subprocess.run([sys.executable, "-m", "studodds", "batch", "us-common", "uk-casino-stud", "--out", str(out),
                         "--quiet"], capture_output=True, text=True, env=env, cwd=tempfile.mkdtemp())
     assert r.returncode == 0, r.stderr
     return {str(f.relative_to(out)): f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}

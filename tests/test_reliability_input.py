@@ -2,8 +2,6 @@
 
 Every failure must be one line on stderr naming the problem, exit code 2, no traceback, and no
 output file left behind."""
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -12,12 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluator.cards import parse_card, parse_hand
-from enumerate.errors import StudoddsError
-from enumerate.variant_file import load_variant_file, parse_variant, parse_variant_text
+from evaluator.errors import StudoddsError
+from enumerate.rules.variant_file import load_variant_file, parse_variant, parse_variant_text
+from cli_runner import run_cli
 from fuzzstats import tick
 
 WORK = Path(tempfile.mkdtemp(prefix="studodds-bad-"))
-GOOD_VARIANT = (Path(__file__).resolve().parent.parent / "enumerate" / "variants" / "us-common.toml").read_text()
+GOOD_VARIANT = (Path(__file__).resolve().parent.parent / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()
 
 
 def _files(folder: Path) -> set[str]:
@@ -25,8 +24,7 @@ def _files(folder: Path) -> set[str]:
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "enumerate", *args], capture_output=True, text=True,
-                          cwd=WORK, timeout=300, stdin=subprocess.DEVNULL)
+    return run_cli(*args, cwd=WORK)
 
 
 def _variant_file(name: str, text: str | bytes) -> str:
@@ -135,25 +133,27 @@ def test_every_bad_cli_argument(args, needle):
 
 # ----------------------------------------------------------------------------------- fuzzing
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, derandomize=True)
 @given(st.text(max_size=12))
 def test_fuzz_card_parser(text):
     tick("card parser")
     try:
         card = parse_card(text)
-    except ValueError as exc:
+    except StudoddsError as exc:
         assert str(exc) and "\n" not in str(exc)
     else:
         assert 0 <= card < 52
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None, derandomize=True)
 @given(st.one_of(st.text(max_size=40), st.lists(st.text(max_size=4), max_size=7)))
 def test_fuzz_hand_parser(value):
     tick("hand parser")
     try:
         cards = parse_hand(value)
-    except ValueError as exc:
+    except StudoddsError as exc:
         assert str(exc) and "\n" not in str(exc)
     else:
         assert len(set(cards)) == 5
@@ -187,6 +187,7 @@ def variant_documents(draw):
     return doc
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(variant_documents())
 def test_fuzz_variant_parser(doc):
@@ -200,6 +201,7 @@ def test_fuzz_variant_parser(doc):
         assert all(p >= 0 for p in v.raise_pays.values())
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(st.binary(max_size=300))
 def test_fuzz_variant_bytes(data):
@@ -212,6 +214,7 @@ def test_fuzz_variant_bytes(data):
         assert "\n" not in str(exc)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(st.text(max_size=200))
 def test_fuzz_variant_text(text):

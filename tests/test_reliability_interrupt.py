@@ -18,7 +18,7 @@ MARK = b"\n<!-- previous version -->\n"
 
 
 def batch(out: Path, env=None):
-    return subprocess.Popen([sys.executable, "-m", "enumerate", "batch", *VARIANTS, "--out", str(out), "--quiet"],
+    return subprocess.Popen([sys.executable, "-m", "studodds", "batch", *VARIANTS, "--out", str(out), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE, env=env)
 
 

@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 from enumerate.analysis import analyze
-from enumerate.variant_file import load_variant_file
+from enumerate.rules.variant_file import load_variant_file
 
 N = 60
 
@@ -35,7 +35,7 @@ def test_batch_of_generated_variants_is_correct(us_counts, tmp_path):
     src, out = tmp_path / "src", tmp_path / "out"
     src.mkdir()
     write_variants(src, N)
-    r = subprocess.run([sys.executable, "-m", "enumerate", "batch", str(src), "--out", str(out), "--quiet"],
+    r = subprocess.run([sys.executable, "-m", "studodds", "batch", str(src), "--out", str(out), "--quiet"],
                        capture_output=True, text=True, cwd=tempfile.mkdtemp(), timeout=900)
     assert r.returncode == 0, r.stderr
     folders = sorted(p for p in out.iterdir() if p.is_dir())

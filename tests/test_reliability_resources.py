@@ -8,7 +8,7 @@ PEAK = """
 import os
 os.environ["STUDODDS_CACHE_DIR"] = {cache!r}
 from enumerate.engine import compute_counts
-from enumerate.variant import Qualifier
+from enumerate.rules.qualifier import Qualifier
 compute_counts(Qualifier.ace_king().threshold)
 status = open("/proc/self/status").read()
 print(next(l.split()[1] for l in status.splitlines() if l.startswith("VmHWM")))
@@ -22,7 +22,7 @@ if kind == "fsize":
     resource.setrlimit(resource.RLIMIT_FSIZE, (amount, amount))
 else:
     resource.setrlimit(resource.RLIMIT_AS, (amount, amount))
-from enumerate.cli import main
+from studodds.cli import main
 sys.exit(main(sys.argv[3:]))
 """
 
@@ -53,7 +53,7 @@ def test_full_disk_gives_a_clear_error_and_no_half_written_file(us_counts, tmp_p
     assert not [f for f in files if f.name.endswith(".studodds-tmp")]
     # whatever was written is whole: rendered files are compared with a normal run
     full = tmp_path / "full"
-    assert subprocess.run([sys.executable, "-m", "enumerate", "batch", "us-common", "--out", str(full), "--quiet"],
+    assert subprocess.run([sys.executable, "-m", "studodds", "batch", "us-common", "--out", str(full), "--quiet"],
                           cwd=tempfile.mkdtemp()).returncode == 0
     for f in files:
         assert f.read_bytes() == (full / f.relative_to(out)).read_bytes()

@@ -1,20 +1,19 @@
 """Certified tables: batch output, the committed results/, and `check` catching a change."""
 import json
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")
 
 
 def studodds(*args):
-    return subprocess.run([sys.executable, "-m", "enumerate", *args, "--quiet"], capture_output=True,
-                          text=True, cwd=OUTSIDE, timeout=600)
+    return run_cli(*args, "--quiet", cwd=OUTSIDE)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -32,7 +31,8 @@ def test_committed_results_are_reproduced():
 
 def test_committed_us_table_holds_the_published_figure():
     data = json.loads((REPO / "results" / "us-common" / "summary.json").read_text())
-    assert data["total_loss_antes"]["exact"] == "1041372912372"
+    assert data["kind"] == "certified_table"
+    assert data["analysis"]["total_loss_antes"]["exact"] == "1041372912372"
     assert data["provenance"]["self_checks"]["return_table_rows_sum_to_total"] is True
     assert data["provenance"]["self_checks"]["brute_force_spot_checks_agree"] >= 8
 
@@ -43,14 +43,14 @@ def test_check_fails_on_a_one_unit_change(tmp_path, mutate):
     summary = tmp_path / "us-common" / "summary.json"
     if mutate == "combination":
         data = json.loads(summary.read_text())
-        data["return_table"][0]["combinations"] += 1
+        data["analysis"]["return_table"][0]["combinations"] += 1
         summary.write_text(json.dumps(data, indent=2) + "\n")
-        needle = "return_table[player wins with royal flush].combinations: old 16759741 -> new 16759740"
+        needle = "analysis.return_table[player_wins_royal_flush].combinations: old 16759741 -> new 16759740"
     elif mutate == "exact":
         data = json.loads(summary.read_text())
-        data["total_loss_antes"]["exact"] = "1041372912373"
+        data["analysis"]["total_loss_antes"]["exact"] = "1041372912373"
         summary.write_text(json.dumps(data, indent=2) + "\n")
-        needle = "total_loss_antes.exact: old '1041372912373' -> new '1041372912372'"
+        needle = "analysis.total_loss_antes.exact: old '1041372912373' -> new '1041372912372'"
     else:
         csv = tmp_path / "us-common" / "return_table.csv"
         csv.write_text(csv.read_text().replace("16759740", "16759741"))
@@ -77,7 +77,7 @@ def test_batch_writes_all_files_and_is_deterministic(tmp_path):
 
 
 def test_diff_shows_flips_and_deltas(tmp_path):
-    richer = (REPO / "enumerate" / "variants" / "us-common.toml").read_text()
+    richer = (REPO / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()
     richer = richer.replace('name = "us-common"', 'name = "ak-pays-2"').replace("high_card = 1", "high_card = 2")
     (tmp_path / "ak2.toml").write_text(richer)
     r = studodds("diff", "us-common", str(tmp_path / "ak2.toml"))
@@ -109,5 +109,5 @@ def test_cli_bad_variant_file(tmp_path):
 
 
 def test_variants_lists_the_library():
-    r = subprocess.run([sys.executable, "-m", "enumerate", "variants"], capture_output=True, text=True, cwd=OUTSIDE)
+    r = studodds("variants")
     assert r.returncode == 0 and "uk-casino-stud" in r.stdout and "cyberstud" in r.stdout

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from evaluator.ranking import Category
-from enumerate import certify
+from studodds import certify
 from enumerate.analysis import raw_statistics
 from enumerate.threshold_index import ThresholdIndex
-from enumerate.variant import Variant
-from enumerate.variant_file import load_builtin
+from enumerate.rules.variant import Variant
+from enumerate.rules.variant_file import load_builtin
 
 
 def _random_pays(rng):

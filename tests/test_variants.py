@@ -6,9 +6,9 @@ import pytest
 
 from evaluator.ranking import Category, strength
 from enumerate.analysis import analyze
-from enumerate.errors import StudoddsError
-from enumerate.qualifier import parse_qualifier
-from enumerate.variant_file import builtin_names, load_builtin, load_variant_file, parse_variant_text, resolve_many
+from evaluator.errors import StudoddsError
+from enumerate.rules.qualifier import parse_qualifier
+from enumerate.rules.variant_file import builtin_names, load_builtin, load_variant_file, parse_variant_text, resolve_many
 
 GOOD = """
 name = "t"

@@ -6,13 +6,13 @@ from itertools import combinations
 import pytest
 
 from evaluator.ranking import Category
-from enumerate import sidebet as sb
-from enumerate.progressive import MeterPay, SideBet
-from enumerate.variant_file import load_builtin, parse_variant_text
+from enumerate.progressive import analysis as sb
+from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.rules.variant_file import load_builtin, parse_variant_text
 
 
 def side(name):
-    return load_builtin(name).variant.side_bet
+    return load_builtin(name).variant.progressive
 
 
 def test_published_break_even_meters():
@@ -33,12 +33,12 @@ def test_capped_meter_pay_break_even():
     base = side("progressive-100-75-50")
     pays = dict(base.pays)
     pays[Category.ROYAL_FLUSH] = MeterPay(Fraction(1), Fraction(200_000))
-    capped = SideBet(pays, base.contribution, base.seed, base.fold_forfeits)
+    capped = Progressive(pays, base.contribution, base.seed, base.fold_forfeits)
     be = sb.break_even_meter(capped)
     assert be is not None and sb.return_to_player(capped, be) == 1 and be > 263205
     pays[Category.ROYAL_FLUSH] = MeterPay(Fraction(1), Fraction(1000))
     pays[Category.STRAIGHT_FLUSH] = MeterPay(Fraction(1, 10), Fraction(100))
-    assert sb.break_even_meter(SideBet(pays, base.contribution)) is None
+    assert sb.break_even_meter(Progressive(pays, base.contribution)) is None
 
 
 def _direct_distribution(deck, groups, players):
@@ -112,7 +112,7 @@ def test_long_run_against_simulation():
     """Boosted hit probabilities so that a simulation converges; the renewal formulas hold for any."""
     probs = {Category.ROYAL_FLUSH: Fraction(1, 400), Category.STRAIGHT_FLUSH: Fraction(1, 90),
              Category.QUADS: Fraction(1, 60), Category.FULL_HOUSE: Fraction(1, 30), Category.FLUSH: Fraction(1, 25)}
-    s = SideBet({Category.ROYAL_FLUSH: MeterPay(Fraction(1)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 10)),
+    s = Progressive({Category.ROYAL_FLUSH: MeterPay(Fraction(1)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 10)),
                  Category.QUADS: Fraction(10), Category.FULL_HOUSE: Fraction(5), Category.FLUSH: Fraction(2)},
                 contribution=Fraction(7, 10), seed=Fraction(50))
     lr = sb.long_run(s, probs)
@@ -126,7 +126,7 @@ def test_long_run_against_simulation():
 
 def test_long_run_partial_royal_share_against_simulation():
     probs = {Category.ROYAL_FLUSH: Fraction(1, 300), Category.STRAIGHT_FLUSH: Fraction(1, 50), Category.FLUSH: Fraction(1, 20)}
-    s = SideBet({Category.ROYAL_FLUSH: MeterPay(Fraction(1, 2)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 4)),
+    s = Progressive({Category.ROYAL_FLUSH: MeterPay(Fraction(1, 2)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 4)),
                  Category.FLUSH: Fraction(3)}, contribution=Fraction(1, 2), seed=Fraction(20))
     lr = sb.long_run(s, probs)
     mean, se = sb.simulate_long_run(s, probs, wagers=3_000_000, seed=8)
@@ -136,7 +136,7 @@ def test_long_run_partial_royal_share_against_simulation():
 def test_combined_game(us_counts):
     from enumerate.analysis import analyze
     v = load_builtin("progressive-100-75-50").variant
-    be = sb.break_even_meter(v.side_bet)
+    be = sb.break_even_meter(v.progressive)
     c = sb.combined(us_counts, v, be)
     assert c.side_return == 0                         # exactly break-even, every side hand raised or not
     assert c.base_return == analyze(us_counts, v).expected_return
@@ -152,10 +152,11 @@ def test_combined_game(us_counts):
 
 
 def test_progressive_cli_errors(us_counts):
-    import subprocess, sys, tempfile
+    import tempfile
+    from cli_runner import run_cli
     cwd = tempfile.mkdtemp()
     for args, needle in [(["progressive", "--meter", "abc"], "--meter"),
                          (["progressive", "--variant", "us-common"], "has no [progressive] side bet"),
                          (["progressive", "--side-wager", "0"], "--side-wager")]:
-        r = subprocess.run([sys.executable, "-m", "enumerate", *args, "--quiet"], capture_output=True, text=True, cwd=cwd)
+        r = run_cli(*args, "--quiet", cwd=cwd)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr

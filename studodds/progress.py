@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from typing import Any, Callable
 
 
-def bar_factory(description: str, quiet: bool = False) -> Callable[[int], object]:
+def bar_factory(description: str, quiet: bool = False) -> Callable[[int], Any]:
     """A factory ``f(total)`` returning a tqdm bar (a context manager with ``update``)."""
     from tqdm import tqdm
 
     disable = quiet or not sys.stderr.isatty()
 
-    def make(total: int):
+    def make(total: int) -> Any:
         return tqdm(total=total, desc=description, unit="hand", unit_scale=True,
                     disable=disable, leave=False, file=sys.stderr)
 

@@ -1,4 +1,4 @@
-"""The progressive jackpot side bet: its paytable (analysis comes with the side-bet issue).
+"""The progressive jackpot side bet: its rules (paytable, meter contribution, reset, folds).
 
 Pays are per unit of side wager: a fixed multiple (``Fraction``) or a share of the meter
 (:class:`MeterPay`), optionally capped.
@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping, Union
+from typing import Any, Mapping, Union
 
 from evaluator.ranking import Category
+from enumerate.jsonform import exact, exact_or_none
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,15 @@ class MeterPay:
         share = f"{pct.numerator}%" if pct.denominator == 1 else f"{self.share} of"
         return f"{share} meter" + (f" (cap {self.cap})" if self.cap is not None else "")
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"meter_share": exact(self.share), "cap": exact_or_none(self.cap)}
+
 
 SidePay = Union[Fraction, MeterPay]
 
 
 @dataclass(frozen=True)
-class SideBet:
+class Progressive:
     """Progressive side bet rules: pays by category, meter contribution, reset amount, and
     whether a fold forfeits the side bet."""
 
@@ -48,3 +52,14 @@ class SideBet:
         if pay is None:
             return "-"
         return pay.text() if isinstance(pay, MeterPay) else f"{pay} x wager"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules in the JSON convention: a fixed pay is ``{"multiple": ...}``, a meter pay
+        ``{"meter_share": ..., "cap": ...}``; keys as in the variant file."""
+        return {
+            "contribution": exact(self.contribution),
+            "seed": exact(self.seed),
+            "fold_forfeits": self.fold_forfeits,
+            "pays": {c.key: (p.to_dict() if isinstance(p, MeterPay) else {"multiple": exact(p)})
+                     for c, p in sorted(self.pays.items(), reverse=True)},
+        }

@@ -33,7 +33,7 @@ A variant file::
     full_house = 75
     flush = 50
 
-Every mistake raises :class:`~enumerate.errors.StudoddsError` with ``file: key: reason``.
+Every mistake raises :class:`~evaluator.errors.StudoddsError` with ``file: key: reason``.
 """
 from __future__ import annotations
 
@@ -47,23 +47,21 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.ranking import Category
-from enumerate.errors import StudoddsError
-from enumerate.progressive import MeterPay, SideBet
-from enumerate.qualifier import parse_qualifier
-from enumerate.variant import Variant
+from evaluator.errors import StudoddsError
+from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.rules.qualifier import parse_qualifier
+from enumerate.rules.variant import Variant
 
-RAISE_KEYS = {
-    "royal_flush": Category.ROYAL_FLUSH, "straight_flush": Category.STRAIGHT_FLUSH,
-    "four_of_a_kind": Category.QUADS, "full_house": Category.FULL_HOUSE, "flush": Category.FLUSH,
-    "straight": Category.STRAIGHT, "three_of_a_kind": Category.TRIPS,
-    "two_pairs": Category.TWO_PAIR, "one_pair": Category.ONE_PAIR, "high_card": Category.HIGH_CARD,
-}
+#: Keys of [raise_pays], strongest first (the snake_case names of the categories).
+RAISE_KEYS = {c.key: c for c in reversed(Category)}
 SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                          "full_house", "flush")}
 TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive"}
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
+#: The embedded default variant: the common US paytable.
+DEFAULT_VARIANT = "us-common"
 #: Largest pay accepted ("to 1", or a multiple of the side wager, or a meter seed / cap).
 MAX_PAY = 10**9
 
@@ -101,12 +99,12 @@ class _Where:
 def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
     """An exact non-negative rational from a TOML value: 7, "5/2", "2.5", "70%", or 2.5."""
     if isinstance(value, bool):
-        raise ValueError("must be a number, not true/false")
+        raise StudoddsError("must be a number, not true/false")
     if isinstance(value, int):
         result = Fraction(value)
     elif isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError("must be a finite number")
+            raise StudoddsError("must be a finite number")
         result = Fraction(repr(value))            # the decimal the file wrote, exactly
     elif isinstance(value, str):
         text = value.strip()
@@ -116,17 +114,17 @@ def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
         try:
             result = Fraction(text) * scale
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{value!r} is not a number (write 7, \"5/2\", \"2.5\" or \"70%\")") from None
+            raise StudoddsError(f"{value!r} is not a number (write 7, \"5/2\", \"2.5\" or \"70%\")") from None
     else:
-        raise ValueError(f"must be a number, got {type(value).__name__}")
+        raise StudoddsError(f"must be a number, got {type(value).__name__}")
     if result < 0:
-        raise ValueError(f"must not be negative, got {value}")
+        raise StudoddsError(f"must not be negative, got {value}")
     if result > MAX_PAY:
-        raise ValueError(f"too large: at most {MAX_PAY:,}")
+        raise StudoddsError(f"too large: at most {MAX_PAY:,}")
     if result.denominator > MAX_PAY:
-        raise ValueError(f"denominator too large: at most {MAX_PAY:,}")
+        raise StudoddsError(f"denominator too large: at most {MAX_PAY:,}")
     if not allow_zero and result == 0:
-        raise ValueError("must be positive")
+        raise StudoddsError("must be positive")
     return result
 
 
@@ -204,7 +202,7 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
         fold_forfeits = prog.get("fold_forfeits", False)
         if not isinstance(fold_forfeits, bool):
             raise where.fail("progressive.fold_forfeits", "must be true or false")
-        side = SideBet(
+        side = Progressive(
             pays={SIDE_KEYS[k]: _side_pay(where, f"progressive.pays.{k}", v) for k, v in side_pays.items()},
             contribution=contribution,
             seed=_amount(where, "progressive.seed", prog.get("seed", 0)),
@@ -212,7 +210,7 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
         )
     return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
-                   description=description.strip(), side_bet=side)
+                   description=description.strip(), progressive=side)
 
 
 def parse_variant_text(text: str, origin: str) -> Variant:
@@ -248,13 +246,13 @@ def load_variant_file(path: str | Path) -> VariantSource:
 
 def builtin_names() -> list[str]:
     """Names of the built-in variants, sorted."""
-    return sorted(f.name[:-5] for f in resources.files("enumerate").joinpath("variants").iterdir()
+    return sorted(f.name[:-5] for f in resources.files("enumerate.rules").joinpath("variants").iterdir()
                   if f.name.endswith(".toml"))
 
 
 def load_builtin(name: str) -> VariantSource:
     """A built-in variant by name."""
-    f = resources.files("enumerate").joinpath("variants", f"{name}.toml")
+    f = resources.files("enumerate.rules").joinpath("variants", f"{name}.toml")
     if not f.is_file():
         raise StudoddsError(f"unknown variant {name!r} (built-in: {', '.join(builtin_names())})")
     raw = f.read_bytes()

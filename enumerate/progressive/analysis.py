@@ -9,7 +9,7 @@ Meter model (stated, because rule texts differ):
 * a meter award pays ``share x meter`` (capped at ``cap`` when given) out of the meter;
 * after a royal flush the meter resets to ``seed`` (whatever the royal award left over returns to
   the house, which also funds the seed);
-* several winners on one deal (issue "several players"): lesser awards are paid first, and players
+* several winners on one deal: lesser awards are paid first, and players
   with the same award share that award's amount equally (each level's amount is computed on the
   meter left after the lesser levels were paid).
 
@@ -22,18 +22,20 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from evaluator import _eval
-from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category
-from enumerate.progressive import MeterPay, SideBet
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category, hands_of_indices
+from enumerate.jsonform import exact
+from enumerate.progressive.rules import MeterPay, Progressive
 
 
 @lru_cache(maxsize=1)
 def hit_counts() -> dict[Category, int]:
     """Number of the 2,598,960 hands in each category (royal flush apart)."""
-    counts = np.bincount(CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX], minlength=10)
+    counts = np.bincount(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX], minlength=10)
     return {c: int(counts[c]) for c in Category}
 
 
@@ -49,25 +51,25 @@ def _award(pay, meter: Fraction) -> Fraction:
     return Fraction(pay)
 
 
-def fixed_return(side: SideBet, probabilities=None) -> Fraction:
+def fixed_return(side: Progressive, probabilities=None) -> Fraction:
     """Expected gross pay per unit wager from the fixed (non-meter) pays alone."""
     p = probabilities or hit_probabilities()
     return sum((p[k] * v for k, v in side.pays.items() if not isinstance(v, MeterPay)), Fraction(0))
 
 
-def return_to_player(side: SideBet, meter, probabilities=None) -> Fraction:
+def return_to_player(side: Progressive, meter, probabilities=None) -> Fraction:
     """Expected gross pay per unit side wager at a meter level (1 = break even)."""
     p = probabilities or hit_probabilities()
     m = Fraction(meter)
     return sum((p[c] * _award(pay, m) for c, pay in side.pays.items()), Fraction(0))
 
 
-def expected_net(side: SideBet, meter, probabilities=None) -> Fraction:
+def expected_net(side: Progressive, meter, probabilities=None) -> Fraction:
     """Expected net result per unit side wager (the player's edge; negative is the house's)."""
     return return_to_player(side, meter, probabilities) - 1
 
 
-def break_even_meter(side: SideBet, probabilities=None) -> Fraction | None:
+def break_even_meter(side: Progressive, probabilities=None) -> Fraction | None:
     """The smallest meter at which the side bet returns exactly 1, or None if it never does
     (all meter pays capped too low); 0 if it already does at an empty meter."""
     p = probabilities or hit_probabilities()
@@ -91,7 +93,7 @@ def break_even_meter(side: SideBet, probabilities=None) -> Fraction | None:
     return None
 
 
-def return_curve(side: SideBet, meters) -> list[tuple[Fraction, Fraction]]:
+def return_curve(side: Progressive, meters) -> list[tuple[Fraction, Fraction]]:
     """(meter, net return per unit wager) for each meter level."""
     return [(Fraction(m), expected_net(side, m)) for m in meters]
 
@@ -115,7 +117,7 @@ class LongRun:
     quantiles_exact: bool
 
 
-def long_run(side: SideBet, probabilities=None) -> LongRun:
+def long_run(side: Progressive, probabilities=None) -> LongRun:
     """Renewal argument over a jackpot cycle.
 
     With r = P(royal) per wager, the cycle length K is geometric (mean 1/r).  Between royals each
@@ -168,7 +170,7 @@ def long_run(side: SideBet, probabilities=None) -> LongRun:
 QUANTILE_CYCLES = 20_000
 
 
-def _simulated_meter_at_royal(side: SideBet, p, cycles: int, seed: int = 20261129) -> np.ndarray:
+def _simulated_meter_at_royal(side: Progressive, p, cycles: int, seed: int = 20261129) -> np.ndarray:
     """The meter when the royal hits, for ``cycles`` simulated cycles (meter awards other than the
     royal are taken from the meter; caps applied)."""
     rng = np.random.default_rng(seed)
@@ -196,7 +198,7 @@ def _simulated_meter_at_royal(side: SideBet, p, cycles: int, seed: int = 2026112
     return out
 
 
-def simulate_long_run(side: SideBet, probabilities: dict[Category, Fraction], wagers: int, seed: int = 1):
+def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction], wagers: int, seed: int = 1):
     """Monte Carlo of the meter model (for tests): mean gross pay per wager and its standard error."""
     rng = np.random.default_rng(seed)
     cats = [k for k in side.pays]
@@ -254,7 +256,7 @@ def _falling_hands(deck: int, k: int) -> int:
     return total
 
 
-def meter_hand_groups(side: SideBet) -> tuple[list[Category], tuple[tuple[frozenset, ...], ...]]:
+def meter_hand_groups(side: Progressive) -> tuple[list[Category], tuple[tuple[frozenset, ...], ...]]:
     """The meter-paid categories (lowest first) and the 5-card hands of each."""
     cats = sorted((k for k, v in side.pays.items() if isinstance(v, MeterPay)))
     return cats, tuple(_hands_of(k) for k in cats)
@@ -263,8 +265,8 @@ def meter_hand_groups(side: SideBet) -> tuple[list[Category], tuple[tuple[frozen
 @lru_cache(maxsize=10)
 def _hands_of(category: Category) -> tuple[frozenset, ...]:
     """Every 5-card hand of a category, as card sets (decoded once per category)."""
-    indices = np.flatnonzero(CATEGORY_BY_STRENGTH[_eval.STRENGTH_BY_INDEX] == category).astype(np.int32)
-    return tuple(frozenset(int(x) for x in row) for row in _eval.cards_of_indices(indices))
+    indices = np.flatnonzero(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX] == category).astype(np.int32)
+    return tuple(frozenset(int(x) for x in row) for row in hands_of_indices(indices))
 
 
 def joint_hit_distribution(groups, n_players: int, deck: int = 52) -> dict:
@@ -350,7 +352,7 @@ class TableSharing:
     return_lowered_by: Fraction            # single-player return minus this
 
 
-def sharing(side: SideBet, meter, players: int) -> TableSharing:
+def sharing(side: Progressive, meter, players: int) -> TableSharing:
     """Exact effect of several players at one table (one deck) at a meter level."""
     cats, groups = meter_hand_groups(side)
     m = Fraction(meter)
@@ -386,14 +388,24 @@ class Combined:
     raise_probability: Fraction
     strategy_changes: int            # concrete situations decided differently from the base game
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"meter": exact(self.meter), "side_wager_antes": exact(self.side_wager),
+                "fold_forfeits": self.fold_forfeits,
+                "base_return_per_hand_antes": exact(self.base_return),
+                "side_return_per_hand_antes": exact(self.side_return),
+                "average_total_wager_antes": exact(self.average_total_wager),
+                "house_edge_per_total_wager": exact(self.house_edge_per_total),
+                "raise_probability": exact(self.raise_probability),
+                "situations_decided_differently": self.strategy_changes}
+
 
 def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
     """Exact combined figures; the strategy maximises base EV plus side EV per situation."""
     from enumerate.analysis import RaiseValue, analyze
     from enumerate.engine import COMPLETIONS
-    side = variant.side_bet
+    side = variant.progressive
     if side is None:
-        raise ValueError(f"variant {variant.name!r} has no progressive side bet")
+        raise StudoddsError(f"variant {variant.name!r} has no progressive side bet")
     m, s = Fraction(meter), Fraction(side_wager)
     gross = {k: _award(v, m) for k, v in side.pays.items()}
     value = RaiseValue.of(variant)

@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
-from enumerate.errors import StudoddsError
+from evaluator.errors import StudoddsError
 
 INSTALL_HINT = 'pictures need matplotlib: pip install "studodds[plots]" (or pip install matplotlib)'
 
 
-def _pyplot():
+def pyplot() -> Any:
+    """matplotlib.pyplot with the Agg backend, or StudoddsError saying what to install."""
     try:
         import matplotlib
     except ImportError:
@@ -24,7 +26,7 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    from enumerate.cache import atomic_write_bytes
+    from enumerate.atomic import atomic_write_bytes
     import io
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
@@ -35,9 +37,9 @@ def ak_heatmap(table, variant, path: Path) -> None:
     """EV(raise) + 1 (the value of raising over folding, antes) of every Ace/King rank pattern
     against each up-card rank, averaged over suits."""
     from enumerate.analysis import RaiseValue
-    from enumerate.qualifier import parse_qualifier
+    from enumerate.rules.qualifier import parse_qualifier
     from enumerate.strategies import rank_pattern
-    plt = _pyplot()
+    plt = pyplot()
     value = RaiseValue.of(variant)
     ev = value.ev_numerators(table) / value.denominator + 1.0
     ak = parse_qualifier("AK").threshold
@@ -67,7 +69,7 @@ def ak_heatmap(table, variant, path: Path) -> None:
 
 
 def return_bars(analysis, path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     rows = analysis.rows
     fig, ax = plt.subplots(figsize=(8, 4.5))
     values = [float(r.contribution) for r in rows]
@@ -84,7 +86,7 @@ def return_bars(analysis, path: Path) -> None:
 def ev_by_category(table, variant, path: Path) -> None:
     """Weighted mean and range of EV(raise) by player hand category."""
     from enumerate.analysis import RaiseValue
-    plt = _pyplot()
+    plt = pyplot()
     value = RaiseValue.of(variant)
     ev = value.ev_numerators(table) / value.denominator
     cats = CATEGORY_BY_STRENGTH[table.strength]

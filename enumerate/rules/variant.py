@@ -7,30 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
-from evaluator.ranking import Category, strength
-from enumerate.progressive import SideBet
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
+from enumerate.jsonform import exact
+from enumerate.progressive.rules import Progressive
+from enumerate.rules.qualifier import Qualifier
 
 #: Raise categories from the top down, as paytables list them.
 PAY_CATEGORIES = tuple(reversed(Category))
-
-
-@dataclass(frozen=True)
-class Qualifier:
-    """The dealer qualifies iff the dealer's hand strength is at least ``threshold``.
-
-    ``threshold`` 0 means the dealer always qualifies.  ``label`` is how rules name it.
-    """
-
-    threshold: int
-    label: str
-
-    @classmethod
-    def ace_king(cls) -> "Qualifier":
-        """"Ace/King or better": any pair or better, or high card holding an Ace and a King.
-        The weakest such hand is A-K-4-3-2 of mixed suits."""
-        return cls(strength("Ah Kd 4c 3s 2c"), "Ace/King or better")
 
 
 @dataclass(frozen=True)
@@ -41,6 +27,7 @@ class Variant:
       included: when the table does not list it separately it pays as a straight flush).
     * ``ante_no_qualify`` / ``ante_win``: pay on the ante when the dealer does not qualify /
       when the player beats a qualifying dealer (both 1 to 1 in every published rule set).
+    * ``progressive``: the progressive jackpot side bet, if the table offers one.
     """
 
     name: str
@@ -50,7 +37,7 @@ class Variant:
     ante_win: Fraction = Fraction(1)
     qualifier: Qualifier = field(default_factory=Qualifier.ace_king)
     description: str = ""
-    side_bet: "SideBet | None" = None
+    progressive: Progressive | None = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -58,10 +45,10 @@ class Variant:
             pays[Category.ROYAL_FLUSH] = pays.get(Category.STRAIGHT_FLUSH, Fraction(0))
         missing = [c.label for c in Category if c not in pays]
         if missing:
-            raise ValueError(f"variant {self.name!r}: no raise pay for {', '.join(missing)}")
+            raise StudoddsError(f"variant {self.name!r}: no raise pay for {', '.join(missing)}")
         negative = [c.label for c, v in pays.items() if v < 0]
         if negative:
-            raise ValueError(f"variant {self.name!r}: negative raise pay for {', '.join(negative)}")
+            raise StudoddsError(f"variant {self.name!r}: negative raise pay for {', '.join(negative)}")
         object.__setattr__(self, "raise_pays", MappingProxyType(pays))
         object.__setattr__(self, "ante_no_qualify", Fraction(self.ante_no_qualify))
         object.__setattr__(self, "ante_win", Fraction(self.ante_win))
@@ -70,8 +57,17 @@ class Variant:
         """Raise pay ("to 1") for a win with ``category``."""
         return self.raise_pays[category]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The rules in the JSON convention: keys as in the variant file."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "qualifier": {"rule": self.qualifier.label, "threshold_strength": self.qualifier.threshold},
+            "raise_pays": {c.key: exact(self.pay(c)) for c in PAY_CATEGORIES
+                           if self.royal_separate or c != Category.ROYAL_FLUSH},
+            "royal_pays_separately": self.royal_separate,
+            "ante_pays": {"dealer_does_not_qualify": exact(self.ante_no_qualify),
+                          "player_wins": exact(self.ante_win)},
+            "progressive": None if self.progressive is None else self.progressive.to_dict(),
+        }
 
-def us_common() -> Variant:
-    """The embedded default: the common US paytable of GAME.md (built-in ``us-common``)."""
-    from enumerate.variant_file import load_builtin
-    return load_builtin("us-common").variant

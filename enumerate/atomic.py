@@ -1,0 +1,89 @@
+"""Atomic file writing: a file is either its old version or its new one, never half of each.
+
+Writes go to a temporary file in the destination folder (named ``.<name>.<pid>.<random>`` with
+the suffix :data:`TMP_SUFFIX`), are flushed to disk, and are renamed over the destination.  A
+writer killed with SIGKILL cannot clean up; :func:`remove_stale_temporaries` removes the
+temporaries of writers that no longer run (it reads their PID from the name).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+TMP_SUFFIX = ".studodds-tmp"
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Delete temporary files in ``folder`` left by writers that no longer run (a process
+    killed with SIGKILL cannot clean up); returns how many were removed."""
+    removed = 0
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return 0
+    for f in entries:
+        if not (f.name.startswith(".") and f.name.endswith(TMP_SUFFIX)):
+            continue
+        parts = f.name.split(".")
+        pid = next((int(x) for x in parts if x.isdigit()), None)
+        if pid is not None and pid != os.getpid() and _alive(pid):
+            continue
+        try:
+            f.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write_bytes(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write the byte chunks to ``path`` through a temporary file and an atomic rename.
+
+    On any failure (disk full, interrupt, bad folder) the temporary file is removed and the
+    previous ``path``, if any, is left as it was; I/O errors name ``path``."""
+    path = Path(path)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TMP_SUFFIX)
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; give the usual file mode
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text to ``path`` atomically."""
+    atomic_write_bytes(path, [text.encode("utf-8")])
+
+

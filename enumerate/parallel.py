@@ -1,0 +1,76 @@
+"""How many threads the parallel (OpenMP) steps use, and whether they can use more than one.
+
+Every parallel step -- counting, aggregation, the vectorised evaluator -- asks
+:func:`resolve_threads`, so one setting reaches all of them:
+
+1. an explicit ``threads=`` argument, else
+2. the innermost :func:`using_threads` block (the command line's ``--threads`` sets one), else
+3. ``$STUDODDS_THREADS``, else ``$OMP_NUM_THREADS``, else
+4. the CPUs this process may run on (its affinity mask, not the machine's core count).
+
+Results never depend on the thread count (every thread sums into its own slice); only speed does.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
+
+from evaluator.errors import StudoddsError
+
+_OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (sched_getaffinity where the platform has it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):        # pragma: no cover - non-Linux platforms
+        return os.cpu_count() or 1
+
+
+def default_threads() -> int:
+    """Threads when nothing was asked for: $STUDODDS_THREADS, $OMP_NUM_THREADS, or the CPUs
+    available to this process."""
+    for var in ("STUDODDS_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(var, "").strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return available_cpus()
+
+
+def check_threads(threads: int | None) -> int | None:
+    """``threads`` itself if it is None or a positive integer; StudoddsError otherwise."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise StudoddsError(f"--threads must be at least 1, got {threads}")
+    return threads
+
+
+def resolve_threads(threads: int | None = None) -> int:
+    """The thread count a parallel step uses (see the module docstring for the order)."""
+    explicit = check_threads(threads)
+    if explicit is not None:
+        return explicit
+    override = _OVERRIDE.get()
+    return override if override is not None else default_threads()
+
+
+@contextmanager
+def using_threads(threads: int | None) -> Iterator[None]:
+    """Within the block every parallel step uses ``threads`` (None: the default)."""
+    token = _OVERRIDE.set(check_threads(threads))
+    try:
+        yield
+    finally:
+        _OVERRIDE.reset(token)
+
+
+def openmp_enabled() -> bool:
+    """True if every compiled module was built with OpenMP; False for a serial build (the
+    results are the same, the counting uses one core)."""
+    from enumerate import _aggregate, _engine
+    from evaluator.ranking import openmp_enabled as evaluator_openmp
+    return evaluator_openmp() and bool(_engine.OPENMP) and bool(_aggregate.OPENMP)

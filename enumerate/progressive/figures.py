@@ -1,0 +1,84 @@
+"""Every figure of the progressive side bet, in the JSON convention (``studodds progressive
+--json`` prints it, and certified tables of progressive variants hold it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from enumerate.engine import CountTable
+from enumerate.jsonform import exact_or_none as fig
+from enumerate.progressive import analysis as sb
+from enumerate.progressive.rules import Progressive
+from enumerate.rules.variant import Variant
+
+PLAYERS = range(1, 8)
+
+
+def default_meters(side: Progressive) -> list[Fraction]:
+    """Meter levels for the return curve: the seed, round levels, and the break-even meter."""
+    levels = {Fraction(side.seed)} | {Fraction(x) for x in (10_000, 50_000, 100_000, 200_000, 300_000, 500_000, 1_000_000)}
+    be = sb.break_even_meter(side)
+    if be is not None:
+        levels.add(be)
+    return sorted(levels)
+
+
+def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -> dict[str, Any]:
+    """Everything exact about the side bet; fraction strings with rounded values."""
+    p = sb.hit_probabilities()
+    be = sb.break_even_meter(side)
+    at = Fraction(meter) if meter is not None else (be if be is not None else Fraction(side.seed))
+    lr = sb.long_run(side)
+    out: dict[str, Any] = {
+        "rules": side.to_dict(),
+        "hits": [{"category": c.key, "combinations": sb.hit_counts()[c], "probability": fig(p[c]),
+                  "pays": side.pay_text(c)} for c in sorted(side.pays, reverse=True)],
+        "break_even_meter": fig(be),
+        "return_curve": [{"meter": fig(m), "net_return_per_wager": fig(r)} for m, r in sb.return_curve(side, default_meters(side))],
+        "long_run": {
+            "return_to_player": fig(lr.return_to_player), "house_retention": fig(lr.house_retention),
+            "cycle_wagers": fig(lr.cycle_wagers), "meter_at_royal": fig(lr.meter_at_royal),
+            "mean_meter": fig(lr.mean_meter),
+            "meter_at_royal_quantiles": [{"quantile": fig(q), "meter": fig(v)}
+                                         for q, v in lr.meter_at_royal_quantiles.items()],
+            "quantiles_exact": lr.quantiles_exact,
+        },
+        "sharing_meter": fig(at),
+        "sharing": [],
+    }
+    for n in players:
+        s = sb.sharing(side, at, n)
+        out["sharing"].append({"players": n, "two_or_more_meter_hits": fig(s.two_or_more_meter_hits),
+                               "meter_award_per_player": fig(s.meter_award_per_player),
+                               "return_to_player": fig(s.return_to_player),
+                               "return_lowered_by": fig(s.return_lowered_by)})
+    return out
+
+
+@dataclass(frozen=True)
+class ProgressiveReport:
+    """The side bet's figures (:func:`figures`) and the combined game at the sharing meter."""
+
+    variant: str
+    figures: dict[str, Any]
+    combined: sb.Combined
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "progressive": what ``studodds progressive --json`` prints."""
+        return {"kind": "progressive", "variant": self.variant, **self.figures,
+                "combined_game": self.combined.to_dict()}
+
+
+def report(table: CountTable, variant: Variant, meter: Fraction | None = None,
+           side_wager: Fraction = Fraction(1)) -> ProgressiveReport:
+    """Everything about the variant's progressive at ``meter`` (default: the break-even meter,
+    or the seed when the bet never breaks even); the combined game with ``side_wager`` antes."""
+    side = variant.progressive
+    if side is None:
+        from evaluator.errors import StudoddsError
+        raise StudoddsError(f"variant {variant.name!r} has no [progressive] side bet")
+    data = figures(side, meter)
+    at = meter if meter is not None else sb.break_even_meter(side)
+    combined = sb.combined(table, variant, at if at is not None else side.seed, side_wager)
+    return ProgressiveReport(variant.name, data, combined)

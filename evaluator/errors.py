@@ -1,0 +1,17 @@
+"""The project's one error type.
+
+Every problem with what a user gave -- a bad card, an unreadable or invalid variant file, an
+impossible option -- raises :class:`StudoddsError` with a message that names what, where and
+why.  The command line turns exactly this type (and nothing else) into a one-line message and
+exit code 2; any other exception is a bug and is reported as an internal error.
+
+It lives in the lowest package so that card parsing can raise it too; ``studodds.StudoddsError``
+is the same class.
+"""
+
+
+class StudoddsError(ValueError):
+    """Bad input or an unusable file: the message names what, where and why.
+
+    A subclass of :class:`ValueError`, so code that catches ``ValueError`` keeps working.
+    """

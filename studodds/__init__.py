@@ -1,0 +1,96 @@
+"""studodds: exhaustive, exact odds for Caribbean Stud Poker (Casino Stud Poker).
+
+Every figure comes from all 19,933,230,517,200 combinations of player hand, dealer up card and
+dealer hole cards, as exact integers and fractions.  Money is in antes.
+
+>>> import studodds
+>>> a = studodds.analyze("us-common")
+>>> a.total_loss
+Fraction(1041372912372, 1)
+>>> a.to_dict()["house_edge_per_ante"]["exact"]
+'142031221/2718662100'
+>>> studodds.hand("As Kd Jh 8c 3s", up="7d").rows[0].action
+'fold'
+
+Names are imported on first use, so ``import studodds`` stays fast.  The command line is
+``studodds`` or ``python -m studodds``.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from importlib import metadata as _metadata
+from typing import TYPE_CHECKING, Any
+
+try:
+    __version__ = _metadata.version("studodds")
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from an unbuilt tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Analysis",
+    "Category",
+    "CountTable",
+    "EVTable",
+    "HandEVs",
+    "ProgressiveReport",
+    "StrategyComparison",
+    "StudoddsError",
+    "Variant",
+    "VariantDiff",
+    "__version__",
+    "analyze",
+    "clear_memory",
+    "count_table",
+    "diff",
+    "ev_table",
+    "hand",
+    "load_variant",
+    "openmp_enabled",
+    "progressive",
+    "strategies",
+    "variants",
+]
+
+#: name -> module that defines it
+_LAZY = {
+    "Analysis": "enumerate.analysis",
+    "Category": "evaluator.ranking",
+    "CountTable": "enumerate.engine",
+    "EVTable": "enumerate.ev_table",
+    "HandEVs": "enumerate.ev",
+    "ProgressiveReport": "enumerate.progressive.figures",
+    "StrategyComparison": "enumerate.strategies",
+    "StudoddsError": "evaluator.errors",
+    "Variant": "enumerate.rules.variant",
+    "VariantDiff": "enumerate.paydiff",
+    **{name: "studodds.api" for name in (
+        "analyze", "clear_memory", "count_table", "diff", "ev_table", "hand", "load_variant",
+        "openmp_enabled", "progressive", "strategies", "variants")},
+}
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from enumerate.analysis import Analysis
+    from enumerate.engine import CountTable
+    from enumerate.ev import HandEVs
+    from enumerate.ev_table import EVTable
+    from enumerate.paydiff import VariantDiff
+    from enumerate.progressive.figures import ProgressiveReport
+    from enumerate.rules.variant import Variant
+    from enumerate.strategies import StrategyComparison
+    from evaluator.errors import StudoddsError
+    from evaluator.ranking import Category
+    from studodds.api import (analyze, clear_memory, count_table, diff, ev_table, hand,
+                              load_variant, openmp_enabled, progressive, strategies, variants)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'studodds' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

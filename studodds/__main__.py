@@ -1,0 +1,6 @@
+"""``python -m studodds`` runs the studodds command line."""
+import sys
+
+from studodds.cli import main
+
+sys.exit(main())

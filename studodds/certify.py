@@ -1,0 +1,175 @@
+"""Certified odds tables: per variant, ``summary.json``, ``return_table.csv``, ``report.md`` and
+the ``variant.toml`` they were made from, written atomically into ``<out>/<variant>/``; and the
+regression check that recomputes them.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from evaluator.errors import StudoddsError
+from evaluator.ranking import ordering_fingerprint
+from enumerate.analysis import Analysis
+from enumerate.atomic import atomic_write_text, remove_stale_temporaries
+from enumerate.engine import ENGINE_VERSION, CountTable
+from enumerate.progressive.figures import ProgressiveReport
+from enumerate.rules.variant_file import VariantSource, load_variant_file
+from enumerate.strategies import StrategyComparison
+from studodds import __version__
+from studodds.reports.markdown import report_md
+from studodds.reports.strategy import strategy_csv, strategy_markdown
+from studodds.reports.text import pays_text
+
+FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "variant.toml")
+SPOT_CHECKS = 8
+
+
+def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, Any]:
+    """Where the figures come from and which self-checks they passed."""
+    return {
+        "tool": "studodds", "tool_version": __version__, "engine_version": ENGINE_VERSION,
+        "evaluator_ordering_sha256": ordering_fingerprint(),
+        "variant_file_sha256": source.sha256, "variant_origin": source.origin,
+        "total_combinations": a.total_combinations,
+        "self_checks": {
+            "return_table_rows_sum_to_total": sum(r.combinations for r in a.rows) == a.total_combinations,
+            "probabilities_sum_to_one": sum(r.probability for r in a.rows) == 1,
+            "brute_force_spot_checks_agree": spot_checks,
+        },
+    }
+
+
+def summary(comparison: StrategyComparison, prov: dict[str, Any],
+            side: ProgressiveReport | None) -> dict[str, Any]:
+    """``summary.json`` (kind "certified_table"): the objects ``analyze --json``,
+    ``strategies --json`` and ``progressive --json`` print, and the provenance."""
+    data: dict[str, Any] = {"kind": "certified_table",
+                            "analysis": comparison.results[0].analysis.to_dict(),
+                            "strategies": comparison.to_dict()}
+    if side is not None:
+        data["progressive"] = side.to_dict()
+    data["provenance"] = prov
+    return data
+
+
+def return_table_csv(a: Analysis) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["event", "pays", "combinations", "probability", "return", "probability_exact", "return_exact"])
+    for r in a.rows:
+        w.writerow([r.event, pays_text(r.pays), r.combinations, f"{float(r.probability):.12f}",
+                    f"{float(r.contribution):.12f}", str(r.probability), str(r.contribution)])
+    w.writerow(["total", "", a.total_combinations, "1.000000000000", f"{float(a.expected_return):.12f}",
+                "1", str(a.expected_return)])
+    return buf.getvalue()
+
+
+def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None) -> dict[str, str]:
+    """The files of a certified table, as text (``index``: see strategies.evaluate)."""
+    from enumerate import strategies
+    from enumerate.progressive.figures import report as progressive_report
+    results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
+    comparison = StrategyComparison(source.variant.name, tuple(results))
+    a = results[0].analysis
+    side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
+    prov = provenance(a, source, spot_checks)
+    return {
+        "summary.json": json.dumps(summary(comparison, prov, side), indent=2) + "\n",
+        "return_table.csv": return_table_csv(a),
+        "strategy.md": strategy_markdown(chart, a.variant),
+        "strategy.csv": strategy_csv(chart),
+        "report.md": report_md(a, prov, results[1:], side),
+        "variant.toml": source.text,
+    }
+
+
+#: From this many variants sharing a count table and ante pays on, a batch builds a
+#: ThresholdIndex (about 0.8 s) instead of running the one-pass kernel for each.
+INDEX_FROM = 8
+
+
+def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction], Any]:
+    """ThresholdIndex per ante-pay pair used by at least INDEX_FROM of the sources."""
+    from collections import Counter
+    from enumerate.threshold_index import ThresholdIndex
+    uses = Counter((s.variant.ante_no_qualify, s.variant.ante_win) for s in sources)
+    return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
+
+
+def write(out: Path, files: dict[str, str], name: str) -> Path:
+    folder = Path(out) / name
+    remove_stale_temporaries(folder)
+    for fname in FILES:                       # variant.toml last: it marks a complete table
+        atomic_write_text(folder / fname, files[fname])
+    return folder
+
+
+@dataclass
+class Difference:
+    file: str
+    figure: str
+    old: Any
+    new: Any
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            key = str(i)
+            if isinstance(v, dict):
+                key = str(v.get("outcome") or v.get("name") or v.get("category") or v.get("players") or i)
+            _flatten(f"{prefix}[{key}]", v, out)
+    else:
+        out[prefix] = value
+
+
+#: Values that may differ between a committed table and a fresh one (not figures).
+IGNORED = {"provenance.tool_version"}
+
+
+def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
+    """Differences between committed files in ``folder`` and freshly rendered ones: every
+    value of summary.json (except the tool version) and the other files line by line."""
+    diffs: list[Difference] = []
+    try:
+        old = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return [Difference("summary.json", "(file)", f"unreadable: {exc}", "recomputed")]
+    a, b = {}, {}
+    _flatten("", old, a)
+    _flatten("", json.loads(fresh["summary.json"]), b)
+    for key in sorted(set(a) | set(b)):
+        if key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)"):
+            diffs.append(Difference("summary.json", key, a.get(key, "(missing)"), b.get(key, "(missing)")))
+    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md"):
+        try:
+            old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            diffs.append(Difference(fname, "(file)", f"unreadable: {exc.strerror}", "recomputed"))
+            continue
+        new_lines = fresh[fname].splitlines()
+        for i in range(max(len(old_lines), len(new_lines))):
+            o = old_lines[i] if i < len(old_lines) else "(missing)"
+            n = new_lines[i] if i < len(new_lines) else "(missing)"
+            if o != n and not (fname == "report.md" and o.startswith("- Tool: studodds") and n.startswith("- Tool: studodds")):
+                diffs.append(Difference(fname, f"line {i + 1}", o, n))
+    return diffs
+
+
+def committed_source(folder: Path) -> VariantSource:
+    """The variant a committed table was made from (its own variant.toml copy), under the
+    origin its provenance records."""
+    data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    try:
+        origin = data["provenance"]["variant_origin"]
+    except (KeyError, TypeError):
+        raise StudoddsError(f"{folder / 'summary.json'}: no provenance.variant_origin") from None
+    return replace(load_variant_file(folder / "variant.toml"), origin=origin)

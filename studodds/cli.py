@@ -1,0 +1,451 @@
+"""The ``studodds`` command line (also ``python -m studodds``).
+
+Each command calls the public API (:mod:`studodds.api`) and prints either text or, with
+``--json``, the returned object's ``to_dict()`` (the convention of :mod:`enumerate.jsonform`,
+schema in ``studodds/schema.json``).
+
+Exit codes: 0 done; 1 ``check`` found differences; 2 bad input (a :class:`StudoddsError`, a
+usage error, or a file the system refused: one line on stderr naming the problem); 3 internal
+error (a bug: one line, and the traceback with ``--debug`` or ``STUDODDS_DEBUG=1``); 130 / 143
+interrupted / terminated.  A closed output pipe (``studodds analyze | head``) ends quietly.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Sequence
+
+from evaluator.errors import StudoddsError
+
+EXIT_DIFFERENCES = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``studodds: error: ...`` and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        where = f"studodds {self.prog.split()[-1]} --help" if " " in self.prog else "studodds --help"
+        self.exit(EXIT_BAD_INPUT, f"studodds: error: {_one_line(message)} (see {where})\n")
+
+
+def _version_text() -> str:
+    from enumerate.engine import ENGINE_VERSION
+    from enumerate.parallel import openmp_enabled
+    from studodds import __version__
+    return (f"studodds {__version__} (engine {ENGINE_VERSION}, "
+            f"OpenMP {'on' if openmp_enabled() else 'off: serial build'})")
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *a: Any, **kw: Any) -> None:
+        print(_version_text())
+        parser.exit(0)
+
+
+def _common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact values as fractions)") -> None:
+    p.add_argument("--json", action="store_true", help=json_help)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads for every parallel step (default: the CPUs available)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk count cache")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show the traceback of an internal error")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="studodds", description="Exhaustive, exact odds for Caribbean Stud Poker.")
+    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("analyze", help="return table and headline figures of a variant",
+                       description="Exact analysis of a variant under optimal strategy "
+                                   "(default: the common US paytable).")
+    p.add_argument("variant", nargs="?", default="us-common",
+                   help="built-in variant name or variant .toml file (default us-common)")
+    _common(p)
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("variants", help="list the built-in variants")
+    _common(p)
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("batch", help="write certified odds tables",
+                       description="Write <out>/<variant>/{summary.json, return_table.csv, strategy.md, "
+                                   "strategy.csv, report.md, variant.toml} for each variant "
+                                   "(default: every built-in).")
+    p.add_argument("variants", nargs="*", help="names, .toml files or folders of .toml files")
+    p.add_argument("--out", default="results", help="output folder (default results/)")
+    _common(p)
+    p.set_defaults(func=cmd_batch)
+
+    p = sub.add_parser("check", help="recompute committed tables and report any difference",
+                       description="Recompute every <dir>/<variant>/ table and compare every exact "
+                                   "value; exit 1 on any difference.")
+    p.add_argument("folder", nargs="?", default="results")
+    _common(p)
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("hand", help="call/fold EV of one player hand",
+                       description="Counts over the 163,185 dealer completions and exact EVs of a hand "
+                                   "against one up card, or against each of the 47.")
+    p.add_argument("cards", help='five cards, e.g. "As Kd Jh 8c 3s"')
+    p.add_argument("--up", help="the dealer's up card, e.g. 7d")
+    p.add_argument("--variant", default="us-common", help="built-in name or .toml file")
+    _common(p)
+    p.set_defaults(func=cmd_hand)
+
+    p = sub.add_parser("ev-table", help="export the EV of every situation",
+                       description="One row per situation class up to suits (5,649,150 rows) with its "
+                                   "multiplicity, counts and exact EV(raise); .npz or .csv by extension.")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--out", required=True, help="output file, .npz or .csv")
+    _common(p)
+    p.set_defaults(func=cmd_ev_table)
+
+    p = sub.add_parser("strategies", help="exact figures of simple strategies",
+                       description="Optimal, raise everything, Ace/King or better, pair or better, "
+                                   "A-K-J-8-3 or better, matching rank, three rules of thumb.")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--raise-at-least", metavar="HAND",
+                   help='also evaluate "raise iff hand >= HAND" (ranks such as AKJ83, or 5 cards)')
+    _common(p)
+    p.set_defaults(func=cmd_strategies)
+
+    p = sub.add_parser("plots", help="PNG pictures of a variant (needs matplotlib)")
+    p.add_argument("--variant", default="us-common")
+    p.add_argument("--out", required=True, help="output folder")
+    _common(p)
+    p.set_defaults(func=cmd_plots)
+
+    p = sub.add_parser("progressive", help="the progressive jackpot side bet, exactly",
+                       description="Hit probabilities, return against the meter, break-even meter, long-run "
+                                   "return over jackpot cycles, several players sharing, and the combined game.")
+    p.add_argument("--variant", default="progressive-100-75-50")
+    p.add_argument("--meter", help="meter level in side-wager units (default: the break-even meter)")
+    p.add_argument("--side-wager", default="1", help="side wager in antes, for the combined game (default 1)")
+    _common(p)
+    p.set_defaults(func=cmd_progressive)
+
+    p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
+    p.add_argument("a", help="variant name or file")
+    p.add_argument("b", help="variant name or file")
+    _common(p)
+    p.set_defaults(func=cmd_diff)
+    return parser
+
+
+def _emit(args: argparse.Namespace, obj: Any, text: Callable[[Any], str]) -> None:
+    """Print ``obj.to_dict()`` as JSON with --json, else its text rendering."""
+    if args.json:
+        print(json.dumps(obj if isinstance(obj, dict) else obj.to_dict(), indent=2))
+    else:
+        print(text(obj))
+
+
+def _api_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Options of the API calls that follow :func:`_table`, which already put the count table
+    in memory (read from or written to the disk cache only without --no-cache)."""
+    return {"threads": args.threads}
+
+
+def _table(args: argparse.Namespace, variant: Any) -> Any:
+    """Load or compute the variant's count table once, with the progress bar and the disk
+    cache as the options say; the API calls that follow find it in memory."""
+    from studodds import api
+    return api.count_table(variant, threads=args.threads, use_cache=not args.no_cache,
+                           progress=not args.quiet)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.text import summary_text
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.analyze(v, **_api_options(args)), summary_text)
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from studodds import api
+    found = api.variants()
+    _emit(args, {"kind": "variants", "variants": [v.to_dict() for v in found]},
+          lambda _: "\n".join(f"{v.name:<26} {v.description}" for v in found))
+    return 0
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from studodds import certify
+    from enumerate.rules.variant_file import resolve_many
+    from enumerate.selfcheck import spot_check
+    from studodds.progress import bar_factory
+    sources = resolve_many(args.variants)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise StudoddsError(f"{out}: exists and is not a folder")
+    by_qualifier: dict[int, list[Any]] = {}
+    for s in sources:
+        by_qualifier.setdefault(s.variant.qualifier.threshold, []).append(s)
+    written = []
+    with bar_factory("variants", args.quiet)(len(sources)) as bar:
+        for group in by_qualifier.values():
+            counts = _table(args, group[0].variant)
+            checked = spot_check(counts, certify.SPOT_CHECKS)
+            indexes = certify.indexes_for(group, counts)
+            for s in group:
+                index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
+                files = certify.render(s, checked, counts, index)
+                written.append((s.variant.name, certify.write(out, files, s.variant.name)))
+                bar.update(1)
+    data = {"kind": "batch", "out": str(out),
+            "tables": [{"variant": name, "folder": str(folder), "files": list(certify.FILES)}
+                       for name, folder in written]}
+    _emit(args, data, lambda d: "\n".join(f"{t['folder']}/" for t in d["tables"]))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from studodds import certify
+    from enumerate.selfcheck import spot_check
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise StudoddsError(f"{folder}: no such folder of results")
+    tables = sorted(p.parent for p in folder.glob("*/summary.json"))
+    if not tables:
+        raise StudoddsError(f"{folder}: holds no results (no */summary.json)")
+    report = []
+    checked_by_qualifier: dict[int, int] = {}
+    for table in tables:
+        entry: dict[str, Any] = {"table": str(table), "status": "ok", "differences": []}
+        report.append(entry)
+        try:
+            source = certify.committed_source(table)
+        except (OSError, ValueError, KeyError) as exc:
+            entry["status"] = "unreadable"
+            entry["differences"] = [{"file": "variant.toml", "figure": "(file)",
+                                     "old": f"cannot read the committed variant: {_one_line(exc)}", "new": None}]
+            continue
+        counts = _table(args, source.variant)
+        q = source.variant.qualifier.threshold
+        if q not in checked_by_qualifier:
+            checked_by_qualifier[q] = spot_check(counts, certify.SPOT_CHECKS)
+        diffs = certify.compare(table, certify.render(source, checked_by_qualifier[q], counts))
+        if diffs:
+            entry["status"] = "differs"
+            entry["differences"] = [{"file": d.file, "figure": d.figure, "old": d.old, "new": d.new} for d in diffs]
+    failures = sum(1 for e in report if e["status"] != "ok")
+    data = {"kind": "check", "folder": str(folder), "tables": report, "tables_with_differences": failures}
+    _emit(args, data, _check_text)
+    return EXIT_DIFFERENCES if failures else 0
+
+
+def _check_text(data: dict[str, Any]) -> str:
+    lines = []
+    for e in data["tables"]:
+        if e["status"] == "ok":
+            lines.append(f"{e['table']}: ok")
+        elif e["status"] == "unreadable":
+            lines.append(f"{e['table']}: {e['differences'][0]['old']}")
+        else:
+            diffs = e["differences"]
+            lines.append(f"{e['table']}: {len(diffs)} difference(s)")
+            lines += [f"  {d['file']}: {d['figure']}: old {d['old']!r} -> new {d['new']!r}" for d in diffs[:50]]
+            if len(diffs) > 50:
+                lines.append(f"  ... and {len(diffs) - 50} more")
+    lines.append(f"checked {len(data['tables'])} table(s): {data['tables_with_differences']} with differences")
+    return "\n".join(lines)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.text import diff_text
+    a, b = api.load_variant(args.a), api.load_variant(args.b)
+    _table(args, a)
+    _table(args, b)
+    _emit(args, api.diff(a, b, **_api_options(args)), diff_text)
+    return 0
+
+
+def cmd_hand(args: argparse.Namespace) -> int:
+    from studodds import api
+    from enumerate.ev import as_card, as_hand
+    from studodds.reports.text import hand_text
+    cards = as_hand(args.cards)                        # bad cards fail before any counting
+    up = as_card(args.up) if args.up is not None else None
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.hand(cards, up, variant=v, **_api_options(args)), hand_text)
+    return 0
+
+
+def cmd_ev_table(args: argparse.Namespace) -> int:
+    from studodds import api
+    from enumerate import ev_table
+    out = Path(args.out)
+    if out.suffix not in (".npz", ".csv"):
+        raise StudoddsError(f"{out}: the output must end in .npz or .csv")
+    if not out.parent.exists():
+        raise StudoddsError(f"{out.parent}: no such folder")
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    table = api.ev_table(v, **_api_options(args))
+    (ev_table.save_npz if out.suffix == ".npz" else ev_table.save_csv)(table, out)
+    situations = int(table.multiplicity.sum(dtype="int64"))
+    data = {"kind": "ev_table", "variant": v.name, "path": str(out), "format": out.suffix[1:],
+            "rows": len(table), "situations": situations, "schema": ev_table.SCHEMA}
+    _emit(args, data, lambda d: f"{out}: {d['rows']:,} situation classes standing for {situations:,} situations")
+    return 0
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.text import strategies_text
+    v = api.load_variant(args.variant)
+    if args.raise_at_least:                           # validate before counting
+        from enumerate.rules.qualifier import parse_qualifier
+        try:
+            parse_qualifier(args.raise_at_least)
+        except StudoddsError as exc:
+            raise StudoddsError(f"--raise-at-least: {exc}") from None
+    _table(args, v)
+    _emit(args, api.strategies(v, raise_at_least=args.raise_at_least, **_api_options(args)), strategies_text)
+    return 0
+
+
+def cmd_plots(args: argparse.Namespace) -> int:
+    from studodds import api
+    from enumerate.atomic import atomic_write_text
+    from studodds.reports import plots
+    v = api.load_variant(args.variant)
+    plots.pyplot()                                    # say what to install before counting
+    table = _table(args, v)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    plots.ak_heatmap(table, v, out / "strategy_ak.png")
+    plots.return_bars(api.analyze(v, **_api_options(args)), out / "return_table.png")
+    plots.ev_by_category(table, v, out / "ev_by_category.png")
+    atomic_write_text(out / "pictures.md", "\n".join([
+        f"# Pictures: {v.name}", "",
+        "![Ace/King strategy: EV(raise) + 1 by rank pattern and up card](strategy_ak.png)", "",
+        "![Return table](return_table.png)", "",
+        "![EV(raise) by player hand category](ev_by_category.png)", ""]))
+    files = [str(out / f) for f in ("strategy_ak.png", "return_table.png", "ev_by_category.png", "pictures.md")]
+    _emit(args, {"kind": "plots", "variant": v.name, "files": files}, lambda d: "\n".join(d["files"]))
+    return 0
+
+
+def cmd_progressive(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.progressive import report_text
+    v = api.load_variant(args.variant)
+    if v.progressive is None:
+        raise StudoddsError(f"variant {v.name!r} has no [progressive] side bet")
+    from enumerate.rules.variant_file import parse_amount
+    for option, value in (("--meter", args.meter), ("--side-wager", args.side_wager)):
+        if value is not None:                         # validate before counting
+            try:
+                parse_amount(value, allow_zero=option != "--side-wager")
+            except StudoddsError as exc:
+                raise StudoddsError(f"{option}: {exc}") from None
+    _table(args, v)
+    _emit(args, api.progressive(v, meter=args.meter, side_wager=args.side_wager, **_api_options(args)),
+          report_text)
+    return 0
+
+
+def _one_line(message: object) -> str:
+    """Error messages are one line whatever the input echoed in them holds."""
+    return str(message).replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _is_main_thread() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
+
+def _format_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                    line: str | None = None) -> str:
+    return f"studodds: warning: {_one_line(message)}\n"
+
+
+class _Terminated(BaseException):
+    """SIGTERM, turned into an exception so that temporary files are cleaned up."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``studodds analyze | head``): stop quietly.  Python would try to
+    flush stdout again at exit and complain, so point stdout at /dev/null first."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    import signal
+    warnings.formatwarning = _format_warning
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:                         # --help, --version, usage errors
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_BAD_INPUT
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    debug = args.debug or os.environ.get("STUDODDS_DEBUG", "") not in ("", "0")
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _is_main_thread() else None
+    try:
+        from enumerate.parallel import check_threads, using_threads
+        check_threads(args.threads)
+        with using_threads(args.threads):
+            code: int = args.func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except KeyboardInterrupt:
+        print("studodds: interrupted", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print("studodds: terminated", file=sys.stderr)
+        return 143
+    except MemoryError:
+        print("studodds: error: out of memory (a cold count needs about 0.4 GB)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except StudoddsError as exc:
+        print(f"studodds: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(_one_line(f"studodds: error:{where}: {exc.strerror or exc}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:                          # a bug: say so, show the traceback on request
+        if debug:
+            import traceback
+            traceback.print_exc()
+        print(_one_line(f"studodds: internal error: {type(exc).__name__}: {exc}") +
+              ("" if debug else " (run with --debug or STUDODDS_DEBUG=1 for the traceback)"), file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

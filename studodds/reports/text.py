@@ -1,0 +1,132 @@
+"""Plain-text renderings for the terminal: analysis, strategies, hand EVs, diffs.
+
+Floats appear only here, rounded for reading; every exact value is printed beside them or is
+one ``--json`` away.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from evaluator.cards import RANKS, format_card, format_hand
+from enumerate.analysis import Analysis
+from enumerate.ev import HandEVs
+from enumerate.paydiff import VariantDiff
+from enumerate.strategies import StrategyComparison
+
+
+def exact(value: Fraction | int) -> str:
+    """Exact text of a rational: ``"3/7"``, or ``"12"`` when it is an integer."""
+    return str(Fraction(value))
+
+
+def pays_text(value: Fraction) -> str:
+    """A pay as written in a paytable: ``"7"`` or ``"5/2"``."""
+    v = Fraction(value)
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+def return_table_text(a: Analysis) -> str:
+    """The return table, one line per outcome and a total line."""
+    lines = [f"{'event':<34} {'pays':>6} {'combinations':>20} {'probability':>12} {'return':>11}"]
+    for r in a.rows:
+        lines.append(f"{r.event:<34} {pays_text(r.pays):>6} {r.combinations:>20,} "
+                     f"{float(r.probability):>12.8f} {float(r.contribution):>11.7f}")
+    total_p = sum((r.probability for r in a.rows), Fraction(0))
+    lines.append(f"{'total':<34} {'':>6} {a.total_combinations:>20,} {float(total_p):>12.8f} "
+                 f"{float(a.expected_return):>11.7f}")
+    return "\n".join(lines)
+
+
+def summary_text(a: Analysis) -> str:
+    """What ``studodds analyze`` prints: rules, return table, headline figures."""
+    v = a.variant
+    pays = ", ".join(f"{c.label} {pays_text(p)}" for c, p in sorted(v.raise_pays.items(), reverse=True)
+                     if v.royal_separate or c.name != "ROYAL_FLUSH")
+    return "\n".join([
+        f"Variant: {v.name}" + (f" - {v.description}" if v.description else ""),
+        f"Raise pays (to 1): {pays}",
+        f"Ante pays: {pays_text(v.ante_no_qualify)} to 1 if the dealer does not qualify, "
+        f"{pays_text(v.ante_win)} to 1 if the player wins; qualifier: {v.qualifier.label}",
+        "",
+        return_table_text(a),
+        "",
+        f"Total combinations          {a.total_combinations:,}",
+        f"Total loss (antes)          {_plain(a.total_loss)}",
+        f"House edge (per ante)       {float(a.house_edge):.6%}   exact {exact(a.house_edge)}",
+        f"Element of risk (per total) {float(a.element_of_risk):.6%}   exact {exact(a.element_of_risk)}",
+        f"Standard deviation (antes)  {a.standard_deviation:.6f}",
+        f"Average total wager (antes) {float(a.average_wager):.6f}",
+        f"Probability of raising      {float(a.raise_probability):.6%}",
+        f"Dealer qualifies            {float(a.dealer_qualifies):.6%}",
+        f"Hit frequency               {float(a.hit_frequency):.6%}",
+    ])
+
+
+def _plain(value: Fraction) -> str:
+    v = Fraction(value)
+    return f"{v.numerator:,}" if v.denominator == 1 else f"{exact(v)} (= {float(v):,.3f})"
+
+
+def strategies_text(c: StrategyComparison) -> str:
+    """What ``studodds strategies`` prints: one line per strategy."""
+    lines = [f"{'strategy':<28} {'total loss (antes)':>22} {'house edge':>11} {'element of risk':>16} "
+             f"{'cost vs optimal':>16}"]
+    for r in c.results:
+        a = r.analysis
+        loss = f"{a.total_loss.numerator:,}" if a.total_loss.denominator == 1 else f"{float(a.total_loss):,.3f}"
+        lines.append(f"{r.name:<28} {loss:>22} {float(a.house_edge):>11.6%} {float(a.element_of_risk):>16.6%} "
+                     f"{float(r.cost):>16.6%}")
+    return "\n".join(lines)
+
+
+def hand_text(h: HandEVs) -> str:
+    """What ``studodds hand`` prints: counts and EVs per up card."""
+    lines = [f"Hand {format_hand(h.cards)}, variant {h.variant}; counts over 163,185 dealer completions",
+             f"{'up':>3} {'no qualify':>10} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>11} "
+             f"{'EV(fold)':>8} {'action':>6} {'margin':>9}  EV(raise) exact"]
+    for r in h.rows:
+        c = r.counts
+        lines.append(f"{format_card(r.up):>3} {c.no_qualify:>10,} {c.win:>7,} {c.tie:>5,} {c.lose:>7,} "
+                     f"{float(r.ev_raise):>11.6f} {-1:>8} {r.action:>6} {float(r.margin):>9.6f}  {r.ev_raise}")
+    if h.ev_before_up_card is not None:
+        b = h.ev_before_up_card
+        lines.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
+    return "\n".join(lines)
+
+
+def diff_text(d: VariantDiff) -> str:
+    """What ``studodds diff`` prints: headline figures A -> B, return tables, action flips."""
+    a, b, f = d.a, d.b, d.flips
+
+    def line(name: str, x: Fraction, y: Fraction, pct: bool = True) -> str:
+        fmt = (lambda v: f"{float(v):.6%}") if pct else (lambda v: f"{float(v):,.6f}")
+        return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
+
+    out = [f"A: {a.variant.name}    B: {b.variant.name}", "",
+           line("house edge (per ante)", a.house_edge, b.house_edge),
+           line("element of risk", a.element_of_risk, b.element_of_risk),
+           line("expected return (per ante)", a.expected_return, b.expected_return),
+           line("probability of raising", a.raise_probability, b.raise_probability),
+           line("hit frequency", a.hit_frequency, b.hit_frequency),
+           f"{'standard deviation (antes)':<28} {a.standard_deviation:>16.6f} -> {b.standard_deviation:>16.6f}   "
+           f"delta {b.standard_deviation - a.standard_deviation:>12.6f}",
+           f"{'total loss (antes)':<28} {float(a.total_loss):>16,.0f} -> {float(b.total_loss):>16,.0f}   "
+           f"delta exact {b.total_loss - a.total_loss}",
+           "", f"{'event':<34} {'pays A':>7} {'return A':>11} {'pays B':>7} {'return B':>11} {'delta':>11}"]
+    rows_b = {r.event: r for r in b.rows}
+    events = [r.event for r in a.rows] + [r.event for r in b.rows if r.event not in {x.event for x in a.rows}]
+    rows_a = {r.event: r for r in a.rows}
+    for e in events:
+        ra, rb = rows_a.get(e), rows_b.get(e)
+        pa = str(ra.pays) if ra else "-"
+        pb = str(rb.pays) if rb else "-"
+        ca = ra.contribution if ra else Fraction(0)
+        cb = rb.contribution if rb else Fraction(0)
+        out.append(f"{e:<34} {pa:>7} {float(ca):>11.7f} {pb:>7} {float(cb):>11.7f} {float(cb - ca):>+11.7f}")
+    out += ["", f"Optimal action flips: {f.to_fold:,} situations raise -> fold, {f.to_raise:,} fold -> raise "
+                f"(of 122,151,120)"]
+    if f.cells:
+        out.append(f"{'player hand':<18} {'up card':>7} {'raise->fold':>12} {'fold->raise':>12}")
+        for (cat, up), (tf, tr) in f.cells.items():
+            out.append(f"{cat.label:<18} {RANKS[up]:>7} {tf:>12,} {tr:>12,}")
+    return "\n".join(out)

@@ -1,0 +1,38 @@
+"""Run the command line in-process (fast) or as a subprocess (the real thing, for smoke tests)."""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+
+@dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args, cwd=None):
+    """``studodds ARGS`` through ``studodds.cli.main(argv)`` in this process, from ``cwd``."""
+    from studodds import api
+    from studodds.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([str(a) for a in args])
+    finally:
+        os.chdir(old)
+        api.clear_memory()            # like a new process: no count table kept between runs
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args, cwd=None, env=None, timeout=600):
+    """``python -m studodds ARGS`` as a subprocess."""
+    r = subprocess.run([sys.executable, "-m", "studodds", *map(str, args)], capture_output=True, text=True,
+                       cwd=cwd, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+    return Result(r.returncode, r.stdout, r.stderr)

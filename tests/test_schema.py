@@ -1,0 +1,118 @@
+"""Every command's --json output, and every committed summary.json, validates against the one
+committed schema (studodds/schema.json); the schema is strict enough to reject a wrong shape."""
+import copy
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from cli_runner import run_cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def validator():
+    schema = json.loads(resources.files("studodds").joinpath("schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema == json.loads((REPO / "studodds" / "schema.json").read_text())   # the installed one is the repo's
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory, us_counts):
+    return tmp_path_factory.mktemp("schema")
+
+
+def commands(work: Path):
+    return {
+        "analyze": ["analyze"],
+        "analyze-file": ["analyze", str(REPO / "enumerate" / "rules" / "variants" / "uk-casino-stud.toml")],
+        "variants": ["variants"],
+        "batch": ["batch", "us-common", "--out", str(work / "out")],
+        "check": ["check", str(work / "out")],
+        "hand": ["hand", "As Kd Jh 8c 3s"],
+        "hand-up": ["hand", "As Kd Jh 8c 3s", "--up", "7d"],
+        "ev-table": ["ev-table", "--out", str(work / "ev.npz")],
+        "strategies": ["strategies", "--raise-at-least", "AKJ83"],
+        "plots": ["plots", "--out", str(work / "pictures")],
+        "progressive": ["progressive"],
+        "diff": ["diff", "us-common", "royal-200"],
+    }
+
+
+KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
+         "hand": "hand", "hand-up": "hand", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
+         "progressive": "progressive", "diff": "diff"}
+
+
+def test_every_command_has_json(validator, work):
+    from studodds.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    names = set(sub.choices)
+    assert names == {args[0] for args in commands(work).values()}, "a command without a --json test"
+    for name, p in sub.choices.items():
+        assert any("--json" in a.option_strings for a in p._actions), name
+
+
+@pytest.mark.parametrize("case", list(KINDS))
+def test_json_output_validates(validator, work, case):
+    args = commands(work)[case]
+    if case == "check" and not (work / "out").exists():
+        assert run_cli(*commands(work)["batch"], "--quiet").returncode == 0
+    r = run_cli(*args, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["kind"] == KINDS[case]
+    errors = sorted(validator.iter_errors(data), key=str)
+    assert not errors, errors[0].message
+
+
+def test_committed_summaries_validate(validator):
+    files = sorted((REPO / "results").glob("*/summary.json"))
+    assert len(files) >= 9
+    for f in files:
+        errors = list(validator.iter_errors(json.loads(f.read_text())))
+        assert not errors, (f, errors[0].message)
+
+
+def test_summary_holds_the_objects_the_commands_print(work):
+    """summary.json's analysis / strategies / progressive are what analyze / strategies /
+    progressive --json print."""
+    out = work / "same"
+    assert run_cli("batch", "progressive-100-75-50", "--out", str(out), "--quiet").returncode == 0
+    summary = json.loads((out / "progressive-100-75-50" / "summary.json").read_text())
+    for key, args in [("analysis", ["analyze", "progressive-100-75-50"]),
+                      ("strategies", ["strategies", "--variant", "progressive-100-75-50"]),
+                      ("progressive", ["progressive", "--variant", "progressive-100-75-50"])]:
+        printed = json.loads(run_cli(*args, "--json", "--quiet").stdout)
+        assert summary[key] == printed, key
+
+
+def test_python_api_returns_what_the_cli_prints():
+    import studodds
+    printed = json.loads(run_cli("analyze", "royal-200", "--json", "--quiet").stdout)
+    assert studodds.analyze("royal-200").to_dict() == printed
+    printed = json.loads(run_cli("hand", "As Kd Jh 8c 3s", "--up", "7d", "--json", "--quiet").stdout)
+    assert studodds.hand("As Kd Jh 8c 3s", up="7d").to_dict() == printed
+
+
+@pytest.mark.parametrize("damage", ["float for exact", "unknown key", "category label", "missing kind"])
+def test_schema_rejects_a_wrong_shape(validator, damage):
+    good = json.loads((REPO / "results" / "us-common" / "summary.json").read_text())
+    bad = copy.deepcopy(good)
+    a = bad["analysis"]
+    if damage == "float for exact":
+        a["house_edge_per_ante"] = 0.0522
+    elif damage == "unknown key":
+        a["surprise"] = 1
+    elif damage == "category label":
+        a["variant"]["raise_pays"]["full house"] = a["variant"]["raise_pays"].pop("full_house")
+    else:
+        del bad["kind"]
+    assert not list(validator.iter_errors(good))
+    assert list(validator.iter_errors(bad))
