@@ -55,7 +55,7 @@ OPENMP = openmp_flags()
 if not OPENMP:
     message = ("studodds: the C compiler does not support OpenMP (-fopenmp); building serial "
                "modules: results are identical, counting uses one core")
-    warnings.warn(message)
+    warnings.warn(message, stacklevel=1)
     print(message, file=sys.stderr)
 
 
@@ -64,7 +64,8 @@ def extension(name: str) -> Extension:
         name,
         [name.replace(".", "/") + ".pyx"],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+        + ([("STUDODDS_DEBUG_BUILD", "1")] if DEBUG else []),
         extra_compile_args=OPTIMISE + OPENMP,
         extra_link_args=OPENMP,
     )

@@ -13,10 +13,12 @@ import numpy as np
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t
 from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY
-from evaluator._openmp cimport STUDODDS_OPENMP_COMPILED
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 # statistics per category: columns of the (10, N_STATS) arrays
 cdef enum:

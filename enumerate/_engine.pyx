@@ -19,10 +19,12 @@ cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from cython.parallel cimport prange, parallel, threadid
 from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
-from evaluator._openmp cimport STUDODDS_OPENMP_COMPILED
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 cnp.import_array()
 

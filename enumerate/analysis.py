@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.jsonform import exact
 from enumerate.parallel import resolve_threads
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from enumerate.stats import Stat
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 
 @dataclass(frozen=True)
@@ -155,9 +155,9 @@ class RaiseValue:
         dtype = np.int32 if bound < 2**31 else np.int64
         category = CATEGORY_BY_STRENGTH[counts.strength]
         c_win = self.c_win.astype(dtype)[category][:, None]
-        form = counts.win.astype(dtype) * c_win
-        form += counts.no_qualify.astype(dtype) * dtype(self.c_nq)
-        form += counts.tie.astype(dtype) * dtype(self.c_tie)
+        form: np.ndarray = counts.win.astype(dtype) * c_win
+        form += counts.no_qualify.astype(dtype) * self.c_nq
+        form += counts.tie.astype(dtype) * self.c_tie
         return form
 
     def optimal(self, counts: CountTable) -> np.ndarray:

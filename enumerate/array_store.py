@@ -5,12 +5,11 @@ JSON header (caller's metadata, for each array its dtype, shape, offset and leng
 CRC-32 of everything after the header), then the raw arrays.  CRC-32 detects truncation and
 accidental corruption (every burst of up to 32 flipped bits) at memory speed.  Files are written
 with :func:`enumerate.atomic.atomic_write_bytes`, so a reader never sees a half-written file.
-Loaded arrays are read-only views of the file (memory-mapped).
+Loaded arrays are read-only views of one private copy of the file, checked before use.
 """
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import struct
 import zlib
@@ -58,8 +57,7 @@ def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray
     its checksum matches and its metadata equals ``expect_meta``."""
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            data = f.read()          # one private copy: checked below, never changed after
     except FileNotFoundError:
         raise CacheError("no cache file") from None
     except (OSError, ValueError) as exc:
@@ -80,5 +78,7 @@ def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray
     out = {}
     for name, spec in header["arrays"].items():
         chunk = body[spec["offset"]:spec["offset"] + spec["length"]]
+        # read-only views of the bytes read (a memory map would change under the arrays if the
+        # file were rewritten in place after the checksum vouched for it)
         out[name] = np.frombuffer(chunk, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])
     return out

@@ -7,13 +7,14 @@ SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.orderin
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from evaluator.ranking import ordering_fingerprint
 from enumerate import array_store as cache
 from enumerate.atomic import remove_stale_temporaries
 from enumerate.engine import ENGINE_VERSION, CountTable, compute_counts
+from evaluator.ranking import ordering_fingerprint
 
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 

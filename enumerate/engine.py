@@ -14,15 +14,16 @@ table expands exactly to all 2,598,960 x 47 = 122,151,120 situations.  All count
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from evaluator.errors import StudoddsError
-from evaluator.ranking import N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
 from enumerate import _engine
 from enumerate.parallel import resolve_threads
+from evaluator.errors import StudoddsError
+from evaluator.ranking import N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
 
 #: Dealer hole-card sets per situation: C(46, 4).
 COMPLETIONS = 163_185

@@ -6,18 +6,19 @@ average over the 47 possible up cards of max(EV(raise), EV(fold)).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
-from evaluator.cards import format_card, format_hand, parse_card, parse_hand
-from evaluator.errors import StudoddsError
-from evaluator.ranking import category, strength
 from enumerate.analysis import check_table
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.jsonform import exact, exact_or_none
 from enumerate.rules.variant import Variant
 from enumerate.situation import SituationCounts, counts_of
+from evaluator.cards import format_card, format_hand, parse_card, parse_hand
+from evaluator.errors import StudoddsError
+from evaluator.ranking import category, strength
 
 Cards = str | Iterable[int]
 Card = str | int

@@ -32,14 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.cards import RANKS, SUITS
-from evaluator.errors import StudoddsError
-from evaluator.ranking import hand_index, hand_indices
 from enumerate.analysis import RaiseValue
 from enumerate.atomic import atomic_write_bytes
 from enumerate.engine import CountTable
-from enumerate.situation import canonical
 from enumerate.rules.variant import Variant
+from enumerate.situation import canonical
+from evaluator.cards import RANKS, SUITS
+from evaluator.errors import StudoddsError
+from evaluator.ranking import hand_index, hand_indices
 
 SCHEMA = "studodds-ev-table 1"
 
@@ -78,9 +78,11 @@ class EVTable:
         return int(rows[0])
 
     def _keys(self) -> np.ndarray:
-        if not hasattr(self, "_key_cache"):
-            object.__setattr__(self, "_key_cache", hand_indices(self.hand))
-        return self._key_cache
+        keys: np.ndarray | None = self.__dict__.get("_key_cache")
+        if keys is None:
+            keys = hand_indices(self.hand)
+            object.__setattr__(self, "_key_cache", keys)
+        return keys
 
 
 def build(table: CountTable, variant: Variant) -> EVTable:

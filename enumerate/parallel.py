@@ -13,9 +13,9 @@ Results never depend on the thread count (every thread sums into its own slice);
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
 
 from evaluator.errors import StudoddsError
 
@@ -74,3 +74,11 @@ def openmp_enabled() -> bool:
     from enumerate import _aggregate, _engine
     from evaluator.ranking import openmp_enabled as evaluator_openmp
     return evaluator_openmp() and bool(_engine.OPENMP) and bool(_aggregate.OPENMP)
+
+
+def debug_build() -> bool:
+    """True if the compiled modules are the bounds-checking debug build
+    (``STUDODDS_DEBUG_BUILD=1 pip install .``)."""
+    from enumerate import _aggregate, _engine
+    from evaluator import ranking
+    return bool(ranking.debug_build() and _engine.DEBUG_BUILD and _aggregate.DEBUG_BUILD)

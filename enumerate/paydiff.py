@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.cards import RANKS
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate.analysis import Analysis, RaiseValue
 from enumerate.engine import CountTable
 from enumerate.jsonform import exact
 from enumerate.rules.variant import Variant
+from evaluator.cards import RANKS
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 
 @dataclass(frozen=True)

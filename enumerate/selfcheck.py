@@ -7,9 +7,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from evaluator.ranking import strengths
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.situation import SituationCounts, counts_of
+from evaluator.ranking import strengths
 
 
 @lru_cache(maxsize=1)

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.engine import COMPLETIONS, CountTable
 from evaluator.cards import format_card, parse_card, parse_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import hand_index
-from enumerate.engine import COMPLETIONS, CountTable
 
 
 @dataclass(frozen=True)

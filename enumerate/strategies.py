@@ -7,22 +7,22 @@ for all 122,151,120 situations, its figures are exact.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from evaluator.cards import RANKS
-from evaluator.errors import StudoddsError
-from evaluator.ranking import (CATEGORY_BY_STRENGTH, STRENGTH_BY_INDEX, Category, hand_indices,
-                               rank_counts_by_strength, strength)
 from enumerate.analysis import Analysis, analysis_from_stats, raw_statistics
 from enumerate.engine import CountTable
 from enumerate.jsonform import exact
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
 from enumerate.stats import Stat
+from evaluator.cards import RANKS
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, STRENGTH_BY_INDEX, Category, hand_indices, rank_counts_by_strength, strength
 
 Strategy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

@@ -20,10 +20,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate import _aggregate
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.stats import N_STATS, Stat
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 _TOL = 1e-9
 

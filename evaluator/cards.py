@@ -11,7 +11,7 @@ A card is an int 0..51, ``rank * 4 + suit``: rank 0 is the deuce and 12 the ace,
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from evaluator.errors import StudoddsError
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from enum import IntEnum
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 
@@ -179,3 +179,8 @@ def openmp_enabled() -> bool:
     """True if the compiled modules were built with OpenMP (parallel loops use every thread
     asked for); False for a serial build."""
     return bool(_eval.OPENMP)
+
+
+def debug_build() -> bool:
+    """True if the evaluator is the bounds-checking debug build."""
+    return bool(_eval.DEBUG_BUILD)

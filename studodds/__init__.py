@@ -79,8 +79,19 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.strategies import StrategyComparison
     from evaluator.errors import StudoddsError
     from evaluator.ranking import Category
-    from studodds.api import (analyze, clear_memory, count_table, diff, ev_table, hand,
-                              load_variant, openmp_enabled, progressive, strategies, variants)
+    from studodds.api import (
+        analyze,
+        clear_memory,
+        count_table,
+        diff,
+        ev_table,
+        hand,
+        load_variant,
+        openmp_enabled,
+        progressive,
+        strategies,
+        variants,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -15,21 +15,22 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any, Union
 
-from evaluator.errors import StudoddsError
 from enumerate.analysis import Analysis
 from enumerate.engine import CountTable
 from enumerate.ev import HandEVs
 from enumerate.ev_table import EVTable
-from enumerate.paydiff import VariantDiff
 from enumerate.parallel import check_threads, using_threads
+from enumerate.paydiff import VariantDiff
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.rules.variant import Variant
 from enumerate.rules.variant_file import DEFAULT_VARIANT, VariantSource
 from enumerate.strategies import Strategy, StrategyComparison
+from evaluator.errors import StudoddsError
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant]

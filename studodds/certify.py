@@ -12,14 +12,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from evaluator.errors import StudoddsError
-from evaluator.ranking import ordering_fingerprint
 from enumerate.analysis import Analysis
 from enumerate.atomic import atomic_write_text, remove_stale_temporaries
 from enumerate.engine import ENGINE_VERSION, CountTable
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.strategies import StrategyComparison
+from evaluator.errors import StudoddsError
+from evaluator.ranking import ordering_fingerprint
 from studodds import __version__
 from studodds.reports.markdown import report_md
 from studodds.reports.strategy import strategy_csv, strategy_markdown
@@ -96,6 +96,7 @@ INDEX_FROM = 8
 def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction], Any]:
     """ThresholdIndex per ante-pay pair used by at least INDEX_FROM of the sources."""
     from collections import Counter
+
     from enumerate.threshold_index import ThresholdIndex
     uses = Counter((s.variant.ante_no_qualify, s.variant.ante_win) for s in sources)
     return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
@@ -143,7 +144,8 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
         old = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         return [Difference("summary.json", "(file)", f"unreadable: {exc}", "recomputed")]
-    a, b = {}, {}
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
     _flatten("", old, a)
     _flatten("", json.loads(fresh["summary.json"]), b)
     for key in sorted(set(a) | set(b)):

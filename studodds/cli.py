@@ -16,8 +16,9 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from evaluator.errors import StudoddsError
 
@@ -184,9 +185,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from studodds import certify
     from enumerate.rules.variant_file import resolve_many
     from enumerate.selfcheck import spot_check
+    from studodds import certify
     from studodds.progress import bar_factory
     sources = resolve_many(args.variants)
     out = Path(args.out)
@@ -214,8 +215,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from studodds import certify
     from enumerate.selfcheck import spot_check
+    from studodds import certify
     folder = Path(args.folder)
     if not folder.is_dir():
         raise StudoddsError(f"{folder}: no such folder of results")
@@ -276,8 +277,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
-    from studodds import api
     from enumerate.ev import as_card, as_hand
+    from studodds import api
     from studodds.reports.text import hand_text
     cards = as_hand(args.cards)                        # bad cards fail before any counting
     up = as_card(args.up) if args.up is not None else None
@@ -288,8 +289,8 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 
 def cmd_ev_table(args: argparse.Namespace) -> int:
-    from studodds import api
     from enumerate import ev_table
+    from studodds import api
     out = Path(args.out)
     if out.suffix not in (".npz", ".csv"):
         raise StudoddsError(f"{out}: the output must end in .npz or .csv")
@@ -322,8 +323,8 @@ def cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def cmd_plots(args: argparse.Namespace) -> int:
-    from studodds import api
     from enumerate.atomic import atomic_write_text
+    from studodds import api
     from studodds.reports import plots
     v = api.load_variant(args.variant)
     plots.pyplot()                                    # say what to install before counting

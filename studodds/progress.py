@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def bar_factory(description: str, quiet: bool = False) -> Callable[[int], Any]:

@@ -16,7 +16,6 @@ class Result:
 
 def run_cli(*args, cwd=None):
     """``studodds ARGS`` through ``studodds.cli.main(argv)`` in this process, from ``cwd``."""
-    from studodds import api
     from studodds.cli import main
     out, err = io.StringIO(), io.StringIO()
     old = os.getcwd()
@@ -27,7 +26,6 @@ def run_cli(*args, cwd=None):
             code = main([str(a) for a in args])
     finally:
         os.chdir(old)
-        api.clear_memory()            # like a new process: no count table kept between runs
     return Result(code, out.getvalue(), err.getvalue())
 
 

@@ -2,16 +2,17 @@
 from fractions import Fraction
 
 import pytest
+from reference import brute_force_counts, parse
 
 from enumerate.analysis import RaiseValue, analyze
 from enumerate.engine import COMPLETIONS
-from enumerate.situation import counts_of
 from enumerate.rules.variant_file import load_builtin
+from enumerate.situation import counts_of
 
 
 def us_common():
     return load_builtin("us-common").variant
-from reference import brute_force_counts, parse
+
 
 TOTAL_COMBINATIONS = 19_933_230_517_200
 PUBLISHED_TOTAL_LOSS = 1_041_372_912_372
@@ -22,6 +23,7 @@ def us(us_counts):
     return analyze(us_counts, us_common())
 
 
+@pytest.mark.debug_sample
 def test_published_total_loss_exactly(us):
     assert us.total_combinations == TOTAL_COMBINATIONS
     assert us.total_loss == PUBLISHED_TOTAL_LOSS

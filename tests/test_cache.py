@@ -54,6 +54,7 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
     assert os.listdir(tmp_path) == ["y.bin"]
 
 
+@pytest.mark.slow
 def test_corrupted_count_cache_is_rebuilt_with_a_warning(us_counts):
     path = cache_path(us_counts.qualifier)
     good = path.read_bytes()

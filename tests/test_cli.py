@@ -10,7 +10,6 @@ import tempfile
 from fractions import Fraction
 
 import pytest
-
 from cli_runner import run_cli, run_process
 
 OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")   # not the source tree: use the installed build

@@ -1,10 +1,13 @@
 """The engine's counts against brute-force enumeration of every dealer completion."""
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from reference import brute_force_counts, parse
 
 from enumerate.engine import COMPLETIONS
 from enumerate.situation import canonical, counts_of
-from reference import brute_force_counts, parse
 
 
 def _sample_situations(seed: int = 2024):
@@ -62,12 +65,35 @@ def test_sample_is_large_and_delicate():
     assert len({(tuple(sorted(p)), u) for p, u in SITUATIONS}) >= 280
 
 
+GOLDEN = Path(__file__).parent / "data" / "brute_force_counts.json"
+
+
+def _golden():
+    rows = json.loads(GOLDEN.read_text())["situations"]
+    assert [(tuple(r["player"]), r["up"]) for r in rows] == SITUATIONS, "regenerate with tests/make_golden.py"
+    return [tuple(r["counts"]) for r in rows]
+
+
+@pytest.mark.debug_sample
+def test_counts_equal_the_golden_brute_force_counts(us_counts):
+    """Quick tier: all sampled situations against the brute-force counts stored in
+    tests/data (the slow test below recomputes them)."""
+    golden = _golden()
+    for (player, up), want in zip(SITUATIONS, golden):
+        got = counts_of(us_counts, player, up)
+        assert (got.no_qualify, got.win, got.tie, got.lose) == want, (player, up)
+        assert sum(want) == COMPLETIONS
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(len(SITUATIONS)))
 def test_counts_equal_brute_force(us_counts, k):
+    """Full tier: brute force recomputed, against the engine and the golden file."""
     player, up = SITUATIONS[k]
     got = counts_of(us_counts, player, up)
-    assert (got.no_qualify, got.win, got.tie, got.lose) == brute_force_counts(list(player), up)
+    slow = brute_force_counts(list(player), up)
+    assert (got.no_qualify, got.win, got.tie, got.lose) == slow
+    assert tuple(slow) == _golden()[k]
 
 
 def test_some_sampled_situations_tie_and_win(us_counts):
@@ -90,6 +116,7 @@ def test_table_shape_and_weights(us_counts):
 def test_distinct_situations_up_to_suits():
     """5,649,150 situations are distinct up to suit relabelling (GAME.md / issue)."""
     from itertools import permutations
+
     from enumerate.engine import hand_tables
     t = hand_tables()
     # count orbits of (canonical hand, up card) under the hand's stabiliser, by Burnside
@@ -118,6 +145,7 @@ def test_canonical_relabelling_keeps_counts(us_counts):
     assert counts_of(us_counts, cp, cu) == counts_of(us_counts, tuple(p), u)
 
 
+@pytest.mark.slow
 def test_thread_count_does_not_change_counts(us_counts):
     """Counts are integers from independent per-thread sweeps: 1 thread and 3 agree exactly."""
     from enumerate.engine import compute_counts
@@ -126,3 +154,13 @@ def test_thread_count_does_not_change_counts(us_counts):
     for name in ("no_qualify", "win", "tie"):
         assert np.array_equal(getattr(one, name), getattr(us_counts, name))
         assert np.array_equal(getattr(three, name), getattr(us_counts, name))
+
+
+@pytest.mark.debug_sample
+def test_the_build_is_the_one_asked_for():
+    """CI runs a sample under the bounds-checking debug build with STUDODDS_EXPECT_DEBUG_BUILD=1;
+    everywhere else the optimised build must be the one installed."""
+    import os
+
+    from enumerate.parallel import debug_build
+    assert debug_build() == (os.environ.get("STUDODDS_EXPECT_DEBUG_BUILD", "") == "1")

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_runner import run_cli
+from reference import brute_force_counts, parse
 
-from evaluator.ranking import CATEGORY_BY_STRENGTH, category, strength
 from enumerate import ev_table, strategies
 from enumerate.analysis import analyze
 from enumerate.ev import hand_evs, situation_ev
-from enumerate.selfcheck import sample_situations
 from enumerate.rules.variant_file import load_builtin
-from cli_runner import run_cli
-from reference import brute_force_counts, parse
+from enumerate.selfcheck import sample_situations
+from evaluator.ranking import CATEGORY_BY_STRENGTH, category, strength
 
 REPO = Path(__file__).resolve().parent.parent
 OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")
@@ -90,6 +90,7 @@ def _direct_total(table, mask) -> int:
     return int((per.sum(axis=1) * table.weight).sum())
 
 
+@pytest.mark.debug_sample
 def test_simple_strategies_equal_a_direct_count(us_counts, us):
     results, chart = strategies.evaluate(us_counts, us, strategies.simple_strategies())
     assert results[0].name == "optimal" and results[0].analysis.total_loss == 1_041_372_912_372
@@ -159,3 +160,45 @@ def test_plots_without_matplotlib_say_what_to_install():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=OUTSIDE)
     assert r.returncode == 2 and "pip install" in r.stderr and "matplotlib" in r.stderr
     assert not os.path.exists(os.path.join(OUTSIDE, "p"))
+
+
+MEMORY_PROBE = """
+import gc, json, sys
+import studodds
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 2**20
+
+sizes = []
+for _ in range(3):
+    studodds.clear_memory()                     # a freshly loaded table every time
+    r = studodds.strategies("us-common")
+    assert r.results[0].analysis.total_loss == 1041372912372
+    del r
+    gc.collect()
+    sizes.append(rss_mb())
+print(json.dumps(sizes))
+"""
+
+
+def test_repeated_strategy_evaluations_do_not_grow_memory(us_counts):
+    """No cache keyed by object ids: three evaluations on freshly loaded tables in one process
+    grow its resident memory by less than 30 MB after the first."""
+    r = subprocess.run([sys.executable, "-c", MEMORY_PROBE], capture_output=True, text=True, cwd=OUTSIDE,
+                       env=dict(os.environ, STUDODDS_THREADS="2"))
+    assert r.returncode == 0, r.stderr
+    sizes = json.loads(r.stdout)
+    assert sizes[2] - sizes[0] < 30, sizes
+
+
+def test_count_tables_are_read_only_and_comparable(us_counts):
+    from enumerate.counts import load_or_compute
+    fresh = load_or_compute(us_counts.qualifier, use_cache=False)
+    for table in (fresh, us_counts):
+        for name in ("hands", "weight", "strength", "up", "no_qualify", "win", "tie"):
+            assert not getattr(table, name).flags.writeable, name
+    assert fresh == us_counts and not (fresh != us_counts)
+    assert hash(fresh) == hash(us_counts)
+    with pytest.raises(ValueError):
+        fresh.win[0, 0] = 1

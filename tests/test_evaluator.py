@@ -4,13 +4,23 @@ import itertools
 
 import numpy as np
 import pytest
+from reference import poker_keys
 
 from evaluator._rank_keys import RANK_KEYS
 from evaluator.cards import parse_hand
-from evaluator.ranking import (CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX,
-                               Category, category, hand_index, hand_indices, hands_of_indices, strength,
-                               strengths)
-from reference import poker_keys
+from evaluator.ranking import (
+    CATEGORY_BY_STRENGTH,
+    N_HANDS,
+    N_STRENGTHS,
+    STRENGTH_BY_INDEX,
+    Category,
+    category,
+    hand_index,
+    hand_indices,
+    hands_of_indices,
+    strength,
+    strengths,
+)
 
 # SHA-256 of the strength of every hand, int16 little-endian, hands in colex order.  It pins
 # the full ordering of all 2,598,960 hands: any change to the evaluator changes it.
@@ -42,6 +52,7 @@ def test_golden_hash_of_the_full_ordering():
     assert digest == GOLDEN_ORDERING_SHA256
 
 
+@pytest.mark.slow
 def test_ordering_equals_independent_evaluator_on_all_hands(all_hands):
     keys = poker_keys(all_hands)
     # the strengths must be exactly the dense ranks of the independent keys
@@ -55,6 +66,7 @@ def test_cards_of_indices_is_colex(all_hands):
     assert tuple(all_hands[0]) == expected_first
 
 
+@pytest.mark.debug_sample
 def test_vectorised_and_keysum_paths_agree_with_the_table(all_hands):
     rng = np.random.default_rng(7)
     shuffled = np.ascontiguousarray(rng.permuted(all_hands, axis=1))  # unsorted card order
@@ -79,6 +91,7 @@ def test_rank_keys_give_distinct_sums():
     ("Kc Kd 2h 2s 3c", "Qc Qd Jh Js Ac"),       # two pairs: top pair decides
     ("Ac Ad 5h 4s 3c", "Ac Ad 5h 4s 2c"),       # last kicker decides
 ])
+@pytest.mark.debug_sample
 def test_known_orderings(better, worse):
     assert strength(better) > strength(worse)
 

@@ -5,10 +5,10 @@ from itertools import combinations
 
 import pytest
 
-from evaluator.ranking import Category
 from enumerate.progressive import analysis as sb
 from enumerate.progressive.rules import MeterPay, Progressive
 from enumerate.rules.variant_file import load_builtin, parse_variant_text
+from evaluator.ranking import Category
 
 
 def side(name):
@@ -76,7 +76,7 @@ GROUPS = (
 )
 
 
-@pytest.mark.parametrize("deck,players", [(12, 2), (15, 3)])
+@pytest.mark.parametrize("deck,players", [(12, 2), pytest.param(15, 3, marks=pytest.mark.slow)])
 def test_sharing_probabilities_equal_direct_enumeration(deck, players):
     exact = sb.joint_hit_distribution(GROUPS, players, deck=deck)
     direct, total = _direct_distribution(deck, GROUPS, players)
@@ -153,6 +153,7 @@ def test_combined_game(us_counts):
 
 def test_progressive_cli_errors(us_counts):
     import tempfile
+
     from cli_runner import run_cli
     cwd = tempfile.mkdtemp()
     for args, needle in [(["progressive", "--meter", "abc"], "--meter"),

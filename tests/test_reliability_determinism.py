@@ -5,6 +5,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 
 def _batch(out: Path, cache_dir: Path, threads: str):
     env = dict(os.environ, STUDODDS_CACHE_DIR=str(cache_dir), OMP_NUM_THREADS=threads)
@@ -15,6 +17,7 @@ def _batch(out: Path, cache_dir: Path, threads: str):
     return {str(f.relative_to(out)): f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
 
 
+@pytest.mark.slow
 def test_byte_identical_across_threads_and_cache_state(tmp_path):
     cold1 = _batch(tmp_path / "a", tmp_path / "cache1", "1")       # cold cache, one thread
     cold2 = _batch(tmp_path / "b", tmp_path / "cache2", "2")       # cold cache, two threads

@@ -6,14 +6,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
+from fuzzstats import tick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from enumerate.rules.variant_file import load_variant_file, parse_variant, parse_variant_text
 from evaluator.cards import parse_card, parse_hand
 from evaluator.errors import StudoddsError
-from enumerate.rules.variant_file import load_variant_file, parse_variant, parse_variant_text
-from cli_runner import run_cli
-from fuzzstats import tick
 
 WORK = Path(tempfile.mkdtemp(prefix="studodds-bad-"))
 GOOD_VARIANT = (Path(__file__).resolve().parent.parent / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.slow
-
 from enumerate.analysis import analyze
 from enumerate.rules.variant_file import load_variant_file
+
+pytestmark = pytest.mark.slow
 
 N = 60
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 PEAK = """
 import os
 os.environ["STUDODDS_CACHE_DIR"] = {cache!r}
@@ -27,6 +29,7 @@ sys.exit(main(sys.argv[3:]))
 """
 
 
+@pytest.mark.slow
 def test_peak_memory_of_a_cold_count_is_under_2_gb(tmp_path):
     r = subprocess.run([sys.executable, "-c", PEAK.format(cache=str(tmp_path))], capture_output=True, text=True,
                        cwd=tempfile.mkdtemp())
@@ -43,6 +46,7 @@ def _limited(kind, amount, *args, cache=None):
                           cwd=tempfile.mkdtemp(), env=env)
 
 
+@pytest.mark.slow
 def test_full_disk_gives_a_clear_error_and_no_half_written_file(us_counts, tmp_path):
     out = tmp_path / "out"
     r = _limited("fsize", 200_000, "batch", "us-common", "--out", str(out), "--quiet")
@@ -59,6 +63,7 @@ def test_full_disk_gives_a_clear_error_and_no_half_written_file(us_counts, tmp_p
         assert f.read_bytes() == (full / f.relative_to(out)).read_bytes()
 
 
+@pytest.mark.slow
 def test_full_disk_while_writing_the_count_cache(tmp_path):
     r = _limited("fsize", 1_000_000, "analyze", "--quiet", cache=tmp_path)
     # the cache cannot be written: a warning, and the answer is still exact
@@ -68,6 +73,7 @@ def test_full_disk_while_writing_the_count_cache(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_out_of_memory_gives_a_clear_error(tmp_path):
     r = _limited("as", 350 * 1024 * 1024, "analyze", "--no-cache", "--quiet", "--threads", "1", cache=tmp_path)
     assert r.returncode == 2, (r.returncode, r.stderr[-500:])

@@ -5,7 +5,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
@@ -21,6 +20,7 @@ def warm(us_counts):
     """The session cache holds the Ace/King counts."""
 
 
+@pytest.mark.slow
 def test_committed_results_are_reproduced():
     """What CI checks: `studodds check results/` on the committed tables."""
     r = studodds("check", str(REPO / "results"))

@@ -2,13 +2,11 @@
 committed schema (studodds/schema.json); the schema is strict enough to reject a wrong shape."""
 import copy
 import json
-import shutil
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
-
 from cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,6 +78,7 @@ def test_committed_summaries_validate(validator):
         assert not errors, (f, errors[0].message)
 
 
+@pytest.mark.slow
 def test_summary_holds_the_objects_the_commands_print(work):
     """summary.json's analysis / strategies / progressive are what analyze / strategies /
     progressive --json print."""

@@ -4,12 +4,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from evaluator.ranking import Category
-from studodds import certify
 from enumerate.analysis import raw_statistics
-from enumerate.threshold_index import ThresholdIndex
 from enumerate.rules.variant import Variant
 from enumerate.rules.variant_file import load_builtin
+from enumerate.threshold_index import ThresholdIndex
+from evaluator.ranking import Category
+from studodds import certify
 
 
 def _random_pays(rng):
@@ -25,7 +25,8 @@ def _random_pays(rng):
     return pays
 
 
-@pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1)), (Fraction(1, 2), Fraction(2)), (Fraction(3, 2), Fraction(0))])
+@pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1)), pytest.param((Fraction(1, 2), Fraction(2)), marks=pytest.mark.slow),
+                                  pytest.param((Fraction(3, 2), Fraction(0)), marks=pytest.mark.slow)])
 def test_index_equals_kernel_for_random_paytables(us_counts, ante):
     rng = np.random.default_rng(17)
     index = ThresholdIndex(us_counts, *ante)
@@ -36,6 +37,7 @@ def test_index_equals_kernel_for_random_paytables(us_counts, ante):
         assert np.array_equal(stats, kernel), (k, ante)
 
 
+@pytest.mark.debug_sample
 def test_index_handles_exact_indifference(us_counts):
     """A paytable chosen so that some situations are exactly indifferent."""
     us = load_builtin("us-common").variant

@@ -4,11 +4,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from evaluator.ranking import Category, strength
 from enumerate.analysis import analyze
-from evaluator.errors import StudoddsError
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant_file import builtin_names, load_builtin, load_variant_file, parse_variant_text, resolve_many
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category, strength
 
 GOOD = """
 name = "t"

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category, hands_of_indices
 from enumerate.jsonform import exact
 from enumerate.progressive.rules import MeterPay, Progressive
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category, hands_of_indices
 
 
 @lru_cache(maxsize=1)
@@ -204,12 +204,13 @@ def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction]
     cats = [k for k in side.pays]
     probs = np.array([float(probabilities[k]) for k in cats])
     draws = rng.choice(len(cats) + 1, size=wagers, p=np.append(probs, 1 - probs.sum()))
-    meter = float(side.seed)
+    meter: float = float(side.seed)
     c = float(side.contribution)
     pays = np.zeros(wagers)
     hits = np.flatnonzero(draws < len(cats))
     last = -1
-    for i in hits:
+    amount: float
+    for i in (int(x) for x in hits):
         meter += c * (i - last)
         last = i
         k = cats[draws[i]]

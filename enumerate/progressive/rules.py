@@ -5,13 +5,14 @@ Pays are per unit of side wager: a fixed multiple (``Fraction``) or a share of t
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
-from evaluator.ranking import Category
 from enumerate.jsonform import exact, exact_or_none
+from evaluator.ranking import Category
 
 
 @dataclass(frozen=True)

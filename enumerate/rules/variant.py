@@ -4,16 +4,17 @@ Pays are exact rationals (``fractions.Fraction``) "to 1", per unit of the wager 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from evaluator.errors import StudoddsError
-from evaluator.ranking import Category
 from enumerate.jsonform import exact
 from enumerate.progressive.rules import Progressive
 from enumerate.rules.qualifier import Qualifier
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
 
 #: Raise categories from the top down, as paytables list them.
 PAY_CATEGORIES = tuple(reversed(Category))

@@ -46,11 +46,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evaluator.ranking import Category
-from evaluator.errors import StudoddsError
 from enumerate.progressive.rules import MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
 
 #: Keys of [raise_pays], strongest first (the snake_case names of the categories).
 RAISE_KEYS = {c.key: c for c in reversed(Category)}

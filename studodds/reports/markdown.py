@@ -1,12 +1,13 @@
 """The certified math report of a variant, in Markdown (``report.md``)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from evaluator.ranking import Category
 from enumerate.analysis import Analysis
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.strategies import StrategyResult
+from evaluator.ranking import Category
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.text import pays_text
 
@@ -61,9 +62,9 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
     if simple:
         lines += ["", "## Simple strategies (exact)", "", "| strategy | house edge | element of risk | cost vs optimal |",
                   "|---|---:|---:|---:|"]
-        for r in simple:
-            lines.append(f"| {r.name} | {float(r.analysis.house_edge):.6%} | "
-                         f"{float(r.analysis.element_of_risk):.6%} | {float(r.cost):.6%} |")
+        for s in simple:
+            lines.append(f"| {s.name} | {float(s.analysis.house_edge):.6%} | "
+                         f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]

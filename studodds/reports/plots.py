@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from evaluator.cards import RANKS
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 INSTALL_HINT = 'pictures need matplotlib: pip install "studodds[plots]" (or pip install matplotlib)'
 
@@ -26,8 +26,9 @@ def pyplot() -> Any:
 
 
 def _save(fig, path: Path) -> None:
-    from enumerate.atomic import atomic_write_bytes
     import io
+
+    from enumerate.atomic import atomic_write_bytes
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
     atomic_write_bytes(path, [buf.getvalue()])

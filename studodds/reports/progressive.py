@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluator.ranking import Category
 from enumerate.progressive import analysis as sb
 from enumerate.progressive.analysis import Combined
 from enumerate.progressive.figures import ProgressiveReport
+from evaluator.ranking import Category
 
 
 def _label(key: str) -> str:

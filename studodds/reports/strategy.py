@@ -4,16 +4,15 @@ raise/fold chart by the player's ranks against the up card's rank where it depen
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
-from evaluator.cards import RANKS
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 from enumerate.rules.variant import Variant
 from enumerate.strategies import StrategyChart, rank_pattern
-
+from evaluator.cards import RANKS
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 #: Renderings by chart digest, most recent last; bounded (a batch of paytables often shares one
 #: optimal strategy, so a few entries suffice).
@@ -41,7 +40,9 @@ def strategy_markdown(chart: StrategyChart, variant: Variant) -> str:
 def _strategy_markdown_body(chart: StrategyChart) -> str:
     cats = CATEGORY_BY_STRENGTH
     lines = ["Exact, derived from the engine's counts: raise iff EV(raise) > EV(fold) = -1 ante.", ""]
-    always_raise, always_fold, mixed = [], [], []
+    always_raise: list[tuple[Category, int, int]] = []
+    always_fold: list[tuple[Category, int, int]] = []
+    mixed: list[tuple[Category, int, int]] = []
     for c in reversed(Category):
         sel = np.flatnonzero(cats == c)
         r, t = chart.raised[sel].sum(), chart.total[sel].sum()
@@ -52,9 +53,9 @@ def _strategy_markdown_body(chart: StrategyChart) -> str:
                                                       for c, r, t in mixed) or "none") + ".")
     header = "| player ranks | " + " | ".join(RANKS[r] for r in range(12, -1, -1)) + " |"
     for c, _, _ in mixed:
-        sel = [s for s in np.flatnonzero(cats == c)[::-1]]
-        rows, uniform = [], {"R": 0, "F": 0}
-        for s in sel:
+        rows: list[str] = []
+        uniform = {"R": 0, "F": 0}
+        for s in (int(x) for x in np.flatnonzero(cats == c)[::-1]):
             marks = [chart.mark(s, r) for r in range(12, -1, -1)]
             present = {m for m in marks if m != "."}
             if len(present) == 1 and present <= {"R", "F"}:

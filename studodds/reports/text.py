@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from evaluator.cards import RANKS, format_card, format_hand
 from enumerate.analysis import Analysis
 from enumerate.ev import HandEVs
 from enumerate.paydiff import VariantDiff
 from enumerate.strategies import StrategyComparison
+from evaluator.cards import RANKS, format_card, format_hand
 
 
 def exact(value: Fraction | int) -> str:
