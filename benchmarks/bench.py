@@ -1,4 +1,4 @@
-"""Speed and memory figures for the README (issue targets in brackets).
+"""Speed and memory figures for the README (targets in brackets).
 
     python benchmarks/bench.py            # all figures
     python benchmarks/bench.py --quick    # skip the repeated end-to-end runs
@@ -24,7 +24,7 @@ COLD_COUNT = """
 import resource, time
 t0 = time.perf_counter()
 from enumerate.engine import compute_counts, hand_tables
-from enumerate.rules.variant import Qualifier
+from enumerate.rules.qualifier import Qualifier
 t1 = time.perf_counter()
 hand_tables()
 t2 = time.perf_counter()
@@ -57,7 +57,7 @@ def cold_count(runs: int) -> list[tuple[float, float, float, float]]:
 
 
 def warm_analyze(runs: int) -> list[float]:
-    cmd = [sys.executable, "-m", "enumerate", "analyze", "--quiet"]
+    cmd = [sys.executable, "-m", "studodds", "analyze", "--quiet"]
     timed(cmd, 1)                                                  # warm the cache
     return timed(cmd, runs)
 
@@ -68,7 +68,7 @@ def load_run(n: int) -> tuple[float, float]:
     outside = tempfile.gettempdir()
     with tempfile.TemporaryDirectory() as src, tempfile.TemporaryDirectory() as out:
         write_paytables(src, n)
-        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "enumerate", "batch", src,
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "studodds", "batch", src,
                             "--out", out, "--quiet"], capture_output=True, text=True, check=True, cwd=outside)
         seconds, kb = r.stderr.strip().splitlines()[-1].split()
         return float(seconds), int(kb) / 1024
@@ -96,13 +96,13 @@ def main() -> None:
         print(f"warm `studodds analyze`, process start to exit: median {statistics.median(warm):.2f} s "
               f"(min {min(warm):.2f}, max {max(warm):.2f})")
         print(f"batch of 100 paytables sharing one qualifier, counts cached: {batch_of(100):.2f} s")
-        hand = timed([sys.executable, "-m", "enumerate", "hand", "As Kd Jh 8c 3s", "--up", "7d", "--quiet"], 5)
+        hand = timed([sys.executable, "-m", "studodds", "hand", "As Kd Jh 8c 3s", "--up", "7d", "--quiet"], 5)
         print(f"warm `studodds hand ... --up 7d`, process start to exit: median {statistics.median(hand):.2f} s")
         out = os.path.join(tmp, "ev.npz")
-        ev = timed([sys.executable, "-m", "enumerate", "ev-table", "--out", out, "--quiet"], 1)
+        ev = timed([sys.executable, "-m", "studodds", "ev-table", "--out", out, "--quiet"], 1)
         print(f"full ev-table export (.npz, 5,649,150 rows), process start to exit: {ev[0]:.2f} s")
         out = os.path.join(tmp, "ev.csv")
-        ev = timed([sys.executable, "-m", "enumerate", "ev-table", "--out", out, "--quiet"], 1)
+        ev = timed([sys.executable, "-m", "studodds", "ev-table", "--out", out, "--quiet"], 1)
         print(f"full ev-table export (.csv), process start to exit: {ev[0]:.2f} s")
     # last: its arrays would otherwise count in the children's max RSS (kept across fork)
     print(f"evaluator throughput, one core, nogil loop: {evaluator_throughput() / 1e6:.0f} M hands/s")
@@ -133,10 +133,10 @@ def batch_of(n: int) -> float:
     outside = tempfile.gettempdir()
     with tempfile.TemporaryDirectory() as src, tempfile.TemporaryDirectory() as out:
         write_paytables(src, n)
-        subprocess.run([sys.executable, "-m", "enumerate", "analyze", "--quiet"], capture_output=True,
+        subprocess.run([sys.executable, "-m", "studodds", "analyze", "--quiet"], capture_output=True,
                        check=True, cwd=outside)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "enumerate", "batch", src, "--out", out, "--quiet"],
+        subprocess.run([sys.executable, "-m", "studodds", "batch", src, "--out", out, "--quiet"],
                        capture_output=True, check=True, cwd=outside)
         return time.perf_counter() - t
 

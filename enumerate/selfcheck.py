@@ -8,6 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.parallel import resolve_threads
 from enumerate.situation import SituationCounts, counts_of
 from evaluator.ranking import strengths
 
@@ -23,7 +24,7 @@ def brute_force(cards: tuple[int, ...], up: int, qualifier: int) -> SituationCou
     dealer = np.empty((COMPLETIONS, 5), dtype=np.uint8)
     dealer[:, :4] = rest[_hole_sets()]
     dealer[:, 4] = up
-    d = strengths(dealer).astype(np.int64)
+    d = strengths(dealer, threads=resolve_threads()).astype(np.int64)
     p = int(strengths(np.array([cards], dtype=np.uint8))[0])
     q = d >= qualifier
     nq = int((~q).sum())

@@ -114,7 +114,7 @@ def test_table_shape_and_weights(us_counts):
 
 @pytest.mark.slow
 def test_distinct_situations_up_to_suits():
-    """5,649,150 situations are distinct up to suit relabelling (GAME.md / issue)."""
+    """5,649,150 situations are distinct up to suit relabelling (the published count)."""
     from itertools import permutations
 
     from enumerate.engine import hand_tables
