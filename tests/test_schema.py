@@ -115,3 +115,23 @@ def test_schema_rejects_a_wrong_shape(validator, damage):
         del bad["kind"]
     assert not list(validator.iter_errors(good))
     assert list(validator.iter_errors(bad))
+
+
+def test_return_table_into_pandas_and_without_it(monkeypatch):
+    """to_pandas gives the return table with exact columns; without pandas it says what to install."""
+    import sys
+    from fractions import Fraction
+
+    import studodds
+    a = studodds.analyze("us-common")
+    df = a.to_pandas()
+    assert list(df["outcome"])[0] == "player_wins_royal_flush"
+    assert sum(df["combinations"]) == a.total_combinations
+    assert sum(df["return_per_ante"], Fraction(0)) == a.expected_return
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    try:
+        a.to_pandas()
+    except studodds.StudoddsError as exc:
+        assert "pip install pandas" in str(exc)
+    else:
+        raise AssertionError("to_pandas without pandas must raise StudoddsError")
