@@ -14,3 +14,12 @@ The pipeline, one module per step:
 Nothing here prints or formats a report: that is the ``studodds`` package.  Import modules as
 ``from enumerate.analysis import analyze``; a bare ``import enumerate`` would shadow the builtin.
 """
+
+import importlib.util as _util
+import os as _os
+
+if _util.find_spec("enumerate._engine") is None or _util.find_spec("enumerate._aggregate") is None:
+    raise ImportError(   # pragma: no cover - depends on how the package was run
+        "studodds' compiled modules are missing: this is the uncompiled source tree at "
+        f"{_os.path.dirname(_os.path.dirname(__file__))}. Run from another directory after "
+        "`pip install .`, or build in place with `pip install -e .`.")
