@@ -11,6 +11,7 @@ import numpy as np
 from enumerate.analysis import Analysis, RaiseValue
 from enumerate.engine import CountTable
 from enumerate.jsonform import exact
+from enumerate.rules.compare import RuleChange, rule_changes
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -64,6 +65,10 @@ class VariantDiff:
     b: Analysis
     flips: Flips
 
+    def rule_changes(self) -> list[RuleChange]:
+        """The rules that differ from A to B (name and description are not rules)."""
+        return rule_changes(self.a.variant.to_dict(), self.b.variant.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
         """kind "diff": what ``studodds diff --json`` prints."""
         rows_a = {r.outcome: r for r in self.a.rows}
@@ -81,6 +86,7 @@ class VariantDiff:
             "kind": "diff",
             "a": self.a.variant.to_dict(),
             "b": self.b.variant.to_dict(),
+            "rule_changes": [c.to_dict() for c in self.rule_changes()],
             "figures": {key: {"a": exact(getattr(self.a, attr)), "b": exact(getattr(self.b, attr)),
                               "delta": exact(getattr(self.b, attr) - getattr(self.a, attr))}
                         for key, attr in DIFF_FIGURES},

@@ -175,3 +175,55 @@ def committed_source(folder: Path) -> VariantSource:
     except (KeyError, TypeError):
         raise StudoddsError(f"{folder / 'summary.json'}: no provenance.variant_origin") from None
     return replace(load_variant_file(folder / "variant.toml"), origin=origin)
+
+
+#: The headline figures a check summarises, as (key in the analysis object, label).
+HEADLINE = (("house_edge_per_ante", "house edge"), ("element_of_risk_per_total_wager", "element of risk"))
+
+
+def check_entry(table: Path, fresh: dict[str, str], source: VariantSource) -> dict[str, Any]:
+    """The result of checking one committed table against its recomputed files: status, the
+    rule changes (committed rules against the table's variant.toml), the headline deltas and
+    every difference."""
+    from enumerate.jsonform import exact
+    from enumerate.rules.compare import rule_changes
+    diffs = compare(table, fresh)
+    entry: dict[str, Any] = {"table": str(table), "status": "differs" if diffs else "ok",
+                             "rule_changes": [], "headline": {},
+                             "differences": [{"file": d.file, "figure": d.figure, "old": d.old, "new": d.new}
+                                             for d in diffs]}
+    if not diffs:
+        return entry
+    try:
+        old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
+        old_rules = old["variant"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return entry
+    new = json.loads(fresh["summary.json"])["analysis"]
+    entry["rule_changes"] = [c.to_dict() for c in rule_changes(old_rules, source.variant.to_dict())]
+    for key, _ in HEADLINE:
+        try:
+            a, b = Fraction(old[key]["exact"]), Fraction(new[key]["exact"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if a != b:
+            entry["headline"][key] = {"old": exact(a), "new": exact(b), "delta": exact(b - a)}
+    return entry
+
+
+def check_summary_line(entry: dict[str, Any]) -> str:
+    """One line per table: unchanged, or the rule changes and headline deltas."""
+    if entry["status"] == "ok":
+        return f"{entry['table']}: unchanged"
+    if entry["status"] == "unreadable":
+        return f"{entry['table']}: {entry['differences'][0]['old']}"
+    parts = []
+    if entry["rule_changes"]:
+        parts.append("rules changed: " + ", ".join(f"{c['rule']} {c['old']} -> {c['new']}" for c in entry["rule_changes"]))
+    else:
+        parts.append("rules unchanged, figures differ")
+    labels = dict(HEADLINE)
+    for key, h in entry["headline"].items():
+        parts.append(f"{labels[key]} {h['old']['value']:.6%} -> {h['new']['value']:.6%} ({h['delta']['value']:+.6%})")
+    parts.append(f"{len(entry['differences'])} difference(s)")
+    return f"{entry['table']}: " + "; ".join(parts)

@@ -226,23 +226,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     report = []
     checked_by_qualifier: dict[int, int] = {}
     for table in tables:
-        entry: dict[str, Any] = {"table": str(table), "status": "ok", "differences": []}
-        report.append(entry)
         try:
             source = certify.committed_source(table)
         except (OSError, ValueError, KeyError) as exc:
-            entry["status"] = "unreadable"
-            entry["differences"] = [{"file": "variant.toml", "figure": "(file)",
-                                     "old": f"cannot read the committed variant: {_one_line(exc)}", "new": None}]
+            report.append({"table": str(table), "status": "unreadable", "rule_changes": [], "headline": {},
+                           "differences": [{"file": "variant.toml", "figure": "(file)",
+                                            "old": f"cannot read the committed variant: {_one_line(exc)}",
+                                            "new": None}]})
             continue
         counts = _table(args, source.variant)
         q = source.variant.qualifier.threshold
         if q not in checked_by_qualifier:
             checked_by_qualifier[q] = spot_check(counts, certify.SPOT_CHECKS)
-        diffs = certify.compare(table, certify.render(source, checked_by_qualifier[q], counts))
-        if diffs:
-            entry["status"] = "differs"
-            entry["differences"] = [{"file": d.file, "figure": d.figure, "old": d.old, "new": d.new} for d in diffs]
+        fresh = certify.render(source, checked_by_qualifier[q], counts)
+        report.append(certify.check_entry(table, fresh, source))
     failures = sum(1 for e in report if e["status"] != "ok")
     data = {"kind": "check", "folder": str(folder), "tables": report, "tables_with_differences": failures}
     _emit(args, data, _check_text)
@@ -250,19 +247,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_text(data: dict[str, Any]) -> str:
-    lines = []
-    for e in data["tables"]:
-        if e["status"] == "ok":
-            lines.append(f"{e['table']}: ok")
-        elif e["status"] == "unreadable":
-            lines.append(f"{e['table']}: {e['differences'][0]['old']}")
-        else:
-            diffs = e["differences"]
-            lines.append(f"{e['table']}: {len(diffs)} difference(s)")
-            lines += [f"  {d['file']}: {d['figure']}: old {d['old']!r} -> new {d['new']!r}" for d in diffs[:50]]
-            if len(diffs) > 50:
-                lines.append(f"  ... and {len(diffs) - 50} more")
+    """Summary lines first (one per table), then the details of each table that differs."""
+    from studodds.certify import check_summary_line
+    lines = [check_summary_line(e) for e in data["tables"]]
     lines.append(f"checked {len(data['tables'])} table(s): {data['tables_with_differences']} with differences")
+    for e in data["tables"]:
+        if e["status"] != "differs":
+            continue
+        diffs = e["differences"]
+        lines += ["", f"{e['table']}: {len(diffs)} difference(s)"]
+        lines += [f"  {d['file']}: {d['figure']}: old {d['old']!r} -> new {d['new']!r}" for d in diffs[:50]]
+        if len(diffs) > 50:
+            lines.append(f"  ... and {len(diffs) - 50} more (--json lists all)")
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 """Certified tables: batch output, the committed results/, and `check` catching a change."""
 import json
+from fractions import Fraction
 import shutil
 import tempfile
 from pathlib import Path
@@ -26,7 +27,7 @@ def test_committed_results_are_reproduced():
     r = studodds("check", str(REPO / "results"))
     assert r.returncode == 0, r.stdout + r.stderr
     for name in ("us-common", "uk-casino-stud"):
-        assert f"{name}: ok" in r.stdout
+        assert f"{name}: unchanged" in r.stdout
 
 
 def test_committed_us_table_holds_the_published_figure():
@@ -111,3 +112,28 @@ def test_cli_bad_variant_file(tmp_path):
 def test_variants_lists_the_library():
     r = studodds("variants")
     assert r.returncode == 0 and "uk-casino-stud" in r.stdout and "cyberstud" in r.stdout
+
+
+def test_check_names_the_changed_pay_on_its_first_line(tmp_path):
+    """Changing one pay in a committed table's variant.toml: the first line says which rule
+    changed and the headline deltas; the details follow; exit 1."""
+    shutil.copytree(REPO / "results" / "us-common", tmp_path / "us-common")
+    toml = tmp_path / "us-common" / "variant.toml"
+    toml.write_text(toml.read_text().replace("full_house = 7", "full_house = 8"))
+    r = studodds("check", str(tmp_path))
+    assert r.returncode == 1
+    first = r.stdout.splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'us-common'}: rules changed: raise_pays.full_house 7 -> 8;"), first
+    assert "house edge 5.224306% -> " in first and "element of risk" in first
+    data = json.loads(studodds("check", str(tmp_path), "--json").stdout)
+    entry = data["tables"][0]
+    assert entry["rule_changes"] == [{"rule": "raise_pays.full_house", "old": "7", "new": "8"}]
+    assert Fraction(entry["headline"]["house_edge_per_ante"]["delta"]["exact"]) < 0
+
+
+def test_diff_names_the_rule_differences_first():
+    r = studodds("diff", "us-common", "uk-casino-stud")
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[1] == ("Rules changed: raise_pays.royal_flush 100 -> -; raise_pays.full_house 7 -> 8; "
+                                        "raise_pays.flush 5 -> 6; royal_pays_separately true -> false")
+    assert studodds("diff", "us-common", "us-common").stdout.splitlines()[1] == "Rules changed: none (same rules)"

@@ -102,7 +102,9 @@ def diff_text(d: VariantDiff) -> str:
         fmt = (lambda v: f"{float(v):.6%}") if pct else (lambda v: f"{float(v):,.6f}")
         return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
 
-    out = [f"A: {a.variant.name}    B: {b.variant.name}", "",
+    changes = d.rule_changes()
+    out = [f"A: {a.variant.name}    B: {b.variant.name}",
+           "Rules changed: " + ("; ".join(c.text() for c in changes) if changes else "none (same rules)"), "",
            line("house edge (per ante)", a.house_edge, b.house_edge),
            line("element of risk", a.element_of_risk, b.element_of_risk),
            line("expected return (per ante)", a.expected_return, b.expected_return),
