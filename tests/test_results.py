@@ -1,8 +1,8 @@
 """Certified tables: batch output, the committed results/, and `check` catching a change."""
 import json
-from fractions import Fraction
 import shutil
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
