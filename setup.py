@@ -18,6 +18,7 @@ import sysconfig
 import tempfile
 import warnings
 
+import Cython
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -64,7 +65,8 @@ def extension(name: str) -> Extension:
         name,
         [name.replace(".", "/") + ".pyx"],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                       ("STUDODDS_CYTHON_VERSION", f'"{Cython.__version__}"')]
         + ([("STUDODDS_DEBUG_BUILD", "1")] if DEBUG else []),
         extra_compile_args=OPTIMISE + OPENMP,
         extra_link_args=OPENMP,

@@ -3,6 +3,7 @@ import numpy as np
 
 OPENMP: bool
 DEBUG_BUILD: bool
+CYTHON_VERSION: str
 STRENGTH_BY_INDEX: np.ndarray
 CATEGORY_BY_STRENGTH: np.ndarray
 REPRESENTATIVE_BY_STRENGTH: np.ndarray

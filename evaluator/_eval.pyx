@@ -9,12 +9,14 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 from cython.parallel cimport prange
-from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from evaluator._buildinfo cimport STUDODDS_CYTHON_VERSION, STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 #: True for the debug build (bounds and initialisation checks on).
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
+#: The Cython version that generated this module's C code.
+CYTHON_VERSION = STUDODDS_CYTHON_VERSION.decode()
 
 cnp.import_array()
 

@@ -184,3 +184,8 @@ def openmp_enabled() -> bool:
 def debug_build() -> bool:
     """True if the evaluator is the bounds-checking debug build."""
     return bool(_eval.DEBUG_BUILD)
+
+
+def cython_version() -> str:
+    """The Cython version that generated the compiled modules' C code."""
+    return str(_eval.CYTHON_VERSION)

@@ -26,7 +26,34 @@ from studodds.reports.strategy import strategy_csv, strategy_markdown
 from studodds.reports.text import pays_text
 
 FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "variant.toml")
+#: Written beside FILES: the machine and date of the run (not compared, not a result).
+ENVIRONMENT = "environment.json"
 SPOT_CHECKS = 8
+
+
+def stable_origin(origin: str) -> str:
+    """Where a variant came from, the same from any working directory or machine: a built-in
+    name as is, a file by its name only (its content is pinned by its SHA-256)."""
+    if origin.startswith("built-in ") or origin == "python" or origin.startswith("file "):
+        return origin
+    return f"file {Path(origin).name}"
+
+
+def environment() -> dict[str, Any]:
+    """Where and when a table was made (``environment.json``): recorded beside the certified
+    files, never compared by ``check`` and never part of the byte-identical result files."""
+    import datetime
+    import platform
+
+    import numpy
+
+    from enumerate.parallel import openmp_enabled, resolve_threads
+    from evaluator.ranking import cython_version
+    return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
+            "python": platform.python_version(), "numpy": numpy.__version__, "cython": cython_version(),
+            "platform": platform.platform(), "machine": platform.machine(),
+            "openmp": openmp_enabled(), "threads": resolve_threads(),
+            "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, Any]:
@@ -34,7 +61,7 @@ def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str
     return {
         "tool": "studodds", "tool_version": __version__, "engine_version": ENGINE_VERSION,
         "evaluator_ordering_sha256": ordering_fingerprint(),
-        "variant_file_sha256": source.sha256, "variant_origin": source.origin,
+        "variant_file_sha256": source.sha256, "variant_origin": stable_origin(source.origin),
         "total_combinations": a.total_combinations,
         "self_checks": {
             "return_table_rows_sum_to_total": sum(r.combinations for r in a.rows) == a.total_combinations,
@@ -105,6 +132,7 @@ def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[F
 def write(out: Path, files: dict[str, str], name: str) -> Path:
     folder = Path(out) / name
     remove_stale_temporaries(folder)
+    atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(), indent=2) + "\n")
     for fname in FILES:                       # variant.toml last: it marks a complete table
         atomic_write_text(folder / fname, files[fname])
     return folder

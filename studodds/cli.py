@@ -208,7 +208,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 written.append((s.variant.name, certify.write(out, files, s.variant.name)))
                 bar.update(1)
     data = {"kind": "batch", "out": str(out),
-            "tables": [{"variant": name, "folder": str(folder), "files": list(certify.FILES)}
+            "tables": [{"variant": name, "folder": str(folder), "files": [*certify.FILES, certify.ENVIRONMENT]}
                        for name, folder in written]}
     _emit(args, data, lambda d: "\n".join(f"{t['folder']}/" for t in d["tables"]))
     return 0

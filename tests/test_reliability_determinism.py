@@ -1,4 +1,5 @@
 """Determinism: result files are byte-identical across runs, thread counts and cache states."""
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +15,10 @@ def _batch(out: Path, cache_dir: Path, threads: str):
     r = subprocess.run([sys.executable, "-m", "studodds", "batch", "us-common", "uk-casino-stud", "--out", str(out),
                         "--quiet"], capture_output=True, text=True, env=env, cwd=tempfile.mkdtemp())
     assert r.returncode == 0, r.stderr
-    return {str(f.relative_to(out)): f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
+    files = {str(f.relative_to(out)): f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
+    for name in ("us-common", "uk-casino-stud"):      # where and when: recorded, not a result
+        assert json.loads(files.pop(f"{name}/environment.json"))["kind"] == "environment"
+    return files
 
 
 @pytest.mark.slow

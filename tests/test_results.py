@@ -137,3 +137,27 @@ def test_diff_names_the_rule_differences_first():
     assert r.stdout.splitlines()[1] == ("Rules changed: raise_pays.royal_flush 100 -> -; raise_pays.full_house 7 -> 8; "
                                         "raise_pays.flush 5 -> 6; royal_pays_separately true -> false")
     assert studodds("diff", "us-common", "us-common").stdout.splitlines()[1] == "Rules changed: none (same rules)"
+
+
+def test_same_variant_from_two_working_directories_gives_identical_files(tmp_path):
+    """By relative path from one folder and by absolute path from another: byte-identical
+    result files, and no absolute path inside any of them."""
+    here = tmp_path / "work"
+    here.mkdir()
+    (here / "house.toml").write_text((REPO / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()
+                                     .replace('name = "us-common"', 'name = "house"'))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run_cli("batch", "house.toml", "--out", str(tmp_path / "a"), "--quiet", cwd=here).returncode == 0
+    assert run_cli("batch", str(here / "house.toml"), "--out", str(tmp_path / "b"), "--quiet",
+                   cwd=elsewhere).returncode == 0
+    a, b = tmp_path / "a" / "house", tmp_path / "b" / "house"
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir()) and "environment.json" in names
+    for name in names:
+        if name == "environment.json":                 # machine and date: recorded apart
+            assert json.loads((a / name).read_text())["kind"] == "environment"
+            continue
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+        assert str(tmp_path) not in (a / name).read_text(), name
+    assert json.loads((a / "summary.json").read_text())["provenance"]["variant_origin"] == "file house.toml"
