@@ -96,11 +96,17 @@ class Analysis:
             "dealer_qualifies_probability": exact(self.dealer_qualifies),
             "hit_frequency": exact(self.hit_frequency),
             "return_table": [r.to_dict() for r in self.rows],
+            "warnings": self.warnings(),
             "raise_by_category": {
                 c.key: {"raised_situations": raised, "situations": total,
                         "raise_share": exact(Fraction(raised, total) if total else 0)}
                 for c, (raised, total) in sorted(self.raise_by_category.items(), reverse=True)},
         }
+
+    def warnings(self) -> list[str]:
+        """Sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`)."""
+        from enumerate.rules.sanity import warnings_for
+        return warnings_for(self.variant, self.house_edge)
 
     def to_pandas(self) -> Any:
         """The return table as a pandas DataFrame (needs pandas, which studodds does not

@@ -87,7 +87,7 @@ def summary(comparison: StrategyComparison, prov: dict[str, Any],
 def return_table_csv(a: Analysis) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["event", "pays", "combinations", "probability", "return", "probability_exact", "return_exact"])
+    w.writerow(["event", "net_result_antes", "combinations", "probability", "return", "probability_exact", "return_exact"])
     for r in a.rows:
         w.writerow([r.event, pays_text(r.pays), r.combinations, f"{float(r.probability):.12f}",
                     f"{float(r.contribution):.12f}", str(r.probability), str(r.contribution)])

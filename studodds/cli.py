@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from enumerate.rules.sanity import rule_warnings
 from evaluator.errors import StudoddsError
 
 EXIT_DIFFERENCES = 1
@@ -62,6 +63,11 @@ def _common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact valu
                    help="show the traceback of an internal error")
 
 
+def _strict(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strict", action="store_true",
+                   help="treat sanity warnings (player edge, pay below a weaker hand's, vacuous qualifier) as errors")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="studodds", description="Exhaustive, exact odds for Caribbean Stud Poker.")
     parser.add_argument("--version", action=_Version)
@@ -73,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(default: the common US paytable).")
     p.add_argument("variant", nargs="?", default="us-common",
                    help="built-in variant name or variant .toml file (default us-common)")
+    _strict(p)
     _common(p)
     p.set_defaults(func=cmd_analyze)
 
@@ -86,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(default: every built-in).")
     p.add_argument("variants", nargs="*", help="names, .toml files or folders of .toml files")
     p.add_argument("--out", default="results", help="output folder (default results/)")
+    _strict(p)
     _common(p)
     p.set_defaults(func=cmd_batch)
 
@@ -171,9 +179,25 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from studodds import api
     from studodds.reports.text import summary_text
     v = api.load_variant(args.variant)
+    _refuse_if_strict(args, v.name, rule_warnings(v))
     _table(args, v)
-    _emit(args, api.analyze(v, **_api_options(args)), summary_text)
+    a = api.analyze(v, **_api_options(args))
+    _warn(args, v.name, a.warnings())
+    _emit(args, a, summary_text)
     return 0
+
+
+def _warn(args: argparse.Namespace, name: str, found: list[str]) -> None:
+    """Print each sanity warning on stderr; with --strict, stop with exit code 2 instead."""
+    _refuse_if_strict(args, name, found)
+    for w in found:
+        print(f"studodds: warning: {name}: {_one_line(w)}", file=sys.stderr)
+
+
+def _refuse_if_strict(args: argparse.Namespace, name: str, found: list[str]) -> None:
+    if found and getattr(args, "strict", False):
+        raise StudoddsError(f"{name}: {_one_line(found[0])} (--strict turns warnings into errors"
+                            + (f"; {len(found) - 1} more" if len(found) > 1 else "") + ")")
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -193,6 +217,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise StudoddsError(f"{out}: exists and is not a folder")
+    for s in sources:                                 # with --strict, refuse before writing anything
+        _refuse_if_strict(args, s.variant.name, rule_warnings(s.variant))
     by_qualifier: dict[int, list[Any]] = {}
     for s in sources:
         by_qualifier.setdefault(s.variant.qualifier.threshold, []).append(s)
@@ -205,6 +231,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             for s in group:
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
                 files = certify.render(s, checked, counts, index)
+                _warn(args, s.variant.name, json.loads(files["summary.json"])["analysis"]["warnings"])
                 written.append((s.variant.name, certify.write(out, files, s.variant.name)))
                 bar.update(1)
     data = {"kind": "batch", "out": str(out),

@@ -1,5 +1,7 @@
 """Variant files: strict validation, exact rational pays, qualifiers, the built-in library."""
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -185,3 +187,46 @@ def test_no_qualifier_means_dealer_always_qualifies():
     assert int(table.no_qualify.max()) == 0
     for cards, up in sample_situations(4, seed=9):
         assert counts_of(table, cards, up) == brute_force(cards, up, 0)
+
+
+def _variant_text(**changes):
+    text = (Path(__file__).resolve().parent.parent / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()
+    for old, new in changes.items():
+        text = text.replace(old.replace("_eq_", " = "), new)
+    return text
+
+
+SANITY = [
+    ("royal below straight flush", {"royal_flush_eq_100": "royal_flush = 40"},
+     "raise_pays.royal_flush (40) pays less than the weaker raise_pays.straight_flush (50)"),
+    pytest.param("qualifier none", {'qualifier_eq_"AK"': 'qualifier = "none"'},
+                 "qualifier \"none\": the dealer always qualifies", marks=pytest.mark.slow),
+    pytest.param("player edge", {"player_wins_eq_1": "player_wins = 5"}, "the player has the edge", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("case,changes,needle", SANITY, ids=["royal below straight flush", "qualifier none", "player edge"])
+def test_sanity_warnings_are_printed_reported_and_strict(tmp_path, us_counts, case, changes, needle):
+    from cli_runner import run_cli
+    f = tmp_path / "odd.toml"
+    f.write_text(_variant_text(**changes).replace('name = "us-common"', 'name = "odd"'))
+    r = run_cli("analyze", str(f), "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"studodds: warning: odd: {needle}" in r.stderr
+    r = run_cli("analyze", str(f), "--strict", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and needle in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("batch", str(f), "--out", str(tmp_path / "out"), "--quiet", cwd=tmp_path)
+    assert r.returncode == 0
+    report = (tmp_path / "out" / "odd" / "report.md").read_text()
+    assert "## Warnings" in report and needle in report
+    assert needle in " ".join(json.loads((tmp_path / "out" / "odd" / "summary.json").read_text())["analysis"]["warnings"])
+    r = run_cli("batch", str(f), "--out", str(tmp_path / "strict"), "--strict", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and not (tmp_path / "strict" / "odd" / "summary.json").exists()
+    if case == "qualifier none":
+        assert "Dealer does not qualify: ante pays" not in report and "the dealer always qualifies" in report
+
+
+def test_built_in_variants_have_no_warnings():
+    for name in builtin_names():
+        from enumerate.rules.sanity import rule_warnings
+        assert rule_warnings(load_builtin(name).variant) == [], name

@@ -17,13 +17,21 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
     """The certified math report of a variant (``report.md``)."""
     v = a.variant
     prov = provenance
-    lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", "",
-             "## Rules and paytable", "",
-             "- One 52-card deck; player and dealer receive five cards, the dealer's fifth face up.",
-             "- The player folds (losing the ante) or raises exactly twice the ante.",
-             f"- Dealer qualifier: {v.qualifier.label} (threshold hand strength {v.qualifier.threshold} of 0..7461).",
-             f"- Dealer does not qualify: ante pays {pays_text(v.ante_no_qualify)} to 1, raise is returned.",
-             f"- Player beats a qualifying dealer: ante pays {pays_text(v.ante_win)} to 1, raise pays:", "",
+    lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", ""]
+    warnings = a.warnings()
+    if warnings:
+        lines += ["## Warnings", "", "The figures below are exact for these rules, but the rules look unusual:", ""]
+        lines += [f"- **{w}**" for w in warnings]
+        lines.append("")
+    lines += ["## Rules and paytable", "",
+              "- One 52-card deck; player and dealer receive five cards, the dealer's fifth face up.",
+              "- The player folds (losing the ante) or raises exactly twice the ante."]
+    if v.qualifier.always_qualifies:
+        lines.append("- Dealer qualifier: none: the dealer always qualifies (no ante-only pay).")
+    else:
+        lines += [f"- Dealer qualifier: {v.qualifier.label} (threshold hand strength {v.qualifier.threshold} of 0..7461).",
+                  f"- Dealer does not qualify: ante pays {pays_text(v.ante_no_qualify)} to 1, raise is returned."]
+    lines += [f"- Player beats a qualifying dealer: ante pays {pays_text(v.ante_win)} to 1, raise pays:", "",
              "| hand | raise pays (to 1) |", "|---|---:|"]
     for c in sorted(v.raise_pays, reverse=True):
         if c == Category.ROYAL_FLUSH and not v.royal_separate:
@@ -39,7 +47,9 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
                   f"; meter contribution {p.contribution}; seed {p.seed}; fold forfeits: "
                   f"{p.fold_forfeits} (see the section below).", ""]
     lines += ["## Return table", "",
-              "| event | pays | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
+              "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes; a win with "
+              "a raise pay of X to 1 nets ante pay + 2X (a full house at 7 to 1: 1 + 14 = 15).", "",
+              "| outcome | net result (antes) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
     for r in a.rows:
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "
                      f"{float(r.contribution):.10f} |")

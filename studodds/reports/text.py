@@ -27,7 +27,7 @@ def pays_text(value: Fraction) -> str:
 
 def return_table_text(a: Analysis) -> str:
     """The return table, one line per outcome and a total line."""
-    lines = [f"{'event':<34} {'pays':>6} {'combinations':>20} {'probability':>12} {'return':>11}"]
+    lines = [f"{'outcome':<34} {'net':>6} {'combinations':>20} {'probability':>12} {'return':>11}"]
     for r in a.rows:
         lines.append(f"{r.event:<34} {pays_text(r.pays):>6} {r.combinations:>20,} "
                      f"{float(r.probability):>12.8f} {float(r.contribution):>11.7f}")
@@ -45,10 +45,13 @@ def summary_text(a: Analysis) -> str:
     return "\n".join([
         f"Variant: {v.name}" + (f" - {v.description}" if v.description else ""),
         f"Raise pays (to 1): {pays}",
-        f"Ante pays: {pays_text(v.ante_no_qualify)} to 1 if the dealer does not qualify, "
-        f"{pays_text(v.ante_win)} to 1 if the player wins; qualifier: {v.qualifier.label}",
+        (f"Ante pays: {pays_text(v.ante_win)} to 1 if the player wins; qualifier: none (the dealer always qualifies)"
+         if v.qualifier.always_qualifies else
+         f"Ante pays: {pays_text(v.ante_no_qualify)} to 1 if the dealer does not qualify, "
+         f"{pays_text(v.ante_win)} to 1 if the player wins; qualifier: {v.qualifier.label}"),
         "",
         return_table_text(a),
+        "net: the hand's net result in antes, ante and raise together (a full house at 7 to 1 nets 1 + 2 x 7 = 15)",
         "",
         f"Total combinations          {a.total_combinations:,}",
         f"Total loss (antes)          {_plain(a.total_loss)}",
@@ -114,7 +117,7 @@ def diff_text(d: VariantDiff) -> str:
            f"delta {b.standard_deviation - a.standard_deviation:>12.6f}",
            f"{'total loss (antes)':<28} {float(a.total_loss):>16,.0f} -> {float(b.total_loss):>16,.0f}   "
            f"delta exact {b.total_loss - a.total_loss}",
-           "", f"{'event':<34} {'pays A':>7} {'return A':>11} {'pays B':>7} {'return B':>11} {'delta':>11}"]
+           "", f"{'outcome':<34} {'net A':>7} {'return A':>11} {'net B':>7} {'return B':>11} {'delta':>11}"]
     rows_b = {r.event: r for r in b.rows}
     events = [r.event for r in a.rows] + [r.event for r in b.rows if r.event not in {x.event for x in a.rows}]
     rows_a = {r.event: r for r in a.rows}
