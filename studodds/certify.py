@@ -14,6 +14,7 @@ from typing import Any
 
 from enumerate.analysis import Analysis
 from enumerate.atomic import atomic_write_text, remove_stale_temporaries
+from enumerate.certification import CertificationFigures, certification_figures
 from enumerate.engine import ENGINE_VERSION, CountTable
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.rules.variant_file import VariantSource, load_variant_file
@@ -72,12 +73,14 @@ def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str
 
 
 def summary(comparison: StrategyComparison, prov: dict[str, Any],
-            side: ProgressiveReport | None) -> dict[str, Any]:
+            side: ProgressiveReport | None, figures: CertificationFigures | None = None) -> dict[str, Any]:
     """``summary.json`` (kind "certified_table"): the objects ``analyze --json``,
     ``strategies --json`` and ``progressive --json`` print, and the provenance."""
     data: dict[str, Any] = {"kind": "certified_table",
                             "analysis": comparison.results[0].analysis.to_dict(),
                             "strategies": comparison.to_dict()}
+    if figures is not None:
+        data["certification"] = figures.to_dict()
     if side is not None:
         data["progressive"] = side.to_dict()
     data["provenance"] = prov
@@ -105,12 +108,13 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     a = results[0].analysis
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
+    figures = certification_figures(table, a, results[1:])
     return {
-        "summary.json": json.dumps(summary(comparison, prov, side), indent=2) + "\n",
+        "summary.json": json.dumps(summary(comparison, prov, side, figures), indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
         "strategy.md": strategy_markdown(chart, a.variant),
         "strategy.csv": strategy_csv(chart),
-        "report.md": report_md(a, prov, results[1:], side),
+        "report.md": report_md(a, prov, results[1:], side, figures),
         "variant.toml": source.text,
     }
 

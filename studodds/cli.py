@@ -217,6 +217,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise StudoddsError(f"{out}: exists and is not a folder")
+    _writable_folder(out, make=True)                  # fail before any computing
     for s in sources:                                 # with --strict, refuse before writing anything
         _refuse_if_strict(args, s.variant.name, rule_warnings(s.variant))
     by_qualifier: dict[int, list[Any]] = {}
@@ -239,6 +240,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        for name, folder in written]}
     _emit(args, data, lambda d: "\n".join(f"{t['folder']}/" for t in d["tables"]))
     return 0
+
+
+def _writable_folder(folder: Path, make: bool = False, named: Path | None = None) -> None:
+    """Fail now, before minutes of computing, if files cannot be created in ``folder`` (made
+    first with ``make``); the message names ``named`` (default: the folder) as the user gave it."""
+    import tempfile
+    try:
+        if make:
+            folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=".studodds-probe-"):
+            pass
+    except OSError as exc:
+        raise StudoddsError(f"{named or folder}: cannot write there: {exc.strerror or exc}") from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -319,6 +333,7 @@ def cmd_ev_table(args: argparse.Namespace) -> int:
         raise StudoddsError(f"{out}: the output must end in .npz or .csv")
     if not out.parent.exists():
         raise StudoddsError(f"{out.parent}: no such folder")
+    _writable_folder(out.parent, named=out)
     v = api.load_variant(args.variant)
     _table(args, v)
     table = api.ev_table(v, **_api_options(args))

@@ -57,7 +57,8 @@ def test_every_command_has_json(validator, work):
         assert any("--json" in a.option_strings for a in p._actions), name
 
 
-@pytest.mark.parametrize("case", list(KINDS))
+@pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow) if k in ("plots", "progressive") else k
+                                  for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]
     if case == "check" and not (work / "out").exists():

@@ -62,6 +62,7 @@ def test_index_handles_exact_indifference(us_counts):
     assert stats[cat, 2] > 0
 
 
+@pytest.mark.slow
 def test_batch_via_index_is_byte_identical(us_counts):
     sources = [load_builtin(n) for n in ("us-common", "uk-casino-stud", "royal-200", "cyberstud")]
     index = ThresholdIndex(us_counts, Fraction(1), Fraction(1))

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from enumerate.analysis import Analysis
+from enumerate.certification import CertificationFigures
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.strategies import StrategyResult
 from evaluator.ranking import Category
@@ -13,7 +15,7 @@ from studodds.reports.text import pays_text
 
 
 def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
-              side: ProgressiveReport | None = None) -> str:
+              side: ProgressiveReport | None = None, figures: CertificationFigures | None = None) -> str:
     """The certified math report of a variant (``report.md``)."""
     v = a.variant
     prov = provenance
@@ -76,9 +78,21 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
             lines.append(f"| {s.name} | {float(s.analysis.house_edge):.6%} | "
                          f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
+    if figures is not None:
+        lines += certification_md(figures)
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]
     lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
+              "", "## Method", "",
+              "Every combination of player hand (2,598,960), dealer up card (47) and dealer hole cards (163,185) "
+              "is counted exactly, in integers: for each of the 122,151,120 (hand, up card) situations the engine "
+              "counts the hole-card sets where the dealer does not qualify, qualifies and loses, ties, or wins, by "
+              "inclusion-exclusion over the player's cards during one sweep of all hands in strength order. The "
+              "optimal decision of each situation compares exact integer forms of EV(raise) and EV(fold); every "
+              "total is an exact rational. The hand ranking is pinned by the SHA-256 of the strength of all "
+              "2,598,960 hands; sampled situations are recomputed by brute force over all their dealer "
+              "completions (below). Floating-point values appear only as rounded displays, in the normal "
+              "approximation, and in the convolution of more than 10 hands (with its error bound).",
               "", "## Provenance", "",
               f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
               f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
@@ -91,3 +105,55 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
               f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations agree with a brute-force "
               "enumeration of all 163,185 dealer completions: passed", ""]
     return "\n".join(lines)
+
+
+def certification_md(f: CertificationFigures) -> list[str]:
+    """The sections a lab's math report quotes: RTP and its range over strategies, volatility,
+    the net result after N hands, and the hand and dealer breakdowns."""
+    from evaluator.cards import RANKS
+    d = f.to_dict()
+    a = f.analysis
+    pct = lambda x: f"{x['value']:.6%}"  # noqa: E731
+    lines = ["", "## Return to player", "",
+             "| figure | value | exact |", "|---|---:|---|",
+             f"| RTP per ante | {pct(d['rtp_per_ante'])} | `{d['rtp_per_ante']['exact']}` |",
+             f"| RTP per total wagered (ante + raise) | {pct(d['rtp_per_total_wagered'])} | `{d['rtp_per_total_wagered']['exact']}` |",
+             f"| fold rate | {pct(d['fold_rate'])} | `{d['fold_rate']['exact']}` |",
+             *(f"| return from the {part}, per hand (antes) | {d[key]['value']:+.6f} | `{d[key]['exact']}` |"
+               for part, key in (("ante", "ante_return_per_hand"), ("raise", "raise_return_per_hand"))),
+             "", "RTP over strategies, from the worst possible play (the worse action in every situation) to optimal:", "",
+             "| strategy | RTP per ante | RTP per total wagered |", "|---|---:|---:|"]
+    lines += [f"| {s['name']} | {pct(s['rtp_per_ante'])} | {pct(s['rtp_per_total_wagered'])} |" for s in d["rtp_by_strategy"]]
+    lines.append(f"| optimal | {pct(d['rtp_per_ante'])} | {pct(d['rtp_per_total_wagered'])} |")
+    win = d["largest_win"]
+    lines += ["", "## Volatility", "",
+              f"- Standard deviation of one hand: {d['standard_deviation_per_hand_antes']:.6f} antes; "
+              f"per unit wagered: {d['standard_deviation_per_unit_wagered']:.6f}.",
+              "- Volatility index (z x standard deviation per hand, antes): " +
+              ", ".join(f"{float(Fraction(v['confidence']['exact'])):.0%}: {v['value']:.4f}" for v in d["volatility_index"]) + ".",
+              f"- Largest win: {win['net_result_antes']['exact']} antes net, {win['combinations']:,} combinations, "
+              f"1 in {win['one_in']['value']:,.0f}.",
+              "", "Net result after N hands (antes; 5%, 50%, 95% quantiles). Up to 10 hands the convolution of the "
+              "exact one-hand distribution is exact; beyond it is computed in floating point (FFT), every probability "
+              "within the bound given. The normal approximation with the same mean and variance is beside it.", "",
+              "| hands | method | P(ahead) | P(even) | P(behind) | 5% | 50% | 95% | normal P(ahead) | normal 5% / 50% / 95% |",
+              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for h in f.hands:
+        q = list(h.quantiles.values())
+        nq = list(h.normal_quantiles.values())
+        method = "exact" if h.exact else f"FFT (error < {h.error_bound:.0e})"
+        lines.append(f"| {h.hands:,} | {method} | {float(h.ahead):.6f} | {float(h.even):.6f} | {float(h.behind):.6f} | "
+                     f"{float(q[0]):g} | {float(q[1]):g} | {float(q[2]):g} | {h.normal_ahead:.6f} | "
+                     f"{nq[0]:.1f} / {nq[1]:.1f} / {nq[2]:.1f} |")
+    lines += ["", "## How often", "", "| outcome | 1 in |", "|---|---:|"]
+    lines += [f"| {r.event} | {d['one_in'][r.outcome]['value']:,.2f} |" if d["one_in"][r.outcome] else f"| {r.event} | never |"
+              for r in a.rows]
+    lines += ["", "Player hands by category (the dealer's five cards have the same distribution):", "",
+              "| hand | hands of 2,598,960 | probability |", "|---|---:|---:|"]
+    lines += [f"| {Category.from_key(k).label} | {v['hands']:,} | {v['probability']['value']:.8f} |"
+              for k, v in d["player_hand_categories"].items()]
+    lines += ["", "The dealer qualifies, by the up card's rank:", "",
+              "| up card | " + " | ".join(RANKS[r] for r in range(12, -1, -1)) + " |", "|---|" + "---:|" * 13,
+              "| P(qualifies) | " + " | ".join(f"{d['dealer_qualifies_by_up_rank'][RANKS[r]]['value']:.4f}"
+                                               for r in range(12, -1, -1)) + " |"]
+    return lines

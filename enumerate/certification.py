@@ -1,0 +1,142 @@
+"""The figures a math report for a test lab quotes, beyond the return table.
+
+All exact (``Fraction``) except where a figure is irrational (standard deviations, the
+volatility index, the normal approximation) or comes from the floating-point convolution of
+many hands (:mod:`enumerate.distribution`, with its error bound).
+
+* RTP, return to player: 1 - house edge per ante, and 1 - element of risk per total wagered.
+* The range of RTP over strategies: the worst possible play (the worse action in every
+  situation), the simple strategies, optimal play.
+* Volatility: standard deviation per hand and per unit wagered, the volatility index, and the
+  net result after N hands.
+* "1 in N" for every outcome; the largest win and its frequency; the player-hand categories
+  (the dealer's hand has the same distribution: both are uniformly random 5-card hands of one
+  deck); how often the dealer qualifies by up-card rank; what the ante and the raise each
+  contribute to the return; the fold rate.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis import Analysis, RaiseValue, analyze
+from enumerate.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
+from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.jsonform import exact
+from enumerate.strategies import StrategyResult
+from evaluator.cards import RANKS
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category
+
+
+def worst_play(table: CountTable, a: Analysis, threads: int | None = None) -> Analysis:
+    """The analysis when the player takes the worse action in every situation (raise exactly
+    where raising is worth less than folding; where both are equal either is the worse)."""
+    worst = ~RaiseValue.of(a.variant).optimal(table)
+    value = RaiseValue.of(a.variant)
+    worst &= value.form(table) != value.raise_above          # indifferent: fold, the same value
+    return analyze(table, a.variant, force=worst.astype(np.uint8), threads=threads)
+
+
+def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
+    """P(dealer qualifies | up card rank r) for r = 0 (deuce) .. 12 (ace), over all situations
+    (kept in the table's memo: it does not depend on the paytable)."""
+    if "qualifies_by_up_rank" in table.memo:
+        return dict(table.memo["qualifies_by_up_rank"])
+    ranks = (table.up.astype(np.int64) >> 2).ravel()
+    w = np.broadcast_to(table.weight.astype(np.int64)[:, None], table.up.shape).ravel()
+    nq = (table.no_qualify.astype(np.int64) * table.weight.astype(np.int64)[:, None]).ravel()
+    total = [int(w[ranks == r].sum()) * COMPLETIONS for r in range(13)]
+    below = [int(nq[ranks == r].sum()) for r in range(13)]
+    out = {r: Fraction(total[r] - below[r], total[r]) for r in range(13)}
+    table.memo["qualifies_by_up_rank"] = out
+    return dict(out)
+
+
+def player_categories() -> dict[Category, int]:
+    """Hands of each category among the 2,598,960 (royal flush apart)."""
+    counts = np.bincount(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX], minlength=10)
+    return {c: int(counts[c]) for c in Category}
+
+
+@dataclass(frozen=True)
+class CertificationFigures:
+    """Everything the certified report adds to the return table (see the module docstring)."""
+
+    analysis: Analysis
+    worst: Analysis
+    simple: tuple[StrategyResult, ...]
+    dealer_by_up_rank: dict[int, Fraction]
+    hands: tuple[NHands, ...]
+
+    @property
+    def rtp_per_ante(self) -> Fraction:
+        return 1 - self.analysis.house_edge
+
+    @property
+    def rtp_per_total_wagered(self) -> Fraction:
+        return 1 - self.analysis.element_of_risk
+
+    def ante_and_raise(self) -> tuple[Fraction, Fraction]:
+        """Expected result per hand (antes) from the ante and from the raise; they sum to the
+        expected return."""
+        v = self.analysis.variant
+        ante = raise_ = Fraction(0)
+        for r in self.analysis.rows:
+            if r.outcome.startswith("player_wins_"):
+                a_part = v.ante_win
+            elif r.outcome == "dealer_does_not_qualify":
+                a_part = v.ante_no_qualify
+            elif r.outcome in ("fold", "dealer_wins"):
+                a_part = Fraction(-1)
+            else:
+                a_part = Fraction(0)
+            ante += a_part * r.probability
+            raise_ += (r.pays - a_part) * r.probability
+        return ante, raise_
+
+    def largest_win(self) -> tuple[Fraction, int]:
+        """The largest net win (antes) and the combinations that give it."""
+        best = max((r for r in self.analysis.rows if r.combinations), key=lambda r: r.pays)
+        return best.pays, sum(r.combinations for r in self.analysis.rows if r.pays == best.pays)
+
+    def to_dict(self) -> dict[str, Any]:
+        a = self.analysis
+        ante, raise_ = self.ante_and_raise()
+        win, win_comb = self.largest_win()
+        strategies = [{"name": "worst possible play", "rtp_per_ante": exact(1 - self.worst.house_edge),
+                       "rtp_per_total_wagered": exact(1 - self.worst.element_of_risk)}]
+        strategies += [{"name": s.name, "rtp_per_ante": exact(1 - s.analysis.house_edge),
+                        "rtp_per_total_wagered": exact(1 - s.analysis.element_of_risk)}
+                       for s in sorted(self.simple, key=lambda s: -s.analysis.house_edge)]
+        return {
+            "rtp_per_ante": exact(self.rtp_per_ante),
+            "rtp_per_total_wagered": exact(self.rtp_per_total_wagered),
+            "rtp_by_strategy": strategies,
+            "fold_rate": exact(1 - a.raise_probability),
+            "ante_return_per_hand": exact(ante),
+            "raise_return_per_hand": exact(raise_),
+            "largest_win": {"net_result_antes": exact(win), "combinations": win_comb,
+                            "probability": exact(Fraction(win_comb, a.total_combinations)),
+                            "one_in": exact(Fraction(a.total_combinations, win_comb))},
+            "one_in": {r.outcome: (exact(Fraction(a.total_combinations, r.combinations)) if r.combinations else None)
+                       for r in a.rows},
+            "standard_deviation_per_hand_antes": a.standard_deviation,
+            "standard_deviation_per_unit_wagered": a.standard_deviation / float(a.average_wager),
+            "volatility_index": [{"confidence": exact(c), "value": v} for c, v in volatility_index(a).items()],
+            "player_hand_categories": {c.key: {"hands": n, "probability": exact(Fraction(n, N_HANDS))}
+                                       for c, n in sorted(player_categories().items(), reverse=True)},
+            "dealer_hand_categories": "same as player_hand_categories (both hands are uniformly random 5-card hands of one deck)",
+            "dealer_qualifies_by_up_rank": {RANKS[r]: exact(p) for r, p in sorted(self.dealer_by_up_rank.items(), reverse=True)},
+            "n_hands": [h.to_dict() for h in self.hands],
+        }
+
+
+def certification_figures(table: CountTable, a: Analysis, simple: Sequence[StrategyResult],
+                          hands: Sequence[int] = DEFAULT_HANDS, threads: int | None = None) -> CertificationFigures:
+    """Compute every figure of :class:`CertificationFigures` for an analysed variant."""
+    return CertificationFigures(a, worst_play(table, a, threads), tuple(simple),
+                                dealer_qualifies_by_up_rank(table), tuple(n_hands(a, n) for n in hands))

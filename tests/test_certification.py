@@ -1,0 +1,95 @@
+"""The certification figures against independent computations: worst play from the raw counts,
+the N-hand distribution by direct enumeration and against its own exact path, the normal
+approximation and volatility index from their definitions, and the breakdowns' identities."""
+import math
+from fractions import Fraction
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from enumerate.analysis import analyze
+from enumerate.certification import certification_figures, dealer_qualifies_by_up_rank, worst_play
+from enumerate.distribution import exact_n_hands, float_n_hands, n_hands, one_hand, volatility_index
+from enumerate.engine import COMPLETIONS
+from enumerate.rules.variant_file import load_builtin
+from evaluator.ranking import CATEGORY_BY_STRENGTH
+
+
+@pytest.fixture(scope="module")
+def us(us_counts):
+    return analyze(us_counts, load_builtin("us-common").variant)
+
+
+def test_worst_play_equals_a_direct_count(us_counts, us):
+    """Worst play: in every situation the smaller of EV(raise) and EV(fold) = -1, summed from the
+    raw counts with the paytable applied directly (not through the aggregation kernel)."""
+    v = us.variant
+    pays = np.array([int(v.pay(c)) for c in range(10)], dtype=np.int64)
+    t = us_counts
+    nq, win, tie = (x.astype(np.int64) for x in (t.no_qualify, t.win, t.tie))
+    lose = COMPLETIONS - nq - win - tie
+    cat = CATEGORY_BY_STRENGTH[t.strength].astype(np.int64)
+    ev_raise_n = nq * 1 + win * (1 + 2 * pays[cat])[:, None] - 3 * lose     # times COMPLETIONS
+    worst_n = np.minimum(ev_raise_n, -COMPLETIONS)
+    total = int((worst_n * t.weight.astype(np.int64)[:, None]).sum())
+    expected = Fraction(total, t.n_situations * COMPLETIONS)
+    assert worst_play(t, us).expected_return == expected
+    assert worst_play(t, us).expected_return < us.expected_return
+
+
+def test_two_hands_by_direct_enumeration(us):
+    """The exact convolution for 2 hands against a plain double loop over the return table."""
+    total = us.total_combinations
+    direct: dict = {}
+    for r in us.rows:
+        for s in us.rows:
+            key = r.pays + s.pays
+            direct[key] = direct.get(key, 0) + r.combinations * s.combinations
+    scale, _ = one_hand(us)
+    got = {Fraction(k, scale): v for k, v in exact_n_hands(us, 2).items()}
+    assert got == {k: v for k, v in direct.items() if v}
+    assert sum(got.values()) == total ** 2
+    h = n_hands(us, 2)
+    assert h.ahead == Fraction(sum(v for k, v in direct.items() if k > 0), total ** 2)
+    assert h.even == Fraction(direct.get(0, 0), total ** 2)
+
+
+def test_fft_path_agrees_with_the_exact_one_within_its_bound(us):
+    exact = exact_n_hands(us, 10)
+    total = us.total_combinations ** 10
+    offset, p, bound = float_n_hands(us, 10)
+    assert 0 < bound < 1e-11
+    worst = max(abs(p[k - offset] - float(Fraction(v, total))) for k, v in exact.items())
+    assert worst <= bound
+    assert abs(p.sum() - 1) < 1e-12
+
+
+def test_normal_approximation_and_volatility_index_from_their_definitions(us):
+    sd = math.sqrt(us.variance)
+    for n in (1, 100):
+        h = n_hands(us, n)
+        normal = NormalDist(float(us.expected_return) * n, sd * math.sqrt(n))
+        assert h.normal_ahead == pytest.approx(1 - normal.cdf(0), abs=1e-12)
+        assert h.normal_quantiles[Fraction(1, 2)] == pytest.approx(normal.mean, abs=1e-9)
+    vi = volatility_index(us)
+    assert vi[Fraction(95, 100)] == pytest.approx(1.959963984540054 * sd, rel=1e-12)
+    assert vi[Fraction(90, 100)] < vi[Fraction(95, 100)] < vi[Fraction(99, 100)]
+
+
+def test_breakdown_identities(us_counts, us):
+    from enumerate.strategies import evaluate, simple_strategies
+    results, _ = evaluate(us_counts, us.variant, simple_strategies())
+    f = certification_figures(us_counts, us, results[1:], hands=(1, 10, 100))
+    ante, raise_ = f.ante_and_raise()
+    assert ante + raise_ == us.expected_return
+    assert f.rtp_per_ante == 1 - Fraction(1041372912372, 19933230517200)
+    by_rank = dealer_qualifies_by_up_rank(us_counts)
+    assert sum(by_rank.values()) / 13 == us.dealer_qualifies          # the up card's rank is uniform
+    assert by_rank[12] == by_rank[11] and by_rank[12] > by_rank[0]
+    win, comb = f.largest_win()
+    assert win == 201 and comb == us.rows[0].combinations
+    d = f.to_dict()
+    assert d["rtp_by_strategy"][0]["name"] == "worst possible play"
+    assert [h["hands"] for h in d["n_hands"]] == [1, 10, 100]
+    assert d["n_hands"][0]["method"] == "exact" and d["n_hands"][2]["method"] == "fft"
