@@ -124,6 +124,7 @@ def test_long_run_against_simulation():
     assert lr.return_to_player == s.contribution + fixed + probs[Category.ROYAL_FLUSH] * s.seed
 
 
+@pytest.mark.slow
 def test_long_run_partial_royal_share_against_simulation():
     probs = {Category.ROYAL_FLUSH: Fraction(1, 300), Category.STRAIGHT_FLUSH: Fraction(1, 50), Category.FLUSH: Fraction(1, 20)}
     s = Progressive({Category.ROYAL_FLUSH: MeterPay(Fraction(1, 2)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 4)),
@@ -161,3 +162,30 @@ def test_progressive_cli_errors(us_counts):
                          (["progressive", "--side-wager", "0"], "--side-wager")]:
         r = run_cli(*args, "--quiet", cwd=cwd)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_capped_meter_long_run_is_simulated_with_a_confidence_interval():
+    """A capped meter pay has no exact long-run formula: the return is simulated, labelled, and
+    its 95% interval holds the exact return when the cap never binds; award quantiles respect
+    the cap."""
+    base = load_builtin("progressive-100-75-50").variant.progressive
+    exact_rtp = sb.long_run(base).return_to_player
+    loose = Progressive(pays={**base.pays, Category.ROYAL_FLUSH: MeterPay(Fraction(1), Fraction(10**9))},
+                        contribution=base.contribution, seed=base.seed)
+    lr = sb.long_run(loose)
+    assert lr.return_to_player is None and lr.simulated_return is not None
+    estimate, half = lr.simulated_return
+    assert 0 < half < 0.02
+    assert abs(estimate - float(exact_rtp)) <= half
+    tight = Progressive(pays={**base.pays, Category.ROYAL_FLUSH: MeterPay(Fraction(1), Fraction(100_000))},
+                        contribution=base.contribution, seed=base.seed)
+    lr = sb.long_run(tight)
+    assert all(v <= 100_000 for v in lr.royal_award_quantiles.values())
+    assert max(lr.meter_at_royal_quantiles.values()) > 100_000          # the meter itself is not capped
+    assert lr.simulated_return[0] < estimate                             # a binding cap lowers the return
+    from enumerate.progressive.figures import figures
+    from studodds.reports.progressive import text
+    data = figures(tight)
+    assert data["long_run"]["return_to_player_simulated"]["estimate"] == lr.simulated_return[0]
+    assert "SIMULATED, 95% confidence interval" in text("capped", data)

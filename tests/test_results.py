@@ -38,7 +38,8 @@ def test_committed_us_table_holds_the_published_figure():
     assert data["provenance"]["self_checks"]["brute_force_spot_checks_agree"] >= 8
 
 
-@pytest.mark.parametrize("mutate", ["combination", "exact", "csv"])
+@pytest.mark.parametrize("mutate", [pytest.param("combination", marks=pytest.mark.slow), "exact",
+                                    pytest.param("csv", marks=pytest.mark.slow)])
 def test_check_fails_on_a_one_unit_change(tmp_path, mutate):
     shutil.copytree(REPO / "results" / "us-common", tmp_path / "us-common")
     summary = tmp_path / "us-common" / "summary.json"

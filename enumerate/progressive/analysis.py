@@ -104,8 +104,12 @@ def return_curve(side: Progressive, meters) -> list[tuple[Fraction, Fraction]]:
 class LongRun:
     """Long-run figures of the side bet over jackpot cycles (royal reset to royal reset).
 
-    Exact (``Fraction``) when no meter pay is capped, else ``None`` for the figures that would
-    need the meter's full distribution.
+    Exact (``Fraction``) when no meter pay is capped.  With a capped meter pay the exact
+    figures that would need the meter's full distribution are ``None`` and the return to player
+    is estimated by simulating :data:`QUANTILE_CYCLES` seeded jackpot cycles instead
+    (``simulated_return``: estimate and 95% confidence half-width), labelled as such.
+    ``royal_award_quantiles`` are the quantiles of what the royal actually pays (the cap
+    applied), beside those of the meter itself (which a cap does not limit).
     """
 
     return_to_player: Fraction | None      # gross, per unit wager
@@ -115,6 +119,8 @@ class LongRun:
     mean_meter: Fraction | None            # expected meter at a random wager's settlement
     meter_at_royal_quantiles: dict         # q -> meter value at a royal (exact when no other meter award)
     quantiles_exact: bool
+    royal_award_quantiles: dict | None = None           # q -> royal award (cap applied), None if fixed
+    simulated_return: tuple[float, float] | None = None  # (estimate, 95% half-width) when capped
 
 
 def long_run(side: Progressive, probabilities=None) -> LongRun:
@@ -145,8 +151,21 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
         sample = _simulated_meter_at_royal(side, p, QUANTILE_CYCLES)
         for q in qs:
             quantiles[q] = Fraction(float(np.quantile(sample, float(q)))).limit_denominator(100)
+    award_q = None
+    if isinstance(royal, MeterPay):
+        award_q = {q: (min(royal.share * m, royal.cap) if royal.cap is not None else royal.share * m)
+                   for q, m in quantiles.items()}
     if capped:
-        return LongRun(None, None, 1 / r, None, None, quantiles, not others)
+        meters, other_awards = _simulate_cycles(side, p, QUANTILE_CYCLES)
+        royal_awards = np.zeros(len(meters))
+        if isinstance(royal, MeterPay):
+            royal_awards = float(royal.share) * meters
+            if royal.cap is not None:
+                royal_awards = np.minimum(royal_awards, float(royal.cap))
+        per_cycle = other_awards + royal_awards
+        estimate = float(fixed) + float(r) * float(per_cycle.mean())
+        half = 1.959963984540054 * float(r) * float(per_cycle.std(ddof=1)) / math.sqrt(len(per_cycle))
+        return LongRun(None, None, 1 / r, None, None, quantiles, not others, award_q, (estimate, half))
     a = 1 - sum((v.share * p[k] / (1 - r) for k, v in others.items()), Fraction(0))
     s = 1 - r
     if a == 1:
@@ -162,7 +181,7 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     other_pay = (seed + c / r - mean_at_royal) * r
     royal_pay = (royal.share * mean_at_royal * r) if isinstance(royal, MeterPay) else Fraction(0)
     rtp = fixed + other_pay + royal_pay
-    return LongRun(rtp, 1 - rtp, 1 / r, mean_at_royal, mean_meter, quantiles, not others)
+    return LongRun(rtp, 1 - rtp, 1 / r, mean_at_royal, mean_meter, quantiles, not others, award_q)
 
 
 #: Jackpot cycles simulated (seeded, so reports are reproducible) for the quantiles of the meter
@@ -173,6 +192,16 @@ QUANTILE_CYCLES = 20_000
 def _simulated_meter_at_royal(side: Progressive, p, cycles: int, seed: int = 20261129) -> np.ndarray:
     """The meter when the royal hits, for ``cycles`` simulated cycles (meter awards other than the
     royal are taken from the meter; caps applied)."""
+    return _simulate_cycles(side, p, cycles, seed)[0]
+
+
+#: Seed of every simulation in certified figures (the same numbers on every run).
+SIMULATION_SEED = 20261129
+
+
+def _simulate_cycles(side: Progressive, p, cycles: int, seed: int = SIMULATION_SEED) -> tuple[np.ndarray, np.ndarray]:
+    """For ``cycles`` simulated jackpot cycles: the meter when the royal hits, and the meter
+    awards other than the royal paid during the cycle (caps applied)."""
     rng = np.random.default_rng(seed)
     r = float(p[Category.ROYAL_FLUSH])
     others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), v) for k, v in side.pays.items()
@@ -180,6 +209,7 @@ def _simulated_meter_at_royal(side: Progressive, p, cycles: int, seed: int = 202
     c, s0 = float(side.contribution), float(side.seed)
     lengths = rng.geometric(r, size=cycles)
     out = np.empty(cycles)
+    paid = np.zeros(cycles)
     for i, k in enumerate(lengths):
         events = []
         for q, pay in others:
@@ -194,8 +224,9 @@ def _simulated_meter_at_royal(side: Progressive, p, cycles: int, seed: int = 202
             if pay.cap is not None:
                 amount = min(amount, float(pay.cap))
             meter -= amount
+            paid[i] += amount
         out[i] = meter + c * (k - last)
-    return out
+    return out, paid
 
 
 def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction], wagers: int, seed: int = 1):

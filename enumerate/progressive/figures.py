@@ -43,6 +43,13 @@ def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -
             "meter_at_royal_quantiles": [{"quantile": fig(q), "meter": fig(v)}
                                          for q, v in lr.meter_at_royal_quantiles.items()],
             "quantiles_exact": lr.quantiles_exact,
+            "royal_award_quantiles": None if lr.royal_award_quantiles is None else [
+                {"quantile": fig(q), "award": fig(v)} for q, v in lr.royal_award_quantiles.items()],
+            "return_to_player_simulated": None if lr.simulated_return is None else {
+                "method": f"simulation of {sb.QUANTILE_CYCLES} seeded jackpot cycles (seed {sb.SIMULATION_SEED})",
+                "estimate": lr.simulated_return[0],
+                "ci95_low": lr.simulated_return[0] - lr.simulated_return[1],
+                "ci95_high": lr.simulated_return[0] + lr.simulated_return[1]},
         },
         "sharing_meter": fig(at),
         "sharing": [],

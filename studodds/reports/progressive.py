@@ -37,13 +37,20 @@ def text(name: str, data: dict[str, Any], combined: Combined | None = None) -> s
     for row in data["return_curve"]:
         lines.append(f"{row['meter']['value']:>14,.2f} {row['net_return_per_wager']['value']:>+12.6%}")
     lr = data["long_run"]
-    lines += ["", "Long run (renewal over jackpot cycles):",
-              f"  return to player {v(lr['return_to_player'], '{:.6%}')}, house retention {v(lr['house_retention'], '{:.6%}')}",
+    sim = lr["return_to_player_simulated"]
+    rtp_line = (f"  return to player {v(lr['return_to_player'], '{:.6%}')}, house retention {v(lr['house_retention'], '{:.6%}')}"
+                if sim is None else
+                f"  return to player {sim['estimate']:.4%} (SIMULATED, 95% confidence interval {sim['ci95_low']:.4%} to "
+                f"{sim['ci95_high']:.4%}; {sim['method']}; no exact formula with a capped meter pay)")
+    lines += ["", "Long run (renewal over jackpot cycles):", rtp_line,
               f"  wagers per cycle {v(lr['cycle_wagers'], '{:,.1f}')}, expected meter at the royal {v(lr['meter_at_royal'], '{:,.2f}')}, "
               f"mean meter {v(lr['mean_meter'], '{:,.2f}')}",
               "  meter at the royal, quantiles" + ("" if lr["quantiles_exact"] else
                                                    f" (simulated, {sb.QUANTILE_CYCLES:,} seeded cycles)") + ": " +
               ", ".join(f"{q['quantile']['value']:.0%} {q['meter']['value']:,.0f}" for q in lr["meter_at_royal_quantiles"]),
+              *([] if lr["royal_award_quantiles"] is None else [
+                  "  royal award (cap applied), quantiles: " +
+                  ", ".join(f"{q['quantile']['value']:.0%} {q['award']['value']:,.0f}" for q in lr["royal_award_quantiles"])]),
               "", f"Several players at one table (one deck), meter {v(data['sharing_meter'], '{:,.2f}')}:",
               f"{'players':>7} {'P(2+ meter hits)':>18} {'meter award/player':>19} {'return':>10} {'lowered by':>12}"]
     for s in data["sharing"]:
