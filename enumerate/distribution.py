@@ -78,30 +78,52 @@ def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
     return result
 
 
-def fft_error_bound(support: int, hands: int) -> float:
-    """Conservative absolute error bound of every probability of the N-hand distribution.
+#: Probability allowed to fall outside the FFT window (added to the error bound).
+TAIL = 1e-18
 
-    The distribution is computed as irfft(rfft(p)^N) on a grid of M >= support points.  Each
-    transform of a probability vector (entries >= 0, sum 1) is accurate to about c * u * log2(M)
-    per coefficient (u = 2^-53; the usual FFT error bound), and the N-th power of a coefficient of
-    modulus at most 1 multiplies that error by at most N.  With c = 10 and the two transforms:
-    10 * u * log2(M) * (N + 2)."""
+
+def fft_error_bound(grid: int, hands: int) -> float:
+    """Conservative absolute error bound of every probability of the N-hand distribution from
+    rounding: irfft(rfft(p)^N) on a grid of M points.  Each transform of a probability vector
+    (entries >= 0, sum 1) is accurate to about c * u * log2(M) per coefficient (u = 2^-53; the
+    usual FFT error bound), and the N-th power of a coefficient of modulus at most 1 multiplies
+    that error by at most N.  With c = 10 and the two transforms: 10 * u * log2(M) * (N + 2)."""
     u = 2.0 ** -53
-    return 10 * u * max(1.0, math.log2(max(support, 2))) * (hands + 2)
+    return 10 * u * max(1.0, math.log2(max(grid, 2))) * (hands + 2)
+
+
+def bernstein_width(n: int, variance: float, b: float, tail: float = TAIL) -> float:
+    """t with P(|S_n - n mu| >= t) <= tail by Bernstein's inequality, for a sum of n independent
+    results with variance ``variance`` each and |X - mu| <= b:
+    P(|S_n - n mu| >= t) <= 2 exp(-t^2 / (2 (n variance + b t / 3)))."""
+    ell = math.log(2 / tail)
+    k = 2 * ell * b / 3
+    return (k + math.sqrt(k * k + 8 * ell * n * variance)) / 2
 
 
 def float_n_hands(a: Analysis, n: int) -> tuple[int, np.ndarray, float]:
-    """(offset, probabilities, error bound): probabilities[k] = P(scaled sum == k + offset)."""
-    _, one = one_hand(a)
+    """(offset, probabilities, error bound): probabilities[k] = P(scaled sum == k + offset).
+
+    The sum is computed on a circular grid of M points centred on its mean and wide enough that
+    Bernstein's inequality puts at most :data:`TAIL` of the probability outside (that mass would
+    wrap around; it is added to the error bound); M is never more than the full support."""
+    scale, one = one_hand(a)
     lo, hi = min(one), max(one)
-    base = np.zeros(hi - lo + 1)
     total = a.total_combinations
-    for v, c in one.items():
-        base[v - lo] = c / total
+    mean = sum(v * c for v, c in one.items()) / total                      # scaled units
+    var = sum((v - mean) ** 2 * c for v, c in one.items()) / total
+    b = max(abs(lo - mean), abs(hi - mean))
     support = n * (hi - lo) + 1
-    m = 1 << (support - 1).bit_length()
-    p = np.fft.irfft(np.fft.rfft(base, m) ** n, m)[:support]
-    return n * lo, np.clip(p, 0.0, None), fft_error_bound(m, n)
+    width = 2 * math.ceil(bernstein_width(n, var, b)) + 1
+    m = 1 << (min(support, width) - 1).bit_length()
+    start = n * lo if m >= support else math.floor(n * mean) - m // 2      # the window [start, start + m)
+    base = np.zeros(m)
+    for v, c in one.items():
+        base[v % m] += c / total
+    ring = np.fft.irfft(np.fft.rfft(base) ** n, m)
+    # ring[k] = P(sum = s) for the one s in the window with s = k (mod m)
+    p = np.roll(ring, -(start % m))
+    return start, np.clip(p, 0.0, None), fft_error_bound(m, n) + (TAIL if m < support else 0.0)
 
 
 @dataclass(frozen=True)

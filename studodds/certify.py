@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from enumerate.analysis import Analysis
-from enumerate.atomic import atomic_write_text, remove_stale_temporaries
+from enumerate.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.certification import CertificationFigures, certification_figures
 from enumerate.engine import ENGINE_VERSION, CountTable
 from enumerate.progressive.figures import ProgressiveReport
@@ -22,11 +22,12 @@ from enumerate.strategies import StrategyComparison
 from evaluator.errors import StudoddsError
 from evaluator.ranking import ordering_fingerprint
 from studodds import __version__
+from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
 from studodds.reports.strategy import strategy_csv, strategy_markdown
 from studodds.reports.text import pays_text
 
-FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "variant.toml")
+FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html", "variant.toml")
 #: Written beside FILES: the machine and date of the run (not compared, not a result).
 ENVIRONMENT = "environment.json"
 SPOT_CHECKS = 8
@@ -109,12 +110,15 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
     figures = certification_figures(table, a, results[1:])
+    data = summary(comparison, prov, side, figures)
+    markdown = report_md(a, prov, results[1:], side, figures)
     return {
-        "summary.json": json.dumps(summary(comparison, prov, side, figures), indent=2) + "\n",
+        "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
         "strategy.md": strategy_markdown(chart, a.variant),
         "strategy.csv": strategy_csv(chart),
-        "report.md": report_md(a, prov, results[1:], side, figures),
+        "report.md": markdown,
+        "report.html": report_html(markdown, data),
         "variant.toml": source.text,
     }
 
@@ -133,11 +137,41 @@ def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[F
     return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
 
 
-def write(out: Path, files: dict[str, str], name: str) -> Path:
+#: Formats a batch can write: the text files always, html, and the binary pdf and xlsx.
+FORMATS = ("md", "html", "pdf", "xlsx")
+
+
+def binary_files(files: dict[str, str], formats: set[str], notes: list[str]) -> dict[str, bytes]:
+    """report.pdf (headless Chromium) and report.xlsx (openpyxl) when asked for and available;
+    what cannot be made is added to ``notes`` (once per reason) instead."""
+    out: dict[str, bytes] = {}
+    if "pdf" in formats:
+        from studodds.reports import pdf
+        if pdf.chromium() is None:
+            if pdf.INSTALL_HINT not in notes:
+                notes.append(pdf.INSTALL_HINT)
+        else:
+            out["report.pdf"] = pdf.html_to_pdf(files["report.html"])
+    if "xlsx" in formats:
+        from studodds.reports import xlsx
+        if not xlsx.available():
+            if xlsx.INSTALL_HINT not in notes:
+                notes.append(xlsx.INSTALL_HINT)
+        else:
+            out["report.xlsx"] = xlsx.workbook_bytes(json.loads(files["summary.json"]), files["strategy.csv"])
+    return out
+
+
+def write(out: Path, files: dict[str, str], name: str, binary: dict[str, bytes] | None = None,
+          formats: set[str] | None = None) -> Path:
     folder = Path(out) / name
     remove_stale_temporaries(folder)
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(), indent=2) + "\n")
+    for fname, data in (binary or {}).items():
+        atomic_write_bytes(folder / fname, [data])
     for fname in FILES:                       # variant.toml last: it marks a complete table
+        if fname == "report.html" and formats is not None and "html" not in formats:
+            continue
         atomic_write_text(folder / fname, files[fname])
     return folder
 
@@ -181,9 +215,11 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
     _flatten("", old, a)
     _flatten("", json.loads(fresh["summary.json"]), b)
     for key in sorted(set(a) | set(b)):
+        if _fft_float_close(key, a.get(key), b.get(key)):
+            continue
         if key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)"):
             diffs.append(Difference("summary.json", key, a.get(key, "(missing)"), b.get(key, "(missing)")))
-    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md"):
+    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html"):
         try:
             old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
         except OSError as exc:
@@ -193,9 +229,21 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
         for i in range(max(len(old_lines), len(new_lines))):
             o = old_lines[i] if i < len(old_lines) else "(missing)"
             n = new_lines[i] if i < len(new_lines) else "(missing)"
-            if o != n and not (fname == "report.md" and o.startswith("- Tool: studodds") and n.startswith("- Tool: studodds")):
+            if o != n and not _tool_version_line(o, n):
                 diffs.append(Difference(fname, f"line {i + 1}", o, n))
     return diffs
+
+
+def _fft_float_close(key: str, old: Any, new: Any) -> bool:
+    """Floating-point N-hand figures (FFT) may differ in the last bits between numpy builds;
+    they agree when within 1e-9, far inside their stated error bounds' use."""
+    return ("n_hands" in key and isinstance(old, float) and isinstance(new, float)
+            and abs(old - new) <= 1e-9)
+
+
+def _tool_version_line(old: str, new: str) -> bool:
+    """The report line naming the tool version may differ (like provenance.tool_version)."""
+    return any(old.startswith(p) and new.startswith(p) for p in ("- Tool: studodds", "<li>Tool: studodds"))
 
 
 def committed_source(folder: Path) -> VariantSource:

@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(default: every built-in).")
     p.add_argument("variants", nargs="*", help="names, .toml files or folders of .toml files")
     p.add_argument("--out", default="results", help="output folder (default results/)")
+    p.add_argument("--formats", default=None,
+                   help="report formats beside summary.json and the CSVs: md (always), html, pdf (needs headless "
+                        "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
     _strict(p)
     _common(p)
     p.set_defaults(func=cmd_batch)
@@ -213,6 +216,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from enumerate.selfcheck import spot_check
     from studodds import certify
     from studodds.progress import bar_factory
+    spec = args.formats if args.formats is not None else os.environ.get("STUDODDS_FORMATS", ",".join(certify.FORMATS))
+    formats = {f.strip() for f in spec.split(",") if f.strip()} | {"md"}
+    unknown = formats - set(certify.FORMATS)
+    if unknown:
+        raise StudoddsError(f"--formats: unknown format {sorted(unknown)[0]!r} (choose from {', '.join(certify.FORMATS)})")
+    if "pdf" in formats and "html" not in formats:
+        raise StudoddsError("--formats: pdf is printed from the html report: ask for html too")
     sources = resolve_many(args.variants)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -224,6 +234,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     for s in sources:
         by_qualifier.setdefault(s.variant.qualifier.threshold, []).append(s)
     written = []
+    notes: list[str] = []
     with bar_factory("variants", args.quiet)(len(sources)) as bar:
         for group in by_qualifier.values():
             counts = _table(args, group[0].variant)
@@ -233,11 +244,16 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
                 files = certify.render(s, checked, counts, index)
                 _warn(args, s.variant.name, json.loads(files["summary.json"])["analysis"]["warnings"])
-                written.append((s.variant.name, certify.write(out, files, s.variant.name)))
+                binary = certify.binary_files(files, formats, notes)
+                written.append((s.variant.name, certify.write(out, files, s.variant.name, binary, formats),
+                                sorted(set(certify.FILES) - ({"report.html"} - {f"report.{f}" for f in formats}))
+                                + [certify.ENVIRONMENT, *binary]))
                 bar.update(1)
+    for note in notes:
+        print(f"studodds: warning: {note}", file=sys.stderr)
     data = {"kind": "batch", "out": str(out),
-            "tables": [{"variant": name, "folder": str(folder), "files": [*certify.FILES, certify.ENVIRONMENT]}
-                       for name, folder in written]}
+            "tables": [{"variant": name, "folder": str(folder), "files": files}
+                       for name, folder, files in written]}
     _emit(args, data, lambda d: "\n".join(f"{t['folder']}/" for t in d["tables"]))
     return 0
 

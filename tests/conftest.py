@@ -9,6 +9,8 @@ def _private_cache(tmp_path_factory):
     path = tmp_path_factory.mktemp("cache")
     old = os.environ.get("STUDODDS_CACHE_DIR")
     os.environ["STUDODDS_CACHE_DIR"] = str(path)
+    # batches in tests write the text formats; tests/test_reports.py asks for pdf and xlsx itself
+    os.environ.setdefault("STUDODDS_FORMATS", "md,html")
     yield path
     if old is None:
         os.environ.pop("STUDODDS_CACHE_DIR", None)

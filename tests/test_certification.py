@@ -93,3 +93,22 @@ def test_breakdown_identities(us_counts, us):
     assert d["rtp_by_strategy"][0]["name"] == "worst possible play"
     assert [h["hands"] for h in d["n_hands"]] == [1, 10, 100]
     assert d["n_hands"][0]["method"] == "exact" and d["n_hands"][2]["method"] == "fft"
+
+
+def test_windowed_fft_equals_the_full_support_one(us):
+    """The circular window around the mean (tails beyond Bernstein's bound wrap) against the
+    full-support transform computed here directly."""
+    scale, one = one_hand(us)
+    lo, hi = min(one), max(one)
+    n = 1000
+    base = np.zeros(hi - lo + 1)
+    for v, c in one.items():
+        base[v - lo] = c / us.total_combinations
+    support = n * (hi - lo) + 1
+    m = 1 << (support - 1).bit_length()
+    full = np.fft.irfft(np.fft.rfft(base, m) ** n, m)[:support]
+    offset, p, bound = float_n_hands(us, n)
+    assert len(p) < support                                   # the window is narrower than the support
+    k = np.arange(len(p)) + offset - n * lo                   # positions in the full array
+    assert np.max(np.abs(p - full[k])) <= bound + 1e-15
+    assert abs(full[k].sum() - 1) < 1e-12                     # the window holds all the mass

@@ -27,7 +27,7 @@ def test_byte_identical_across_threads_and_cache_state(tmp_path):
     cold2 = _batch(tmp_path / "b", tmp_path / "cache2", "2")       # cold cache, two threads
     warm1 = _batch(tmp_path / "c", tmp_path / "cache2", "1")       # warm cache, one thread
     warm2 = _batch(tmp_path / "d", tmp_path / "cache1", "2")       # warm cache, two threads
-    assert len(cold1) == 12
+    assert len(cold1) == 14                                         # 2 variants x 7 files
     assert cold1 == cold2 == warm1 == warm2
     cache1 = next((tmp_path / "cache1").iterdir()).read_bytes()
     cache2 = next((tmp_path / "cache2").iterdir()).read_bytes()

@@ -1,0 +1,139 @@
+"""The certified report as one self-contained HTML page (``report.html``).
+
+Made from the same Markdown as ``report.md`` (one source, so the two cannot disagree), with the
+styles inline, charts as inline SVG drawn from the exact figures, no script and no external
+request of any kind; print-friendly (tables do not split rows, charts keep their size).  The
+PDF is this page printed by a browser engine (:mod:`studodds.reports.pdf`).
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+_CSS = """
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111; max-width: 60em;
+       margin: 2em auto; padding: 0 1em; line-height: 1.45; font-size: 14px; }
+h1 { font-size: 1.7em; border-bottom: 2px solid #333; padding-bottom: .2em; }
+h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #bbb; }
+table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
+th, td { border: 1px solid #bbb; padding: .25em .55em; }
+th { background: #eee; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: .88em; word-break: break-all; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6em; overflow-x: auto; font-size: .85em; }
+.warning { background: #fff3cd; border: 1px solid #e0b400; padding: .5em 1em; }
+figure { margin: 1em 0; } figcaption { font-size: .9em; color: #444; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11px; }
+  h2 { break-after: avoid; } tr, figure, pre { break-inside: avoid; }
+  @page { size: A4; margin: 16mm 14mm; }
+}
+"""
+
+
+def _inline(text: str) -> str:
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    return out
+
+
+def _is_number(cell: str) -> bool:
+    return bool(re.fullmatch(r"[-+]?[\d,.]+%?( / [-+\d.]+)*|never|-|[\d.]+e[-+]\d+|", cell.strip()))
+
+
+def markdown_to_html(md: str) -> str:
+    """The Markdown subset the reports use: headings, paragraphs, lists, pipe tables, fenced
+    code, bold and inline code."""
+    lines = md.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            out.append("<pre>" + html.escape("\n".join(lines[i + 1:j])) + "</pre>")
+            i = j + 1
+        elif line.startswith("## "):
+            out.append(f"<h2>{_inline(line[3:])}</h2>")
+            i += 1
+        elif line.startswith("# "):
+            out.append(f"<h1>{_inline(line[2:])}</h1>")
+            i += 1
+        elif line.startswith("| "):
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
+                i += 1
+            head, body = rows[0], [r for r in rows[1:] if not all(set(c) <= set("-:") for c in r)]
+            cls = [' class="num"' if body and all(_is_number(r[k]) for r in body if k < len(r)) else ""
+                   for k in range(len(head))]
+            out.append("<table><thead><tr>" + "".join(f"<th{c}>{_inline(h)}</th>" for h, c in zip(head, cls))
+                       + "</tr></thead><tbody>")
+            out += ["<tr>" + "".join(f"<td{c}>{_inline(v)}</td>" for v, c in zip(r, cls)) + "</tr>" for r in body]
+            out.append("</tbody></table>")
+        elif line.startswith("- "):
+            items = []
+            while i < len(lines) and lines[i].startswith("- "):
+                items.append(f"<li>{_inline(lines[i][2:])}</li>")
+                i += 1
+            out += ["<ul>", *items, "</ul>"]
+        elif not line.strip():
+            i += 1
+        else:
+            para = []
+            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "```")):
+                para.append(lines[i])
+                i += 1
+            out.append(f"<p>{_inline(' '.join(para))}</p>")
+    return "\n".join(out)
+
+
+def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str) -> str:
+    """A horizontal bar chart as inline SVG (positive green, negative red), with value labels."""
+    width, row, left, right = 720, 20, 230, 90
+    height = row * len(labels) + 40
+    span = max(abs(v) for v in values) or 1.0
+    lo = min(0.0, min(values))
+    hi = max(0.0, max(values))
+    scale = (width - left - right) / ((hi - lo) or span)
+    zero = left + (-lo) * scale
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+             f'aria-label="{html.escape(title)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
+             f'<text x="{left}" y="14" font-weight="bold">{html.escape(title)}</text>']
+    for k, (label, v) in enumerate(zip(labels, values)):
+        y = 24 + k * row
+        x0, x1 = sorted((zero, zero + v * scale))
+        color = "#2e7d32" if v >= 0 else "#c62828"
+        parts.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(label)}</text>')
+        parts.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 0.5):.1f}" height="{row - 6}" fill="{color}"/>')
+        parts.append(f'<text x="{x1 + 4:.1f}" y="{y + 13}">{v:+.5f} {html.escape(unit)}</text>')
+    parts.append(f'<line x1="{zero:.1f}" y1="20" x2="{zero:.1f}" y2="{height - 8}" stroke="#333"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def report_html(markdown: str, summary: dict[str, Any]) -> str:
+    """The HTML report: the Markdown report's content, and charts of the return table and of
+    P(ahead) after N hands, from ``summary`` (the summary.json object)."""
+    a = summary["analysis"]
+    title = f"Caribbean Stud Poker: {a['variant']['name']}"
+    rows = a["return_table"]
+    charts = [bar_chart_svg("Contribution to the return, per ante", [r["label"] for r in rows],
+                            [r["return_per_ante"]["value"] for r in rows], "antes")]
+    cert = summary.get("certification")
+    if cert:
+        hands = cert["n_hands"]
+        charts.append(bar_chart_svg("Probability of being ahead after N hands",
+                                    [f"{h['hands']:,} hands" for h in hands],
+                                    [h["ahead"]["value"] if isinstance(h["ahead"], dict) else h["ahead"] for h in hands], ""))
+    body = markdown_to_html(markdown)
+    body = body.replace("<h2>Warnings</h2>", '<h2 class="warning">Warnings</h2>', 1)
+    figures = "\n".join(f"<figure>{c}</figure>" for c in charts)
+    marker = "<h2>Figures</h2>"
+    body = body.replace(marker, f"<h2>Charts</h2>\n{figures}\n{marker}", 1) if marker in body else body + figures
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")

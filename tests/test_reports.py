@@ -1,0 +1,103 @@
+"""The report formats as a reader sees them: report.html rendered in a real headless browser
+(screenshot not blank, headline figures in the rendered text), report.pdf printed by the same
+engine (text extracted), the workbook read back, and the HTML self-contained."""
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_runner import run_cli
+
+HEADLINE = ["1,041,372,912,372", "5.224306%", "2.555286%", "94.775694%", "97.444714%"]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory, us_counts):
+    out = tmp_path_factory.mktemp("reports")
+    r = run_cli("batch", "us-common", "--out", str(out), "--formats", "md,html,pdf,xlsx", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "report.pdf needs" not in r.stderr and "report.xlsx needs" not in r.stderr, r.stderr
+    return out / "us-common"
+
+
+def _chromium():
+    from studodds.reports.pdf import chromium
+    exe = chromium()
+    assert exe, "the report tests need headless Chromium (.ci/run installs it: apt-get install chromium)"
+    return exe
+
+
+@pytest.mark.slow
+def test_html_is_self_contained(table):
+    page = (table / "report.html").read_text()
+    assert "<script" not in page and "<link" not in page and " src=" not in page
+    assert not re.findall(r"https?://(?!www\.w3\.org/2000/svg)", page)       # the SVG namespace is not a request
+    for needle in HEADLINE:
+        assert needle in page
+
+
+@pytest.mark.slow
+def test_html_renders_in_a_real_browser(table, tmp_path):
+    """Screenshot: not blank; rendered text (the DOM after layout): the headline figures."""
+    from PIL import Image
+    exe = _chromium()
+    shot = tmp_path / "shot.png"
+    base = [exe, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}/profile"]
+    subprocess.run([*base, f"--screenshot={shot}", "--window-size=1200,1600", (table / "report.html").as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    img = Image.open(shot).convert("RGB")
+    colors = img.getcolors(maxcolors=1 << 20) or []
+    assert img.size == (1200, 1600) and len(colors) > 50                       # text, tables, bars: not blank
+    dark = sum(n for n, (r, g, b) in colors if r + g + b < 200)
+    assert dark > 5_000
+    dom = subprocess.run([*base, "--dump-dom", (table / "report.html").as_uri()], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    text = re.sub(r"<[^>]+>", " ", dom)
+    for needle in HEADLINE:
+        assert needle in text
+
+
+@pytest.mark.slow
+def test_pdf_holds_the_headline_figures(table):
+    import pypdf
+    reader = pypdf.PdfReader(table / "report.pdf")
+    assert len(reader.pages) >= 2
+    text = " ".join(p.extract_text() for p in reader.pages)
+    for needle in HEADLINE:
+        assert needle in text, needle
+
+
+@pytest.mark.slow
+def test_workbook_reads_back(table):
+    import openpyxl
+    wb = openpyxl.load_workbook(table / "report.xlsx")
+    assert wb.sheetnames == ["Figures", "Return table", "Strategy", "N hands"]
+    summary = json.loads((table / "summary.json").read_text())
+    figures = {row[0]: row[2] for row in wb["Figures"].iter_rows(min_row=2, values_only=True)}
+    assert figures["total_loss_antes"] == "1041372912372"
+    assert figures["rtp_per_ante"] == summary["certification"]["rtp_per_ante"]["exact"]
+    rows = list(wb["Return table"].iter_rows(min_row=2, values_only=True))
+    assert [r[2] for r in rows] == [r["combinations"] for r in summary["analysis"]["return_table"]]
+    assert [r[0] for r in wb["N hands"].iter_rows(min_row=2, values_only=True)] == [1, 10, 100, 1000, 10000]
+
+
+@pytest.mark.slow
+def test_without_a_pdf_engine_the_batch_says_so(tmp_path, us_counts, monkeypatch):
+    monkeypatch.setenv("STUDODDS_CHROMIUM", str(tmp_path / "no-such-browser"))
+    r = run_cli("batch", "royal-200", "--out", str(tmp_path), "--formats", "md,html,pdf", "--quiet")
+    assert r.returncode == 0
+    assert "report.pdf needs headless Chromium" in r.stderr
+    assert (tmp_path / "royal-200" / "report.html").exists() and not (tmp_path / "royal-200" / "report.pdf").exists()
+
+
+@pytest.mark.parametrize("formats,needle", [("md,docx", "unknown format 'docx'"), ("md,pdf", "ask for html too")])
+def test_bad_formats(formats, needle):
+    r = run_cli("batch", "us-common", "--out", "/tmp/never", "--formats", formats, "--quiet")
+    assert r.returncode == 2 and needle in r.stderr
+
+
+def test_committed_html_reports_exist():
+    for folder in (Path(__file__).resolve().parent.parent / "results").iterdir():
+        if folder.is_dir():
+            assert (folder / "report.html").is_file(), folder
