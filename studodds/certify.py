@@ -15,6 +15,7 @@ from typing import Any
 from enumerate.analysis import Analysis
 from enumerate.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.certification import CertificationFigures, certification_figures
+from enumerate.distribution import DEFAULT_HANDS
 from enumerate.engine import ENGINE_VERSION, CountTable
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.rules.variant_file import VariantSource, load_variant_file
@@ -100,8 +101,10 @@ def return_table_csv(a: Analysis) -> str:
     return buf.getvalue()
 
 
-def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None) -> dict[str, str]:
-    """The files of a certified table, as text (``index``: see strategies.evaluate)."""
+def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
+           hands: tuple[int, ...] = DEFAULT_HANDS) -> dict[str, str]:
+    """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
+    the numbers of hands of the N-hand table)."""
     from enumerate import strategies
     from enumerate.progressive.figures import report as progressive_report
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
@@ -109,7 +112,7 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     a = results[0].analysis
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
-    figures = certification_figures(table, a, results[1:])
+    figures = certification_figures(table, a, results[1:], hands)
     data = summary(comparison, prov, side, figures)
     markdown = report_md(a, prov, results[1:], side, figures)
     return {
@@ -244,6 +247,16 @@ def _fft_float_close(key: str, old: Any, new: Any) -> bool:
 def _tool_version_line(old: str, new: str) -> bool:
     """The report line naming the tool version may differ (like provenance.tool_version)."""
     return any(old.startswith(p) and new.startswith(p) for p in ("- Tool: studodds", "<li>Tool: studodds"))
+
+
+def committed_hands(folder: Path) -> tuple[int, ...]:
+    """The numbers of hands a committed table's N-hand table was made with (the default when
+    it has none), so that check recomputes the same table."""
+    try:
+        data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        return tuple(int(h["hands"]) for h in data["certification"]["n_hands"]) or DEFAULT_HANDS
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_HANDS
 
 
 def committed_source(folder: Path) -> VariantSource:

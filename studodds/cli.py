@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--formats", default=None,
                    help="report formats beside summary.json and the CSVs: md (always), html, pdf (needs headless "
                         "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
+    p.add_argument("--hands", default="1,10,100,1000,10000",
+                   help="numbers of hands of the net-result table (default 1,10,100,1000,10000; each 1..1,000,000)")
     _strict(p)
     _common(p)
     p.set_defaults(func=cmd_batch)
@@ -223,6 +225,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise StudoddsError(f"--formats: unknown format {sorted(unknown)[0]!r} (choose from {', '.join(certify.FORMATS)})")
     if "pdf" in formats and "html" not in formats:
         raise StudoddsError("--formats: pdf is printed from the html report: ask for html too")
+    hands = _parse_hands(args.hands)
     sources = resolve_many(args.variants)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -242,7 +245,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             indexes = certify.indexes_for(group, counts)
             for s in group:
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
-                files = certify.render(s, checked, counts, index)
+                files = certify.render(s, checked, counts, index, hands)
                 _warn(args, s.variant.name, json.loads(files["summary.json"])["analysis"]["warnings"])
                 binary = certify.binary_files(files, formats, notes)
                 written.append((s.variant.name, certify.write(out, files, s.variant.name, binary, formats),
@@ -256,6 +259,17 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        for name, folder, files in written]}
     _emit(args, data, lambda d: "\n".join(f"{t['folder']}/" for t in d["tables"]))
     return 0
+
+
+def _parse_hands(text: str) -> tuple[int, ...]:
+    """``--hands``: distinct whole numbers 1..1,000,000, in increasing order."""
+    try:
+        values = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise StudoddsError(f"--hands: {text!r} is not a list of whole numbers such as 1,10,100") from None
+    if not values or values[0] < 1 or values[-1] > 1_000_000:
+        raise StudoddsError(f"--hands: {text!r}: give numbers of hands from 1 to 1,000,000")
+    return tuple(values)
 
 
 def _writable_folder(folder: Path, make: bool = False, named: Path | None = None) -> None:
@@ -295,7 +309,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         q = source.variant.qualifier.threshold
         if q not in checked_by_qualifier:
             checked_by_qualifier[q] = spot_check(counts, certify.SPOT_CHECKS)
-        fresh = certify.render(source, checked_by_qualifier[q], counts)
+        fresh = certify.render(source, checked_by_qualifier[q], counts, hands=certify.committed_hands(table))
         report.append(certify.check_entry(table, fresh, source))
     failures = sum(1 for e in report if e["status"] != "ok")
     data = {"kind": "check", "folder": str(folder), "tables": report, "tables_with_differences": failures}

@@ -112,3 +112,17 @@ def test_windowed_fft_equals_the_full_support_one(us):
     k = np.arange(len(p)) + offset - n * lo                   # positions in the full array
     assert np.max(np.abs(p - full[k])) <= bound + 1e-15
     assert abs(full[k].sum() - 1) < 1e-12                     # the window holds all the mass
+
+
+def test_the_n_hand_table_is_configurable_and_check_follows_it(tmp_path, us_counts):
+    import json as _json
+
+    from cli_runner import run_cli
+    r = run_cli("batch", "us-common", "--out", str(tmp_path), "--hands", "3,1,50", "--quiet")
+    assert r.returncode == 0, r.stderr
+    data = _json.loads((tmp_path / "us-common" / "summary.json").read_text())
+    assert [h["hands"] for h in data["certification"]["n_hands"]] == [1, 3, 50]
+    assert run_cli("check", str(tmp_path), "--quiet").returncode == 0
+    for bad in ("0", "x", "2000000"):
+        r = run_cli("batch", "us-common", "--out", str(tmp_path / "b"), "--hands", bad, "--quiet")
+        assert r.returncode == 2 and "--hands" in r.stderr
