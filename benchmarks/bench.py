@@ -69,7 +69,8 @@ def load_run(n: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as src, tempfile.TemporaryDirectory() as out:
         write_paytables(src, n)
         r = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "studodds", "batch", src,
-                            "--out", out, "--quiet"], capture_output=True, text=True, check=True, cwd=outside)
+                            "--out", out, "--formats", "md", "--quiet"], capture_output=True, text=True, check=True,
+                           cwd=outside)
         seconds, kb = r.stderr.strip().splitlines()[-1].split()
         return float(seconds), int(kb) / 1024
 
@@ -136,7 +137,7 @@ def batch_of(n: int) -> float:
         subprocess.run([sys.executable, "-m", "studodds", "analyze", "--quiet"], capture_output=True,
                        check=True, cwd=outside)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "studodds", "batch", src, "--out", out, "--quiet"],
+        subprocess.run([sys.executable, "-m", "studodds", "batch", src, "--out", out, "--formats", "md", "--quiet"],
                        capture_output=True, check=True, cwd=outside)
         return time.perf_counter() - t
 

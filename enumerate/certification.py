@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis, RaiseValue, analyze
+from enumerate.analysis import Analysis
 from enumerate.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.jsonform import exact
@@ -32,13 +33,32 @@ from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category
 
 
-def worst_play(table: CountTable, a: Analysis, threads: int | None = None) -> Analysis:
-    """The analysis when the player takes the worse action in every situation (raise exactly
-    where raising is worth less than folding; where both are equal either is the worse)."""
-    worst = ~RaiseValue.of(a.variant).optimal(table)
-    value = RaiseValue.of(a.variant)
-    worst &= value.form(table) != value.raise_above          # indifferent: fold, the same value
-    return analyze(table, a.variant, force=worst.astype(np.uint8), threads=threads)
+@dataclass(frozen=True)
+class WorstPlay:
+    """Worst possible play: the worse action in every situation (folding where both are
+    equal).  Per ante: ``expected_return``; per total wagered: ``element_of_risk``."""
+
+    expected_return: Fraction
+    average_wager: Fraction
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_return
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        return self.house_edge / self.average_wager
+
+
+def worst_play(a: Analysis, raise_all: Analysis) -> WorstPlay:
+    """Worst play from optimal play and "raise everything", exactly, with no pass over the
+    counts: in every situation min(EV(raise), EV(fold)) = EV(raise) + EV(fold) - max(...), so
+    E[worst] = E[raise everything] + (-1) - E[optimal]; and worst play raises exactly where
+    optimal play neither raises nor is indifferent."""
+    expected = raise_all.expected_return - 1 - a.expected_return
+    raised = a.raised_situations + a.indifferent_situations
+    total = a.total_combinations // COMPLETIONS
+    return WorstPlay(expected, 1 + 2 * Fraction(total - raised, total))
 
 
 def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
@@ -56,6 +76,7 @@ def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
     return dict(out)
 
 
+@lru_cache(maxsize=1)
 def player_categories() -> dict[Category, int]:
     """Hands of each category among the 2,598,960 (royal flush apart)."""
     counts = np.bincount(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX], minlength=10)
@@ -67,7 +88,7 @@ class CertificationFigures:
     """Everything the certified report adds to the return table (see the module docstring)."""
 
     analysis: Analysis
-    worst: Analysis
+    worst: WorstPlay
     simple: tuple[StrategyResult, ...]
     dealer_by_up_rank: dict[int, Fraction]
     hands: tuple[NHands, ...]
@@ -138,5 +159,10 @@ class CertificationFigures:
 def certification_figures(table: CountTable, a: Analysis, simple: Sequence[StrategyResult],
                           hands: Sequence[int] = DEFAULT_HANDS, threads: int | None = None) -> CertificationFigures:
     """Compute every figure of :class:`CertificationFigures` for an analysed variant."""
-    return CertificationFigures(a, worst_play(table, a, threads), tuple(simple),
+    raise_all = next((s.analysis for s in simple if s.name == "raise everything"), None)
+    if raise_all is None:
+        from enumerate.strategies import evaluate
+        from enumerate.strategies import raise_all as everything
+        raise_all = evaluate(table, a.variant, {"raise everything": everything}, threads=threads)[0][1].analysis
+    return CertificationFigures(a, worst_play(a, raise_all), tuple(simple),
                                 dealer_qualifies_by_up_rank(table), tuple(n_hands(a, n) for n in hands))

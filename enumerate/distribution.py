@@ -55,27 +55,26 @@ def one_hand(a: Analysis) -> tuple[int, dict[int, int]]:
     return scale, out
 
 
-def _convolve(x: dict[int, int], y: dict[int, int]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for a, p in x.items():
-        for b, q in y.items():
-            out[a + b] = out.get(a + b, 0) + p * q
-    return out
-
-
 def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
-    """{scaled sum: combinations of n hands} exactly (total: total_combinations ** n)."""
+    """{scaled sum: combinations of n hands} exactly (total: total_combinations ** n).
+
+    The n-th power of the one-hand polynomial by Kronecker substitution: the combinations are
+    packed into one integer, a slot of B bytes per value, and Python's integer power does the
+    convolution.  Every coefficient of the power is below total^n < 256^B, so no slot carries
+    into the next and the slots read back are exact."""
     _, one = one_hand(a)
-    result: dict[int, int] = {0: 1}
-    power = one
-    k = n
-    while k:
-        if k & 1:
-            result = _convolve(result, power)
-        k >>= 1
-        if k:
-            power = _convolve(power, power)
-    return result
+    lo, hi = min(one), max(one)
+    width = ((a.total_combinations ** n).bit_length() + 7) // 8 + 1
+    packed = bytearray(width * (hi - lo + 1))
+    for v, c in one.items():
+        packed[(v - lo) * width:(v - lo + 1) * width] = c.to_bytes(width, "little")
+    power = (int.from_bytes(bytes(packed), "little") ** n).to_bytes(width * (n * (hi - lo) + 1), "little")
+    out: dict[int, int] = {}
+    for j in range(n * (hi - lo) + 1):
+        c = int.from_bytes(power[j * width:(j + 1) * width], "little")
+        if c:
+            out[n * lo + j] = c
+    return out
 
 
 #: Probability allowed to fall outside the FFT window (added to the error bound).

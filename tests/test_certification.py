@@ -34,8 +34,14 @@ def test_worst_play_equals_a_direct_count(us_counts, us):
     worst_n = np.minimum(ev_raise_n, -COMPLETIONS)
     total = int((worst_n * t.weight.astype(np.int64)[:, None]).sum())
     expected = Fraction(total, t.n_situations * COMPLETIONS)
-    assert worst_play(t, us).expected_return == expected
-    assert worst_play(t, us).expected_return < us.expected_return
+    from enumerate.strategies import evaluate, raise_all
+    everything = evaluate(t, us.variant, {"raise everything": raise_all})[0][1].analysis
+    worst = worst_play(us, everything)
+    assert worst.expected_return == expected
+    assert worst.expected_return < us.expected_return
+    # and the raise rate behind its element of risk: raise exactly where raising is worse
+    raised = int(((ev_raise_n < -COMPLETIONS) * t.weight.astype(np.int64)[:, None]).sum())
+    assert worst.average_wager == 1 + 2 * Fraction(raised, t.n_situations)
 
 
 def test_two_hands_by_direct_enumeration(us):
