@@ -2,11 +2,16 @@
 
     python benchmarks/bench.py            # all figures
     python benchmarks/bench.py --quick    # skip the repeated end-to-end runs
+    python benchmarks/bench.py --protection   # game protection only (about 7 minutes)
 
 Figures: evaluator throughput in a nogil loop on one core [>= 200 M hands/s], cold full count
 [<= 5 s on 2 cores], peak memory of a cold count [<= 2 GB], warm `studodds analyze` from process
 start to exit [<= 1 s], a batch of 100 paytables sharing one qualifier with the counts cached [<= 3 s],
 `studodds hand` with an up card [<= 0.3 s], the full ev-table export [<= 10 s].
+
+With --protection: cold exact hole-card runs on 2 cores, 1 hole card [<= 10 s], 2 [<= 60 s], 3
+[<= 5 min]; the burn card and A/K edge sorting; and the collusion sampler's throughput with 30
+partner cards [>= 50,000 situations/s].
 """
 from __future__ import annotations
 
@@ -79,7 +84,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
+    parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
     args = parser.parse_args()
+    if args.protection:
+        protection()
+        return
     if args.load:
         seconds, mb = load_run(1000)
         print(f"batch of 1,000 generated paytables, counts cached: {seconds:.1f} s, peak memory {mb:.0f} MB")
@@ -107,6 +116,42 @@ def main() -> None:
         print(f"full ev-table export (.csv), process start to exit: {ev[0]:.2f} s")
     # last: its arrays would otherwise count in the children's max RSS (kept across fork)
     print(f"evaluator throughput, one core, nogil loop: {evaluator_throughput() / 1e6:.0f} M hands/s")
+
+
+PROTECTION = """
+import sys, time
+from enumerate.protection import exposure, known_sets
+from studodds import api
+v = api.load_variant("us-common")
+table = api.count_table(v)
+t = time.perf_counter(); known_sets.sorted_hands(); hands = time.perf_counter() - t
+what = sys.argv[1]
+t = time.perf_counter()
+if what == "edgesort":
+    exposure.edge_sort(table, v, (12, 11), use_cache=False)
+elif what == "burn":
+    exposure.burn_card(table, v, use_cache=False)
+else:
+    exposure.hole_cards(table, v, int(what), use_cache=False)
+print(f"{hands + time.perf_counter() - t:.1f}")
+"""
+
+
+def protection() -> None:
+    """Cold exposure runs (each in a fresh process, kernel cache off, count table cached) and
+    the collusion sampler's throughput."""
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    for what, label in (("1", "1 hole card"), ("2", "2 hole cards"), ("3", "3 hole cards"),
+                        ("burn", "burn card"), ("edgesort", "A/K edge sorting")):
+        r = subprocess.run([sys.executable, "-c", PROTECTION, what], capture_output=True, text=True, check=True,
+                           cwd=tempfile.gettempdir())
+        print(f"cold exact {label} (2 threads, after the count table): {r.stdout.strip()} s", flush=True)
+    from studodds import api
+    for partners, burn in ((6, False), (6, True), (1, False)):
+        n = 200_000 if partners == 6 else 5_000
+        e = api.collusion("us-common", partners, burn_card=burn, samples=n, seed=1)
+        print(f"collusion sampler, {5 * partners + burn} seen cards: {n / e.seconds:,.0f} situations/s "
+              f"({n:,} samples in {e.seconds:.1f} s)", flush=True)
 
 
 def timed(cmd: list[str], runs: int) -> list[float]:

@@ -225,28 +225,7 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
     qualifies = total - int(nq_all.sum())
     by_category = {c: (int(raised_c[c]), int(situations[c])) for c in Category}
 
-    rows: list[ReturnRow] = []
-
-    def row(outcome: str, event: str, pays: Fraction, comb: int) -> None:
-        p = Fraction(comb, total)
-        rows.append(ReturnRow(outcome, event, Fraction(pays), comb, p, pays * p))
-
-    for c in PAY_CATEGORIES:
-        if c == Category.ROYAL_FLUSH and not variant.royal_separate:
-            continue
-        comb = wins[c]
-        if c == Category.STRAIGHT_FLUSH and not variant.royal_separate:
-            comb += wins[Category.ROYAL_FLUSH]
-        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + 2 * variant.pay(c), comb)
-    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, nq)
-    row("push", "push", Fraction(0), tie)
-    row("fold", "fold", Fraction(-1), folded)
-    row("dealer_wins", "dealer wins", Fraction(-3), lose)
-
-    if sum(r.combinations for r in rows) != total:
-        raise AssertionError("return table combinations do not sum to the total")
-    expected = sum((r.contribution for r in rows), Fraction(0))
-    second = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0))
+    rows, expected, second = return_table(variant, wins, nq, tie, lose, folded, total)
     average_wager = 1 + 2 * Fraction(raised, total_situations)
     return Analysis(
         variant=variant,
@@ -262,5 +241,35 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
         raise_by_category=by_category,
         dealer_qualifies=Fraction(qualifies, total),
         hit_frequency=sum((r.probability for r in rows if r.pays > 0), Fraction(0)),
-        rows=tuple(rows),
+        rows=rows,
     )
+
+
+def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, tie: int, lose: int,
+                 folded: int, total: int) -> tuple[tuple[ReturnRow, ...], Fraction, Fraction]:
+    """The return table of a strategy from its outcome counts over ``total`` combinations
+    (``wins``: raised hands the player wins by category; the others over raised hands except
+    ``folded``), with the expected net result per ante and its second moment."""
+    rows: list[ReturnRow] = []
+
+    def row(outcome: str, event: str, pays: Fraction, comb: int) -> None:
+        p = Fraction(comb, total)
+        rows.append(ReturnRow(outcome, event, Fraction(pays), comb, p, pays * p))
+
+    for c in PAY_CATEGORIES:
+        if c == Category.ROYAL_FLUSH and not variant.royal_separate:
+            continue
+        comb = wins[c]
+        if c == Category.STRAIGHT_FLUSH and not variant.royal_separate:
+            comb += wins[Category.ROYAL_FLUSH]
+        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + 2 * variant.pay(c), comb)
+    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, no_qualify)
+    row("push", "push", Fraction(0), tie)
+    row("fold", "fold", Fraction(-1), folded)
+    row("dealer_wins", "dealer wins", Fraction(-3), lose)
+
+    if sum(r.combinations for r in rows) != total:
+        raise AssertionError("return table combinations do not sum to the total")
+    expected = sum((r.contribution for r in rows), Fraction(0))
+    second = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0))
+    return tuple(rows), expected, second

@@ -32,3 +32,9 @@ cdef const int16_t* category_table() noexcept nogil
 cdef int32_t hand_index5(int a, int b, int c, int d, int e) noexcept nogil
 # Strength of five distinct cards given in any order.
 cdef int16_t eval5(int a, int b, int c, int d, int e) noexcept nogil
+# The order-independent evaluator's tables, for incremental evaluation in nested loops: a hand
+# is a flush iff the AND of its cards' suit bits is non-zero; a flush's strength is
+# by_flush[OR of rank bits], any other hand's by_key[sum of card keys].
+cdef void key_tables(const int32_t** card_key, const int32_t** card_rank_bit,
+                     const int32_t** card_suit_bit, const int16_t** by_key,
+                     const int16_t** by_flush) noexcept nogil

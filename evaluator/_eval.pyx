@@ -53,6 +53,16 @@ cdef const int16_t* category_table() noexcept nogil:
     return _category
 
 
+cdef void key_tables(const int32_t** card_key, const int32_t** card_rank_bit,
+                     const int32_t** card_suit_bit, const int16_t** by_key,
+                     const int16_t** by_flush) noexcept nogil:
+    card_key[0] = _card_key
+    card_rank_bit[0] = _card_rank_bit
+    card_suit_bit[0] = _card_suit_bit
+    by_key[0] = _by_key
+    by_flush[0] = _by_flush
+
+
 cdef inline void _sort5(int* c) noexcept nogil:
     # Branch-free sorting network (9 compare-exchanges) on five values.
     cdef int t

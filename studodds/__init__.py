@@ -29,9 +29,13 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - running from an unb
 __all__ = [
     "Analysis",
     "Category",
+    "CollusionEstimate",
+    "CollusionTable",
     "CountTable",
     "EVTable",
+    "ExposureAnalysis",
     "HandEVs",
+    "HoleCardTable",
     "ProgressiveReport",
     "StrategyComparison",
     "StudoddsError",
@@ -39,11 +43,16 @@ __all__ = [
     "VariantDiff",
     "__version__",
     "analyze",
+    "burn_card",
     "clear_memory",
+    "collusion",
+    "collusion_table",
     "count_table",
     "diff",
+    "edge_sort",
     "ev_table",
     "hand",
+    "hole_cards",
     "load_variant",
     "openmp_enabled",
     "progressive",
@@ -55,6 +64,10 @@ __all__ = [
 _LAZY = {
     "Analysis": "enumerate.analysis",
     "Category": "evaluator.ranking",
+    "CollusionEstimate": "enumerate.protection.collusion",
+    "CollusionTable": "enumerate.protection.collusion",
+    "ExposureAnalysis": "enumerate.protection.exposure",
+    "HoleCardTable": "enumerate.protection.exposure",
     "CountTable": "enumerate.engine",
     "EVTable": "enumerate.ev_table",
     "HandEVs": "enumerate.ev",
@@ -64,8 +77,8 @@ _LAZY = {
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.paydiff",
     **{name: "studodds.api" for name in (
-        "analyze", "clear_memory", "count_table", "diff", "ev_table", "hand", "load_variant",
-        "openmp_enabled", "progressive", "strategies", "variants")},
+        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "diff", "edge_sort", "ev_table", "hand",
+        "hole_cards", "load_variant", "openmp_enabled", "progressive", "strategies", "variants")},
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -75,17 +88,24 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.ev_table import EVTable
     from enumerate.paydiff import VariantDiff
     from enumerate.progressive.figures import ProgressiveReport
+    from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+    from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
     from enumerate.rules.variant import Variant
     from enumerate.strategies import StrategyComparison
     from evaluator.errors import StudoddsError
     from evaluator.ranking import Category
     from studodds.api import (
         analyze,
+        burn_card,
         clear_memory,
+        collusion,
+        collusion_table,
         count_table,
         diff,
+        edge_sort,
         ev_table,
         hand,
+        hole_cards,
         load_variant,
         openmp_enabled,
         progressive,

@@ -27,6 +27,9 @@ from enumerate.ev_table import EVTable
 from enumerate.parallel import check_threads, using_threads
 from enumerate.paydiff import VariantDiff
 from enumerate.progressive.figures import ProgressiveReport
+from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+from enumerate.protection.collusion import Strategy as CollusionStrategy
+from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
 from enumerate.rules.variant import Variant
 from enumerate.rules.variant_file import DEFAULT_VARIANT, VariantSource
 from enumerate.strategies import Strategy, StrategyComparison
@@ -196,6 +199,163 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     cb = count_table(vb, threads=threads, use_cache=use_cache)
     with using_threads(threads):
         return VariantDiff(_analyze(ca, va), _analyze(cb, vb), flips(ca, va, cb, vb))
+
+
+def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
+               shares: Iterable[Fraction | int | str] = (), threads: int | None = None,
+               use_cache: bool = True, progress: bool = False) -> HoleCardTable:
+    """Exact optimal play when the player sees the up card and ``exposed`` hole cards (each of
+    0..4; -1: no dealer card at all), and the edge when one hole card is seen on each of
+    ``shares`` of the hands.  Kernel results are cached on disk like the count tables (cold,
+    2 cores: 1 hole card about 10 s, 2 about 50 s, 3 a few minutes).
+
+    >>> t = hole_cards("us-common", exposed=[0, 4])
+    >>> t.level(0).house_edge == analyze("us-common").house_edge
+    True
+    """
+    from enumerate.protection.exposure import hole_card_table
+    v = load_variant(variant)
+    levels = sorted(set(int(k) for k in exposed))
+    if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
+        raise StudoddsError("exposed hole cards are -1 (no dealer card visible) or 0..4")
+    fractions = [_share(p) for p in shares]
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    tick = _level_bars(levels) if progress else None
+    try:
+        with using_threads(threads):
+            return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache,
+                                   progress=tick.update if tick else None)
+    finally:
+        if tick:
+            tick.close()
+
+
+def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int] = "AK", *,
+              threads: int | None = None, use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
+    """Exact optimal play when the player sees the up card and, for every hole card, whether
+    its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace).
+
+    >>> edge_sort("us-common", ranks="").house_edge == analyze("us-common").house_edge
+    True
+    """
+    from enumerate.protection.exposure import edge_sort as _edge_sort
+    v = load_variant(variant)
+    marked = _ranks(ranks)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    with using_threads(threads):
+        return _edge_sort(table, v, marked, threads=threads, use_cache=use_cache)
+
+
+def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn_card: bool = False,
+              samples: int = 600_000, seed: int = 0, strategy: CollusionStrategy | None = None,
+              strategy_name: str | None = None, scheduler: str | None = None, threads: int | None = None,
+              use_cache: bool = True, progress: bool = False) -> CollusionEstimate:
+    """The edge of a player who also sees ``partners`` partners' hands (and the burn card), by
+    sampling situations and enumerating every dealer hole-card set of each exactly; optimal play
+    unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
+    sample count give the same result on any number of threads or Dask workers
+    (``scheduler``: a Dask scheduler address)."""
+    from enumerate.analysis import analyze as _analyze
+    from enumerate.protection.collusion import estimate
+    v = load_variant(variant)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
+        raise StudoddsError("samples must be an integer of at least 2")
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    bar = None
+    if progress:
+        from studodds.progress import bar_factory
+        bar = bar_factory("sampling")(samples)
+    try:
+        with using_threads(threads):
+            return estimate(table, v, _analyze(table, v), partners=partners, burn_card=burn_card,
+                            samples=samples, seed=seed, strategy=strategy,
+                            strategy_name=strategy_name or ("optimal" if strategy is None else
+                                                            str(getattr(strategy, "__name__", "user"))),
+                            threads=threads, scheduler=scheduler, progress=bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,
+                    burn_cards: Iterable[bool] = (False,), samples: int = 600_000, seed: int = 0,
+                    strategy: CollusionStrategy | None = None, strategy_name: str | None = None,
+                    scheduler: str | None = None, threads: int | None = None, use_cache: bool = True,
+                    progress: bool = False) -> CollusionTable:
+    """:func:`collusion` for each number of partners and burn-card setting (what the command
+    prints); every estimate uses the same seed and sample count.  The burn card alone (0
+    partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
+    reported exactly instead of sampled."""
+    from enumerate.protection.collusion import CollusionTable as _Table
+    v = load_variant(variant)
+    pairs = [(p, b) for p in partners for b in burn_cards]
+    if not pairs:
+        raise StudoddsError("no partner counts given")
+    exact = None
+    if (0, True) in pairs and strategy is None:
+        exact = burn_card(v, threads=threads, use_cache=use_cache)
+        pairs.remove((0, True))
+    out = [collusion(v, p, burn_card=b, samples=samples, seed=seed, strategy=strategy,
+                     strategy_name=strategy_name, scheduler=scheduler, threads=threads,
+                     use_cache=use_cache, progress=progress)
+           for p, b in pairs]
+    return _Table(v.name, tuple(out), exact)
+
+
+def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
+              use_cache: bool = True) -> ExposureAnalysis:
+    """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
+    from enumerate.protection.exposure import burn_card as _burn
+    v = load_variant(variant)
+    table = count_table(v, threads=threads, use_cache=use_cache)
+    with using_threads(threads):
+        return _burn(table, v, threads=threads, use_cache=use_cache)
+
+
+def _share(p: Fraction | int | str) -> Fraction:
+    try:
+        value = Fraction(p)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise StudoddsError(f"a share of hands is a number between 0 and 1, not {p!r}") from None
+    if not 0 <= value <= 1:
+        raise StudoddsError(f"a share of hands is between 0 and 1, not {p}")
+    return value
+
+
+def _ranks(ranks: str | Iterable[int]) -> tuple[int, ...]:
+    from evaluator.cards import RANKS
+    if isinstance(ranks, str):
+        text = ranks.replace(",", "").replace(" ", "").upper().replace("10", "T")
+        bad = [c for c in text if c not in RANKS]
+        if bad:
+            raise StudoddsError(f"sorted ranks are written like AK or A,K,Q (ranks {RANKS}), not {ranks!r}")
+        return tuple(sorted({RANKS.index(c) for c in text}))
+    out = tuple(sorted({int(r) for r in ranks}))
+    if any(not 0 <= r < 13 for r in out):
+        raise StudoddsError("sorted ranks are 0 (deuce) .. 12 (ace)")
+    return out
+
+
+class _LevelBars:
+    """One tqdm bar per exposure level that runs the kernel."""
+
+    def __init__(self, levels: list[int]) -> None:
+        from enumerate.protection.exposure import kernel_classes
+        from studodds.progress import bar_factory
+        self._bars = {k: bar_factory(f"{k} hole card{'s' if k != 1 else ''}")(kernel_classes(k))
+                      for k in levels if kernel_classes(k)}
+
+    def update(self, level: int, n: int) -> None:
+        if level in self._bars:
+            self._bars[level].update(n)
+
+    def close(self) -> None:
+        for bar in self._bars.values():
+            bar.close()
+
+
+def _level_bars(levels: list[int]) -> _LevelBars:
+    return _LevelBars(levels)
 
 
 def openmp_enabled() -> bool:

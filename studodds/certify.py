@@ -29,6 +29,8 @@ from studodds.reports.strategy import strategy_csv, strategy_markdown
 from studodds.reports.text import pays_text
 
 FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html", "variant.toml")
+#: Written beside FILES by ``batch --protection`` (and then checked like them).
+PROTECTION = "protection.json"
 #: Written beside FILES: the machine and date of the run (not compared, not a result).
 ENVIRONMENT = "environment.json"
 SPOT_CHECKS = 8
@@ -101,10 +103,27 @@ def return_table_csv(a: Analysis) -> str:
     return buf.getvalue()
 
 
+#: The exposure levels of protection.json: no dealer card, then 0..4 hole cards.
+PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
+
+
+def protection_data(source: VariantSource, table: CountTable, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
+                    threads: int | None = None, use_cache: bool = True, progress: bool = False) -> dict[str, Any]:
+    """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
+    card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
+    from studodds import api
+    v = source.variant
+    holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)),
+                           threads=threads, use_cache=use_cache, progress=progress)
+    sort = api.edge_sort(v, "AK", threads=threads, use_cache=use_cache)
+    return {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(), "edge_sort": sort.to_dict()}
+
+
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
-           hands: tuple[int, ...] = DEFAULT_HANDS) -> dict[str, str]:
+           hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None) -> dict[str, str]:
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
-    the numbers of hands of the N-hand table)."""
+    the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
+    adds that file and the report's game-protection section)."""
     from enumerate import strategies
     from enumerate.progressive.figures import report as progressive_report
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
@@ -115,7 +134,13 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     figures = certification_figures(table, a, results[1:], hands)
     data = summary(comparison, prov, side, figures)
     markdown = report_md(a, prov, results[1:], side, figures)
+    extra = {}
+    if protection is not None:
+        from studodds.reports.protection import protection_markdown
+        markdown += "\n" + protection_markdown(protection)
+        extra["protection.json"] = json.dumps(protection, indent=2) + "\n"
     return {
+        **extra,
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
         "strategy.md": strategy_markdown(chart, a.variant),
@@ -172,6 +197,8 @@ def write(out: Path, files: dict[str, str], name: str, binary: dict[str, bytes] 
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
+    if PROTECTION in files:
+        atomic_write_text(folder / PROTECTION, files[PROTECTION])
     for fname in FILES:                       # variant.toml last: it marks a complete table
         if fname == "report.html" and formats is not None and "html" not in formats:
             continue
@@ -222,6 +249,19 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
             continue
         if key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)"):
             diffs.append(Difference("summary.json", key, a.get(key, "(missing)"), b.get(key, "(missing)")))
+    if PROTECTION in fresh:
+        try:
+            old_p = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
+        else:
+            pa: dict[str, Any] = {}
+            pb: dict[str, Any] = {}
+            _flatten("", old_p, pa)
+            _flatten("", json.loads(fresh[PROTECTION]), pb)
+            for key in sorted(set(pa) | set(pb)):
+                if pa.get(key, "(missing)") != pb.get(key, "(missing)"):
+                    diffs.append(Difference(PROTECTION, key, pa.get(key, "(missing)"), pb.get(key, "(missing)")))
     for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html"):
         try:
             old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
@@ -257,6 +297,24 @@ def committed_hands(folder: Path) -> tuple[int, ...]:
         return tuple(int(h["hands"]) for h in data["certification"]["n_hands"]) or DEFAULT_HANDS
     except (OSError, ValueError, KeyError, TypeError):
         return DEFAULT_HANDS
+
+
+def committed_protection_levels(folder: Path) -> tuple[int, ...]:
+    """The exposure levels a committed protection.json holds (so check recomputes those)."""
+    data = committed_protection(folder)
+    try:
+        return tuple(int(lv["exposed_hole_cards"]) for lv in data["hole_cards"]["levels"]) if data else PROTECTION_LEVELS
+    except (KeyError, TypeError, ValueError):
+        return PROTECTION_LEVELS
+
+
+def committed_protection(folder: Path) -> dict[str, Any] | None:
+    """The committed protection.json object (None if unreadable: the report then differs)."""
+    try:
+        data = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) and data.get("kind") == "protection" else None
+    except (OSError, ValueError):
+        return None
 
 
 def committed_source(folder: Path) -> VariantSource:
@@ -307,7 +365,9 @@ def check_entry(table: Path, fresh: dict[str, str], source: VariantSource) -> di
 def check_summary_line(entry: dict[str, Any]) -> str:
     """One line per table: unchanged, or the rule changes and headline deltas."""
     if entry["status"] == "ok":
-        return f"{entry['table']}: unchanged"
+        note = " (protection.json not checked: --no-protection)" if \
+            str(entry.get("protection", "")).startswith("not checked") else ""
+        return f"{entry['table']}: unchanged{note}"
     if entry["status"] == "unreadable":
         return f"{entry['table']}: {entry['differences'][0]['old']}"
     parts = []

@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
     p.add_argument("--hands", default="1,10,100,1000,10000",
                    help="numbers of hands of the net-result table (default 1,10,100,1000,10000; each 1..1,000,000)")
+    p.add_argument("--protection", nargs="?", const="none,0,1,2,3,4", default=None, metavar="LEVELS",
+                   help="add protection.json and a game-protection section to the report: exact edges with "
+                        "exposed dealer cards (default levels none,0,1,2,3,4) and A/K edge sorting (cold: "
+                        "minutes per paytable)")
     _strict(p)
     _common(p)
     p.set_defaults(func=cmd_batch)
@@ -106,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Recompute every <dir>/<variant>/ table and compare every exact "
                                    "value; exit 1 on any difference.")
     p.add_argument("folder", nargs="?", default="results")
+    p.add_argument("--no-protection", action="store_true",
+                   help="do not recompute protection.json (minutes when not cached): its report section "
+                        "is rendered from the committed file and the file itself is not compared")
     _common(p)
     p.set_defaults(func=cmd_check)
 
@@ -155,6 +162,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", help="variant name or file")
     _common(p)
     p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("holecards", help="exact edge of optimal play with exposed dealer hole cards",
+                       description="Optimal play seeing the up card and 0..4 hole cards (and with no dealer "
+                                   "card visible), exactly; results are cached.  Cold on 2 cores: 1 hole card "
+                                   "about 10 s, 2 about a minute, 3 a few minutes.")
+    p.add_argument("--variant", default="us-common", help="built-in name or .toml file")
+    p.add_argument("--exposed", default="none,0,1,2,3,4",
+                   help="comma-separated exposure levels: none (no dealer card) or 0..4 hole cards "
+                        "(default: all)")
+    p.add_argument("--share", default="",
+                   help="comma-separated shares of hands (0..1, e.g. 1/4,0.5) on which one hole card is seen")
+    _common(p)
+    p.set_defaults(func=cmd_holecards)
+
+    p = sub.add_parser("edgesort", help="exact edge of optimal play against an edge-sorted deck",
+                       description="Optimal play seeing the up card and, for each hole card, whether its "
+                                   "rank is in the sorted set; exact.")
+    p.add_argument("--variant", default="us-common", help="built-in name or .toml file")
+    p.add_argument("--ranks", default="AK", help="the sorted ranks, e.g. AK (default) or AKQ")
+    _common(p)
+    p.set_defaults(func=cmd_edgesort)
+
+    p = sub.add_parser("collusion", help="edge of players who share their cards (sampled, with a 95%% interval)",
+                       description="The player also sees his partners' five cards each (and optionally the burn "
+                                   "card); situations are sampled, each dealer hole-card set of a situation is "
+                                   "enumerated exactly.  Same seed and samples: same result on any number of "
+                                   "threads or Dask workers.")
+    p.add_argument("--variant", default="us-common", help="built-in name or .toml file")
+    p.add_argument("--partners", default="6", help="comma-separated numbers of partners, 0..6 (default 6)")
+    p.add_argument("--burn", choices=("no", "yes", "both"), default="no",
+                   help="whether the burn card is seen too (default no)")
+    p.add_argument("--samples", type=int, default=600_000, help="situations sampled per estimate (default 600,000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--strategy", metavar="MODULE:FUNCTION",
+                   help="a strategy f(hand, up, seen) -> raise? to cost instead of optimal play "
+                        "(module name or path/to/file.py)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on this Dask scheduler (needs the dask extra)")
+    _common(p)
+    p.set_defaults(func=cmd_collusion)
     return parser
 
 
@@ -226,6 +273,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if "pdf" in formats and "html" not in formats:
         raise StudoddsError("--formats: pdf is printed from the html report: ask for html too")
     hands = _parse_hands(args.hands)
+    levels = _exposure_levels("--protection", args.protection) if args.protection is not None else ()
     sources = resolve_many(args.variants)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -245,7 +293,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
             indexes = certify.indexes_for(group, counts)
             for s in group:
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
-                files = certify.render(s, checked, counts, index, hands)
+                protection = (certify.protection_data(s, counts, levels=levels, threads=args.threads,
+                                                      use_cache=not args.no_cache, progress=not args.quiet)
+                               if levels else None)
+                files = certify.render(s, checked, counts, index, hands, protection)
                 _warn(args, s.variant.name, json.loads(files["summary.json"])["analysis"]["warnings"])
                 binary = certify.binary_files(files, formats, notes)
                 written.append((s.variant.name, certify.write(out, files, s.variant.name, binary, formats),
@@ -309,8 +360,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         q = source.variant.qualifier.threshold
         if q not in checked_by_qualifier:
             checked_by_qualifier[q] = spot_check(counts, certify.SPOT_CHECKS)
-        fresh = certify.render(source, checked_by_qualifier[q], counts, hands=certify.committed_hands(table))
-        report.append(certify.check_entry(table, fresh, source))
+        protection = None
+        skipped = False
+        if (table / certify.PROTECTION).exists():
+            if args.no_protection:
+                protection = certify.committed_protection(table)
+                skipped = True
+            else:
+                protection = certify.protection_data(source, counts, levels=certify.committed_protection_levels(table),
+                                                     threads=args.threads, use_cache=not args.no_cache,
+                                                     progress=not args.quiet)
+        fresh = certify.render(source, checked_by_qualifier[q], counts, hands=certify.committed_hands(table),
+                               protection=protection)
+        if skipped:
+            fresh.pop(certify.PROTECTION, None)
+        entry = certify.check_entry(table, fresh, source)
+        entry["protection"] = ("not checked (--no-protection)" if skipped else
+                               "checked" if protection is not None else "none")
+        report.append(entry)
     failures = sum(1 for e in report if e["status"] != "ok")
     data = {"kind": "check", "folder": str(folder), "tables": report, "tables_with_differences": failures}
     _emit(args, data, _check_text)
@@ -428,6 +495,97 @@ def cmd_progressive(args: argparse.Namespace) -> int:
     _table(args, v)
     _emit(args, api.progressive(v, meter=args.meter, side_wager=args.side_wager, **_api_options(args)),
           report_text)
+    return 0
+
+
+def _int_list(option: str, text: str, allowed: range) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise StudoddsError(f"{option}: expected comma-separated integers, got {text!r}") from None
+    bad = [v for v in values if v not in allowed]
+    if bad or not values:
+        raise StudoddsError(f"{option}: values must be {allowed.start}..{allowed.stop - 1}, got {text!r}")
+    return values
+
+
+def _exposure_levels(option: str, text: str) -> tuple[int, ...]:
+    """"none,0,1" -> (-1, 0, 1): none is no dealer card visible, k is up card + k hole cards."""
+    levels = []
+    for word in text.split(","):
+        word = word.strip().lower()
+        if word == "none":
+            levels.append(-1)
+        elif word:
+            levels += _int_list(option, word, range(0, 5))
+    if not levels:
+        raise StudoddsError(f"{option}: give levels such as none,0,1,2,3,4")
+    return tuple(sorted(set(levels)))
+
+
+def cmd_holecards(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.protection import hole_cards_text
+    levels = _exposure_levels("--exposed", args.exposed)
+    shares = [api._share(w.strip()) for w in args.share.split(",") if w.strip()]
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.hole_cards(v, levels, shares=shares, use_cache=not args.no_cache,
+                               progress=not args.quiet, **_api_options(args)), hole_cards_text)
+    return 0
+
+
+def cmd_edgesort(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.protection import edge_sort_text
+    ranks = api._ranks(args.ranks)
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.edge_sort(v, ranks, use_cache=not args.no_cache, **_api_options(args)), edge_sort_text)
+    return 0
+
+
+def _load_strategy(spec: str) -> tuple[Any, str]:
+    """``module:function`` or ``path/to/file.py:function``."""
+    import importlib
+    import importlib.util
+    module_name, _, func = spec.rpartition(":")
+    if not module_name or not func:
+        raise StudoddsError(f"--strategy: expected MODULE:FUNCTION, got {spec!r}")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            loader_spec = importlib.util.spec_from_file_location(path.stem, path)
+            if loader_spec is None or loader_spec.loader is None or not path.is_file():
+                raise StudoddsError(f"--strategy: no such file {module_name}")
+            module = importlib.util.module_from_spec(loader_spec)
+            loader_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except StudoddsError:
+        raise
+    except Exception as exc:     # the user's module failed to import: name it, no traceback
+        raise StudoddsError(f"--strategy: cannot import {module_name}: {_one_line(exc)}") from None
+    f = getattr(module, func, None)
+    if not callable(f):
+        raise StudoddsError(f"--strategy: {module_name} has no function {func!r}")
+    return f, func
+
+
+def cmd_collusion(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.protection import collusion_text
+    partners = _int_list("--partners", args.partners, range(0, 7))
+    burns = {"no": [False], "yes": [True], "both": [False, True]}[args.burn]
+    if args.samples < 2:
+        raise StudoddsError("--samples must be at least 2")
+    strategy, name = _load_strategy(args.strategy) if args.strategy else (None, None)
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.collusion_table(v, partners, burn_cards=burns, samples=args.samples, seed=args.seed,
+                                    strategy=strategy, strategy_name=name, scheduler=args.scheduler,
+                                    use_cache=not args.no_cache, progress=not args.quiet,
+                                    **_api_options(args)), collusion_text)
     return 0
 
 

@@ -23,11 +23,13 @@ def warm(us_counts):
 
 @pytest.mark.slow
 def test_committed_results_are_reproduced():
-    """What CI checks: `studodds check results/` on the committed tables."""
-    r = studodds("check", str(REPO / "results"))
+    """What CI checks: `studodds check results/` on the committed tables.  protection.json
+    (exposed hole cards: minutes cold) is checked by tests/test_protection.py instead."""
+    r = studodds("check", str(REPO / "results"), "--no-protection")
     assert r.returncode == 0, r.stdout + r.stderr
     for name in ("us-common", "uk-casino-stud"):
         assert f"{name}: unchanged" in r.stdout
+    assert "us-common: unchanged (protection.json not checked: --no-protection)" in r.stdout
 
 
 def test_committed_us_table_holds_the_published_figure():
@@ -113,6 +115,26 @@ def test_cli_bad_variant_file(tmp_path):
 def test_variants_lists_the_library():
     r = studodds("variants")
     assert r.returncode == 0 and "uk-casino-stud" in r.stdout and "cyberstud" in r.stdout
+
+
+@pytest.mark.slow
+def test_check_recomputes_protection_and_catches_a_change(tmp_path):
+    """batch --protection (the fast levels here) writes protection.json and the report section;
+    check recomputes the committed levels and names a changed figure."""
+    r = studodds("batch", "us-common", "--out", str(tmp_path), "--protection", "none,0,4")
+    assert r.returncode == 0, r.stderr
+    folder = tmp_path / "us-common"
+    assert "## Game protection" in (folder / "report.md").read_text()
+    assert studodds("check", str(tmp_path)).returncode == 0
+    r = studodds("check", str(tmp_path), "--no-protection")
+    assert r.returncode == 0 and "protection.json not checked" in r.stdout
+    path = folder / "protection.json"
+    data = json.loads(path.read_text())
+    data["edge_sort"]["house_edge_per_ante"]["exact"] = "-1/14"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    r = studodds("check", str(tmp_path))
+    assert r.returncode == 1
+    assert "protection.json: edge_sort.house_edge_per_ante.exact" in r.stdout
 
 
 def test_check_names_the_changed_pay_on_its_first_line(tmp_path):

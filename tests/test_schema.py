@@ -39,12 +39,16 @@ def commands(work: Path):
         "plots": ["plots", "--out", str(work / "pictures")],
         "progressive": ["progressive"],
         "diff": ["diff", "us-common", "royal-200"],
+        "holecards": ["holecards", "--exposed", "none,0,4", "--share", "1/4"],
+        "edgesort": ["edgesort", "--ranks", "AK"],
+        "collusion": ["collusion", "--partners", "0,6", "--burn", "both", "--samples", "2000"],
     }
 
 
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
          "hand": "hand", "hand-up": "hand", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
-         "progressive": "progressive", "diff": "diff"}
+         "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
+         "collusion": "collusion_table"}
 
 
 def test_every_command_has_json(validator, work):
@@ -57,7 +61,8 @@ def test_every_command_has_json(validator, work):
         assert any("--json" in a.option_strings for a in p._actions), name
 
 
-@pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow) if k in ("plots", "progressive") else k
+@pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
+                                  if k in ("plots", "progressive", "holecards", "edgesort", "collusion") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]
@@ -69,6 +74,14 @@ def test_json_output_validates(validator, work, case):
     assert data["kind"] == KINDS[case]
     errors = sorted(validator.iter_errors(data), key=str)
     assert not errors, errors[0].message
+
+
+def test_committed_protection_validates(validator):
+    files = sorted((REPO / "results").glob("*/protection.json"))
+    assert files
+    for f in files:
+        errors = list(validator.iter_errors(json.loads(f.read_text())))
+        assert not errors, (f, errors[0].message)
 
 
 def test_committed_summaries_validate(validator):

@@ -57,6 +57,9 @@ def markdown_to_html(md: str) -> str:
                 j += 1
             out.append("<pre>" + html.escape("\n".join(lines[i + 1:j])) + "</pre>")
             i = j + 1
+        elif line.startswith("### "):
+            out.append(f"<h3>{_inline(line[4:])}</h3>")
+            i += 1
         elif line.startswith("## "):
             out.append(f"<h2>{_inline(line[3:])}</h2>")
             i += 1
@@ -84,7 +87,8 @@ def markdown_to_html(md: str) -> str:
         elif not line.strip():
             i += 1
         else:
-            para = []
+            para = [line]           # a line that starts no other block (e.g. "#### x") is text
+            i += 1
             while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "```")):
                 para.append(lines[i])
                 i += 1

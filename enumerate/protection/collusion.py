@@ -1,0 +1,296 @@
+"""Collusion: the player also sees his partners' cards (and perhaps the burn card).
+
+With m seen cards beyond his own hand and the up card, the dealer's four hole cards are one of
+C(46 - m, 4) sets, all of them evaluated for every sampled situation (:mod:`enumerate._collusion`),
+so each sample's value is exact; only the situations are sampled.
+
+**Estimator.** For a situation x let V(x) be the exact value (in antes) of the decision taken
+with the extra cards (optimal, or a user's strategy) and N(x) the exact value of the normal
+game's optimal decision for the same hand and up card, over the same hole-card sets.  Averaged
+over all situations, N has the exactly known mean -(normal house edge), so
+
+    edge = normal house edge - E[V - N]
+
+and only the gain G = V - N is sampled: unbiased, and G is zero wherever the extra cards do not
+change the decision, so its variance is far smaller than V's.  The standard error is
+sd(G) / sqrt(n) and the 95% interval is the mean +- 1.96 standard errors (normal
+approximation; n is in the hundreds of thousands).
+
+**Reproducibility.** Samples are drawn in chunks of :data:`CHUNK` situations; chunk i uses its
+own generator seeded by (seed, i) and the sums are exact integers, so the result depends only
+on the seed and the sample count -- not on the number of threads, processes or Dask workers,
+nor on the order in which chunks finish.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate import _collusion
+from enumerate.analysis import Analysis, RaiseValue, check_table
+from enumerate.engine import CountTable
+from enumerate.jsonform import exact
+from enumerate.parallel import resolve_threads
+from enumerate.rules.variant import Variant
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, hand_indices, strengths
+
+#: Situations per sampling chunk (the unit of reproducibility and of distribution).
+CHUNK = 8192
+
+#: A user strategy: (own 5 cards, up card, seen cards) -> raise?  Cards are ints 0..51.
+Strategy = Callable[[tuple[int, ...], int, tuple[int, ...]], bool]
+
+
+@dataclass(frozen=True)
+class ChunkSums:
+    """Exact sums over one chunk (values in units of 1 / (scale * completions) antes)."""
+
+    n: int
+    gain: int
+    gain_sq: int
+    raised: int
+    value: int = 0          # the decision's own value, without the control variate
+    value_sq: int = 0
+
+    def __add__(self, other: "ChunkSums") -> "ChunkSums":
+        return ChunkSums(self.n + other.n, self.gain + other.gain, self.gain_sq + other.gain_sq,
+                         self.raised + other.raised, self.value + other.value, self.value_sq + other.value_sq)
+
+
+@dataclass(frozen=True)
+class CollusionEstimate:
+    """The edge of a player seeing ``seen_cards`` extra cards, estimated by sampling."""
+
+    variant: str
+    partners: int
+    burn_card: bool
+    seen_cards: int
+    strategy: str
+    samples: int
+    seed: int
+    completions_per_situation: int
+    normal_house_edge: Fraction
+    mean_gain: Fraction                 # exact mean of the sampled gains, antes per hand
+    gain_standard_deviation: float
+    raise_probability: Fraction         # share of sampled situations raised
+    plain_mean: Fraction                # the decision's mean value sampled directly (no control variate)
+    plain_standard_deviation: float
+    seconds: float | None = None
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Estimated house edge per ante (negative: the player has the edge)."""
+        return self.normal_house_edge - self.mean_gain
+
+    @property
+    def standard_error(self) -> float:
+        return self.gain_standard_deviation / math.sqrt(self.samples) if self.samples > 1 else math.inf
+
+    @property
+    def plain_interval(self) -> tuple[float, float]:
+        """95% interval of the house edge from the direct estimator (a check of the other)."""
+        half = 1.96 * self.plain_standard_deviation / math.sqrt(self.samples)
+        return -float(self.plain_mean) - half, -float(self.plain_mean) + half
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% confidence interval of the house edge per ante."""
+        half = 1.96 * self.standard_error
+        return float(self.house_edge) - half, float(self.house_edge) + half
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "collusion": what ``studodds protection collusion --json`` prints."""
+        lo, hi = self.interval
+        return {
+            "kind": "collusion", "variant": self.variant, "partners": self.partners,
+            "burn_card": self.burn_card, "seen_cards": self.seen_cards, "strategy": self.strategy,
+            "sampled": True, "samples": self.samples, "seed": self.seed,
+            "completions_per_situation": self.completions_per_situation,
+            "normal_house_edge_per_ante": exact(self.normal_house_edge),
+            "mean_gain_per_ante": exact(self.mean_gain),
+            "house_edge_per_ante": {"estimate": float(self.house_edge), "standard_error": self.standard_error,
+                                    "ci95": [lo, hi]},
+            "player_edge_per_ante": {"estimate": -float(self.house_edge), "standard_error": self.standard_error,
+                                     "ci95": [-hi, -lo]},
+            "gain_standard_deviation_antes": self.gain_standard_deviation,
+            "raise_probability": exact(self.raise_probability),
+            "direct_estimate": {"house_edge_per_ante": -float(self.plain_mean),
+                                "ci95": list(self.plain_interval),
+                                "note": "the same samples without the control variate"},
+            "seconds": self.seconds,
+        }
+
+
+def draw_chunk(seed: int, index: int, n: int, seen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The situations of chunk ``index``: (player (n, 5) sorted, up (n,), seen (n, seen)),
+    from a generator seeded by (seed, index) alone."""
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
+    deck = np.argsort(rng.random((n, 52)), axis=1).astype(np.uint8)
+    player = np.ascontiguousarray(np.sort(deck[:, :5], axis=1))
+    up = np.ascontiguousarray(deck[:, 5])
+    extra = np.ascontiguousarray(deck[:, 6:6 + seen])
+    return player, up, extra
+
+
+def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The normal game's optimal raise decision of each (hand, up card), from the count table."""
+    key = ("optimal_mask", RaiseValue.of(variant).c_win.tobytes(), RaiseValue.of(variant).c_nq)
+    if key not in table.memo:
+        table.memo[key] = RaiseValue.of(variant).optimal(table)
+    optimal = table.memo[key]
+    # relabel suits as enumerate.situation.canonical does: new suit k is the old suit with the
+    # k-th largest rank mask, ties broken by suit number
+    n = player.shape[0]
+    cards = player.astype(np.int64)
+    masks = np.zeros((n, 4), dtype=np.int64)
+    for suit in range(4):
+        masks[:, suit] = (((cards & 3) == suit) << (cards >> 2)).sum(axis=1)
+    order = np.argsort((8192 - masks) * 4 + np.arange(4)[None, :], axis=1)
+    new_suit = np.empty_like(order)
+    np.put_along_axis(new_suit, order, np.broadcast_to(np.arange(4), (n, 4)).copy(), axis=1)
+
+    def relabel(c: np.ndarray) -> np.ndarray:
+        c = c.astype(np.int64)
+        return (c & ~3) | np.take_along_axis(new_suit, (c & 3)[:, None], axis=1)[:, 0]
+
+    canon = np.sort(np.stack([relabel(player[:, i]) for i in range(5)], axis=1), axis=1).astype(np.uint8)
+    u = relabel(up)
+    rows = np.searchsorted(table.hand_indices, hand_indices(canon))
+    if not (table.hand_indices[rows] == hand_indices(canon)).all():
+        raise AssertionError("a sampled hand is missing from the count table")
+    cols = u - (canon < u[:, None]).sum(axis=1)
+    return optimal[rows, cols]
+
+
+def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: int, seen: int,
+               strategy: Strategy | None = None, threads: int | None = None) -> ChunkSums:
+    """Exact sums of one chunk: the gain of the decision with the seen cards over the normal
+    decision, its square, and the number of raises."""
+    player, up, extra = draw_chunk(seed, index, n, seen)
+    counts = np.zeros((n, 3), dtype=np.int32)
+    _collusion.completion_counts(player, up, extra, variant.qualifier.threshold, counts, resolve_threads(threads))
+    value = RaiseValue.of(variant)
+    completions = math.comb(46 - seen, 4)
+    cat = CATEGORY_BY_STRENGTH[strengths(player)]
+    nq, win, tie = (counts[:, k].astype(np.int64) for k in range(3))
+    raise_value = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie - 3 * value.scale * completions
+    fold_value = -value.scale * completions
+    if strategy is None:
+        decide = raise_value > fold_value
+    else:
+        decide = np.array([bool(strategy(tuple(int(c) for c in player[i]), int(up[i]),
+                                         tuple(int(c) for c in extra[i]))) for i in range(n)])
+    normal = normal_decisions(table, variant, player, up)
+    chosen = np.where(decide, raise_value, fold_value)
+    baseline = np.where(normal, raise_value, fold_value)
+    gain = chosen - baseline
+    return ChunkSums(n, int(gain.sum()), int((gain.astype(object) ** 2).sum()), int(decide.sum()),
+                     int(chosen.sum()), int((chosen.astype(object) ** 2).sum()))
+
+
+def estimate(
+    table: CountTable,
+    variant: Variant,
+    normal: Analysis,
+    *,
+    partners: int,
+    burn_card: bool = False,
+    samples: int,
+    seed: int = 0,
+    strategy: Strategy | None = None,
+    strategy_name: str = "optimal",
+    threads: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> CollusionEstimate:
+    """Sample ``samples`` situations and estimate the edge (see the module docstring).
+    ``scheduler``: the address of a Dask scheduler to run the chunks on instead of here."""
+    import time
+    check_table(table, variant)
+    if not 0 <= partners <= 6:
+        raise StudoddsError(f"partners must be 0..6 (a table seats 7), not {partners}")
+    if samples < 2:
+        raise StudoddsError("need at least 2 samples")
+    seen = 5 * partners + int(burn_card)
+    value = RaiseValue.of(variant)
+    completions = math.comb(46 - seen, 4)
+    chunks = [(i, min(CHUNK, samples - i * CHUNK)) for i in range(-(-samples // CHUNK))]
+    start = time.perf_counter()
+    if scheduler is None:
+        total = ChunkSums(0, 0, 0, 0)
+        for i, n in chunks:
+            total = total + chunk_sums(table, variant, seed, i, n, seen, strategy, threads)
+            if progress:
+                progress(n)
+    else:
+        total = _on_dask(scheduler, variant, seed, chunks, seen, strategy, progress)
+    seconds = time.perf_counter() - start
+    unit = value.scale * completions
+    mean = Fraction(total.gain, total.n * unit)
+    var = (Fraction(total.gain_sq, unit * unit) - total.n * mean * mean) / (total.n - 1)
+    plain = Fraction(total.value, total.n * unit)
+    plain_var = (Fraction(total.value_sq, unit * unit) - total.n * plain * plain) / (total.n - 1)
+    return CollusionEstimate(
+        variant=variant.name, partners=partners, burn_card=burn_card, seen_cards=seen,
+        strategy=strategy_name, samples=total.n, seed=seed, completions_per_situation=completions,
+        normal_house_edge=normal.house_edge, mean_gain=mean,
+        gain_standard_deviation=math.sqrt(max(float(var), 0.0)), raise_probability=Fraction(total.raised, total.n),
+        plain_mean=plain, plain_standard_deviation=math.sqrt(max(float(plain_var), 0.0)), seconds=seconds)
+
+
+_WORKER_TABLES: dict[int, CountTable] = {}
+
+
+def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
+                  strategy: Strategy | None) -> ChunkSums:
+    """One chunk on a Dask worker: the worker loads (or computes) the count table once."""
+    from enumerate.counts import load_or_compute
+    q = variant.qualifier.threshold
+    if q not in _WORKER_TABLES:
+        _WORKER_TABLES[q] = load_or_compute(q)
+    table = _WORKER_TABLES[q]
+    return chunk_sums(table, variant, seed, index, n, seen, strategy, threads=1)
+
+
+def _on_dask(address: str, variant: Variant, seed: int, chunks: Sequence[tuple[int, int]], seen: int,
+             strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise StudoddsError("--scheduler needs Dask's distributed: pip install 'studodds[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise StudoddsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        futures = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False) for i, n in chunks]
+        total = ChunkSums(0, 0, 0, 0)
+        for future in as_completed(futures):
+            part = future.result()
+            total = total + part
+            if progress:
+                progress(part.n)
+        return total
+    finally:
+        client.close()
+
+
+@dataclass(frozen=True)
+class CollusionTable:
+    """Estimates for several numbers of partners (with and without the burn card)."""
+
+    variant: str
+    estimates: tuple[CollusionEstimate, ...]
+    exact_burn_card: Any = None         # ExposureAnalysis of the burn card alone, computed exactly
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "collusion_table": what ``studodds collusion --json`` prints."""
+        return {"kind": "collusion_table", "variant": self.variant, "sampled": True,
+                "estimates": [e.to_dict() for e in self.estimates],
+                "exact_burn_card": self.exact_burn_card.to_dict() if self.exact_burn_card is not None else None}

@@ -1,0 +1,187 @@
+"""Text and Markdown of the game-protection analyses: exposed hole cards, edge sorting,
+collusion.  Floats for reading only; the exact values are in ``--json`` and summary.json."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+
+
+def _pct(x: Fraction | float) -> str:
+    return f"{float(x):+.4%}"
+
+
+def _edge_words(edge: Fraction) -> str:
+    return f"house edge {float(edge):.4%}" if edge >= 0 else f"player edge {float(-edge):.4%}"
+
+
+def _level_name(a: ExposureAnalysis) -> str:
+    if a.scenario == "none_visible":
+        return "no dealer card"
+    k = a.exposed_hole_cards or 0
+    return "up card only" if k == 0 else f"up card + {k} hole card{'s' if k > 1 else ''}"
+
+
+def hole_card_rows(t: HoleCardTable) -> list[list[str]]:
+    """Header and rows of the exposure table (shared by text and Markdown)."""
+    rows = [["dealer cards seen", "combinations", "total loss (antes)", "house edge / ante", "exact",
+             "element of risk", "P(raise)", "indifferent sets"]]
+    for a in t.levels:
+        rows.append([_level_name(a), f"{a.total_combinations:,}", f"{_plain(a.total_loss)}",
+                     f"{float(a.house_edge):.4%}", str(a.house_edge), f"{float(a.element_of_risk):.4%}",
+                     f"{float(a.raise_probability):.4%}", f"{a.indifferent_sets:,}"])
+    return rows
+
+
+def _plain(x: Fraction) -> str:
+    return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.3f}"
+
+
+def _columns(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                     for r in rows)
+
+
+def hole_cards_text(t: HoleCardTable) -> str:
+    """What ``studodds protection holecards`` prints."""
+    out = [f"Variant: {t.variant.name}: optimal play knowing dealer cards (base game; exact)", "",
+           _columns(hole_card_rows(t)), "",
+           "combinations: every deal once for each choice of the exposed hole cards (so per-ante figures "
+           "compare with the normal game)"]
+    partial = t.partial()
+    if partial:
+        out += ["", "One hole card seen on a share of the hands (the player knows when):"]
+        for p in partial:
+            out.append(f"  share {float(Fraction(p['share']['exact'])):.2%}: house edge "
+                       f"{p['house_edge_per_ante']['value']:.4%} (exact {p['house_edge_per_ante']['exact']})")
+    for k, share in t.break_even().items():
+        out.append(f"Break-even: with {k} hole card{'s' if k > 1 else ''} seen on {float(share):.2%} of the hands "
+                   f"(exact {share}) and the normal game on the others, the house edge is zero.")
+    one = t.level(1)
+    if one is not None and one.chart:
+        out += ["", "Strategy with one hole card seen (by the dealer's two visible cards):", chart_text(one.chart)]
+    return "\n".join(out)
+
+
+def chart_text(chart: dict[str, Any], max_rows: int | None = None) -> str:
+    """A strategy chart: one row per dealer-card pattern, one column per player hand group."""
+    groups = chart["groups"]
+    short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in groups[2:15]], "2pr", "3k", "st+"]
+    key = "dealer_cards" if "dealer_cards" in chart["rows"][0] else "sorted_hole_cards"
+    header = [key.replace("_", " "), *short]
+    rows = [header]
+    for r in chart["rows"][:max_rows]:
+        rows.append([str(r[key]), *[c["action"] for c in r["cells"]]])
+    return _columns(rows) + "\n" + chart["legend"] + "; columns: player's hand (none = no pair and below A-K, " \
+        "2..A = pair of that rank, 2pr = two pair, 3k = trips, st+ = straight or better)"
+
+
+def edge_sort_text(a: ExposureAnalysis) -> str:
+    """What ``studodds protection edgesort`` prints."""
+    out = [f"Variant: {a.variant.name}: {a.description} (exact)", "",
+           f"Total combinations          {a.total_combinations:,}",
+           f"Total loss (antes)          {_plain(a.total_loss)}",
+           f"House edge (per ante)       {float(a.house_edge):.6%}   exact {a.house_edge}",
+           f"Element of risk (per total) {float(a.element_of_risk):.6%}   exact {a.element_of_risk}",
+           f"Raise probability           {float(a.raise_probability):.6%}",
+           f"Information sets            {a.information_sets:,} ({a.raised_sets:,} raised, "
+           f"{a.indifferent_sets:,} indifferent)"]
+    if a.chart:
+        out += ["", "Strategy by the number of sorted hole cards:", chart_text(a.chart)]
+    return "\n".join(out)
+
+
+def collusion_text(t: CollusionTable) -> str:
+    """What ``studodds protection collusion`` prints."""
+    rows = [["partners", "burn", "seen", "samples", "house edge / ante", "std error", "95% interval",
+             "P(raise)", "situations/s"]]
+    for e in t.estimates:
+        lo, hi = e.interval
+        rows.append([str(e.partners), "yes" if e.burn_card else "no", str(e.seen_cards), f"{e.samples:,}",
+                     f"{float(e.house_edge):.4%}", f"{e.standard_error:.4%}", f"[{lo:.4%}, {hi:.4%}]",
+                     f"{float(e.raise_probability):.2%}",
+                     f"{e.samples / e.seconds:,.0f}" if e.seconds else ""])
+    exact_line = []
+    if t.exact_burn_card is not None:
+        b = t.exact_burn_card
+        exact_line = [f"Burn card alone (0 partners), EXACT: house edge {float(b.house_edge):.4%} (exact {b.house_edge}) "
+                      f"over {b.total_combinations:,} combinations", ""]
+    if not t.estimates:
+        return "\n".join([f"Variant: {t.variant}: the player also sees the burn card", "", *exact_line])
+    first = t.estimates[0]
+    return "\n".join([
+        f"Variant: {t.variant}: the player also sees partners' cards; strategy: {first.strategy} (SAMPLED)", "",
+        _columns(rows), "", *exact_line,
+        f"Normal game (exact): house edge {float(first.normal_house_edge):.4%}.  Every sampled situation is "
+        "evaluated exactly over all dealer hole-card sets; the edge is the exact normal edge minus the mean "
+        "sampled gain over the normal decision; 95% intervals by the normal approximation.",
+        f"Seed {first.seed}: the same seed and sample count give the same figures on any number of threads "
+        "or workers."])
+
+
+def collusion_one_text(e: CollusionEstimate) -> str:
+    return collusion_text(CollusionTable(e.variant, (e,)))
+
+
+def _f(d: dict[str, Any]) -> float:
+    return float(d["value"])
+
+
+def protection_markdown(data: dict[str, Any]) -> str:
+    """The game-protection section of the certified report, from a protection.json object."""
+    lines = ["## Game protection", "",
+             "Exact edge of a player who plays optimally with knowledge he should not have (base game; "
+             "a progressive side bet is not included). Combinations count every deal once for each choice "
+             "of the exposed hole cards, so per-ante figures compare directly with the normal game.", "",
+             "### Exposed dealer cards", "",
+             "| dealer cards seen | combinations | total loss (antes) | house edge per ante | exact | "
+             "element of risk | P(raise) |", "|---|---:|---:|---:|---|---:|---:|"]
+    hc = data["hole_cards"]
+    for level in hc["levels"]:
+        k = level["exposed_hole_cards"]
+        name = ("no dealer card" if level["scenario"] == "none_visible" else
+                "up card only" if k == 0 else f"up card + {k} hole card{'s' if k > 1 else ''}")
+        total = Fraction(level["total_loss_antes"]["exact"])
+        lines.append(f"| {name} | {level['total_combinations']:,} | {_plain(total)} | "
+                     f"{_f(level['house_edge_per_ante']):.4%} | {level['house_edge_per_ante']['exact']} | "
+                     f"{_f(level['element_of_risk_per_total_wager']):.4%} | {_f(level['raise_probability']):.4%} |")
+    lines.append("")
+    partial = hc.get("one_hole_card_on_a_share_of_hands") or []
+    if partial:
+        lines += ["One hole card seen on a share of the hands only (the player knows when; the edge is linear "
+                  "in the share): " + "; ".join(f"{p['share']['value']:.0%}: house edge "
+                                                f"{p['house_edge_per_ante']['value']:.4%}" for p in partial) + ".", ""]
+    for k, be in (hc.get("break_even_share_by_exposed_hole_cards") or {}).items():
+        lines += [f"With {k} hole cards seen on {be['value']:.2%} of the hands (exact {be['exact']}) and none on the "
+                  "others, the house edge is zero.", ""]
+    one = next((lv for lv in hc["levels"] if lv["exposed_hole_cards"] == 1), None)
+    if one and one.get("strategy_chart"):
+        chart = one["strategy_chart"]
+        short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in chart["groups"][2:15]], "2pr", "3k", "st+"]
+        lines += ["### Strategy with one hole card seen", "",
+                  "Rows: the dealer's two visible cards (s = same suit, o = different suits). Columns: the "
+                  "player's hand (none: no pair and below A-K, 2..A a pair of that rank, 2pr two pair, 3k trips, st+ "
+                  "straight or better). R = always raise, F = always fold, n% = raise in n% of these hands.", "",
+                  "| dealer | " + " | ".join(short) + " |", "|---|" + "---|" * len(short)]
+        for r in chart["rows"]:
+            lines.append(f"| {r['dealer_cards']} | " + " | ".join(c["action"] for c in r["cells"]) + " |")
+        lines.append("")
+    es = data.get("edge_sort")
+    if es:
+        ranks = "".join(reversed(es["sorted_ranks"]))
+        lines += ["### Edge sorting", "",
+                  f"The player sees the up card and, for each hole card, whether its rank is in {{{ranks}}}: "
+                  f"house edge {_f(es['house_edge_per_ante']):.4%} per ante (exact {es['house_edge_per_ante']['exact']}, "
+                  f"total loss {_plain(Fraction(es['total_loss_antes']['exact']))} antes over "
+                  f"{es['total_combinations']:,} combinations), raising {_f(es['raise_probability']):.2%} of the time.", ""]
+        chart = es.get("strategy_chart")
+        if chart:
+            short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in chart["groups"][2:15]], "2pr", "3k", "st+"]
+            lines += ["| sorted hole cards | " + " | ".join(short) + " |", "|---|" + "---|" * len(short)]
+            for r in chart["rows"]:
+                lines.append(f"| {r['sorted_hole_cards']} | " + " | ".join(c["action"] for c in r["cells"]) + " |")
+            lines.append("")
+    return "\n".join(lines) + "\n"
