@@ -274,28 +274,31 @@ cdef int64_t _completions(const Ctx* ctx, const uint8_t* K, Work* w) noexcept no
     return n
 
 
-cdef inline void _ie_plain(int r, const uint8_t* pc, const int32_t* cnt, const int16_t* sbc, int x,
-                           const int32_t* binom, int64_t* out) noexcept nogil:
-    """Completions disjoint from P (sorted cards pc) below strength x, without levels, for
-    r = 1, 2, 3 unseen dealer cards (unrolled inclusion-exclusion)."""
+cdef inline void _ie_three(const uint8_t* pc, const int32_t* at_q, const int32_t* live, const int16_t* sbc,
+                           int q, int s, bint both, const int32_t* binom, int64_t* out_q,
+                           int64_t* out_s) noexcept nogil:
+    """Three unseen cards: the completions disjoint from P (sorted cards pc) below the qualifier
+    and, when ``both``, below P's own strength, by unrolled inclusion-exclusion in one pass
+    (counters for the empty set, single cards and pairs; single completions for triples)."""
     cdef int a, b, c
-    cdef int64_t total = cnt[0]
-    if r == 1:
-        for a in range(5):
-            total -= sbc[pc[a]] < x
-    elif r == 2:
-        for a in range(5):
-            total -= cnt[1 + pc[a]]
-            for b in range(a + 1, 5):
-                total += sbc[pc[a] + binom[pc[b] * 6 + 2]] < x
-    else:
-        for a in range(5):
-            total -= cnt[1 + pc[a]]
-            for b in range(a + 1, 5):
-                total += cnt[53 + pc[a] + binom[pc[b] * 6 + 2]]
-                for c in range(b + 1, 5):
-                    total -= sbc[pc[a] + binom[pc[b] * 6 + 2] + binom[pc[c] * 6 + 3]] < x
-    out[0] = total
+    cdef int32_t i1, i2, i3
+    cdef int16_t t
+    cdef int64_t tq = at_q[0], ts = live[0]
+    for a in range(5):
+        i1 = 1 + pc[a]
+        tq -= at_q[i1]
+        ts -= live[i1]
+        for b in range(a + 1, 5):
+            i2 = pc[a] + binom[pc[b] * 6 + 2]
+            tq += at_q[53 + i2]
+            ts += live[53 + i2]
+            for c in range(b + 1, 5):
+                t = sbc[i2 + binom[pc[c] * 6 + 3]]
+                tq -= t < q
+                ts -= t < s
+    out_q[0] = tq
+    if both:
+        out_s[0] = ts
 
 
 cdef inline void _record(int64_t* st, int64_t* chart_cell, int64_t weight, int64_t nq, int64_t win,
@@ -602,9 +605,8 @@ cdef void _process(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stats, in
             else:
                 for i in range(5):
                     pc[i] = ctx.hand_cards[h * 5 + i]
-                _ie_plain(r, pc, w.at_q, w.strength_by_colex, q, binom, &nq)
+                _ie_three(pc, w.at_q, w.live, w.strength_by_colex, q, s, s >= q, binom, &nq, &below_s)
                 if s >= q:
-                    _ie_plain(r, pc, w.live, w.strength_by_colex, s, binom, &below_s)
                     win = below_s - nq
                     for e in range(d, d_tie):
                         tie += (w.comp_mask[e] & pmask) == 0

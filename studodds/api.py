@@ -209,9 +209,9 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     ``shares`` of the hands.  Kernel results are cached on disk like the count tables (cold,
     2 cores: 1 hole card about 10 s, 2 about 50 s, 3 a few minutes).
 
-    >>> t = hole_cards("us-common", exposed=[0, 4])
-    >>> t.level(0).house_edge == analyze("us-common").house_edge
-    True
+    >>> t = hole_cards("us-common", exposed=[-1, 4])
+    >>> f"{float(t.level(4).player_edge):.4%}"
+    '64.2816%'
     """
     from enumerate.protection.exposure import hole_card_table
     v = load_variant(variant)
@@ -233,11 +233,8 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
 def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int] = "AK", *,
               threads: int | None = None, use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
     """Exact optimal play when the player sees the up card and, for every hole card, whether
-    its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace).
-
-    >>> edge_sort("us-common", ranks="").house_edge == analyze("us-common").house_edge
-    True
-    """
+    its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
+    about 3 s cold on 2 cores, then cached."""
     from enumerate.protection.exposure import edge_sort as _edge_sort
     v = load_variant(variant)
     marked = _ranks(ranks)

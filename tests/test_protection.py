@@ -107,7 +107,7 @@ def test_burn_card_counts_equal_brute_force(hands, n_hands):
     assert checked == 2 * n_hands
 
 
-@pytest.mark.parametrize("j", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("j", [pytest.param(2, marks=pytest.mark.slow), 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_fast_paths_and_symmetry_reduction_equal_the_plain_sweep(hands, j):
     """Per known set: the mask/popcount fast path with suit-class reduction equals the generic
     inclusion-exclusion path over every hand, and the statistics equal a numpy aggregation of
@@ -172,6 +172,7 @@ def test_no_exposed_hole_card_is_the_normal_game(us_counts, variant):
     assert k0.variance == normal.variance
 
 
+@pytest.mark.slow
 def test_edge_sorting_with_nothing_sorted_is_the_normal_game(us_counts):
     normal = analyze(us_counts, US)
     a = ex.edge_sort(us_counts, US, (), use_cache=False)
@@ -239,6 +240,7 @@ def test_partial_exposure_mixes_exactly(us_counts):
         ex.partial_exposure(none, full, Fraction(3, 2))
 
 
+@pytest.mark.slow
 def test_exposure_cache_resumes_and_detects_corruption(us_counts, tmp_path, monkeypatch):
     """An interrupted kernel run resumes from its last checkpoint; a corrupted cache file is
     detected and recomputed (one known card: 13 known-set classes, a second or two each run)."""
@@ -291,6 +293,7 @@ def test_exact_protection_figures_reproduce_the_committed_ones(us_counts):
 # collusion
 
 
+@pytest.mark.slow
 def test_collusion_counts_equal_brute_force():
     rng = np.random.default_rng(3)
     for m in (0, 5, 31):

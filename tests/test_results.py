@@ -59,7 +59,7 @@ def test_check_fails_on_a_one_unit_change(tmp_path, mutate):
         csv = tmp_path / "us-common" / "return_table.csv"
         csv.write_text(csv.read_text().replace("16759740", "16759741"))
         needle = "return_table.csv: line 2"
-    r = studodds("check", str(tmp_path))
+    r = studodds("check", str(tmp_path), "--no-protection")   # protection: minutes cold
     assert r.returncode == 1
     assert needle in r.stdout
     assert "1 with differences" in r.stdout
@@ -143,12 +143,12 @@ def test_check_names_the_changed_pay_on_its_first_line(tmp_path):
     shutil.copytree(REPO / "results" / "us-common", tmp_path / "us-common")
     toml = tmp_path / "us-common" / "variant.toml"
     toml.write_text(toml.read_text().replace("full_house = 7", "full_house = 8"))
-    r = studodds("check", str(tmp_path))
+    r = studodds("check", str(tmp_path), "--no-protection")   # protection: minutes cold
     assert r.returncode == 1
     first = r.stdout.splitlines()[0]
     assert first.startswith(f"{tmp_path / 'us-common'}: rules changed: raise_pays.full_house 7 -> 8;"), first
     assert "house edge 5.224306% -> " in first and "element of risk" in first
-    data = json.loads(studodds("check", str(tmp_path), "--json").stdout)
+    data = json.loads(studodds("check", str(tmp_path), "--json", "--no-protection").stdout)
     entry = data["tables"][0]
     assert entry["rule_changes"] == [{"rule": "raise_pays.full_house", "old": "7", "new": "8"}]
     assert Fraction(entry["headline"]["house_edge_per_ante"]["delta"]["exact"]) < 0
