@@ -147,6 +147,30 @@ def test_fast_paths_and_symmetry_reduction_equal_the_plain_sweep(hands, j):
         assert plain[0, k, col["no_qualify_all"]] == nq[s].sum()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("marked,burn", [((11, 12), False), ((), True)], ids=["edge-sort", "burn-card"])
+def test_symmetry_reduction_with_levels_and_burn_card_equals_every_hand(hands, marked, burn):
+    """One known card: the suit-class reduction of the player hands (with sorted-count levels, or
+    with every burn card) gives the same statistics as every hand once."""
+    reps, _ = known_sets(1)
+    pick = np.ascontiguousarray(reps[[0, 7]] if not burn else reps[[12]])
+    value = RaiseValue.of(US)
+    n_levels = 5 if marked else 1
+
+    def run(reduce):
+        st = np.zeros((len(pick), 10, 10), dtype=np.int64)
+        ch = np.zeros((len(pick), n_levels, len(GROUPS), 2), dtype=np.int64)
+        _exposure.exposure_stats(1, pick, hands.cards, hands.masks, hands.suits, hands.strength, hands.group,
+                                 CATEGORY_BY_STRENGTH, ex.level_of_card(marked), n_levels, US.qualifier.threshold,
+                                 value.c_nq, value.c_win, value.c_tie, value.scale, reduce, st, ch, 2, 1, int(burn))
+        return st, ch
+
+    reduced, reduced_chart = run(1)
+    plain, plain_chart = run(0)
+    assert (reduced == plain).all() and (reduced_chart == plain_chart).all()
+    assert reduced[:, :, _exposure.COLUMNS["sets"]].sum() > 0
+
+
 @pytest.mark.parametrize("j", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_known_set_classes_cover_every_set_once(j):
     reps, weight = known_sets(j)
