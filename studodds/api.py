@@ -220,7 +220,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
         raise StudoddsError("exposed hole cards are -1 (no dealer card visible) or 0..4")
     fractions = [_share(p) for p in shares]
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    tick = _level_bars(levels) if progress else None
+    tick = _LevelBars(levels) if progress else None
     try:
         with using_threads(threads):
             return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache,
@@ -349,10 +349,6 @@ class _LevelBars:
     def close(self) -> None:
         for bar in self._bars.values():
             bar.close()
-
-
-def _level_bars(levels: list[int]) -> _LevelBars:
-    return _LevelBars(levels)
 
 
 def openmp_enabled() -> bool:

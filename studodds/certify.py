@@ -240,28 +240,14 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
         old = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         return [Difference("summary.json", "(file)", f"unreadable: {exc}", "recomputed")]
-    a: dict[str, Any] = {}
-    b: dict[str, Any] = {}
-    _flatten("", old, a)
-    _flatten("", json.loads(fresh["summary.json"]), b)
-    for key in sorted(set(a) | set(b)):
-        if _fft_float_close(key, a.get(key), b.get(key)):
-            continue
-        if key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)"):
-            diffs.append(Difference("summary.json", key, a.get(key, "(missing)"), b.get(key, "(missing)")))
+    diffs += _json_differences("summary.json", old, json.loads(fresh["summary.json"]))
     if PROTECTION in fresh:
         try:
             old_p = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
-            pa: dict[str, Any] = {}
-            pb: dict[str, Any] = {}
-            _flatten("", old_p, pa)
-            _flatten("", json.loads(fresh[PROTECTION]), pb)
-            for key in sorted(set(pa) | set(pb)):
-                if pa.get(key, "(missing)") != pb.get(key, "(missing)"):
-                    diffs.append(Difference(PROTECTION, key, pa.get(key, "(missing)"), pb.get(key, "(missing)")))
+            diffs += _json_differences(PROTECTION, old_p, json.loads(fresh[PROTECTION]))
     for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html"):
         try:
             old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
@@ -275,6 +261,19 @@ def compare(folder: Path, fresh: dict[str, str]) -> list[Difference]:
             if o != n and not _tool_version_line(o, n):
                 diffs.append(Difference(fname, f"line {i + 1}", o, n))
     return diffs
+
+
+def _json_differences(fname: str, old: Any, new: Any) -> list[Difference]:
+    """Every value that differs between two JSON objects, by flattened key (except IGNORED
+    keys and FFT floats within their tolerance)."""
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
+    _flatten("", old, a)
+    _flatten("", new, b)
+    return [Difference(fname, key, a.get(key, "(missing)"), b.get(key, "(missing)"))
+            for key in sorted(set(a) | set(b))
+            if not _fft_float_close(key, a.get(key), b.get(key))
+            and key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)")]
 
 
 def _fft_float_close(key: str, old: Any, new: Any) -> bool:

@@ -140,9 +140,10 @@ def draw_chunk(seed: int, index: int, n: int, seen: int) -> tuple[np.ndarray, np
 
 def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up: np.ndarray) -> np.ndarray:
     """The normal game's optimal raise decision of each (hand, up card), from the count table."""
-    key = ("optimal_mask", RaiseValue.of(variant).c_win.tobytes(), RaiseValue.of(variant).c_nq)
+    value = RaiseValue.of(variant)
+    key = ("optimal_mask", value.c_win.tobytes(), value.c_nq, value.c_tie, value.scale)
     if key not in table.memo:
-        table.memo[key] = RaiseValue.of(variant).optimal(table)
+        table.memo[key] = value.optimal(table)
     optimal = table.memo[key]
     # relabel suits as enumerate.situation.canonical does: new suit k is the old suit with the
     # k-th largest rank mask, ties broken by suit number

@@ -366,11 +366,11 @@ def _none_visible(table: CountTable, variant: Variant) -> np.ndarray:
     form = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie
     raised = form > 2 * value.scale * n
     w = table.weight.astype(np.int64)
+    lose = n - nq - win - tie
     stats = np.zeros((10, len(_COL)), dtype=object)
     for c in range(10):
         sel = cat == c
         r = sel & raised
-        lose = n - nq - win - tie
         stats[c, _COL["combinations"]] = int((w[sel] * n).sum())
         stats[c, _COL["sets"]] = int(w[sel].sum())
         stats[c, _COL["raised_combinations"]] = int((w[r] * n).sum())

@@ -9,12 +9,17 @@ from enumerate.protection.collusion import CollusionEstimate, CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
 
 
-def _pct(x: Fraction | float) -> str:
-    return f"{float(x):+.4%}"
+def _group_labels(groups: list[str]) -> list[str]:
+    """Short column labels of a strategy chart's player-hand groups."""
+    return ["none", "AK", *[g.split()[-1].rstrip("s") for g in groups[2:15]], "2pr", "3k", "st+"]
 
 
-def _edge_words(edge: Fraction) -> str:
-    return f"house edge {float(edge):.4%}" if edge >= 0 else f"player edge {float(-edge):.4%}"
+def _chart_markdown(chart: dict[str, Any], key: str, header: str) -> list[str]:
+    """A strategy chart as a Markdown table: one row per ``row[key]``, one column per group."""
+    labels = _group_labels(chart["groups"])
+    lines = [f"| {header} | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+    lines += [f"| {r[key]} | " + " | ".join(c["action"] for c in r["cells"]) + " |" for r in chart["rows"]]
+    return lines + [""]
 
 
 def _level_name(a: ExposureAnalysis) -> str:
@@ -69,7 +74,7 @@ def hole_cards_text(t: HoleCardTable) -> str:
 def chart_text(chart: dict[str, Any], max_rows: int | None = None) -> str:
     """A strategy chart: one row per dealer-card pattern, one column per player hand group."""
     groups = chart["groups"]
-    short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in groups[2:15]], "2pr", "3k", "st+"]
+    short = _group_labels(groups)
     key = "dealer_cards" if "dealer_cards" in chart["rows"][0] else "sorted_hole_cards"
     header = [key.replace("_", " "), *short]
     rows = [header]
@@ -159,16 +164,11 @@ def protection_markdown(data: dict[str, Any]) -> str:
                   "others, the house edge is zero.", ""]
     one = next((lv for lv in hc["levels"] if lv["exposed_hole_cards"] == 1), None)
     if one and one.get("strategy_chart"):
-        chart = one["strategy_chart"]
-        short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in chart["groups"][2:15]], "2pr", "3k", "st+"]
         lines += ["### Strategy with one hole card seen", "",
                   "Rows: the dealer's two visible cards (s = same suit, o = different suits). Columns: the "
                   "player's hand (none: no pair and below A-K, 2..A a pair of that rank, 2pr two pair, 3k trips, st+ "
                   "straight or better). R = always raise, F = always fold, n% = raise in n% of these hands.", "",
-                  "| dealer | " + " | ".join(short) + " |", "|---|" + "---|" * len(short)]
-        for r in chart["rows"]:
-            lines.append(f"| {r['dealer_cards']} | " + " | ".join(c["action"] for c in r["cells"]) + " |")
-        lines.append("")
+                  *_chart_markdown(one["strategy_chart"], "dealer_cards", "dealer")]
     es = data.get("edge_sort")
     if es:
         ranks = "".join(reversed(es["sorted_ranks"]))
@@ -177,11 +177,6 @@ def protection_markdown(data: dict[str, Any]) -> str:
                   f"house edge {_f(es['house_edge_per_ante']):.4%} per ante (exact {es['house_edge_per_ante']['exact']}, "
                   f"total loss {_plain(Fraction(es['total_loss_antes']['exact']))} antes over "
                   f"{es['total_combinations']:,} combinations), raising {_f(es['raise_probability']):.2%} of the time.", ""]
-        chart = es.get("strategy_chart")
-        if chart:
-            short = ["none", "AK", *[g.split()[-1].rstrip("s") for g in chart["groups"][2:15]], "2pr", "3k", "st+"]
-            lines += ["| sorted hole cards | " + " | ".join(short) + " |", "|---|" + "---|" * len(short)]
-            for r in chart["rows"]:
-                lines.append(f"| {r['sorted_hole_cards']} | " + " | ".join(c["action"] for c in r["cells"]) + " |")
-            lines.append("")
+        if es.get("strategy_chart"):
+            lines += _chart_markdown(es["strategy_chart"], "sorted_hole_cards", "sorted hole cards")
     return "\n".join(lines) + "\n"
