@@ -421,7 +421,9 @@ def _share_cell(raised: int, total: int) -> str:
         return "R"
     if raised == 0:
         return "F"
-    return f"{100 * raised / total:.0f}%"
+    # a mixed cell never reads as 0% or 100%, which would look like F or R
+    share = Fraction(100 * raised, total)
+    return "<1%" if share < 1 else ">99%" if share > 99 else f"{float(share):.0f}%"
 
 
 def _known_cards_chart(j: int, chart: np.ndarray) -> dict[str, Any]:
