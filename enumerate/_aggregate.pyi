@@ -7,7 +7,7 @@ STAT_COLUMNS: dict[str, int]
 
 def aggregate_all(category: np.ndarray, strength: np.ndarray, weight: np.ndarray, up: np.ndarray,
                   no_qualify: np.ndarray, win: np.ndarray, tie: np.ndarray, c_nq: int, c_win: np.ndarray,
-                  c_tie: int, raise_above: int, masks: np.ndarray, n_threads: int,
+                  c_tie: int, raise_above: np.ndarray, masks: np.ndarray, n_threads: int,
                   with_chart: bool) -> tuple[np.ndarray, np.ndarray | None]: ...
 def threshold_keys(row_order: np.ndarray, no_qualify: np.ndarray, win: np.ndarray, tie: np.ndarray,
                    a3: int, d: int) -> tuple[np.ndarray, np.ndarray]: ...

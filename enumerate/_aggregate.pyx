@@ -79,11 +79,12 @@ cdef void _row_all(int64_t* out, int64_t* chart_row, const uint8_t* up, const ui
 def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, const int64_t[::1] weight,
                   const uint8_t[:, ::1] up, const uint32_t[:, ::1] no_qualify, const uint32_t[:, ::1] win,
                   const uint32_t[:, ::1] tie, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
-                  int64_t raise_above, const uint8_t[:, :, ::1] masks, int n_threads, bint with_chart):
+                  const int64_t[::1] raise_above, const uint8_t[:, :, ::1] masks, int n_threads, bint with_chart):
     """One pass for everything a certified table needs.
 
     Returns ``(stats, chart)``: stats (K + 1, 10, N_STATS) int64 for the optimal strategy (row 0)
-    and each fixed strategy masks[k] (rows 1..K); chart (7462, 13, 2) int64, per player strength
+    and each fixed strategy masks[k] (rows 1..K); ``raise_above`` is the optimal strategy's
+    threshold of the form by player category; chart (7462, 13, 2) int64, per player strength
     and up-card rank, the weighted (raised under the optimal strategy, all) situations, or None
     without ``with_chart``."""
     cdef Py_ssize_t n = no_qualify.shape[0], m = no_qualify.shape[1], i, stride
@@ -91,6 +92,8 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
     cdef int nt = max(n_threads, 1)
     cdef int64_t w
     cdef const uint8_t* mask_ptr
+    if c_win.shape[0] != N_CATEGORIES or raise_above.shape[0] != N_CATEGORIES:
+        raise ValueError("c_win and raise_above need one value per category")
     acc_np = np.zeros((nt, n_masks + 1, N_CATEGORIES, N_STATS), dtype=np.int64)
     chart_np = np.zeros((nt, 7462 if with_chart else 1, N_RANKS, 2), dtype=np.int64)
     row_np = np.zeros((nt, (n_masks + 1) * N_STATS + 2 * N_RANKS), dtype=np.int64)
@@ -107,7 +110,7 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
             row[t, k] = 0
         mask_ptr = &masks[0, i, 0] if n_masks > 0 else NULL
         _row_all(&row[t, 0], &row[t, (n_masks + 1) * N_STATS], &up[i, 0], &no_qualify[i, 0], &win[i, 0],
-                 &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above, mask_ptr, stride, n_masks, with_chart)
+                 &tie[i, 0], m, c_nq, c_win[cat], c_tie, raise_above[cat], mask_ptr, stride, n_masks, with_chart)
         for k in range(n_masks + 1):
             acc[t, k, cat, S_SITUATIONS] += w * m
             acc[t, k, cat, S_NO_QUALIFY_ALL] += w * row[t, S_NO_QUALIFY_ALL]

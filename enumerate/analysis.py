@@ -7,7 +7,7 @@ Optimal strategy: raise iff EV(raise) > EV(fold) = -1 ante, situation by situati
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -43,6 +43,44 @@ class ReturnRow:
 
 
 @dataclass(frozen=True)
+class CapRow:
+    """The game at one ante size under a maximum payout: the cap in antes, the categories it
+    cuts, and the exact edge (optimal strategy recomputed for the capped pays)."""
+
+    ante: Fraction
+    cap_antes: Fraction
+    capped: tuple[Category, ...]
+    house_edge: Fraction
+    element_of_risk: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ante": exact(self.ante), "cap_antes": exact(self.cap_antes),
+                "capped_categories": [c.key for c in self.capped], "house_edge_per_ante": exact(self.house_edge),
+                "element_of_risk_per_total_wager": exact(self.element_of_risk)}
+
+
+@dataclass(frozen=True)
+class RuleVariantFigures:
+    """Figures only some rule variants have: the edge by ante size under a maximum payout, and
+    what a raised hand left face down costs when it is settled as a loss."""
+
+    by_ante: tuple[CapRow, ...] = ()
+    face_down_cost: Fraction | None = None     # antes lost per raised hand left face down
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.by_ante:
+            out["max_payout_by_ante"] = [r.to_dict() for r in self.by_ante]
+        if self.face_down_cost is not None:
+            out["face_down_hand"] = {
+                "settled_as": "loss of ante and raise",
+                "cost_per_raised_hand_left_face_down_antes": exact(self.face_down_cost),
+                "note": "optimal play turns every raised hand over, so the rule does not change the house "
+                        "edge; the cost is what each raised hand left face down loses against settling it"}
+        return out
+
+
+@dataclass(frozen=True)
 class Analysis:
     """Exact figures for one variant under optimal strategy.
 
@@ -64,6 +102,8 @@ class Analysis:
     hit_frequency: Fraction         # probability that the hand wins money
     rows: tuple[ReturnRow, ...]
     raise_by_category: dict[Category, tuple[int, int]]   # -> (raised situations, situations)
+    rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
+    side_bets: Any = None                                # SideBetReport of the variant's side bets
 
     @property
     def standard_deviation(self) -> float:
@@ -101,6 +141,8 @@ class Analysis:
                 c.key: {"raised_situations": raised, "situations": total,
                         "raise_share": exact(Fraction(raised, total) if total else 0)}
                 for c, (raised, total) in sorted(self.raise_by_category.items(), reverse=True)},
+            **({} if self.rule_variants is None else {"rule_variants": self.rule_variants.to_dict()}),
+            **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()}),
         }
 
     def warnings(self) -> list[str]:
@@ -124,17 +166,25 @@ class Analysis:
 class RaiseValue:
     """EV(raise) of a situation, exactly, as an integer linear form in its counts.
 
-    With ``n`` = 163,185 completions and lose = n - no_qualify - win - tie:
+    With ``n`` = 163,185 completions, lose = n - no_qualify - win - tie, a raise of ``r`` antes and
+    an ante bonus ``b_c`` paid on a raised hand of category c (both in antes):
 
-        EV(raise) * scale * n = no_qualify * c_nq + win * c_win[category] + tie * c_tie - 3 * scale * n
+        EV(raise) * scale * n = no_qualify * c_nq + win * c_win[c] + tie * c_tie - c_lose * n + b_c * scale * n
 
-    so EV(raise) > EV(fold) = -1 iff the form exceeds ``raise_above`` = 2 * scale * n.
+    with c_nq = (a_nq + 1 + r) * scale, c_win[c] = (a_w + r * pay_c + 1 + r) * scale,
+    c_tie = c_lose = (1 + r) * scale; so EV(raise) > EV(fold) = -1 iff the form
+    ``no_qualify * c_nq + win * c_win[c] + tie * c_tie`` exceeds ``thresholds[c]`` =
+    (r - b_c) * scale * n.  The standard game (r = 2, no bonus) raises iff the form exceeds
+    2 * scale * n for every category.
     """
 
     scale: int
     c_nq: int
     c_win: np.ndarray      # by category 0..9
     c_tie: int
+    thresholds: np.ndarray  # by category 0..9: raise iff form > thresholds[c]
+    c_lose: int
+    bonus: np.ndarray      # ante bonus by category, times scale
 
     @property
     def denominator(self) -> int:
@@ -142,17 +192,27 @@ class RaiseValue:
 
     @property
     def raise_above(self) -> int:
-        return 2 * self.scale * COMPLETIONS
+        """The threshold when it is the same for every category (StudoddsError otherwise: an
+        ante bonus makes it depend on the category)."""
+        if (self.thresholds != self.thresholds[0]).any():
+            raise StudoddsError("this analysis does not support an ante bonus")
+        return int(self.thresholds[0])
 
     @classmethod
     def of(cls, variant: Variant) -> "RaiseValue":
+        r = variant.raise_antes
         pays = [variant.pay(c) for c in Category]
-        scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays]))
-        c_win = [int((variant.ante_win + 2 * p + 3) * scale) for p in pays]
-        c_nq = int((variant.ante_no_qualify + 3) * scale)
-        if max(c_win + [c_nq, 3 * scale]) * COMPLETIONS >= 2**62:
+        bonus = variant.bonus_by_category()
+        scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays, *bonus]))
+        c_win = [int((variant.ante_win + r * p + 1 + r) * scale) for p in pays]
+        c_nq = int((variant.ante_no_qualify + 1 + r) * scale)
+        c_lose = (1 + r) * scale
+        b = [int(x * scale) for x in bonus]
+        if max(c_win + [c_nq, c_lose] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
-        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), 3 * scale)
+        thresholds = [(r * scale - x) * COMPLETIONS for x in b]
+        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), c_lose, np.array(thresholds, dtype=np.int64),
+                   c_lose, np.array(b, dtype=np.int64))
 
     def form(self, counts: CountTable) -> np.ndarray:
         """The linear form for every situation of ``counts`` (int32 when it fits, else int64;
@@ -166,13 +226,18 @@ class RaiseValue:
         form += counts.tie.astype(dtype) * self.c_tie
         return form
 
+    def row_thresholds(self, counts: CountTable) -> np.ndarray:
+        """(rows, 1) int64: each row's raise threshold (by its category)."""
+        return self.thresholds[CATEGORY_BY_STRENGTH[counts.strength]][:, None]
+
     def optimal(self, counts: CountTable) -> np.ndarray:
         """Boolean raise decisions of the optimal strategy for every situation."""
-        return self.form(counts) > self.raise_above
+        return self.form(counts) > self.row_thresholds(counts)
 
     def ev_numerators(self, counts: CountTable) -> np.ndarray:
         """EV(raise) * denominator for every situation, int64."""
-        return self.form(counts).astype(np.int64) - 3 * self.denominator
+        bonus = self.bonus[CATEGORY_BY_STRENGTH[counts.strength]][:, None] * COMPLETIONS
+        return self.form(counts).astype(np.int64) - self.c_lose * COMPLETIONS + bonus
 
 
 def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
@@ -181,7 +246,48 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
     ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions."""
     masks = [] if force is None else [force]
     stats, _ = raw_statistics(counts, variant, masks, with_chart=False, threads=threads)
-    return analysis_from_stats(counts, variant, stats[len(masks)])
+    result = analysis_from_stats(counts, variant, stats[len(masks)])
+    return result if force is not None else with_extras(counts, variant, result, threads)
+
+
+def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> Analysis:
+    """The optimal-strategy analysis with the figures of the variant's rule variants and side
+    bets attached (unchanged for a standard table)."""
+    extras = rule_variant_figures(counts, variant, result, threads)
+    if extras is not None:
+        result = replace(result, rule_variants=extras)
+    if variant.side_bets:
+        from enumerate.sidebets.analysis import analyze_side_bets
+        result = replace(result, side_bets=analyze_side_bets(counts, variant, threads, base=result))
+    return result
+
+
+def rule_variant_figures(counts: CountTable, variant: Variant, a: Analysis,
+                         threads: int | None = None) -> RuleVariantFigures | None:
+    """The edge at every ante size where a maximum payout starts to cut a pay, and the cost of a
+    raised hand left face down (see :class:`RuleVariantFigures`); None for neither rule."""
+    if variant.max_payout is None and not variant.face_down_loses:
+        return None
+    cost = None
+    if variant.face_down_loses:
+        raised = Fraction(a.raised_situations, counts.n_situations)
+        played = sum((r.contribution for r in a.rows if r.outcome != "fold"), Fraction(0))
+        cost = played / raised + 1 + variant.raise_antes if raised else Fraction(0)
+    rows: list[CapRow] = []
+    cap = variant.max_payout
+    if cap is not None:
+        extra = variant.ante_win if cap.covers == "ante_and_raise" else 0
+        # the largest ante at which each category is still paid in full
+        antes = {cap.ante} | {cap.amount / (extra + variant.raise_antes * p)
+                              for p in set(variant.raise_pays.values()) if extra + variant.raise_antes * p > 0}
+        for ante in sorted(antes):
+            v = replace(variant, max_payout=replace(cap, ante=ante), side_bets=())
+            b = a if ante == cap.ante else analysis_from_stats(
+                counts, v, raw_statistics(counts, v, [], with_chart=False, threads=threads)[0][0])
+            capped = tuple(c for c in PAY_CATEGORIES if v.pay(c) < v.posted_pay(c))
+            rows.append(CapRow(ante, v.max_payout.antes if v.max_payout else Fraction(0), capped,
+                               b.house_edge, b.element_of_risk))
+    return RuleVariantFigures(tuple(rows), cost)
 
 
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,
@@ -198,7 +304,7 @@ def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray]
     stats, chart = _aggregate.aggregate_all(
         CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
         counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
-        value.raise_above, stacked, resolve_threads(threads), with_chart)
+        value.thresholds, stacked, resolve_threads(threads), with_chart)
     return stats, chart
 
 
@@ -225,8 +331,9 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
     qualifies = total - int(nq_all.sum())
     by_category = {c: (int(raised_c[c]), int(situations[c])) for c in Category}
 
-    rows, expected, second = return_table(variant, wins, nq, tie, lose, folded, total)
-    average_wager = 1 + 2 * Fraction(raised, total_situations)
+    split = {c: (int(nq_c[c]), int(tie_c[c]), int(lose_c[c])) for c in Category}
+    rows, expected, second = return_table(variant, wins, nq, tie, lose, folded, total, split)
+    average_wager = 1 + variant.raise_antes * Fraction(raised, total_situations)
     return Analysis(
         variant=variant,
         total_combinations=total,
@@ -246,10 +353,16 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
 
 
 def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, tie: int, lose: int,
-                 folded: int, total: int) -> tuple[tuple[ReturnRow, ...], Fraction, Fraction]:
+                 folded: int, total: int,
+                 by_category: dict[Category, tuple[int, int, int]] | None = None,
+                 ) -> tuple[tuple[ReturnRow, ...], Fraction, Fraction]:
     """The return table of a strategy from its outcome counts over ``total`` combinations
     (``wins``: raised hands the player wins by category; the others over raised hands except
-    ``folded``), with the expected net result per ante and its second moment."""
+    ``folded``), with the expected net result per ante and its second moment.  With an ante
+    bonus, ``by_category`` (the raised hands' no-qualify, push and lose counts by category) splits
+    those outcomes by the bonus they carry."""
+    r = variant.raise_antes
+    bonus = variant.bonus_by_category()
     rows: list[ReturnRow] = []
 
     def row(outcome: str, event: str, pays: Fraction, comb: int) -> None:
@@ -262,11 +375,26 @@ def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, t
         comb = wins[c]
         if c == Category.STRAIGHT_FLUSH and not variant.royal_separate:
             comb += wins[Category.ROYAL_FLUSH]
-        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + 2 * variant.pay(c), comb)
-    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, no_qualify)
-    row("push", "push", Fraction(0), tie)
+        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + r * variant.pay(c) + bonus[c], comb)
+    bonus_rows = [c for c in PAY_CATEGORIES if bonus[c] != 0]
+    if bonus_rows and by_category is None:
+        raise AssertionError("an ante bonus needs the outcome counts by category")
+    rest = [no_qualify, tie, lose]
+    for c in bonus_rows:
+        assert by_category is not None
+        for k in range(3):
+            rest[k] -= by_category[c][k]
+    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, rest[0])
+    row("push", "push", Fraction(0), rest[1])
     row("fold", "fold", Fraction(-1), folded)
-    row("dealer_wins", "dealer wins", Fraction(-3), lose)
+    row("dealer_wins", "dealer wins", Fraction(-1 - r), rest[2])
+    for c in bonus_rows:
+        assert by_category is not None
+        nq_c, tie_c, lose_c = by_category[c]
+        row(f"dealer_does_not_qualify_bonus_{c.key}", f"dealer does not qualify, ante bonus for {c.label}",
+            variant.ante_no_qualify + bonus[c], nq_c)
+        row(f"push_bonus_{c.key}", f"push, ante bonus for {c.label}", bonus[c], tie_c)
+        row(f"dealer_wins_bonus_{c.key}", f"dealer wins, ante bonus for {c.label}", Fraction(-1 - r) + bonus[c], lose_c)
 
     if sum(r.combinations for r in rows) != total:
         raise AssertionError("return table combinations do not sum to the total")

@@ -98,10 +98,11 @@ class HandEVs:
 
 def ev_raise(counts: SituationCounts, cards: tuple[int, ...], variant: Variant) -> Fraction:
     """Exact EV(raise) in antes from a situation's counts."""
-    pay = variant.pay(category(strength(cards)))
-    total = (counts.no_qualify * variant.ante_no_qualify + counts.win * (variant.ante_win + 2 * pay)
-             - 3 * counts.lose)
-    return Fraction(total) / COMPLETIONS
+    cat = category(strength(cards))
+    r = variant.raise_antes
+    total = (counts.no_qualify * variant.ante_no_qualify + counts.win * (variant.ante_win + r * variant.pay(cat))
+             - (1 + r) * counts.lose)
+    return Fraction(total) / COMPLETIONS + variant.bonus_by_category()[cat]
 
 
 def situation_ev(table: CountTable, variant: Variant, cards: Cards, up: Card) -> SituationEV:

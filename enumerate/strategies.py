@@ -168,11 +168,11 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
     cross-checks the index.  Charts are kept in the table's memo by raised set."""
-    if index is None:
+    if index is None or not variant.standard_settlement:
         (stats,), chart = raw_statistics(table, variant, [], threads=threads)
         assert chart is not None
         return stats, chart
-    stats, signature = index.statistics(variant.raise_pays)
+    stats, signature = index.statistics({c: variant.pay(c) for c in variant.raise_pays})
     charts = table.memo.setdefault("charts", {})
     key = (index.ante_no_qualify, index.ante_win, signature)
     if key not in charts:

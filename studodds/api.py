@@ -214,7 +214,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     '64.2816%'
     """
     from enumerate.protection.exposure import hole_card_table
-    v = load_variant(variant)
+    v = _protection_variant(variant)
     levels = sorted(set(int(k) for k in exposed))
     if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
         raise StudoddsError("exposed hole cards are -1 (no dealer card visible) or 0..4")
@@ -236,7 +236,7 @@ def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int]
     its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
     about 3 s cold on 2 cores, then cached."""
     from enumerate.protection.exposure import edge_sort as _edge_sort
-    v = load_variant(variant)
+    v = _protection_variant(variant)
     marked = _ranks(ranks)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
@@ -254,7 +254,7 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     (``scheduler``: a Dask scheduler address)."""
     from enumerate.analysis import analyze as _analyze
     from enumerate.protection.collusion import estimate
-    v = load_variant(variant)
+    v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise StudoddsError("samples must be an integer of at least 2")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -284,7 +284,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
     reported exactly instead of sampled."""
     from enumerate.protection.collusion import CollusionTable as _Table
-    v = load_variant(variant)
+    v = _protection_variant(variant)
     pairs = [(p, b) for p in partners for b in burn_cards]
     if not pairs:
         raise StudoddsError("no partner counts given")
@@ -303,10 +303,20 @@ def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = N
               use_cache: bool = True) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
     from enumerate.protection.exposure import burn_card as _burn
-    v = load_variant(variant)
+    v = _protection_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache)
     with using_threads(threads):
         return _burn(table, v, threads=threads, use_cache=use_cache)
+
+
+def _protection_variant(variant: VariantLike) -> Variant:
+    """The variant, if the game-protection kernels cover its settlement (a raise of two antes,
+    no ante bonus; a maximum payout and side bets are fine: they do not enter the analysis)."""
+    v = load_variant(variant)
+    if not v.standard_settlement:
+        raise StudoddsError(f"variant {v.name!r}: game-protection analysis covers a raise of 2 antes "
+                            "without an ante bonus")
+    return v
 
 
 def _share(p: Fraction | int | str) -> Fraction:

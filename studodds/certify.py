@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from enumerate.analysis import Analysis
+from enumerate.analysis import Analysis, with_extras
 from enumerate.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.certification import CertificationFigures, certification_figures
 from enumerate.distribution import DEFAULT_HANDS
@@ -127,8 +127,10 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     from enumerate import strategies
     from enumerate.progressive.figures import report as progressive_report
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
+    results = list(results)
+    a = with_extras(table, source.variant, results[0].analysis)
+    results[0] = replace(results[0], analysis=a)
     comparison = StrategyComparison(source.variant.name, tuple(results))
-    a = results[0].analysis
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
     figures = certification_figures(table, a, results[1:], hands)

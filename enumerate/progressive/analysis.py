@@ -448,10 +448,10 @@ def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
         # raise iff EV(raise) + side(raise) > EV(fold) + side(fold); the side bet differs between
         # the two only when a fold forfeits it: then raising keeps the gross award
         bonus = s * gross.get(c, Fraction(0)) if side.fold_forfeits else Fraction(0)
-        t = value.raise_above - bonus * value.scale * COMPLETIONS
+        t = value.thresholds[c] - bonus * value.scale * COMPLETIONS
         threshold[c] = math.floor(t)                 # form is an integer: form > t iff form > floor(t)
     do_raise = form > threshold[cat][:, None]
-    base_optimal = form > value.raise_above
+    base_optimal = value.optimal(table)
     w = table.weight.astype(np.int64)[:, None]
     changes = int((np.where(do_raise != base_optimal, 1, 0) * w).sum())
     a = analyze(table, variant, force=do_raise.astype(np.uint8))

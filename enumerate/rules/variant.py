@@ -12,12 +12,49 @@ from typing import Any
 
 from enumerate.jsonform import exact
 from enumerate.progressive.rules import Progressive
+from enumerate.rules.hands import HandPaytable
 from enumerate.rules.qualifier import Qualifier
+from enumerate.sidebets.rules import SideBet
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
 #: Raise categories from the top down, as paytables list them.
 PAY_CATEGORIES = tuple(reversed(Category))
+
+
+def ante_bonus_by_category(table: HandPaytable) -> list[Fraction]:
+    """The amount of an ante-bonus table for each category; StudoddsError when the table pays
+    differently within a category (an ante bonus pays by category)."""
+    from evaluator.ranking import CATEGORY_BY_STRENGTH
+    classes = table.classes()
+    amounts = table.amounts(Fraction(0))
+    out: list[Fraction] = []
+    for c in Category:
+        values = {amounts[int(k)] for k in set(classes[CATEGORY_BY_STRENGTH == c].tolist())}
+        if len(values) != 1:
+            raise StudoddsError(f"ante_bonus: pays differently within {c.label} (an ante bonus pays by category)")
+        out.append(values.pop())
+    return out
+
+
+@dataclass(frozen=True)
+class MaxPayout:
+    """A table's maximum payout per hand: ``amount`` (currency) at an ante of ``ante`` (currency),
+    so the cap is ``amount / ante`` antes.  ``covers`` is ``"raise"`` (the raise win is capped)
+    or ``"ante_and_raise"`` (the ante and raise wins together)."""
+
+    amount: Fraction
+    ante: Fraction
+    covers: str = "raise"
+
+    @property
+    def antes(self) -> Fraction:
+        """The cap in antes."""
+        return self.amount / self.ante
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"amount": exact(self.amount), "ante": exact(self.ante), "covers": self.covers,
+                "cap_antes": exact(self.antes)}
 
 
 @dataclass(frozen=True)
@@ -29,6 +66,12 @@ class Variant:
     * ``ante_no_qualify`` / ``ante_win``: pay on the ante when the dealer does not qualify /
       when the player beats a qualifying dealer (both 1 to 1 in every published rule set).
     * ``progressive``: the progressive jackpot side bet, if the table offers one.
+    * ``raise_antes``: the raise, in antes (2 in every published rule set; 1 in some games).
+    * ``max_payout``: the table's maximum payout per hand; :meth:`pay` applies it.
+    * ``ante_bonus``: an amount (in antes) paid on the player's hand whenever the player raises,
+      whatever the dealer holds.
+    * ``face_down_loses``: a raised hand left face down is settled as a loss (New Zealand rules).
+    * ``side_bets``: side bets with fixed pays (:mod:`enumerate.sidebets`).
     """
 
     name: str
@@ -39,6 +82,11 @@ class Variant:
     qualifier: Qualifier = field(default_factory=Qualifier.ace_king)
     description: str = ""
     progressive: Progressive | None = None
+    raise_antes: int = 2
+    max_payout: MaxPayout | None = None
+    ante_bonus: HandPaytable | None = None
+    face_down_loses: bool = False
+    side_bets: tuple[SideBet, ...] = ()
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -53,10 +101,34 @@ class Variant:
         object.__setattr__(self, "raise_pays", MappingProxyType(pays))
         object.__setattr__(self, "ante_no_qualify", Fraction(self.ante_no_qualify))
         object.__setattr__(self, "ante_win", Fraction(self.ante_win))
+        object.__setattr__(self, "side_bets", tuple(self.side_bets))
+        if isinstance(self.raise_antes, bool) or not isinstance(self.raise_antes, int) or not 1 <= self.raise_antes <= 10:
+            raise StudoddsError(f"variant {self.name!r}: the raise must be 1 to 10 antes")
+
+    def posted_pay(self, category: Category) -> Fraction:
+        """Raise pay ("to 1") for a win with ``category`` as the paytable posts it."""
+        return self.raise_pays[category]
 
     def pay(self, category: Category) -> Fraction:
-        """Raise pay ("to 1") for a win with ``category``."""
-        return self.raise_pays[category]
+        """Raise pay ("to 1") actually paid for a win with ``category``: the posted pay, cut
+        down by the maximum payout when the table has one."""
+        posted = self.raise_pays[category]
+        if self.max_payout is None:
+            return posted
+        room = self.max_payout.antes - (self.ante_win if self.max_payout.covers == "ante_and_raise" else 0)
+        return max(Fraction(0), min(posted, room / self.raise_antes))
+
+    @property
+    def standard_settlement(self) -> bool:
+        """True for a 2-ante raise without an ante bonus (what the game-protection kernels and
+        the paytable index handle)."""
+        return self.raise_antes == 2 and self.ante_bonus is None
+
+    def bonus_by_category(self) -> list[Fraction]:
+        """The ante bonus (antes) paid on a raised hand of each category (0 without a bonus)."""
+        if self.ante_bonus is None:
+            return [Fraction(0)] * len(Category)
+        return ante_bonus_by_category(self.ante_bonus)
 
     def to_dict(self) -> dict[str, Any]:
         """The rules in the JSON convention: keys as in the variant file."""
@@ -70,5 +142,22 @@ class Variant:
             "ante_pays": {"dealer_does_not_qualify": exact(self.ante_no_qualify),
                           "player_wins": exact(self.ante_win)},
             "progressive": None if self.progressive is None else self.progressive.to_dict(),
+            **self._rule_variants(),
         }
+
+    def _rule_variants(self) -> dict[str, Any]:
+        """The keys of the rule variants, each only when it differs from the standard game (so
+        a standard variant's JSON is what it always was)."""
+        out: dict[str, Any] = {}
+        if self.raise_antes != 2:
+            out["raise_antes"] = self.raise_antes
+        if self.max_payout is not None:
+            out["max_payout"] = self.max_payout.to_dict()
+        if self.ante_bonus is not None:
+            out["ante_bonus"] = self.ante_bonus.to_dict()
+        if self.face_down_loses:
+            out["face_down_hand"] = "loses"
+        if self.side_bets:
+            out["side_bets"] = {b.name: b.to_dict() for b in self.side_bets}
+        return out
 

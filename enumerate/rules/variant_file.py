@@ -33,6 +33,43 @@ A variant file::
     full_house = 75
     flush = 50
 
+Rule variants of the base game (each optional)::
+
+    raise_antes = 1                  # the raise, in antes (default 2)
+    face_down_hand = "loses"         # a raised hand left face down loses (default "settled")
+
+    [max_payout]                     # the table's maximum payout per hand
+    amount = 50000                   # currency
+    ante = 100                       # the ante the figures are for (currency): cap = 500 antes
+    covers = "raise"                 # or "ante_and_raise"
+
+    [ante_bonus]                     # antes paid on a raised hand, whatever the dealer holds
+    straight = 1                     # by category (keys as in [raise_pays])
+    flush = 2
+
+Side bets with fixed pays (any number, each under its own name)::
+
+    [side_bets.bonus]
+    kind = "player_hand"             # or "player_and_up" (best five of six), "dealer_beaten"
+    wager = 1                        # the side wager, in antes (default 1)
+    fold_forfeits = false            # is the bet lost when the player folds?
+    [side_bets.bonus.pays]           # "to 1"; "push" returns the wager; unlisted hands lose
+    royal_flush = 100
+    "two_pairs" = 2
+    "one_pair 8-A" = 1               # a pair of eights through aces
+    "one_pair 2-7" = "push"
+
+    [side_bets.power_play]
+    kind = "dealer_beaten"           # wins when the dealer holds at least dealer_at_least and
+    dealer_at_least = "22"           # the player's hand beats it; pays by the player's hand
+    tie = "push"                     # or "loses": an exact tie with such a dealer hand
+    fold_forfeits = true
+    pays = { "any" = 6 }             # "two_pairs+" = 20 for two pairs or better only
+
+    [side_bets.bonus.envy]           # paid to every other side-bet player at the table
+    pays = { royal_flush = 500, straight_flush = 100 }
+    players = 7                      # figures for 1..7 players at the table
+
 Every mistake raises :class:`~evaluator.errors.StudoddsError` with ``file: key: reason``.
 """
 from __future__ import annotations
@@ -47,8 +84,10 @@ from pathlib import Path
 from typing import Any
 
 from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.rules.hands import HandPaytable
 from enumerate.rules.qualifier import parse_qualifier
-from enumerate.rules.variant import Variant
+from enumerate.rules.variant import MaxPayout, Variant, ante_bonus_by_category
+from enumerate.sidebets.rules import KINDS, Envy, SideBet
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -56,7 +95,11 @@ from evaluator.ranking import Category
 RAISE_KEYS = {c.key: c for c in reversed(Category)}
 SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                          "full_house", "flush")}
-TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive"}
+TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive", "raise_antes",
+            "face_down_hand", "max_payout", "ante_bonus", "side_bets"}
+MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
+SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
+ENVY_KEYS = {"pays", "players"}
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
@@ -208,9 +251,97 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
             seed=_amount(where, "progressive.seed", prog.get("seed", 0)),
             fold_forfeits=fold_forfeits,
         )
+    raise_antes = data.get("raise_antes", 2)
+    if isinstance(raise_antes, bool) or not isinstance(raise_antes, int) or not 1 <= raise_antes <= 10:
+        raise where.fail("raise_antes", "must be a whole number of antes from 1 to 10")
+    face_down = data.get("face_down_hand", "settled")
+    if face_down not in ("loses", "settled"):
+        raise where.fail("face_down_hand", "must be \"loses\" or \"settled\"")
+    cap = None
+    if "max_payout" in data:
+        table = data["max_payout"]
+        if not isinstance(table, dict):
+            raise where.fail("max_payout", "must be a table with amount and ante")
+        where.unknown(table, MAX_PAYOUT_KEYS, "max_payout.")
+        for k in ("amount", "ante"):
+            if k not in table:
+                raise where.fail(f"max_payout.{k}", "missing")
+        covers = table.get("covers", "raise")
+        if covers not in ("raise", "ante_and_raise"):
+            raise where.fail("max_payout.covers", "must be \"raise\" or \"ante_and_raise\"")
+        cap = MaxPayout(_amount(where, "max_payout.amount", table["amount"], allow_zero=False),
+                        _amount(where, "max_payout.ante", table["ante"], allow_zero=False), covers)
+    bonus = None
+    if "ante_bonus" in data:
+        try:
+            bonus = HandPaytable.parse(data["ante_bonus"], allow_push=False, where="ante_bonus")
+            ante_bonus_by_category(bonus)
+        except StudoddsError as exc:
+            raise where.fail("", str(exc)) from None
+    bets = _side_bets(where, data.get("side_bets"))
     return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
-                   description=description.strip(), progressive=side)
+                   description=description.strip(), progressive=side, raise_antes=raise_antes,
+                   max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets)
+
+
+def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:
+    """The [side_bets.NAME] tables."""
+    if table is None:
+        return ()
+    if not isinstance(table, dict) or not table:
+        raise where.fail("side_bets", "must hold one table per bet ([side_bets.NAME])")
+    bets = []
+    for name, bet in table.items():
+        key = f"side_bets.{_key_text(name)}"
+        if not isinstance(bet, dict):
+            raise where.fail(key, "must be a table")
+        if not name or not all(c.isalnum() or c in "-_" for c in name):
+            raise where.fail(key, "a side bet's name may hold only letters, digits, '-' and '_'")
+        where.unknown(bet, SIDE_BET_KEYS, key + ".")
+        kind = bet.get("kind")
+        if kind not in KINDS:
+            raise where.fail(key + ".kind", f"must be one of {', '.join(KINDS)}")
+        try:
+            pays = HandPaytable.parse(bet.get("pays"), where=key + ".pays")
+        except StudoddsError as exc:
+            raise where.fail("", str(exc)) from None
+        fold = bet.get("fold_forfeits", False)
+        if not isinstance(fold, bool):
+            raise where.fail(key + ".fold_forfeits", "must be true or false")
+        dealer = None
+        tie = bet.get("tie", "push")
+        if kind == "dealer_beaten":
+            if "dealer_at_least" not in bet:
+                raise where.fail(key + ".dealer_at_least", "missing (a qualifier such as \"22\" or \"AK\")")
+            try:
+                dealer = parse_qualifier(bet["dealer_at_least"])
+            except (ValueError, StudoddsError) as exc:
+                raise where.fail(key + ".dealer_at_least", str(exc)) from None
+            if tie not in ("push", "loses"):
+                raise where.fail(key + ".tie", "must be \"push\" or \"loses\"")
+        else:
+            for k in ("dealer_at_least", "tie"):
+                if k in bet:
+                    raise where.fail(f"{key}.{k}", "only a dealer_beaten bet has this key")
+        envy = None
+        if "envy" in bet:
+            e = bet["envy"]
+            if kind == "dealer_beaten" or not isinstance(e, dict):
+                raise where.fail(key + ".envy", "an envy bonus is a table on a hand bet")
+            where.unknown(e, ENVY_KEYS, key + ".envy.")
+            try:
+                envy_pays = HandPaytable.parse(e.get("pays"), allow_push=False, where=key + ".envy.pays")
+            except StudoddsError as exc:
+                raise where.fail("", str(exc)) from None
+            players = e.get("players", 7)
+            if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 7:
+                raise where.fail(key + ".envy.players", "must be 1 to 7")
+            envy = Envy(envy_pays, players)
+        bets.append(SideBet(name=name, kind=kind, pays=pays,
+                            wager=_amount(where, key + ".wager", bet.get("wager", 1), allow_zero=False),
+                            fold_forfeits=fold, dealer_at_least=dealer, tie_pushes=tie == "push", envy=envy))
+    return tuple(bets)
 
 
 def parse_variant_text(text: str, origin: str) -> Variant:

@@ -27,7 +27,8 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
         lines.append("")
     lines += ["## Rules and paytable", "",
               "- One 52-card deck; player and dealer receive five cards, the dealer's fifth face up.",
-              "- The player folds (losing the ante) or raises exactly twice the ante."]
+              "- The player folds (losing the ante) or raises exactly " +
+              ("twice the ante." if v.raise_antes == 2 else f"{v.raise_antes} times the ante.")]
     if v.qualifier.always_qualifies:
         lines.append("- Dealer qualifier: none: the dealer always qualifies (no ante-only pay).")
     else:
@@ -39,7 +40,7 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
         if c == Category.ROYAL_FLUSH and not v.royal_separate:
             continue
         label = "straight flush (royal included)" if c == Category.STRAIGHT_FLUSH and not v.royal_separate else c.label
-        lines.append(f"| {label} | {pays_text(v.pay(c))} |")
+        lines.append(f"| {label} | {pays_text(v.posted_pay(c))} |")
     lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise.",
               "- Strategy: optimal, raise iff EV(raise) > EV(fold) = -1 ante, for each of the "
               "122,151,120 (player hand, up card) situations.", ""]
@@ -50,7 +51,8 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
                   f"{p.fold_forfeits} (see the section below).", ""]
     lines += ["## Return table", "",
               "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes; a win with "
-              "a raise pay of X to 1 nets ante pay + 2X (a full house at 7 to 1: 1 + 14 = 15).", "",
+              + ("a raise pay of X to 1 nets ante pay + 2X (a full house at 7 to 1: 1 + 14 = 15)." if v.raise_antes == 2
+                 else f"a raise pay of X to 1 nets ante pay + {v.raise_antes}X."), "",
               "| outcome | net result (antes) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
     for r in a.rows:
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "
@@ -78,6 +80,8 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
             lines.append(f"| {s.name} | {float(s.analysis.house_edge):.6%} | "
                          f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
+    from studodds.reports.sidebets import side_bets_markdown
+    lines += side_bets_markdown(a)
     if figures is not None:
         lines += certification_md(figures)
     if side is not None:

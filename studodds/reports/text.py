@@ -51,7 +51,8 @@ def summary_text(a: Analysis) -> str:
          f"{pays_text(v.ante_win)} to 1 if the player wins; qualifier: {v.qualifier.label}"),
         "",
         return_table_text(a),
-        "net: the hand's net result in antes, ante and raise together (a full house at 7 to 1 nets 1 + 2 x 7 = 15)",
+        f"net: the hand's net result in antes, ante and raise together (a full house at 7 to 1 nets "
+        f"1 + {v.raise_antes} x 7 = {1 + v.raise_antes * 7})",
         "",
         f"Total combinations          {a.total_combinations:,}",
         f"Total loss (antes)          {_plain(a.total_loss)}",
@@ -62,7 +63,14 @@ def summary_text(a: Analysis) -> str:
         f"Probability of raising      {float(a.raise_probability):.6%}",
         f"Dealer qualifies            {float(a.dealer_qualifies):.6%}",
         f"Hit frequency               {float(a.hit_frequency):.6%}",
-    ])
+    ] + _extras(a))
+
+
+def _extras(a: Analysis) -> list[str]:
+    """Rule variants and side bets (nothing for a standard table)."""
+    from studodds.reports.sidebets import side_bets_text
+    text = side_bets_text(a)
+    return ["", text] if text else []
 
 
 def _plain(value: Fraction) -> str:

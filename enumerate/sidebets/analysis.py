@@ -1,0 +1,434 @@
+"""Exact analysis of side bets with fixed pays, alone and combined with the base game.
+
+Every bet is settled per situation (player's five cards, up card) from exact counts:
+
+* ``player_hand``: the class of the player's hand in the paytable (its strength decides it);
+  counted over the 2,598,960 hands when the bet stands on a fold;
+* ``player_and_up``: the class of the best five of the six cards, over the 122,151,120
+  situations (each situation's six cards are ranked by taking the strongest of its six 5-card
+  subsets in the evaluator's table);
+* ``dealer_beaten``: over the 163,185 dealer hole-card sets of a situation, the bet wins on the
+  dealer hands at least the bet's threshold T that the player beats, which is exactly the
+  ``win`` count of the engine's count table for the qualifier T (and pushes on its ``tie``
+  count), so one more count table (cached like any other) settles it exactly.
+
+**Strategy.**  A bet lost on a fold (``fold_forfeits``) is worth more to a player who raises:
+for a side wager s the gain of raising over folding is s * g with g = (net + 1) for the hand
+bets and g = ((pay + 1) * W + P) / n for ``dealer_beaten`` (W wins, P pushes out of n).  The
+combined game raises iff EV(raise) - EV(fold) + sum of s * g > 0, evaluated exactly in integers
+over a common denominator; the base game is then analysed with that raise set, and every bet is
+settled under it.  Bets that stand on a fold do not change the decision.
+
+**Envy.**  With one deck, the other players' hands are exchangeable, so the expected envy per
+player is (players - 1) times the expectation of one other hand's envy amount.  The variance
+of what one player collects (own bet plus envy) needs the joint law of two disjoint hands, which
+is counted exactly by inclusion-exclusion over the cards two hands share:
+
+    #{(H1, H2) disjoint, H1 in a, H2 in b} = sum over card sets S of (-1)^|S| N_a(S) N_b(S)
+
+with N_a(S) the number of hands of class a that contain S.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.jsonform import exact
+from enumerate.rules.hands import PUSH, HandPaytable
+from enumerate.rules.variant import Variant
+from enumerate.sidebets.rules import KIND_TEXT, SideBet
+from evaluator.errors import StudoddsError
+from evaluator.ranking import N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
+
+#: Ordered pairs of disjoint 5-card hands: C(52, 5) * C(47, 5).
+HAND_PAIRS = N_HANDS * math.comb(47, 5)
+
+
+@dataclass(frozen=True)
+class SideRow:
+    """One outcome of a side bet: net result per unit wager, combinations, probability, return."""
+
+    outcome: str
+    event: str
+    pays: Fraction
+    combinations: int
+    probability: Fraction
+    contribution: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "label": self.event, "net_result_per_wager": exact(self.pays),
+                "combinations": self.combinations, "probability": exact(self.probability),
+                "return_per_wager": exact(self.contribution)}
+
+
+@dataclass(frozen=True)
+class EnvyRow:
+    """What one side-bet player expects at a table of ``players`` (one deck)."""
+
+    players: int
+    envy_per_wager: Fraction          # expected envy collected per unit wager
+    return_per_wager: Fraction        # own bet plus envy, net, per unit wager
+    variance: Fraction                # of own bet plus envy, per unit wager squared
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "envy_per_wager": exact(self.envy_per_wager),
+                "return_per_wager": exact(self.return_per_wager), "house_edge": exact(-self.return_per_wager),
+                "variance_per_wager_squared": exact(self.variance),
+                "standard_deviation_per_wager": math.sqrt(self.variance)}
+
+
+@dataclass(frozen=True)
+class SideBetAnalysis:
+    """Exact figures of one side bet under the strategy of the (combined) game.
+
+    ``space`` names what the combinations count: ``"hands"`` (2,598,960), ``"situations"``
+    (122,151,120) or ``"combinations"`` (19,933,230,517,200)."""
+
+    bet: SideBet
+    space: str
+    rows: tuple[SideRow, ...]
+    total: int
+    expected: Fraction                # net result per unit wager
+    variance: Fraction
+    as_settled_on_the_cards: tuple[SideRow, ...] | None = None   # dealer_beaten: every hand played
+    envy: tuple[EnvyRow, ...] = ()
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        return sum((r.probability for r in self.rows if r.pays > 0), Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.bet.name, "kind": self.bet.kind, "settles": KIND_TEXT[self.bet.kind],
+            "rules": self.bet.to_dict(), "combinations_count": self.space, "total_combinations": self.total,
+            "return_table": [r.to_dict() for r in self.rows],
+            "expected_return_per_wager": exact(self.expected), "house_edge": exact(self.house_edge),
+            "variance_per_wager_squared": exact(self.variance),
+            "standard_deviation_per_wager": math.sqrt(self.variance),
+            "hit_frequency": exact(self.hit_frequency),
+        }
+        if self.as_settled_on_the_cards is not None:
+            out["every_hand_played"] = [r.to_dict() for r in self.as_settled_on_the_cards]
+        if self.envy:
+            out["envy"] = [e.to_dict() for e in self.envy]
+        return out
+
+
+@dataclass(frozen=True)
+class CombinedGame:
+    """The base game and every side bet at once, with the raise/fold decision made for all of
+    them (it differs from the base game's only when a bet is lost on a fold)."""
+
+    base_return: Fraction             # per hand, antes
+    side_returns: dict[str, Fraction]  # per hand, antes (wager times return per unit)
+    average_total_wager: Fraction
+    house_edge_per_total_wager: Fraction
+    raise_probability: Fraction
+    situations_decided_differently: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"base_return_per_hand_antes": exact(self.base_return),
+                "side_return_per_hand_antes": {k: exact(v) for k, v in self.side_returns.items()},
+                "total_return_per_hand_antes": exact(self.base_return + sum(self.side_returns.values(), Fraction(0))),
+                "average_total_wager_antes": exact(self.average_total_wager),
+                "house_edge_per_total_wager": exact(self.house_edge_per_total_wager),
+                "raise_probability": exact(self.raise_probability),
+                "situations_decided_differently": self.situations_decided_differently}
+
+
+@dataclass(frozen=True)
+class SideBetReport:
+    """kind "side_bets": every side bet of a variant and the combined game."""
+
+    variant: str
+    bets: tuple[SideBetAnalysis, ...]
+    combined: CombinedGame
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "side_bets", "variant": self.variant, "bets": [b.to_dict() for b in self.bets],
+                "combined_game": self.combined.to_dict()}
+
+
+# --------------------------------------------------------------------------- hand strengths
+
+@lru_cache(maxsize=1)
+def strength_counts() -> np.ndarray:
+    """(7462,) int64: how many of the 2,598,960 hands have each strength."""
+    return np.bincount(STRENGTH_BY_INDEX, minlength=N_STRENGTHS).astype(np.int64)
+
+
+def best_of_six(table: CountTable) -> np.ndarray:
+    """(rows, 47) int16: strength of the best five of each situation's player hand and up card."""
+    if "best_of_six" in table.memo:
+        return table.memo["best_of_six"]
+    hands = table.hands.astype(np.int64)
+    n, m = table.up.shape
+    best = np.broadcast_to(table.strength[:, None], (n, m)).astype(np.int16)
+    up = table.up.astype(np.int64).reshape(-1)
+    for i in range(5):
+        five = np.repeat(np.delete(hands, i, axis=1), m, axis=0)
+        five = np.sort(np.concatenate([five, up[:, None]], axis=1), axis=1).astype(np.uint8)
+        s = STRENGTH_BY_INDEX[hand_indices(five)].reshape(n, m)
+        np.maximum(best, s, out=best)
+    best.flags.writeable = False
+    table.memo["best_of_six"] = best
+    return best
+
+
+# --------------------------------------------------------------------------- settlement
+
+def _classes(pays: HandPaytable) -> np.ndarray:
+    return pays.classes().astype(np.int64)
+
+
+def _labels(pays: HandPaytable) -> list[tuple[str, str]]:
+    out = []
+    for spec, pay in pays.pays:
+        key = spec.key.replace(" ", "_").replace("+", "_or_better").replace("-", "_to_")
+        out.append((key, f"{spec.label}" + (" (push)" if pay == PUSH else "")))
+    return out + [("loses", "any other hand")]
+
+
+def _rows(outcomes: list[tuple[str, str, Fraction, int]], total: int) -> tuple[tuple[SideRow, ...], Fraction, Fraction]:
+    rows = []
+    for key, label, net, comb in outcomes:
+        p = Fraction(comb, total)
+        rows.append(SideRow(key, label, net, comb, p, net * p))
+    if sum(r.combinations for r in rows) != total:
+        raise AssertionError("side bet combinations do not sum to the total")
+    mean = sum((r.contribution for r in rows), Fraction(0))
+    second = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0))
+    return tuple(rows), mean, second - mean * mean
+
+
+def _class_of_situation(bet: SideBet, table: CountTable) -> np.ndarray:
+    """(rows, 47) class index of each situation (-1: not in the paytable)."""
+    classes = _classes(bet.pays)
+    if bet.kind == "player_and_up":
+        return classes[best_of_six(table)]
+    return np.broadcast_to(classes[table.strength][:, None], table.up.shape)
+
+
+def _dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
+    from enumerate.counts import load_or_compute
+    assert bet.dealer_at_least is not None
+    t = bet.dealer_at_least.threshold
+    if t == table.qualifier:
+        return table
+    return load_or_compute(t, threads=threads)
+
+
+def gain(bet: SideBet, table: CountTable, dealer: CountTable | None) -> tuple[np.ndarray, int]:
+    """(G, D): raising instead of folding gains G / (D * n) per unit wager in each situation
+    (zero unless the bet is lost on a fold)."""
+    pays = bet.pays
+    amounts = pays.amounts(Fraction(-1))
+    d = math.lcm(*(a.denominator for a in amounts))
+    if not bet.fold_forfeits:
+        return np.zeros(table.up.shape, dtype=np.int64), d
+    cls = _class_of_situation(bet, table)
+    if bet.kind != "dealer_beaten":
+        per_class = np.array([int((a + 1) * d) * COMPLETIONS for a in amounts], dtype=np.int64)
+        return per_class[cls], d
+    assert dealer is not None
+    pay_plus = np.array([int((a + 1) * d) if p != PUSH else d for a, (_, p) in zip(amounts, pays.pays)] + [0],
+                        dtype=np.int64)
+    listed = (cls >= 0)
+    push = d if bet.tie_pushes else 0
+    return np.where(listed, pay_plus[cls] * dealer.win.astype(np.int64) + push * dealer.tie.astype(np.int64), 0), d
+
+
+def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTable | None,
+           envy_players: bool = True) -> SideBetAnalysis:
+    """Exact figures of ``bet`` when the player raises in the situations ``raised``."""
+    amounts = bet.pays.amounts(Fraction(-1))
+    labels = _labels(bet.pays)
+    w = table.weight.astype(np.int64)[:, None]
+    k = len(amounts)
+    if bet.kind == "dealer_beaten":
+        return _settle_dealer(bet, table, raised, dealer, amounts, labels, w)
+    cls = _class_of_situation(bet, table)
+    if not bet.fold_forfeits:
+        if bet.kind == "player_hand":
+            counts = np.zeros(k, dtype=np.int64)
+            np.add.at(counts, _classes(bet.pays) % k, strength_counts())
+            space, total = "hands", N_HANDS
+        else:
+            counts = np.bincount((cls % k).reshape(-1), weights=np.broadcast_to(w, cls.shape).reshape(-1),
+                                 minlength=k).astype(np.int64)
+            space, total = "situations", table.n_situations
+        outcomes = [(key, label, amounts[i], int(counts[i])) for i, (key, label) in enumerate(labels)]
+    else:
+        wr = np.where(raised, np.broadcast_to(w, cls.shape), 0)
+        counts = np.zeros(k, dtype=np.int64)
+        np.add.at(counts, (cls % k).reshape(-1), wr.reshape(-1))
+        folded = table.n_situations - int(counts.sum())
+        outcomes = [(key, f"raised, {label}", amounts[i], int(counts[i])) for i, (key, label) in enumerate(labels)]
+        outcomes.append(("fold", "fold", Fraction(-1), folded))
+        space, total = "situations", table.n_situations
+    rows, mean, var = _rows(outcomes, total)
+    envy = _envy_rows(bet, rows, mean) if bet.envy is not None and envy_players else ()
+    return SideBetAnalysis(bet, space, rows, total, mean, var, None, envy)
+
+
+def _settle_dealer(bet, table, raised, dealer, amounts, labels, w) -> SideBetAnalysis:
+    cls = _class_of_situation(bet, table)
+    win = dealer.win.astype(np.int64)
+    tie = dealer.tie.astype(np.int64)
+    n = COMPLETIONS
+    push_ok = np.array([p == PUSH for _, p in bet.pays.pays] + [False])
+
+    def tally(mask: np.ndarray | None) -> list[tuple[str, str, Fraction, int]]:
+        ww = np.broadcast_to(w, cls.shape) if mask is None else np.where(mask, w, 0)
+        out = []
+        for i, (key, label) in enumerate(labels[:-1]):
+            sel = cls == i
+            wins = int((win * ww)[sel].sum())
+            ties = int((tie * ww)[sel].sum())
+            if push_ok[i]:                      # a listed "push": a win returns the wager too
+                out.append((key, f"player beats the dealer with {label}", Fraction(0), wins))
+            else:
+                out.append((key, f"player beats the dealer with {label}", amounts[i], wins))
+            if bet.tie_pushes:                  # (otherwise a tie is in "loses")
+                out.append((f"{key}_tie", f"tie with {label}", Fraction(0), ties))
+        total_here = int((ww * n).sum())
+        counted = sum(o[3] for o in out)
+        out.append(("loses", "any other result", Fraction(-1), total_here - counted))
+        return out
+
+    total = table.n_situations * n
+    every = tally(None)
+    every_rows, _, _ = _rows(every, total)
+    if not bet.fold_forfeits:
+        rows, mean, var = _rows(every, total)
+        return SideBetAnalysis(bet, "combinations", rows, total, mean, var, every_rows)
+    played = tally(raised)
+    folded = int((np.where(raised, 0, np.broadcast_to(w, cls.shape)) * n).sum())
+    played[-1] = (played[-1][0], "raised, any other result", played[-1][2], played[-1][3])
+    played.append(("fold", "fold", Fraction(-1), folded))
+    rows, mean, var = _rows(played, total)
+    return SideBetAnalysis(bet, "combinations", rows, total, mean, var, every_rows)
+
+
+# --------------------------------------------------------------------------- envy
+
+def _subset_codes(cards: np.ndarray, size: int) -> np.ndarray:
+    """(hands, C(5, size)) int64 codes of every ``size``-card subset of each sorted hand."""
+    from itertools import combinations
+    cols = []
+    for comb in combinations(range(5), size):
+        code = np.zeros(cards.shape[0], dtype=np.int64)
+        for c in comb:
+            code = code * 53 + cards[:, c].astype(np.int64) + 1
+        cols.append(code)
+    return np.stack(cols, axis=1) if cols else np.zeros((cards.shape[0], 1), dtype=np.int64)
+
+
+def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b: int) -> np.ndarray:
+    """(n_a, n_b) ordered pairs of disjoint hands (H1, H2) with H1 of class a and H2 of class b;
+    ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out).  Exact, by
+    inclusion-exclusion over shared card sets (see the module)."""
+    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32))
+    ia = np.flatnonzero(class_a >= 0)
+    ib = np.flatnonzero(class_b >= 0)
+    out = np.zeros((n_a, n_b), dtype=object)
+    for size in range(6):
+        ca = _subset_codes(cards[ia], size)
+        cb = _subset_codes(cards[ib], size)
+        keys = np.unique(cb)
+        # only card sets present in both sides contribute
+        pos_a = np.searchsorted(keys, ca)
+        pos_a[pos_a >= keys.size] = 0
+        hit = keys[pos_a] == ca
+        na = np.zeros((keys.size, n_a), dtype=np.int64)
+        rows_a = np.broadcast_to(class_a[ia][:, None], ca.shape)
+        np.add.at(na, (pos_a[hit], rows_a[hit]), 1)
+        nb = np.zeros((keys.size, n_b), dtype=np.int64)
+        pos_b = np.searchsorted(keys, cb)
+        np.add.at(nb, (pos_b.reshape(-1), np.broadcast_to(class_b[ib][:, None], cb.shape).reshape(-1)), 1)
+        sign = -1 if size % 2 else 1
+        out += sign * (na.T.astype(object) @ nb.astype(object))
+    return out
+
+
+def _envy_rows(bet: SideBet, rows: tuple[SideRow, ...], mean: Fraction) -> tuple[EnvyRow, ...]:
+    """Envy collected by one player and the variance of own bet plus envy, 1..players."""
+    assert bet.envy is not None
+    if bet.kind != "player_hand" or bet.fold_forfeits:
+        raise StudoddsError(f"side bet {bet.name!r}: an envy bonus is modelled on a player_hand bet that "
+                            "stands on a fold")
+    own_cls = _classes(bet.pays)[STRENGTH_BY_INDEX]
+    k_own = len(bet.pays.pays) + 1
+    own_cls = np.where(own_cls < 0, k_own - 1, own_cls)
+    own_net = bet.pays.amounts(Fraction(-1))
+    envy_cls = _classes(bet.envy.pays)[STRENGTH_BY_INDEX]
+    k_env = len(bet.envy.pays.pays)
+    envy_amt = [Fraction(p) for _, p in bet.envy.pays.pays]
+    joint_own = disjoint_pair_counts(own_cls, k_own, envy_cls, k_env)
+    joint_env = disjoint_pair_counts(envy_cls, k_env, envy_cls, k_env)
+    p_env = [Fraction(int((envy_cls == b).sum()), N_HANDS) for b in range(k_env)]
+    a_mean = sum((p * a for p, a in zip(p_env, envy_amt)), Fraction(0))
+    a_second = sum((p * a * a for p, a in zip(p_env, envy_amt)), Fraction(0))
+    cross_own = sum((Fraction(int(joint_own[i, b]), HAND_PAIRS) * own_net[i] * envy_amt[b]
+                     for i in range(k_own) for b in range(k_env)), Fraction(0))
+    cross_env = sum((Fraction(int(joint_env[b, c]), HAND_PAIRS) * envy_amt[b] * envy_amt[c]
+                     for b in range(k_env) for c in range(k_env)), Fraction(0))
+    own_var = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0)) - mean * mean
+    out = []
+    for players in range(1, bet.envy.players + 1):
+        m = players - 1
+        envy_mean = m * a_mean
+        var_envy = m * (a_second - a_mean ** 2) + m * (m - 1) * (cross_env - a_mean ** 2)
+        cov = m * (cross_own - mean * a_mean)
+        out.append(EnvyRow(players, envy_mean, mean + envy_mean, own_var + var_envy + 2 * cov))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- the whole variant
+
+def analyze_side_bets(table: CountTable, variant: Variant, threads: int | None = None,
+                      base: Any = None) -> SideBetReport:
+    """Every side bet of ``variant`` exactly, and the combined game (see the module); ``base``:
+    the base game's analysis under its own optimal strategy, when already at hand."""
+    from enumerate.analysis import RaiseValue, analyze
+    if not variant.side_bets:
+        raise StudoddsError(f"variant {variant.name!r} has no [side_bets]")
+    value = RaiseValue.of(variant)
+    base_raise = value.optimal(table)
+    dealers = {b.name: (_dealer_table(b, table, threads) if b.kind == "dealer_beaten" else None)
+               for b in variant.side_bets}
+    forfeit = [b for b in variant.side_bets if b.fold_forfeits]
+    if forfeit:
+        gains = [(b, *gain(b, table, dealers[b.name])) for b in forfeit]
+        denom = math.lcm(value.scale, *(d * b.wager.denominator for b, _, d in gains))
+        bound = (int(np.abs(value.c_win).max()) + value.c_nq + value.c_tie) * COMPLETIONS * (denom // value.scale)
+        bound += sum(int(np.abs(g).max()) * int(b.wager * denom / d) for b, g, d in gains)
+        if bound >= 2**62:
+            raise StudoddsError(f"variant {variant.name!r}: side bet pays too large for exact 64-bit evaluation")
+        total = (value.form(table).astype(np.int64) - value.row_thresholds(table)) * (denom // value.scale)
+        for b, g, d in gains:
+            total += g * int(b.wager * denom / d)
+        raised = total > 0
+    else:
+        raised = base_raise
+    w = table.weight.astype(np.int64)[:, None]
+    changed = int((np.where(raised != base_raise, 1, 0) * w).sum())
+    if forfeit or base is None:
+        base = analyze(table, variant, force=raised.astype(np.uint8), threads=threads)
+    bets = tuple(settle(b, table, raised, dealers[b.name]) for b in variant.side_bets)
+    side_returns = {a.bet.name: a.bet.wager * a.expected for a in bets}
+    wager = base.average_wager + sum((b.wager for b in variant.side_bets), Fraction(0))
+    total_return = base.expected_return + sum(side_returns.values(), Fraction(0))
+    combined = CombinedGame(base.expected_return, side_returns, wager, -total_return / wager,
+                            base.raise_probability, changed)
+    return SideBetReport(variant.name, bets, combined)

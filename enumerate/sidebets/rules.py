@@ -1,0 +1,82 @@
+"""Side bets with fixed pays, and envy bonuses: their rules.
+
+Three kinds, by what settles the bet:
+
+* ``player_hand``: the player's own five cards (the Palms "Bonus": pays by hand, low pairs
+  push, anything else loses);
+* ``player_and_up``: the best five of the player's five cards and the dealer's up card
+  (the "5+1 Bonus");
+* ``dealer_beaten``: the dealer's hand and the outcome. The bet wins when the dealer's hand is
+  at least ``dealer_at_least`` and the player's hand beats it, paying by the player's hand;
+  hands the paytable does not list lose. On an exact tie (all five ranks equal) with such a
+  dealer hand and a listed player hand it pushes (``tie = "push"``) or loses (``tie =
+  "loses"``). The hands are compared whether or not the dealer qualifies.
+
+Every kind is lost on a fold when ``fold_forfeits`` (then the raise/fold decision is made for the
+ante, raise and side bet together); otherwise it is settled on the cards whatever the player
+does.  Pays are "to 1" per unit of side wager; ``wager`` is the side wager in antes.
+
+An *envy* bonus pays every other side-bet player at the table a fixed amount (in side-wager
+units) when one player's five cards are in the envy table; every player at the table is assumed
+to play the side bet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from enumerate.jsonform import exact
+from enumerate.rules.hands import HandPaytable
+from enumerate.rules.qualifier import Qualifier
+
+KINDS = ("player_hand", "player_and_up", "dealer_beaten")
+KIND_TEXT = {
+    "player_hand": "on the player's five cards",
+    "player_and_up": "on the best five of the player's five cards and the dealer's up card",
+    "dealer_beaten": "on the dealer's hand and the outcome",
+}
+
+
+@dataclass(frozen=True)
+class Envy:
+    """The envy bonus of a side bet: ``pays`` by the other player's hand (amounts in side-wager
+    units); figures for 1..``players`` players at one table."""
+
+    pays: HandPaytable
+    players: int = 7
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pays": self.pays.to_dict(), "players": self.players}
+
+
+@dataclass(frozen=True)
+class SideBet:
+    """One side bet (see the module for the kinds and how they settle)."""
+
+    name: str
+    kind: str
+    pays: HandPaytable
+    wager: Fraction = Fraction(1)
+    fold_forfeits: bool = False
+    dealer_at_least: Qualifier | None = None
+    tie_pushes: bool = True
+    envy: Envy | None = None
+
+    @property
+    def affects_strategy(self) -> bool:
+        """True when the bet's result depends on the raise/fold decision."""
+        return self.fold_forfeits
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules in the JSON convention, keys as in the variant file."""
+        out: dict[str, Any] = {"kind": self.kind, "wager_antes": exact(self.wager),
+                               "fold_forfeits": self.fold_forfeits, "pays": self.pays.to_dict()}
+        if self.kind == "dealer_beaten":
+            assert self.dealer_at_least is not None
+            out["dealer_at_least"] = {"rule": self.dealer_at_least.label,
+                                      "threshold_strength": self.dealer_at_least.threshold}
+            out["tie"] = "push" if self.tie_pushes else "loses"
+        if self.envy is not None:
+            out["envy"] = self.envy.to_dict()
+        return out
