@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from enumerate.stats import Stat
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
+
+if TYPE_CHECKING:
+    from enumerate.sidebets.analysis import SideBetReport
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ class Analysis:
     rows: tuple[ReturnRow, ...]
     raise_by_category: dict[Category, tuple[int, int]]   # -> (raised situations, situations)
     rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
-    side_bets: Any = None                                # SideBetReport of the variant's side bets
+    side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
 
     @property
     def standard_deviation(self) -> float:

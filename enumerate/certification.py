@@ -58,7 +58,7 @@ def worst_play(a: Analysis, raise_all: Analysis) -> WorstPlay:
     expected = raise_all.expected_return - 1 - a.expected_return
     raised = a.raised_situations + a.indifferent_situations
     total = a.total_combinations // COMPLETIONS
-    return WorstPlay(expected, 1 + 2 * Fraction(total - raised, total))
+    return WorstPlay(expected, 1 + a.variant.raise_antes * Fraction(total - raised, total))
 
 
 def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
@@ -105,16 +105,20 @@ class CertificationFigures:
         """Expected result per hand (antes) from the ante and from the raise; they sum to the
         expected return."""
         v = self.analysis.variant
+        bonus = {c.key: b for c, b in zip(Category, v.bonus_by_category())}
         ante = raise_ = Fraction(0)
         for r in self.analysis.rows:
-            if r.outcome.startswith("player_wins_"):
-                a_part = v.ante_win
-            elif r.outcome == "dealer_does_not_qualify":
+            base, _, bonus_of = r.outcome.partition("_bonus_")
+            if base.startswith("player_wins_"):
+                a_part = v.ante_win + bonus[base[len("player_wins_"):]]
+            elif base == "dealer_does_not_qualify":
                 a_part = v.ante_no_qualify
-            elif r.outcome in ("fold", "dealer_wins"):
+            elif base in ("fold", "dealer_wins"):
                 a_part = Fraction(-1)
             else:
                 a_part = Fraction(0)
+            if bonus_of:                            # the ante bonus is paid on the ante
+                a_part += bonus[bonus_of]
             ante += a_part * r.probability
             raise_ += (r.pays - a_part) * r.probability
         return ante, raise_

@@ -10,7 +10,7 @@ import numpy as np
 
 from enumerate.analysis import Analysis, RaiseValue
 from enumerate.engine import CountTable
-from enumerate.jsonform import exact
+from enumerate.jsonform import exact, exact_or_none
 from enumerate.rules.compare import RuleChange, rule_changes
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
@@ -69,6 +69,21 @@ class VariantDiff:
         """The rules that differ from A to B (name and description are not rules)."""
         return rule_changes(self.a.variant.to_dict(), self.b.variant.to_dict())
 
+    def side_bet_edges(self) -> list[tuple[str, Fraction | None, Fraction | None]]:
+        """(name, house edge in A, in B) of every side bet of either variant (None where a
+        variant lacks it), then ``"combined game"`` with the edge per total wagered."""
+        def edges(a: Analysis) -> dict[str, Fraction]:
+            if a.side_bets is None:
+                return {}
+            out = {b.bet.name: b.house_edge for b in a.side_bets.bets}
+            out["combined game"] = a.side_bets.combined.house_edge_per_total_wager
+            return out
+        ea, eb = edges(self.a), edges(self.b)
+        names = [n for n in ea if n != "combined game"] + [n for n in eb if n not in ea and n != "combined game"]
+        if ea or eb:
+            names.append("combined game")
+        return [(n, ea.get(n), eb.get(n)) for n in names]
+
     def to_dict(self) -> dict[str, Any]:
         """kind "diff": what ``studodds diff --json`` prints."""
         rows_a = {r.outcome: r for r in self.a.rows}
@@ -93,4 +108,7 @@ class VariantDiff:
             "standard_deviation_antes": {"a": self.a.standard_deviation, "b": self.b.standard_deviation},
             "return_table": table,
             "action_flips": self.flips.to_dict(),
+            **({"side_bets": [{"name": n, "house_edge_a": exact_or_none(x), "house_edge_b": exact_or_none(y),
+                               "delta": None if x is None or y is None else exact(y - x)}
+                              for n, x, y in self.side_bet_edges()]} if self.side_bet_edges() else {}),
         }

@@ -39,6 +39,9 @@ def commands(work: Path):
         "plots": ["plots", "--out", str(work / "pictures")],
         "progressive": ["progressive"],
         "diff": ["diff", "us-common", "royal-200"],
+        "analyze-side-bets": ["analyze", "palms-managua"],
+        "analyze-rule-variants": ["analyze", "max-payout"],
+        "diff-side-bets": ["diff", "palms-managua", "envy-bonus"],
         "holecards": ["holecards", "--exposed", "none,0,4", "--share", "1/4"],
         "edgesort": ["edgesort", "--ranks", "AK"],
         "collusion": ["collusion", "--partners", "0,6", "--burn", "both", "--samples", "2000"],
@@ -48,7 +51,8 @@ def commands(work: Path):
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
          "hand": "hand", "hand-up": "hand", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
-         "collusion": "collusion_table"}
+         "collusion": "collusion_table", "analyze-side-bets": "analysis", "analyze-rule-variants": "analysis",
+         "diff-side-bets": "diff"}
 
 
 def test_every_command_has_json(validator, work):
@@ -62,7 +66,8 @@ def test_every_command_has_json(validator, work):
 
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
-                                  if k in ("plots", "progressive", "holecards", "edgesort", "collusion") else k
+                                  if k in ("plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets",
+                                           "diff-side-bets") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]

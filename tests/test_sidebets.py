@@ -259,3 +259,42 @@ def test_standard_variants_keep_their_json(us_counts):
     with pytest.raises(StudoddsError, match="game-protection"):
         from studodds import api
         api.hole_cards(replace(v, raise_antes=1), exposed=[0])
+
+
+def test_a_side_bet_added_or_removed_is_one_rule_change():
+    from enumerate.rules.compare import rule_changes
+    a = load_builtin("palms-managua").variant.to_dict()
+    b = load_builtin("us-common").variant.to_dict()
+    changes = [c.text() for c in rule_changes(a, b)]
+    assert changes == ["side_bets.bonus player_hand bet -> -", "side_bets.power_play dealer_beaten bet -> -",
+                       "side_bets.super_power dealer_beaten bet -> -"]
+
+
+@pytest.mark.slow
+def test_diff_compares_side_bets():
+    from studodds import api
+    d = api.diff("palms-managua", "envy-bonus")
+    edges = {n: (x, y) for n, x, y in d.side_bet_edges()}
+    assert edges["bonus"][0] == edges["bonus"][1] == Fraction(12007, 162435)
+    assert edges["power_play"][1] is None
+    assert edges["combined game"][0] > edges["combined game"][1]
+
+
+@pytest.mark.slow
+def test_certification_figures_follow_the_rule_variants(us_counts):
+    from enumerate.certification import certification_figures
+    from evaluator.ranking import Category
+    v = load_builtin("ante-bonus").variant
+    a = analyze(us_counts, v)
+    ante, raise_ = certification_figures(us_counts, a, []).ante_and_raise()
+    assert ante + raise_ == a.expected_return
+    # the raise alone: r x pay on a win, -r when the dealer wins, nothing otherwise
+    expected_raise = sum((r.probability * (v.raise_antes * v.pay(Category.from_key(r.outcome[len("player_wins_"):]))
+                                           if r.outcome.startswith("player_wins_") else
+                                           -v.raise_antes if r.outcome.startswith("dealer_wins") else 0)
+                          for r in a.rows), Fraction(0))
+    assert raise_ == expected_raise
+    one = analyze(us_counts, load_builtin("raise-one-ante").variant)
+    worst = certification_figures(us_counts, one, []).worst
+    never_raised = 1 - Fraction(one.raised_situations + one.indifferent_situations, us_counts.n_situations)
+    assert worst.average_wager == 1 + never_raised

@@ -50,5 +50,14 @@ def rule_changes(old: dict[str, Any], new: dict[str, Any]) -> list[RuleChange]:
     b: dict[str, str] = {}
     _flatten("", {k: v for k, v in old.items() if k not in _NOT_RULES}, a)
     _flatten("", {k: v for k, v in new.items() if k not in _NOT_RULES}, b)
+    # a side bet one variant lacks entirely is one change, not one per key
+    bets_a, bets_b = old.get("side_bets") or {}, new.get("side_bets") or {}
+    for name in [n for n in bets_a if n not in bets_b] + [n for n in bets_b if n not in bets_a]:
+        prefix = f"side_bets.{name}."
+        for d, rules in ((a, old), (b, new)):
+            for k in [k for k in d if k.startswith(prefix)]:
+                del d[k]
+            if name in (rules.get("side_bets") or {}):
+                d[f"side_bets.{name}"] = f"{rules['side_bets'][name]['kind']} bet"
     keys = list(a) + [k for k in b if k not in a]
     return [RuleChange(k, a.get(k, "-"), b.get(k, "-")) for k in keys if a.get(k) != b.get(k)]

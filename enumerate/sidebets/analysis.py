@@ -248,8 +248,7 @@ def gain(bet: SideBet, table: CountTable, dealer: CountTable | None) -> tuple[np
     return np.where(listed, pay_plus[cls] * dealer.win.astype(np.int64) + push * dealer.tie.astype(np.int64), 0), d
 
 
-def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTable | None,
-           envy_players: bool = True) -> SideBetAnalysis:
+def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTable | None) -> SideBetAnalysis:
     """Exact figures of ``bet`` when the player raises in the situations ``raised``."""
     amounts = bet.pays.amounts(Fraction(-1))
     labels = _labels(bet.pays)
@@ -277,11 +276,14 @@ def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTab
         outcomes.append(("fold", "fold", Fraction(-1), folded))
         space, total = "situations", table.n_situations
     rows, mean, var = _rows(outcomes, total)
-    envy = _envy_rows(bet, rows, mean) if bet.envy is not None and envy_players else ()
+    envy = _envy_rows(bet, rows, mean) if bet.envy is not None else ()
     return SideBetAnalysis(bet, space, rows, total, mean, var, None, envy)
 
 
-def _settle_dealer(bet, table, raised, dealer, amounts, labels, w) -> SideBetAnalysis:
+def _settle_dealer(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTable | None,
+                   amounts: list[Fraction], labels: list[tuple[str, str]], w: np.ndarray) -> SideBetAnalysis:
+    """A ``dealer_beaten`` bet: wins and pushes from the threshold table's counts."""
+    assert dealer is not None
     cls = _class_of_situation(bet, table)
     win = dealer.win.astype(np.int64)
     tie = dealer.tie.astype(np.int64)
@@ -322,42 +324,35 @@ def _settle_dealer(bet, table, raised, dealer, amounts, labels, w) -> SideBetAna
 
 # --------------------------------------------------------------------------- envy
 
-def _subset_codes(cards: np.ndarray, size: int) -> np.ndarray:
-    """(hands, C(5, size)) int64 codes of every ``size``-card subset of each sorted hand."""
-    from itertools import combinations
-    cols = []
-    for comb in combinations(range(5), size):
-        code = np.zeros(cards.shape[0], dtype=np.int64)
-        for c in comb:
-            code = code * 53 + cards[:, c].astype(np.int64) + 1
-        cols.append(code)
-    return np.stack(cols, axis=1) if cols else np.zeros((cards.shape[0], 1), dtype=np.int64)
+@lru_cache(maxsize=1)
+def _hand_masks() -> np.ndarray:
+    """(2,598,960,) uint64: the card set of every hand as a bit mask, by colex index."""
+    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32)).astype(np.uint64)
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards), axis=1)
+    masks.flags.writeable = False
+    return masks
 
 
 def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b: int) -> np.ndarray:
     """(n_a, n_b) ordered pairs of disjoint hands (H1, H2) with H1 of class a and H2 of class b;
-    ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out).  Exact, by
-    inclusion-exclusion over shared card sets (see the module)."""
-    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32))
-    ia = np.flatnonzero(class_a >= 0)
+    ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out) that depends
+    on its strength only.  For each H2 the class-a hands avoiding its cards are counted
+    directly (a mask test over every hand); as the classes do not see suits, one H2 per suit
+    relabelling class is enough, weighted by the size of the class."""
+    masks = _hand_masks()
     ib = np.flatnonzero(class_b >= 0)
+    cards = hands_of_indices(ib.astype(np.int32)).astype(np.int64)
+    suit_ranks = np.zeros((ib.size, 4), dtype=np.int64)
+    for k in range(5):
+        np.bitwise_or.at(suit_ranks, (np.arange(ib.size), cards[:, k] & 3), 1 << (cards[:, k] >> 2))
+    key = np.concatenate([class_b[ib][:, None], np.sort(suit_ranks, axis=1)], axis=1)
+    _, first, size = np.unique(key, axis=0, return_index=True, return_counts=True)
+    valid = class_a >= 0
     out = np.zeros((n_a, n_b), dtype=object)
-    for size in range(6):
-        ca = _subset_codes(cards[ia], size)
-        cb = _subset_codes(cards[ib], size)
-        keys = np.unique(cb)
-        # only card sets present in both sides contribute
-        pos_a = np.searchsorted(keys, ca)
-        pos_a[pos_a >= keys.size] = 0
-        hit = keys[pos_a] == ca
-        na = np.zeros((keys.size, n_a), dtype=np.int64)
-        rows_a = np.broadcast_to(class_a[ia][:, None], ca.shape)
-        np.add.at(na, (pos_a[hit], rows_a[hit]), 1)
-        nb = np.zeros((keys.size, n_b), dtype=np.int64)
-        pos_b = np.searchsorted(keys, cb)
-        np.add.at(nb, (pos_b.reshape(-1), np.broadcast_to(class_b[ib][:, None], cb.shape).reshape(-1)), 1)
-        sign = -1 if size % 2 else 1
-        out += sign * (na.T.astype(object) @ nb.astype(object))
+    for i, mult in zip(first, size):
+        h = ib[i]
+        avoid = ((masks & masks[h]) == 0) & valid
+        out[:, int(class_b[h])] += np.bincount(class_a[avoid], minlength=n_a).astype(object) * int(mult)
     return out
 
 

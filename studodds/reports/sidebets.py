@@ -97,9 +97,9 @@ def side_bets_markdown(a: Analysis) -> list[str]:
             out += ["", "The edge depends on the bet size: at each ante below, one more pay reaches the cap "
                     "(the optimal strategy is recomputed for the capped pays).", "",
                     "| ante | cap (antes) | house edge | element of risk | pays cut by the cap |", "|---:|---:|---:|---:|---|"]
-            for r in f.by_ante:
-                out.append(f"| {float(r.ante):,.2f} | {float(r.cap_antes):,.2f} | {float(r.house_edge):.6%} | "
-                           f"{float(r.element_of_risk):.6%} | {', '.join(c.label for c in r.capped) or '-'} |")
+            for cap in f.by_ante:
+                out.append(f"| {float(cap.ante):,.2f} | {float(cap.cap_antes):,.2f} | {float(cap.house_edge):.6%} | "
+                           f"{float(cap.element_of_risk):.6%} | {', '.join(c.label for c in cap.capped) or '-'} |")
         if f is not None and f.face_down_cost is not None:
             out += ["", f"A raised hand left face down is settled as a loss of ante and raise: against turning it "
                     f"over it costs {float(f.face_down_cost):.6f} antes (exact `{f.face_down_cost}`) per such hand. "

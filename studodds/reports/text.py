@@ -136,6 +136,14 @@ def diff_text(d: VariantDiff) -> str:
         ca = ra.contribution if ra else Fraction(0)
         cb = rb.contribution if rb else Fraction(0)
         out.append(f"{e:<34} {pa:>7} {float(ca):>11.7f} {pb:>7} {float(cb):>11.7f} {float(cb - ca):>+11.7f}")
+    bets = d.side_bet_edges()
+    if bets:
+        out += ["", f"{'side bet house edge':<34} {'A':>11} {'B':>11} {'delta':>11}"]
+        for name, x, y in bets:
+            fa = f"{float(x):.6%}" if x is not None else "-"
+            fb = f"{float(y):.6%}" if y is not None else "-"
+            delta = f"{float(y - x):+.6%}" if x is not None and y is not None else "-"
+            out.append(f"{name:<34} {fa:>11} {fb:>11} {delta:>11}")
     out += ["", f"Optimal action flips: {f.to_fold:,} situations raise -> fold, {f.to_raise:,} fold -> raise "
                 f"(of 122,151,120)"]
     if f.cells:
