@@ -66,7 +66,7 @@ def test_every_command_has_json(validator, work):
 
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
-                                  if k in ("plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets",
+                                  if k in ("plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
                                            "diff-side-bets") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
