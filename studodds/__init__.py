@@ -37,6 +37,7 @@ __all__ = [
     "HandEVs",
     "HoleCardTable",
     "ProgressiveReport",
+    "SideBetReport",
     "StrategyComparison",
     "StudoddsError",
     "Variant",
@@ -72,6 +73,7 @@ _LAZY = {
     "EVTable": "enumerate.ev_table",
     "HandEVs": "enumerate.ev",
     "ProgressiveReport": "enumerate.progressive.figures",
+    "SideBetReport": "enumerate.sidebets.analysis",
     "StrategyComparison": "enumerate.strategies",
     "StudoddsError": "evaluator.errors",
     "Variant": "enumerate.rules.variant",
@@ -91,6 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
     from enumerate.rules.variant import Variant
+    from enumerate.sidebets.analysis import SideBetReport
     from enumerate.strategies import StrategyComparison
     from evaluator.errors import StudoddsError
     from evaluator.ranking import Category

@@ -41,7 +41,7 @@ def commands(work: Path):
         "diff": ["diff", "us-common", "royal-200"],
         "analyze-side-bets": ["analyze", "palms-managua"],
         "analyze-rule-variants": ["analyze", "max-payout"],
-        "diff-side-bets": ["diff", "palms-managua", "envy-bonus"],
+        "diff-side-bets": ["diff", "palms-managua", "five-plus-one"],
         "holecards": ["holecards", "--exposed", "none,0,4", "--share", "1/4"],
         "edgesort": ["edgesort", "--ranks", "AK"],
         "collusion": ["collusion", "--partners", "0,6", "--burn", "both", "--samples", "2000"],

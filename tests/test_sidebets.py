@@ -273,11 +273,12 @@ def test_a_side_bet_added_or_removed_is_one_rule_change():
 @pytest.mark.slow
 def test_diff_compares_side_bets():
     from studodds import api
-    d = api.diff("palms-managua", "envy-bonus")
+    d = api.diff("palms-managua", "five-plus-one")
     edges = {n: (x, y) for n, x, y in d.side_bet_edges()}
-    assert edges["bonus"][0] == edges["bonus"][1] == Fraction(12007, 162435)
-    assert edges["power_play"][1] is None
-    assert edges["combined game"][0] > edges["combined game"][1]
+    assert edges["bonus"] == (Fraction(12007, 162435), None)
+    assert edges["five_plus_one"] == (None, Fraction(12816, 149695))
+    a, b = d.a.side_bets, d.b.side_bets
+    assert edges["combined game"] == (a.combined.house_edge_per_total_wager, b.combined.house_edge_per_total_wager)
 
 
 @pytest.mark.slow

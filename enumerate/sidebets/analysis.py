@@ -325,34 +325,57 @@ def _settle_dealer(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: 
 # --------------------------------------------------------------------------- envy
 
 @lru_cache(maxsize=1)
-def _hand_masks() -> np.ndarray:
-    """(2,598,960,) uint64: the card set of every hand as a bit mask, by colex index."""
-    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32)).astype(np.uint64)
-    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards), axis=1)
-    masks.flags.writeable = False
-    return masks
+def _all_hands() -> np.ndarray:
+    """(2,598,960, 5) int64: every hand's sorted cards, by colex index."""
+    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32)).astype(np.int64)
+    cards.flags.writeable = False
+    return cards
+
+
+def _colex(cards: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
+    """Colex index among the C(52, k) card sets of the sorted cards at ``positions``."""
+    index = np.zeros(cards.shape[0], dtype=np.int64)
+    for i, p in enumerate(positions):
+        c = cards[:, p]
+        index += np.array([math.comb(int(x), i + 1) for x in range(52)], dtype=np.int64)[c]
+    return index
+
+
+def _containing(classes: np.ndarray, n: int) -> list[np.ndarray]:
+    """For k = 0..5: (C(52, k), n) int64, how many hands of each class contain each k-card set."""
+    from itertools import combinations
+    cards = _all_hands()
+    keep = classes >= 0
+    cls = classes[keep]
+    sub = cards[keep]
+    out = [np.bincount(cls, minlength=n).astype(np.int64)[None, :]]
+    for k in range(1, 6):
+        size = math.comb(52, k)
+        acc = np.zeros(size * n, dtype=np.int64)
+        for pos in combinations(range(5), k):
+            acc += np.bincount(_colex(sub, pos) * n + cls, minlength=size * n)
+        out.append(acc.reshape(size, n))
+    return out
 
 
 def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b: int) -> np.ndarray:
     """(n_a, n_b) ordered pairs of disjoint hands (H1, H2) with H1 of class a and H2 of class b;
-    ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out) that depends
-    on its strength only.  For each H2 the class-a hands avoiding its cards are counted
-    directly (a mask test over every hand); as the classes do not see suits, one H2 per suit
-    relabelling class is enough, weighted by the size of the class."""
-    masks = _hand_masks()
+    ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out).  Exact, by
+    inclusion-exclusion over the cards the two hands share (see the module): for every H2,
+    the class-a hands avoiding it are sum over S subset of H2 of (-1)^|S| N_a(S)."""
+    from itertools import combinations
+    table = _containing(class_a, n_a)
+    cards = _all_hands()
     ib = np.flatnonzero(class_b >= 0)
-    cards = hands_of_indices(ib.astype(np.int32)).astype(np.int64)
-    suit_ranks = np.zeros((ib.size, 4), dtype=np.int64)
-    for k in range(5):
-        np.bitwise_or.at(suit_ranks, (np.arange(ib.size), cards[:, k] & 3), 1 << (cards[:, k] >> 2))
-    key = np.concatenate([class_b[ib][:, None], np.sort(suit_ranks, axis=1)], axis=1)
-    _, first, size = np.unique(key, axis=0, return_index=True, return_counts=True)
-    valid = class_a >= 0
+    h2 = cards[ib]
+    avoid = np.zeros((ib.size, n_a), dtype=np.int64)
+    for k in range(6):
+        for pos in combinations(range(5), k):
+            rows = _colex(h2, pos) if k else np.zeros(ib.size, dtype=np.int64)
+            avoid += (-1) ** k * table[k][rows]
     out = np.zeros((n_a, n_b), dtype=object)
-    for i, mult in zip(first, size):
-        h = ib[i]
-        avoid = ((masks & masks[h]) == 0) & valid
-        out[:, int(class_b[h])] += np.bincount(class_a[avoid], minlength=n_a).astype(object) * int(mult)
+    for b in range(n_b):
+        out[:, b] = avoid[class_b[ib] == b].sum(axis=0).astype(object)
     return out
 
 

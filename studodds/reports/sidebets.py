@@ -94,8 +94,9 @@ def side_bets_markdown(a: Analysis) -> list[str]:
         out += ["", "## Rule variants", ""] + [f"- {x}" for x in rules]
         f = a.rule_variants
         if f is not None and f.by_ante:
-            out += ["", "The edge depends on the bet size: at each ante below, one more pay reaches the cap "
-                    "(the optimal strategy is recomputed for the capped pays).", "",
+            out += ["", "The edge depends on the bet size. Each ante below is the largest at which one more pay is "
+                    "still paid in full (the cap equals it); at any larger ante that pay is cut too. The optimal "
+                    "strategy is recomputed for the capped pays.", "",
                     "| ante | cap (antes) | house edge | element of risk | pays cut by the cap |", "|---:|---:|---:|---:|---|"]
             for cap in f.by_ante:
                 out.append(f"| {float(cap.ante):,.2f} | {float(cap.cap_antes):,.2f} | {float(cap.house_edge):.6%} | "
