@@ -44,7 +44,7 @@ from enumerate.rules.hands import PUSH, HandPaytable
 from enumerate.rules.variant import Variant
 from enumerate.sidebets.rules import KIND_TEXT, SideBet
 from evaluator.errors import StudoddsError
-from evaluator.ranking import N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
+from evaluator.ranking import N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX, hands_of_indices, strengths
 
 #: Ordered pairs of disjoint 5-card hands: C(52, 5) * C(47, 5).
 HAND_PAIRS = N_HANDS * math.comb(47, 5)
@@ -168,18 +168,19 @@ def strength_counts() -> np.ndarray:
 
 
 def best_of_six(table: CountTable) -> np.ndarray:
-    """(rows, 47) int16: strength of the best five of each situation's player hand and up card."""
+    """(rows, 47) int16: strength of the best five of each situation's player hand and up card
+    (the hand itself, or the up card in place of one of its five cards)."""
     if "best_of_six" in table.memo:
         return table.memo["best_of_six"]
-    hands = table.hands.astype(np.int64)
     n, m = table.up.shape
-    best = np.broadcast_to(table.strength[:, None], (n, m)).astype(np.int16)
-    up = table.up.astype(np.int64).reshape(-1)
+    hands = np.repeat(table.hands, m, axis=0)
+    up = table.up.reshape(-1)
+    flat = np.repeat(table.strength, m).astype(np.int16)
     for i in range(5):
-        five = np.repeat(np.delete(hands, i, axis=1), m, axis=0)
-        five = np.sort(np.concatenate([five, up[:, None]], axis=1), axis=1).astype(np.uint8)
-        s = STRENGTH_BY_INDEX[hand_indices(five)].reshape(n, m)
-        np.maximum(best, s, out=best)
+        five = hands.copy()
+        five[:, i] = up                      # the up card is never in the hand: five distinct cards
+        np.maximum(flat, strengths(five, check=False), out=flat)
+    best: np.ndarray = flat.reshape(n, m)
     best.flags.writeable = False
     table.memo["best_of_six"] = best
     return best
