@@ -240,6 +240,10 @@ def test_envy_mean_is_linear_in_the_players():
     ('[side_bets.b]\nkind = "player_hand"\npays = { "one_pair 9-3" = 1 }\n', "low to high"),
     ('[side_bets.b]\nkind = "dealer_beaten"\npays = { any = 6 }\n', "dealer_at_least"),
     ('raise_antes = 0\n', "raise_antes"),
+    ('[side_bets.b]\nkind = "player_and_up"\npays = { flush = 1 }\n[side_bets.b.envy]\npays = { flush = 1 }\n',
+     "player_hand bet"),
+    ('[side_bets.b]\nkind = "player_hand"\nfold_forfeits = true\npays = { flush = 1 }\n'
+     '[side_bets.b.envy]\npays = { flush = 1 }\n', "stands on a fold"),
     ('[ante_bonus]\n"one_pair 8-A" = 1\n', "by category"),
     ('[max_payout]\namount = 100\n', "ante"),
 ])

@@ -327,8 +327,9 @@ def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:
         envy = None
         if "envy" in bet:
             e = bet["envy"]
-            if kind == "dealer_beaten" or not isinstance(e, dict):
-                raise where.fail(key + ".envy", "an envy bonus is a table on a hand bet")
+            if kind != "player_hand" or fold or not isinstance(e, dict):
+                raise where.fail(key + ".envy", "an envy bonus is a table on a player_hand bet that "
+                                 "stands on a fold")
             where.unknown(e, ENVY_KEYS, key + ".envy.")
             try:
                 envy_pays = HandPaytable.parse(e.get("pays"), allow_push=False, where=key + ".envy.pays")
