@@ -28,7 +28,8 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
     lines += ["## Rules and paytable", "",
               "- One 52-card deck; player and dealer receive five cards, the dealer's fifth face up.",
               "- The player folds (losing the ante) or raises exactly " +
-              ("twice the ante." if v.raise_antes == 2 else f"{v.raise_antes} times the ante.")]
+              ("twice the ante." if v.raise_antes == 2 else "the ante." if v.raise_antes == 1
+               else f"{v.raise_antes} times the ante.")]
     if v.qualifier.always_qualifies:
         lines.append("- Dealer qualifier: none: the dealer always qualifies (no ante-only pay).")
     else:
