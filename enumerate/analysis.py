@@ -186,8 +186,12 @@ class RaiseValue:
     c_win: np.ndarray      # by category 0..9
     c_tie: int
     thresholds: np.ndarray  # by category 0..9: raise iff form > thresholds[c]
-    c_lose: int
     bonus: np.ndarray      # ante bonus by category, times scale
+
+    @property
+    def c_lose(self) -> int:
+        """What a lost raised hand costs, times scale: (1 + r) * scale, the same as c_tie."""
+        return self.c_tie
 
     @property
     def denominator(self) -> int:
@@ -209,13 +213,13 @@ class RaiseValue:
         scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays, *bonus]))
         c_win = [int((variant.ante_win + r * p + 1 + r) * scale) for p in pays]
         c_nq = int((variant.ante_no_qualify + 1 + r) * scale)
-        c_lose = (1 + r) * scale
+        c_tie = (1 + r) * scale
         b = [int(x * scale) for x in bonus]
-        if max(c_win + [c_nq, c_lose] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
+        if max(c_win + [c_nq, c_tie] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
         thresholds = [(r * scale - x) * COMPLETIONS for x in b]
-        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), c_lose, np.array(thresholds, dtype=np.int64),
-                   c_lose, np.array(b, dtype=np.int64))
+        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), c_tie, np.array(thresholds, dtype=np.int64),
+                   np.array(b, dtype=np.int64))
 
     def form(self, counts: CountTable) -> np.ndarray:
         """The linear form for every situation of ``counts`` (int32 when it fits, else int64;
@@ -284,12 +288,12 @@ def rule_variant_figures(counts: CountTable, variant: Variant, a: Analysis,
         antes = {cap.ante} | {cap.amount / (extra + variant.raise_antes * p)
                               for p in set(variant.raise_pays.values()) if extra + variant.raise_antes * p > 0}
         for ante in sorted(antes):
-            v = replace(variant, max_payout=replace(cap, ante=ante), side_bets=())
+            at = replace(cap, ante=ante)
+            v = replace(variant, max_payout=at, side_bets=())
             b = a if ante == cap.ante else analysis_from_stats(
                 counts, v, raw_statistics(counts, v, [], with_chart=False, threads=threads)[0][0])
             capped = tuple(c for c in PAY_CATEGORIES if v.pay(c) < v.posted_pay(c))
-            rows.append(CapRow(ante, v.max_payout.antes if v.max_payout else Fraction(0), capped,
-                               b.house_edge, b.element_of_risk))
+            rows.append(CapRow(ante, at.antes, capped, b.house_edge, b.element_of_risk))
     return RuleVariantFigures(tuple(rows), cost)
 
 
@@ -380,20 +384,19 @@ def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, t
             comb += wins[Category.ROYAL_FLUSH]
         row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + r * variant.pay(c) + bonus[c], comb)
     bonus_rows = [c for c in PAY_CATEGORIES if bonus[c] != 0]
-    if bonus_rows and by_category is None:
+    split = by_category or {}
+    if bonus_rows and not split:
         raise AssertionError("an ante bonus needs the outcome counts by category")
     rest = [no_qualify, tie, lose]
     for c in bonus_rows:
-        assert by_category is not None
         for k in range(3):
-            rest[k] -= by_category[c][k]
+            rest[k] -= split[c][k]
     row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, rest[0])
     row("push", "push", Fraction(0), rest[1])
     row("fold", "fold", Fraction(-1), folded)
     row("dealer_wins", "dealer wins", Fraction(-1 - r), rest[2])
     for c in bonus_rows:
-        assert by_category is not None
-        nq_c, tie_c, lose_c = by_category[c]
+        nq_c, tie_c, lose_c = split[c]
         row(f"dealer_does_not_qualify_bonus_{c.key}", f"dealer does not qualify, ante bonus for {c.label}",
             variant.ante_no_qualify + bonus[c], nq_c)
         row(f"push_bonus_{c.key}", f"push, ante bonus for {c.label}", bonus[c], tie_c)

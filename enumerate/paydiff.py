@@ -86,6 +86,7 @@ class VariantDiff:
 
     def to_dict(self) -> dict[str, Any]:
         """kind "diff": what ``studodds diff --json`` prints."""
+        bets = self.side_bet_edges()
         rows_a = {r.outcome: r for r in self.a.rows}
         rows_b = {r.outcome: r for r in self.b.rows}
         outcomes = list(rows_a) + [o for o in rows_b if o not in rows_a]
@@ -110,5 +111,5 @@ class VariantDiff:
             "action_flips": self.flips.to_dict(),
             **({"side_bets": [{"name": n, "house_edge_a": exact_or_none(x), "house_edge_b": exact_or_none(y),
                                "delta": None if x is None or y is None else exact(y - x)}
-                              for n, x, y in self.side_bet_edges()]} if self.side_bet_edges() else {}),
+                              for n, x, y in bets]} if bets else {}),
         }

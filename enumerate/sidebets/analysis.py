@@ -277,7 +277,7 @@ def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTab
         outcomes.append(("fold", "fold", Fraction(-1), folded))
         space, total = "situations", table.n_situations
     rows, mean, var = _rows(outcomes, total)
-    envy = _envy_rows(bet, rows, mean) if bet.envy is not None else ()
+    envy = _envy_rows(bet, mean, var) if bet.envy is not None else ()
     return SideBetAnalysis(bet, space, rows, total, mean, var, None, envy)
 
 
@@ -293,11 +293,12 @@ def _settle_dealer(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: 
 
     def tally(mask: np.ndarray | None) -> list[tuple[str, str, Fraction, int]]:
         ww = np.broadcast_to(w, cls.shape) if mask is None else np.where(mask, w, 0)
+        weighted_win, weighted_tie = win * ww, tie * ww
         out = []
         for i, (key, label) in enumerate(labels[:-1]):
             sel = cls == i
-            wins = int((win * ww)[sel].sum())
-            ties = int((tie * ww)[sel].sum())
+            wins = int(weighted_win[sel].sum())
+            ties = int(weighted_tie[sel].sum())
             if push_ok[i]:                      # a listed "push": a win returns the wager too
                 out.append((key, f"player beats the dealer with {label}", Fraction(0), wins))
             else:
@@ -380,7 +381,7 @@ def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b
     return out
 
 
-def _envy_rows(bet: SideBet, rows: tuple[SideRow, ...], mean: Fraction) -> tuple[EnvyRow, ...]:
+def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow, ...]:
     """Envy collected by one player and the variance of own bet plus envy, 1..players."""
     assert bet.envy is not None
     if bet.kind != "player_hand" or bet.fold_forfeits:
@@ -402,7 +403,6 @@ def _envy_rows(bet: SideBet, rows: tuple[SideRow, ...], mean: Fraction) -> tuple
                      for i in range(k_own) for b in range(k_env)), Fraction(0))
     cross_env = sum((Fraction(int(joint_env[b, c]), HAND_PAIRS) * envy_amt[b] * envy_amt[c]
                      for b in range(k_env) for c in range(k_env)), Fraction(0))
-    own_var = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0)) - mean * mean
     out = []
     for players in range(1, bet.envy.players + 1):
         m = players - 1

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from enumerate.analysis import Analysis
 from enumerate.sidebets.analysis import SideBetAnalysis, SideBetReport
+from enumerate.sidebets.rules import KIND_TEXT
 
 _SPACE = {"hands": "player hands", "situations": "(player hand, up card) situations",
           "combinations": "combinations of player hand, up card and dealer hole cards"}
@@ -51,7 +52,7 @@ def figures_lines(a: Analysis) -> list[str]:
 
 def bet_lines(b: SideBetAnalysis) -> list[str]:
     """One side bet: its return table and figures."""
-    lines = [f"Side bet {b.bet.name!r}: {b.bet.kind} (settled {b.to_dict()['settles']}); wager {_num(b.bet.wager)} "
+    lines = [f"Side bet {b.bet.name!r}: {b.bet.kind} (settled {KIND_TEXT[b.bet.kind]}); wager {_num(b.bet.wager)} "
              f"ante(s); {'lost on a fold' if b.bet.fold_forfeits else 'stands on a fold'}",
              f"  {'outcome':<44} {'net':>6} {'combinations':>22} {'probability':>12} {'return':>11}"]
     for r in b.rows:
@@ -110,7 +111,7 @@ def side_bets_markdown(a: Analysis) -> list[str]:
     out += ["", "## Side bets", ""]
     for b in a.side_bets.bets:
         out += [f"### {b.bet.name}", "",
-                f"Settled {b.to_dict()['settles']}; wager {_num(b.bet.wager)} ante(s); "
+                f"Settled {KIND_TEXT[b.bet.kind]}; wager {_num(b.bet.wager)} ante(s); "
                 + ("lost when the player folds (the strategy below accounts for it)." if b.bet.fold_forfeits
                    else "stands whether the player raises or folds."),
                 "", "| outcome | net (per unit) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
