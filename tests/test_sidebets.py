@@ -303,3 +303,22 @@ def test_certification_figures_follow_the_rule_variants(us_counts):
     worst = certification_figures(us_counts, one, []).worst
     never_raised = 1 - Fraction(one.raised_situations + one.indifferent_situations, us_counts.n_situations)
     assert worst.average_wager == 1 + never_raised
+
+
+@pytest.mark.slow
+def test_workbook_has_the_side_bets():
+    import io
+    import json
+    from pathlib import Path
+
+    import openpyxl
+
+    from studodds.reports.xlsx import workbook_bytes
+    folder = Path(__file__).resolve().parent.parent / "results" / "palms-managua"
+    summary = json.loads((folder / "summary.json").read_text())
+    wb = openpyxl.load_workbook(io.BytesIO(workbook_bytes(summary, (folder / "strategy.csv").read_text())))
+    rows = list(wb["Side bets"].iter_rows(min_row=2, values_only=True))
+    bets = summary["analysis"]["side_bets"]["bets"]
+    assert [r[3] for r in rows if r[0] == "bonus" and r[1] != "house edge"] == \
+        [r["combinations"] for r in bets[0]["return_table"]]
+    assert ("power_play", "house edge", "5858599339/47460072660") in [(r[0], r[1], r[7]) for r in rows]

@@ -83,6 +83,21 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
         ws.append([h["hands"], h["method"], val(h["ahead"]), val(h["even"]), val(h["behind"]),
                    *(q["net_result_antes"]["value"] for q in h["quantiles"]), h["normal"]["ahead"],
                    *(q["net_result_antes"] for q in h["normal"]["quantiles"]), h["error_bound"]])
+    side = a.get("side_bets")
+    if side:
+        ws = wb.create_sheet("Side bets")
+        ws.append(["bet", "outcome", "net result (per unit)", "combinations", "probability", "return",
+                   "probability exact", "return exact"])
+        for b in side["bets"]:
+            for r in b["return_table"]:
+                ws.append([b["name"], r["label"], r["net_result_per_wager"]["value"], r["combinations"],
+                           r["probability"]["value"], r["return_per_wager"]["value"], r["probability"]["exact"],
+                           r["return_per_wager"]["exact"]])
+            ws.append([b["name"], "house edge", None, b["total_combinations"], None, b["house_edge"]["value"],
+                       None, b["house_edge"]["exact"]])
+        edge = side["combined_game"]["house_edge_per_total_wager"]
+        ws.append(["combined game", "house edge per total wagered", None, None, None, edge["value"], None,
+                   edge["exact"]])
     for sheet in wb.worksheets:
         for cell in sheet[1]:
             cell.font = bold
