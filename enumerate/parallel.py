@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from evaluator.errors import StudoddsError
 
@@ -82,3 +83,21 @@ def debug_build() -> bool:
     from enumerate import _aggregate, _engine
     from evaluator import ranking
     return bool(ranking.debug_build() and _engine.DEBUG_BUILD and _aggregate.DEBUG_BUILD)
+
+
+@contextmanager
+def dask_client(address: str) -> Iterator[Any]:
+    """A Dask ``distributed.Client`` connected to the scheduler at ``address`` (closed on exit);
+    StudoddsError when the dask extra is missing or the scheduler cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise StudoddsError("--scheduler needs Dask's distributed: pip install 'studodds[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise StudoddsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        yield client
+    finally:
+        client.close()

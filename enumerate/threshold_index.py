@@ -53,6 +53,7 @@ class ThresholdIndex:
         self.nq, self.win, self.tie, self.w, self.cum = _aggregate.gather_sorted(
             order, row_order, weight, table.no_qualify, table.win, table.tie, m)
         self.starts = starts
+        self.order, self.row_order, self.m = order, row_order, m   # sorted position -> situation
         # situations with win == 0 sit at the end of each segment (t = inf)
         self.finite_end = np.array([starts[c] + int(np.searchsorted(self.t[starts[c]:starts[c + 1]], np.inf))
                                     for c in Category] + [starts[-1]])
@@ -72,34 +73,113 @@ class ThresholdIndex:
         b = _aggregate.prefix_sums(lo, self.cum, self.nq, self.win, self.tie, self.w)
         return np.array(a, dtype=np.int64) - np.array(b, dtype=np.int64)
 
+    def pay_key(self, pay: Fraction) -> Fraction:
+        """P = a_w + 2 * pay + 3: the key a situation's threshold is compared with."""
+        return self.ante_win + 2 * Fraction(pay) + 3
+
+    def pay_of_key(self, key: Fraction) -> Fraction:
+        """The raise pay whose key is ``key`` (the inverse of :meth:`pay_key`)."""
+        return (key - self.ante_win - 3) / 2
+
+    def exact_threshold(self, k: int) -> Fraction:
+        """The exact threshold t = rhs / (win * d) of the situation at sorted position ``k``."""
+        return Fraction(int(self.rhs[k]), int(self.win[k]) * self.d)
+
+    def category_statistics(self, c: Category, pay: Fraction) -> tuple[np.ndarray, tuple]:
+        """(8,) statistics of category ``c`` raised optimally at raise pay ``pay`` (columns of
+        :class:`enumerate.stats.Stat`), and the signature of its raised set."""
+        row = np.zeros(N_STATS, dtype=np.int64)
+        start, fe = int(self.starts[c]), int(self.finite_end[c])
+        all_, fixed, indifferent = self.totals[c]
+        p = self.pay_key(pay)
+        pf = float(p)
+        seg = self.t[start:fe]
+        lo = start + int(np.searchsorted(seg, pf - _TOL * max(1.0, abs(pf)), side="left"))
+        hi = start + int(np.searchsorted(seg, pf + _TOL * max(1.0, abs(pf)), side="right"))
+        raised = self._sum(start, lo) + fixed
+        band = []
+        for k in range(lo, hi):                     # decide the near-ties exactly
+            lhs = int(self.win[k]) * p.numerator * self.d
+            rhs = int(self.rhs[k]) * p.denominator
+            if lhs > rhs:
+                raised += self._sum(k, k + 1)
+                band.append(k)
+            elif lhs == rhs:
+                indifferent += int(self.w[k])
+        row[Stat.SITUATIONS] = all_[0]
+        row[Stat.RAISED] = raised[0]
+        row[Stat.INDIFFERENT] = indifferent
+        row[Stat.NO_QUALIFY], row[Stat.WIN], row[Stat.TIE] = raised[1], raised[2], raised[3]
+        row[Stat.LOSE] = raised[0] * COMPLETIONS - raised[1] - raised[2] - raised[3]
+        row[Stat.NO_QUALIFY_ALL] = all_[1]
+        return row, (lo, tuple(band))
+
     def statistics(self, pays) -> tuple[np.ndarray, tuple]:
         """(10, 8) statistics of the optimal strategy (as the kernel returns them) and a
         signature that is equal for two paytables iff their raised sets are equal."""
         out = np.zeros((10, N_STATS), dtype=np.int64)
         signature = []
         for c in Category:
-            start, fe = int(self.starts[c]), int(self.finite_end[c])
-            all_, fixed, indifferent = self.totals[c]
-            p = self.ante_win + 2 * Fraction(pays[c]) + 3
-            pf = float(p)
-            seg = self.t[start:fe]
-            lo = start + int(np.searchsorted(seg, pf - _TOL * max(1.0, abs(pf)), side="left"))
-            hi = start + int(np.searchsorted(seg, pf + _TOL * max(1.0, abs(pf)), side="right"))
-            raised = self._sum(start, lo) + fixed
-            band = []
-            for k in range(lo, hi):                     # decide the near-ties exactly
-                lhs = int(self.win[k]) * p.numerator * self.d
-                rhs = int(self.rhs[k]) * p.denominator
-                if lhs > rhs:
-                    raised += self._sum(k, k + 1)
-                    band.append(k)
-                elif lhs == rhs:
-                    indifferent += int(self.w[k])
-            out[c, Stat.SITUATIONS] = all_[0]
-            out[c, Stat.RAISED] = raised[0]
-            out[c, Stat.INDIFFERENT] = indifferent
-            out[c, Stat.NO_QUALIFY], out[c, Stat.WIN], out[c, Stat.TIE] = raised[1], raised[2], raised[3]
-            out[c, Stat.LOSE] = raised[0] * COMPLETIONS - raised[1] - raised[2] - raised[3]
-            out[c, Stat.NO_QUALIFY_ALL] = all_[1]
-            signature.append((lo, tuple(band)))
+            out[c], sig = self.category_statistics(c, pays[c])
+            signature.append(sig)
         return out, tuple(signature)
+
+    def neighbours(self, c: Category, key: Fraction) -> tuple[tuple[Fraction, list[int]] | None,
+                                                              tuple[Fraction, list[int]] | None]:
+        """The exact thresholds of category ``c`` next to ``key``: (largest t < key, its sorted
+        positions) and (smallest t >= key, its positions); None where there is none.
+
+        A situation raises iff key > t, so the raised set is the same for every key in
+        (below, above]; at a key just above ``above`` the situations of ``above`` start to
+        raise, at ``below`` or less those of ``below`` stop."""
+        start, fe = int(self.starts[c]), int(self.finite_end[c])
+        seg = self.t[start:fe]
+        kf = float(key)
+
+        def tol(x: float) -> float:
+            return _TOL * max(1.0, abs(x))
+
+        # above: positions before `first` have floats < key - tol, hence exact t < key
+        first = start + int(np.searchsorted(seg, kf - tol(kf), side="left"))
+        above: tuple[Fraction, list[int]] | None = None
+        limit, k = kf + tol(kf), first
+        while k < fe and (above is None or self.t[k] <= limit):
+            if above is None and self.t[k] > limit:
+                limit = float(self.t[k]) + tol(float(self.t[k]))
+            x = self.exact_threshold(k)
+            if x >= key:
+                if above is None or x < above[0]:
+                    above = (x, [k])
+                    limit = max(limit, float(self.t[k]) + tol(float(self.t[k])))
+                elif x == above[0]:
+                    above[1].append(k)
+            k += 1
+        # below: positions after `last` have floats > key + tol, hence exact t > key
+        last = start + int(np.searchsorted(seg, kf + tol(kf), side="right")) - 1
+        below: tuple[Fraction, list[int]] | None = None
+        floor, k = kf - tol(kf), last
+        while k >= start and (below is None or self.t[k] >= floor):
+            if below is None and self.t[k] < floor:
+                floor = float(self.t[k]) - tol(float(self.t[k]))
+            x = self.exact_threshold(k)
+            if x < key:
+                if below is None or x > below[0]:
+                    below = (x, [k])
+                    floor = min(floor, float(self.t[k]) - tol(float(self.t[k])))
+                elif x == below[0]:
+                    below[1].append(k)
+            k -= 1
+        return below, above
+
+    def situation(self, k: int) -> tuple[int, int]:
+        """(count-table row, up-card column) of the situation at sorted position ``k``."""
+        flat = int(self.order[k])
+        return int(self.row_order[flat // self.m]), flat % self.m
+
+
+def threshold_index(table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction) -> ThresholdIndex:
+    """The table's index for these ante pays, built once and kept in the table's memo."""
+    key = ("threshold_index", Fraction(ante_no_qualify), Fraction(ante_win))
+    if key not in table.memo:
+        table.memo[key] = ThresholdIndex(table, Fraction(ante_no_qualify), Fraction(ante_win))
+    return table.memo[key]

@@ -261,15 +261,9 @@ def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
 
 def _on_dask(address: str, variant: Variant, seed: int, chunks: Sequence[tuple[int, int]], seen: int,
              strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise StudoddsError("--scheduler needs Dask's distributed: pip install 'studodds[dask]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise StudoddsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    try:
+    from enumerate.parallel import dask_client
+    with dask_client(address) as client:
+        from distributed import as_completed
         futures = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False) for i, n in chunks]
         total = ChunkSums(0, 0, 0, 0)
         for future in as_completed(futures):
@@ -278,8 +272,6 @@ def _on_dask(address: str, variant: Variant, seed: int, chunks: Sequence[tuple[i
             if progress:
                 progress(part.n)
         return total
-    finally:
-        client.close()
 
 
 @dataclass(frozen=True)

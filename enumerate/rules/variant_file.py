@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -420,3 +421,50 @@ def resolve_many(specs: list[str]) -> list[VariantSource]:
             raise StudoddsError(f"{s.origin}: name: {s.variant.name!r} is also the name of {seen[s.variant.name]}")
         seen[s.variant.name] = s.origin
     return sources
+
+
+def _toml_key(key: str) -> str:
+    import re
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else json.dumps(str(value))
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise StudoddsError(f"cannot write {type(value).__name__} to a variant file")
+
+
+def dump_toml(data: dict[str, Any], prefix: str = "") -> str:
+    """A variant document (nested tables of numbers, text, booleans and Fractions) as TOML text
+    that :func:`parse_variant_text` reads back (pays that are not integers as "p/q")."""
+    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            name = f"{prefix}.{_toml_key(k)}" if prefix else _toml_key(k)
+            body = dump_toml(v, name)
+            lines.append(f"\n[{name}]\n{body}" if any(not isinstance(x, dict) for x in v.values()) or not v
+                         else "\n" + body)
+    return "\n".join(x.rstrip("\n") for x in lines).strip("\n") + "\n"
+
+
+def with_raise_pays(source: VariantSource, pays: dict[str, Fraction], name: str, description: str) -> str:
+    """The variant file of ``source`` with these raise pays (keys as in the file), renamed: a
+    design's solution as a file ``studodds batch`` certifies like any other."""
+    try:
+        data = tomllib.loads(source.text)
+    except tomllib.TOMLDecodeError:
+        raise StudoddsError(f"{source.origin}: the design's variant must come from a variant file "
+                            "(a built-in name or a .toml path)") from None
+    data["name"], data["description"] = name, description
+    data["raise_pays"] = dict(pays)
+    text = dump_toml(data)
+    parse_variant_text(text, name)                  # what is written must read back
+    return text

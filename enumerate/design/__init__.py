@@ -1,0 +1,25 @@
+"""Paytable design: exact sensitivities, solving for a target edge, and searching paytables.
+
+The structure that makes it fast.  With the ante pays fixed, a situation of player category c
+raises (under the optimal strategy) iff
+
+    win * (a_w + 2 * pay_c + 3)  >  2N - nq * (a_nq + 3) - 3 * tie
+
+(:mod:`enumerate.threshold_index`), so the raise decisions of category c depend on ``pay_c``
+alone.  Everything a paytable's figures are made of then splits into one term per pay:
+
+    total   = sum_c [ nq_c * a_nq + win_c * (a_w + 2 * pay_c) - 3 * lose_c - folded_c * N ]
+    second  = sum_c [ nq_c * a_nq^2 + win_c * (a_w + 2 * pay_c)^2 + 9 * lose_c + folded_c * N ]
+    raised  = sum_c raised_c,      hits = sum_c [ nq_c (if a_nq > 0) + win_c (if a_w + 2 pay_c > 0) ]
+
+where ``nq_c, win_c, lose_c`` are the dealer outcomes over category c's raised situations and
+``folded_c`` its folded ones -- each a function of ``pay_c`` only, read off the threshold index
+(exact integers).  A design therefore evaluates each moving pay's values once (one row of
+integers per value) and a candidate paytable is the sum of one row per pay: a million
+candidates are a few vectorised integer additions.  House edge, element of risk, variance, hit
+frequency and largest win follow exactly from those sums (:class:`enumerate.design.grid.PayGrid`).
+
+Sensitivity (:mod:`enumerate.design.sensitivity`): at a fixed strategy the total is linear in
+every pay, d total / d pay_c = 2 * win_c, and the strategy stays the same while each key
+``a_w + 2 pay_c + 3`` stays between the thresholds next to it.
+"""

@@ -1,0 +1,373 @@
+"""Candidate paytables as sums of one row of integers per pay (see :mod:`enumerate.design`).
+
+A :class:`PayGrid` holds, for every value of every moving pay, the exact integers its category
+contributes (total, second moment, raised situations, hits, largest net result), and the sum
+of the fixed pays' rows.  It is small (kilobytes) and picklable, so a search can ship it to
+Dask workers; :meth:`PayGrid.block` evaluates a range of the grid's candidates in a few
+vectorised integer operations, and :meth:`PayGrid.candidate` recomputes one candidate's exact
+figures with Python integers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.jsonform import exact
+from enumerate.rules.variant import PAY_CATEGORIES, Variant
+from enumerate.stats import Stat
+from enumerate.threshold_index import ThresholdIndex, threshold_index
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
+
+#: Largest number of values one pay may take in a design.
+MAX_AXIS_VALUES = 1_000_000
+#: Columns of a pay row: total (x scale), second moment (x scale^2), raised situations, hits,
+#: largest net result with a positive count (x scale).
+COLUMNS = ("total", "second", "raised", "hits", "best")
+_SUMMED = (0, 1, 2, 3)
+_BEST = 4
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A pay of the paytable: its key in the variant file and the categories it pays (the
+    straight flush's pay covers the royal flush when the table does not list the royal)."""
+
+    key: str
+    categories: tuple[Category, ...]
+
+
+def pay_slots(variant: Variant) -> tuple[Slot, ...]:
+    """The variant's pays from the best hand down, as its variant file lists them."""
+    out = []
+    for c in PAY_CATEGORIES:
+        if c == Category.ROYAL_FLUSH and not variant.royal_separate:
+            continue
+        both = c == Category.STRAIGHT_FLUSH and not variant.royal_separate
+        out.append(Slot(c.key, (c, Category.ROYAL_FLUSH) if both else (c,)))
+    return tuple(out)
+
+
+def check_designable(variant: Variant) -> None:
+    """StudoddsError unless the design tools model the variant's settlement exactly."""
+    if not variant.standard_settlement:
+        raise StudoddsError(f"variant {variant.name!r}: paytable design needs the standard settlement "
+                            "(a 2-ante raise, no ante bonus)")
+    if variant.max_payout is not None:
+        raise StudoddsError(f"variant {variant.name!r}: paytable design works on uncapped pays "
+                            "(remove [max_payout])")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A pay that moves in a design: its key and the values it takes (sorted, distinct)."""
+
+    key: str
+    values: tuple[Fraction, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> "Axis":
+        """``key=LO..HI`` (step 1), ``key=LO..HI/STEP`` or ``key=V1,V2,...``; values as in a
+        variant file (7, 7.5, 15/2), except that HI is a decimal when a step follows it
+        (``one_pair=1/2..1.5/1/4``: from 1/2 to 1.5 by 1/4).
+
+        >>> Axis.parse("full_house=6..8/0.5").values
+        (Fraction(6, 1), Fraction(13, 2), Fraction(7, 1), Fraction(15, 2), Fraction(8, 1))
+        """
+        from enumerate.rules.variant_file import RAISE_KEYS, parse_amount
+        key, sep, spec = text.partition("=")
+        key = key.strip()
+        if not sep or not spec.strip():
+            raise StudoddsError(f"{text!r}: write a pay as KEY=LO..HI[/STEP] or KEY=V1,V2,... (e.g. full_house=5..10)")
+        if key not in RAISE_KEYS:
+            raise StudoddsError(f"{text!r}: {key!r} is not a raise pay (one of {', '.join(RAISE_KEYS)})")
+        try:
+            if ".." in spec:
+                lo_text, _, rest = spec.partition("..")
+                hi_text, _, step_text = rest.partition("/")          # HI before the first "/" of the rest
+                lo, hi = parse_amount(lo_text.strip()), parse_amount(hi_text.strip())
+                step = parse_amount(step_text.strip(), allow_zero=False) if step_text.strip() else Fraction(1)
+                if hi < lo:
+                    raise StudoddsError(f"the range {lo}..{hi} is empty")
+                n = int((hi - lo) / step) + 1
+                if n > MAX_AXIS_VALUES:
+                    raise StudoddsError(f"{n:,} values: at most {MAX_AXIS_VALUES:,} per pay")
+                values = [lo + k * step for k in range(n)]
+            else:
+                values = sorted({parse_amount(v.strip()) for v in spec.split(",")})
+        except StudoddsError as exc:
+            raise StudoddsError(f"{text!r}: {exc}") from None
+        return cls(key, tuple(values))
+
+    def bounded(self, lo: Fraction | None, hi: Fraction | None) -> "Axis":
+        return replace(self, values=tuple(v for v in self.values if (lo is None or v >= lo) and (hi is None or v <= hi)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pay": self.key, "values": len(self.values), "min": exact(self.values[0]),
+                "max": exact(self.values[-1])}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One paytable of a design with its exact figures (optimal strategy)."""
+
+    pays: dict[str, Fraction]          # every pay of the paytable, by key
+    total_loss: Fraction               # antes, over all 19,933,230,517,200 combinations
+    house_edge: Fraction
+    element_of_risk: Fraction
+    variance: Fraction
+    hit_frequency: Fraction
+    raise_probability: Fraction
+    largest_win: Fraction              # the largest net result of a hand, in antes
+
+    @property
+    def rtp(self) -> Fraction:
+        """Return to player per total wagered: 1 - element of risk."""
+        return 1 - self.element_of_risk
+
+    @property
+    def standard_deviation(self) -> float:
+        """Of the net result per hand, in antes (display only)."""
+        return math.sqrt(self.variance)
+
+    def figure(self, name: str) -> Fraction | float:
+        return self.standard_deviation if name == "standard_deviation" else getattr(self, name)
+
+    def variant(self, base: Variant, name: str | None = None) -> Variant:
+        """``base`` with this candidate's pays."""
+        pays = dict(base.raise_pays)
+        for slot in pay_slots(base):
+            for c in slot.categories:
+                pays[c] = self.pays[slot.key]
+        return replace(base, name=name or base.name, raise_pays=pays)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"raise_pays": {k: exact(v) for k, v in self.pays.items()},
+                "total_loss_antes": exact(self.total_loss),
+                "house_edge_per_ante": exact(self.house_edge),
+                "element_of_risk_per_total_wager": exact(self.element_of_risk),
+                "rtp_per_total_wager": exact(self.rtp),
+                "variance_antes_squared": exact(self.variance),
+                "standard_deviation_antes": self.standard_deviation,
+                "hit_frequency": exact(self.hit_frequency),
+                "raise_probability": exact(self.raise_probability),
+                "largest_win_antes": exact(self.largest_win)}
+
+
+@dataclass
+class Block:
+    """Candidates ``index`` of a grid (linear positions), their value positions on each moving
+    pay (``at``, one row per axis) and their exact sums (``COLUMNS``, int64 or Python ints)."""
+
+    index: np.ndarray
+    at: np.ndarray
+    sums: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return int(self.index.shape[0])
+
+    def take(self, keep: np.ndarray) -> "Block":
+        return Block(self.index[keep], self.at[:, keep], {k: v[keep] for k, v in self.sums.items()})
+
+    @staticmethod
+    def concat(blocks: list["Block"], axes: int) -> "Block":
+        if not blocks:
+            return Block(np.zeros(0, np.int64), np.zeros((axes, 0), np.int64), {k: np.zeros(0, np.int64) for k in COLUMNS})
+        return Block(np.concatenate([b.index for b in blocks]), np.concatenate([b.at for b in blocks], axis=1),
+                     {k: np.concatenate([b.sums[k] for b in blocks]) for k in COLUMNS})
+
+
+@dataclass(frozen=True)
+class PayGrid:
+    """Every candidate of a design: the moving pays' rows, the fixed pays' sum, the order
+    constraints, and the constants that turn sums into figures (see the module docstring)."""
+
+    slots: tuple[Slot, ...]
+    axes: tuple[Axis, ...]
+    fixed_pays: dict[str, Fraction]
+    scale: int                          # every pay and ante pay times scale is an integer
+    situations: int                     # 122,151,120
+    rows: tuple[np.ndarray, ...]        # per axis: (values, len(COLUMNS)), int64 or object
+    fixed: tuple[int, ...]              # the fixed pays' row (Python ints)
+    scaled: tuple[np.ndarray, ...]      # per axis: the values times scale (int64)
+    order: tuple[tuple[Any, Any], ...]  # (better, worse) pairs: ("axis", i) or ("value", scaled int)
+
+    @property
+    def combinations(self) -> int:
+        return self.situations * COMPLETIONS
+
+    @property
+    def size(self) -> int:
+        """Number of candidates (before the order constraints)."""
+        return math.prod(len(a.values) for a in self.axes)
+
+    def strides(self) -> list[int]:
+        out, s = [], 1
+        for a in reversed(self.axes):
+            out.append(s)
+            s *= len(a.values)
+        return out[::-1]
+
+    def positions(self, index: np.ndarray) -> np.ndarray:
+        """(axes, n) value positions of linear grid positions (the last axis moves fastest)."""
+        return np.stack([(index // s) % len(a.values) for s, a in zip(self.strides(), self.axes)]) \
+            if self.axes else np.zeros((0, index.shape[0]), np.int64)
+
+    def block(self, start: int, stop: int, ordered: bool = True) -> Block:
+        """Candidates start..stop-1; only those meeting the order constraints when ``ordered``."""
+        index = np.arange(start, stop, dtype=np.int64)
+        at = self.positions(index)
+        if ordered and self.order:
+            keep = np.ones(index.shape[0], dtype=bool)
+            for better, worse in self.order:
+                keep &= self._value(better, at) >= self._value(worse, at)
+            index, at = index[keep], at[:, keep]
+        return Block(index, at, self.sums(at))
+
+    def _value(self, ref: tuple[str, int], at: np.ndarray) -> Any:
+        kind, v = ref
+        return self.scaled[v][at[v]] if kind == "axis" else v
+
+    def sums(self, at: np.ndarray) -> dict[str, np.ndarray]:
+        n = at.shape[1]
+        dtype = self.rows[0].dtype if self.rows else np.int64
+        out = {}
+        for j, name in enumerate(COLUMNS):
+            acc = np.full(n, self.fixed[j], dtype=dtype)
+            for a, rows in enumerate(self.rows):
+                col = rows[:, j][at[a]]
+                if j == _BEST:
+                    np.maximum(acc, col, out=acc)
+                else:
+                    acc += col
+            out[name] = acc
+        return out
+
+    def pays_at(self, positions: list[int] | np.ndarray) -> dict[str, Fraction]:
+        moving = {a.key: a.values[int(p)] for a, p in zip(self.axes, positions)}
+        return {s.key: moving.get(s.key, self.fixed_pays.get(s.key, Fraction(0))) for s in self.slots}
+
+    def candidate(self, positions: list[int] | np.ndarray) -> Candidate:
+        """Exact figures of the candidate at these value positions, with Python integers."""
+        sums = [int(x) for x in self.fixed]
+        for a, p in enumerate(positions):
+            row = [int(x) for x in self.rows[a][int(p)]]
+            for j in _SUMMED:
+                sums[j] += row[j]
+            sums[_BEST] = max(sums[_BEST], row[_BEST])
+        return self.figures(sums, self.pays_at(positions))
+
+    def figures(self, sums: list[int], pays: dict[str, Fraction]) -> Candidate:
+        total, second, raised, hits, best = sums
+        s, t, n = self.scale, self.combinations, self.situations
+        edge = Fraction(-total, s * t)
+        return Candidate(pays=pays, total_loss=Fraction(-total, s), house_edge=edge,
+                         element_of_risk=edge / (1 + Fraction(2 * raised, n)),
+                         variance=Fraction(second, s * s * t) - edge * edge, hit_frequency=Fraction(hits, t),
+                         raise_probability=Fraction(raised, n), largest_win=Fraction(best, s))
+
+    def floats(self, block: Block) -> dict[str, np.ndarray]:
+        """Every figure of a block as doubles (for ranking and plotting; decisions that must be
+        exact recheck the near ones with :meth:`candidate`)."""
+        s, t, n = float(self.scale), float(self.combinations), float(self.situations)
+        total = block.sums["total"].astype(np.float64)
+        edge = -total / (s * t)
+        eor = edge / (1.0 + 2.0 * block.sums["raised"].astype(np.float64) / n)
+        var = block.sums["second"].astype(np.float64) / (s * s * t) - edge * edge
+        return {"house_edge": edge, "element_of_risk": eor, "rtp": 1.0 - eor,
+                "standard_deviation": np.sqrt(np.maximum(var, 0.0)),
+                "hit_frequency": block.sums["hits"].astype(np.float64) / t,
+                "raise_probability": block.sums["raised"].astype(np.float64) / n,
+                "largest_win": block.sums["best"].astype(np.float64) / s}
+
+
+def _slot_row(index: ThresholdIndex, slot: Slot, pay: Fraction, scale: int) -> list[int]:
+    """The exact row of one pay at one value (see :data:`COLUMNS`)."""
+    a_nq, a_w = index.ante_no_qualify, index.ante_win
+    win_pay = int((a_w + 2 * pay) * scale)
+    nq_pay = int(a_nq * scale)
+    total = second = raised = hits = 0
+    best = None
+    for c in slot.categories:
+        row, _ = index.category_statistics(c, pay)
+        nq, win, tie, lose = (int(row[k]) for k in (Stat.NO_QUALIFY, Stat.WIN, Stat.TIE, Stat.LOSE))
+        r, folded = int(row[Stat.RAISED]), int(row[Stat.SITUATIONS] - row[Stat.RAISED])
+        total += nq * nq_pay + win * win_pay - 3 * scale * lose - folded * COMPLETIONS * scale
+        second += nq * nq_pay ** 2 + win * win_pay ** 2 + 9 * scale * scale * lose + folded * COMPLETIONS * scale * scale
+        raised += r
+        hits += (nq if nq_pay > 0 else 0) + (win if win_pay > 0 else 0)
+        present = [v for v, n in ((win_pay, win), (nq_pay, nq), (0, tie), (-3 * scale, lose), (-scale, folded)) if n]
+        best = max(present) if best is None else max(best, *present)
+    return [total, second, raised, hits, best if best is not None else -3 * scale]
+
+
+def build_grid(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, ...], *, order: bool = True,
+               index: ThresholdIndex | None = None) -> PayGrid:
+    """The grid of every paytable that moves ``axes`` over their values and keeps the
+    variant's other pays; with ``order``, candidates where a better hand pays less than a
+    worse one are left out."""
+    check_designable(variant)
+    slots = pay_slots(variant)
+    keys = [s.key for s in slots]
+    seen: set[str] = set()
+    for a in axes:
+        if a.key not in keys:
+            raise StudoddsError(f"{a.key}: not a pay of variant {variant.name!r} (its pays: {', '.join(keys)})")
+        if a.key in seen:
+            raise StudoddsError(f"{a.key}: given twice")
+        if not a.values:
+            raise StudoddsError(f"{a.key}: no value left to try")
+        seen.add(a.key)
+    axes = sorted(axes, key=lambda a: keys.index(a.key))
+    if index is None:
+        index = threshold_index(table, variant.ante_no_qualify, variant.ante_win)
+    fixed_pays = {s.key: variant.raise_pays[s.categories[0]] for s in slots if s.key not in seen}
+    scale = math.lcm(variant.ante_no_qualify.denominator, variant.ante_win.denominator,
+                     *(v.denominator for v in fixed_pays.values()), *(v.denominator for a in axes for v in a.values))
+    fixed = _summed_rows(index, [s for s in slots if s.key in fixed_pays], fixed_pays, scale)
+    rows_py = [[_slot_row(index, next(s for s in slots if s.key == a.key), v, scale) for v in a.values] for a in axes]
+    bound = sum(abs(x) for x in fixed) + sum(max(abs(x) for r in rows for x in r) for rows in rows_py)
+    dtype: Any = np.int64 if bound < 2**62 else object
+    rows = tuple(np.array(r, dtype=dtype) for r in rows_py)
+    scaled = tuple(np.array([int(v * scale) for v in a.values], dtype=np.int64) for a in axes)
+    pairs: list[tuple[Any, Any]] = []
+    if order:
+        where = {a.key: i for i, a in enumerate(axes)}
+
+        def ref(key: str) -> tuple[str, int]:
+            return ("axis", where[key]) if key in where else ("value", int(fixed_pays[key] * scale))
+        for better, worse in zip(keys, keys[1:]):
+            if better in where or worse in where:
+                pairs.append((ref(better), ref(worse)))
+    return PayGrid(slots=slots, axes=tuple(axes), fixed_pays=fixed_pays, scale=scale,
+                   situations=table.n_situations, rows=rows, fixed=tuple(int(x) for x in fixed),
+                   scaled=scaled, order=tuple(pairs))
+
+
+def _summed_rows(index: ThresholdIndex, slots: list[Slot], pays: dict[str, Fraction], scale: int) -> list[int]:
+    """The rows of these pays at these values, summed (the largest net result: their maximum)."""
+    sums = [0, 0, 0, 0, -3 * scale]
+    for k, s in enumerate(slots):
+        row = _slot_row(index, s, pays[s.key], scale)
+        for j in _SUMMED:
+            sums[j] += row[j]
+        sums[_BEST] = row[_BEST] if k == 0 else max(sums[_BEST], row[_BEST])
+    return sums
+
+
+def evaluate_pays(index: ThresholdIndex, variant: Variant, pays: dict[str, Fraction]) -> Candidate:
+    """Exact figures of the variant with some pays replaced (keys as in the variant file), from
+    the threshold index of its ante pays: milliseconds, no pass over the count table."""
+    slots = pay_slots(variant)
+    full = {s.key: Fraction(pays.get(s.key, variant.raise_pays[s.categories[0]])) for s in slots}
+    scale = math.lcm(index.ante_no_qualify.denominator, index.ante_win.denominator,
+                     *(v.denominator for v in full.values()))
+    sums = _summed_rows(index, list(slots), full, scale)
+    grid = PayGrid(slots=slots, axes=(), fixed_pays=full, scale=scale, situations=index.table.n_situations,
+                   rows=(), fixed=tuple(sums), scaled=(), order=())
+    return grid.figures(sums, full)
