@@ -37,7 +37,10 @@ __all__ = [
     "HandEVs",
     "HoleCardTable",
     "ProgressiveReport",
+    "SearchResult",
+    "Sensitivity",
     "SideBetReport",
+    "SolveResult",
     "StrategyComparison",
     "StudoddsError",
     "Variant",
@@ -49,6 +52,7 @@ __all__ = [
     "collusion",
     "collusion_table",
     "count_table",
+    "design_file",
     "diff",
     "edge_sort",
     "ev_table",
@@ -57,6 +61,9 @@ __all__ = [
     "load_variant",
     "openmp_enabled",
     "progressive",
+    "search",
+    "sensitivity",
+    "solve",
     "strategies",
     "variants",
 ]
@@ -73,18 +80,25 @@ _LAZY = {
     "EVTable": "enumerate.ev_table",
     "HandEVs": "enumerate.ev",
     "ProgressiveReport": "enumerate.progressive.figures",
+    "SearchResult": "enumerate.design.search",
+    "Sensitivity": "enumerate.design.sensitivity",
     "SideBetReport": "enumerate.sidebets.analysis",
+    "SolveResult": "enumerate.design.solve",
     "StrategyComparison": "enumerate.strategies",
     "StudoddsError": "evaluator.errors",
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.paydiff",
     **{name: "studodds.api" for name in (
-        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "diff", "edge_sort", "ev_table", "hand",
-        "hole_cards", "load_variant", "openmp_enabled", "progressive", "strategies", "variants")},
+        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff", "edge_sort",
+        "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "solve",
+        "strategies", "variants")},
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.analysis import Analysis
+    from enumerate.design.search import SearchResult
+    from enumerate.design.sensitivity import Sensitivity
+    from enumerate.design.solve import SolveResult
     from enumerate.engine import CountTable
     from enumerate.ev import HandEVs
     from enumerate.ev_table import EVTable
@@ -104,6 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         collusion,
         collusion_table,
         count_table,
+        design_file,
         diff,
         edge_sort,
         ev_table,
@@ -112,6 +127,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         load_variant,
         openmp_enabled,
         progressive,
+        search,
+        sensitivity,
+        solve,
         strategies,
         variants,
     )

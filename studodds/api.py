@@ -21,6 +21,11 @@ from pathlib import Path
 from typing import Any, Union
 
 from enumerate.analysis import Analysis
+from enumerate.design.criteria import Bound, Objective
+from enumerate.design.grid import Axis
+from enumerate.design.search import SearchResult
+from enumerate.design.sensitivity import Sensitivity
+from enumerate.design.solve import SolveResult, Target
 from enumerate.engine import CountTable
 from enumerate.ev import HandEVs
 from enumerate.ev_table import EVTable
@@ -307,6 +312,106 @@ def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = N
     table = count_table(v, threads=threads, use_cache=use_cache)
     with using_threads(threads):
         return _burn(table, v, threads=threads, use_cache=use_cache)
+
+
+def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
+                use_cache: bool = True) -> Sensitivity:
+    """Exact change of the total, house edge, element of risk and RTP per unit of every raise pay
+    and both ante pays, and the exact pay interval over which the optimal strategy stays the same
+    (with the situations that flip at each end).
+
+    >>> s = sensitivity("us-common")
+    >>> s.pays[3].pay, s.pays[3].total_loss_per_unit
+    ('full_house', Fraction(-33248950560, 1))
+    """
+    from enumerate.design.sensitivity import sensitivity as _sensitivity
+    v = load_variant(variant)
+    table = count_table(v, threads=threads, use_cache=use_cache)
+    with using_threads(threads):
+        return _sensitivity(table, v, analyze(v, threads=threads, use_cache=use_cache))
+
+
+def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
+    from enumerate.design.grid import Axis
+    items = [vary] if isinstance(vary, str | Axis) else list(vary)
+    return [a if isinstance(a, Axis) else Axis.parse(a) for a in items]
+
+
+def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis] | str | Axis, *,
+          ordered: bool = True, best: int = 10, threads: int | None = None, use_cache: bool = True,
+          progress: bool = False) -> SolveResult:
+    """The paytables (the variant with the ``vary`` pays moved over their values) closest to the
+    target, exactly ranked, with the exact pay when one pay moves.  ``target`` as
+    ``"house_edge=3%"``, ``"element_of_risk=2%"`` or ``"rtp=98%"``; ``vary`` as
+    ``"full_house=5..20/0.5"`` or ``"flush=5,6,7"``; ``ordered``: a better hand never pays less.
+
+    >>> r = solve("uk-casino-stud", "house_edge=3%", "full_house=10..25")
+    >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
+    (Fraction(19, 1), '19.0707')
+    """
+    from enumerate.design.solve import Target
+    from enumerate.design.solve import solve as _solve
+    v = load_variant(variant)
+    goal = target if isinstance(target, Target) else Target.parse(target)
+    axes = _axes(vary)
+    table = count_table(v, threads=threads, use_cache=use_cache)
+    bar = _grid_bar(table, v, axes, ordered, progress)
+    with using_threads(threads):
+        try:
+            return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
+
+
+def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
+           bounds: Iterable[str | Bound] = (), front: Iterable[str | Objective] | str | None = None,
+           ordered: bool = True, scheduler: str | None = None, rows: Callable[..., None] | None = None,
+           threads: int | None = None, use_cache: bool = True, progress: bool = False) -> SearchResult:
+    """Every paytable of the grid of ``vary`` against ``bounds`` (``"house_edge=2.5%..3%"``,
+    ``"hit_frequency=0.38.."``): how many are feasible and their exact Pareto front under
+    ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
+    chunks on a Dask cluster (same result as the local run)."""
+    from enumerate.design.criteria import Bound, Objective
+    from enumerate.design.search import DEFAULT_OBJECTIVES
+    from enumerate.design.search import search as _search
+    from enumerate.parallel import resolve_threads
+    v = load_variant(variant)
+    axes = _axes(vary)
+    limits = tuple(b if isinstance(b, Bound) else Bound.parse(b) for b in bounds)
+    objectives: tuple[Objective, ...]
+    if front is None:
+        objectives = DEFAULT_OBJECTIVES
+    else:
+        items = front.split(",") if isinstance(front, str) else list(front)
+        objectives = tuple(o if isinstance(o, Objective) else Objective.parse(o) for o in items)
+    table = count_table(v, threads=threads, use_cache=use_cache)
+    bar = _grid_bar(table, v, axes, ordered, progress)
+    with using_threads(threads):
+        try:
+            return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered,
+                           scheduler=scheduler, threads=resolve_threads(threads), rows=rows,
+                           progress=bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
+
+
+def _grid_bar(table: CountTable, variant: Variant, axes: list[Axis], ordered: bool, progress: bool) -> Any:
+    """A tqdm bar over the grid's candidates, or None."""
+    if not progress:
+        return None
+    import math
+
+    from studodds.progress import bar_factory
+    return bar_factory("paytables", unit="paytable")(math.prod(len(a.values) for a in axes))
+
+
+def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, description: str = "") -> str:
+    """The variant file of ``variant`` with these raise pays, renamed: a design's answer as a file
+    that ``studodds batch`` certifies like any other variant."""
+    from enumerate.rules.variant_file import with_raise_pays
+    return with_raise_pays(variant_source(variant), dict(pays), name, description)
 
 
 def _protection_variant(variant: VariantLike) -> Variant:

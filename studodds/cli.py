@@ -202,6 +202,51 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the chunks on this Dask scheduler (needs the dask extra)")
     _common(p)
     p.set_defaults(func=cmd_collusion)
+
+    p = sub.add_parser("design", help="paytable design: sensitivity, solve for a target, search paytables",
+                       description="Exact paytable design on the base game (ante pays fixed; standard settlement).")
+    design = p.add_subparsers(dest="design_command", metavar="TASK", parser_class=_Parser, required=True)
+    q = design.add_parser("sensitivity", help="exact value of one unit of each pay, and its flip points",
+                          description="Per unit of every raise pay and both ante pays: the exact change of total "
+                                      "loss, house edge, element of risk and RTP at the current optimal strategy, and "
+                                      "the pay interval over which that strategy stays optimal, with the situations "
+                                      "that flip at each end.")
+    q.add_argument("variant", nargs="?", default="us-common", help="built-in name or .toml file (default us-common)")
+    _common(q)
+    q.set_defaults(func=cmd_design_sensitivity)
+    vary_help = ("a pay that moves: KEY=LO..HI (step 1), KEY=LO..HI/STEP or KEY=V1,V2,... (repeat for several "
+                 "pays; the others keep the variant's values)")
+    q = design.add_parser("solve", help="the paytables closest to a target house edge, element of risk or RTP",
+                          description="Rank every candidate paytable by its exact distance to the target; with one "
+                                      "moving pay, also solve for the exact pay.")
+    q.add_argument("variant", nargs="?", default="us-common")
+    q.add_argument("--target", required=True, help="house_edge=3%%, element_of_risk=2%% or rtp=98%% (RTP: 1 - "
+                                                   "element of risk)")
+    q.add_argument("--vary", action="append", required=True, metavar="PAY", help=vary_help)
+    q.add_argument("--any-order", action="store_true", help="allow a better hand to pay less than a worse one")
+    q.add_argument("--best", type=int, default=10, help="how many of the closest paytables to list (default 10)")
+    q.add_argument("--write", metavar="FILE.toml", help="write the closest paytable as a variant file (certify it "
+                                                       "with studodds batch FILE.toml)")
+    q.add_argument("--name", help="name of the written variant (default <variant>-design)")
+    _common(q)
+    q.set_defaults(func=cmd_design_solve)
+    q = design.add_parser("search", help="every paytable of a grid against bounds, with the Pareto front",
+                          description="Evaluate every candidate paytable exactly (optimal strategy each), keep those "
+                                      "within the bounds, and report their Pareto front.")
+    q.add_argument("variant", nargs="?", default="us-common")
+    q.add_argument("--vary", action="append", required=True, metavar="PAY", help=vary_help)
+    q.add_argument("--bound", action="append", default=[], metavar="FIGURE=LO..HI",
+                   help="house_edge, element_of_risk, rtp, hit_frequency, standard_deviation, largest_win or "
+                        "raise_probability within LO..HI (either end may be left out; 3%%, 0.03 or 3/100)")
+    q.add_argument("--front", default="house_edge:max,hit_frequency:max",
+                   help="objectives of the Pareto front, FIGURE:max or FIGURE:min, comma-separated "
+                        "(default house_edge:max,hit_frequency:max)")
+    q.add_argument("--any-order", action="store_true", help="allow a better hand to pay less than a worse one")
+    q.add_argument("--csv", metavar="FILE", help="write every feasible paytable to this CSV file")
+    q.add_argument("--plot", metavar="FILE.png", help="draw the feasible set and its front (needs matplotlib)")
+    q.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler (needs the dask extra)")
+    _common(q)
+    q.set_defaults(func=cmd_design_search)
     return parser
 
 
@@ -586,6 +631,77 @@ def cmd_collusion(args: argparse.Namespace) -> int:
                                     strategy=strategy, strategy_name=name, scheduler=args.scheduler,
                                     use_cache=not args.no_cache, progress=not args.quiet,
                                     **_api_options(args)), collusion_text)
+    return 0
+
+
+def cmd_design_sensitivity(args: argparse.Namespace) -> int:
+    from studodds import api
+    from studodds.reports.design import sensitivity_text
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    _emit(args, api.sensitivity(v, **_api_options(args)), sensitivity_text)
+    return 0
+
+
+def _output_file(option: str, value: str | None, suffix: str) -> Path | None:
+    """A file the command will write: checked before any work."""
+    if value is None:
+        return None
+    out = Path(value)
+    if out.suffix.lower() != suffix:
+        raise StudoddsError(f"{option}: {out} must end in {suffix}")
+    if not out.parent.exists():
+        raise StudoddsError(f"{option}: {out.parent}: no such folder")
+    _writable_folder(out.parent, named=out)
+    return out
+
+
+def cmd_design_solve(args: argparse.Namespace) -> int:
+    from enumerate.design.grid import Axis
+    from enumerate.design.solve import Target
+    from studodds import api
+    from studodds.reports.design import solve_text
+    target, axes = Target.parse(args.target), [Axis.parse(a) for a in args.vary]     # bad input before counting
+    out = _output_file("--write", args.write, ".toml")
+    v = api.load_variant(args.variant)
+    name = args.name or f"{v.name}-design"
+    _table(args, v)
+    result = api.solve(v, target, axes, ordered=not args.any_order, best=args.best, progress=not args.quiet,
+                       **_api_options(args))
+    if out is not None and result.best:
+        from enumerate.atomic import atomic_write_text
+        best = result.best[0][0]
+        desc = (f"{v.name} with {', '.join(f'{k} {best.pays[k]}' for k in (a.key for a in result.axes))}: "
+                f"{result.target.figure} {float(best.figure(result.target.figure)):.6%}")
+        atomic_write_text(out, api.design_file(args.variant, best.pays, name, desc))
+        print(f"studodds: wrote {out}", file=sys.stderr)
+    _emit(args, result, solve_text)
+    return 0
+
+
+def cmd_design_search(args: argparse.Namespace) -> int:
+    from enumerate.design.criteria import Bound, Objective
+    from enumerate.design.grid import Axis
+    from studodds import api
+    from studodds.reports import design
+    axes = [Axis.parse(a) for a in args.vary]
+    bounds = [Bound.parse(b) for b in args.bound]
+    objectives = [Objective.parse(o) for o in args.front.split(",") if o.strip()]
+    csv_path = _output_file("--csv", args.csv, ".csv")
+    png_path = _output_file("--plot", args.plot, ".png")
+    if png_path is not None:
+        from studodds.reports.plots import pyplot
+        pyplot()                                      # say what to install before the work
+    v = api.load_variant(args.variant)
+    _table(args, v)
+    rows, finish = design.csv_writer(csv_path) if csv_path is not None else (None, None)
+    result = api.search(v, axes, bounds=bounds, front=objectives, ordered=not args.any_order,
+                        scheduler=args.scheduler, rows=rows, progress=not args.quiet, **_api_options(args))
+    if finish is not None:
+        finish()
+    if png_path is not None:
+        design.front_picture(result, png_path)
+    _emit(args, result, design.search_text)
     return 0
 
 

@@ -6,14 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 
-def bar_factory(description: str, quiet: bool = False) -> Callable[[int], Any]:
+def bar_factory(description: str, quiet: bool = False, unit: str = "hand") -> Callable[[int], Any]:
     """A factory ``f(total)`` returning a tqdm bar (a context manager with ``update``)."""
     from tqdm import tqdm
 
     disable = quiet or not sys.stderr.isatty()
 
     def make(total: int) -> Any:
-        return tqdm(total=total, desc=description, unit="hand", unit_scale=True,
+        return tqdm(total=total, desc=description, unit=unit, unit_scale=True,
                     disable=disable, leave=False, file=sys.stderr)
 
     return make
