@@ -3,6 +3,7 @@
     python benchmarks/bench.py            # all figures
     python benchmarks/bench.py --quick    # skip the repeated end-to-end runs
     python benchmarks/bench.py --protection   # game protection only (about 7 minutes)
+    python benchmarks/bench.py --design       # paytable design only (about a minute)
 
 Figures: evaluator throughput in a nogil loop on one core [>= 200 M hands/s], cold full count
 [<= 5 s on 2 cores], peak memory of a cold count [<= 2 GB], warm `studodds analyze` from process
@@ -12,6 +13,10 @@ start to exit [<= 1 s], a batch of 100 paytables sharing one qualifier with the 
 With --protection: cold exact hole-card runs on 2 cores, 1 hole card [<= 10 s], 2 [<= 60 s], 3
 [<= 5 min]; the burn card and A/K edge sorting; and the collusion sampler's throughput with 30
 partner cards [>= 50,000 situations/s].
+
+With --design: sensitivity and solve times, and paytable searches on 2 cores: one moving the pays
+of always-raised categories [>= 100,000 candidates/s], one moving the pair and high-card pays,
+and the same on a local Dask cluster.
 """
 from __future__ import annotations
 
@@ -85,9 +90,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
     parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
+    parser.add_argument("--design", action="store_true", help="only the paytable-design figures")
     args = parser.parse_args()
     if args.protection:
         protection()
+        return
+    if args.design:
+        design()
         return
     if args.load:
         seconds, mb = load_run(1000)
@@ -152,6 +161,54 @@ def protection() -> None:
         e = api.collusion("us-common", partners, burn_card=burn, samples=n, seed=1)
         print(f"collusion sampler, {5 * partners + burn} seen cards: {n / e.seconds:,.0f} situations/s "
               f"({n:,} samples in {e.seconds:.1f} s)", flush=True)
+
+
+def design() -> None:
+    """Paytable design: the index build, sensitivity, solve, and searches (count table cached)."""
+    from enumerate.design.grid import Axis
+    from enumerate.design.search import search
+    from enumerate.design.sensitivity import sensitivity
+    from enumerate.design.solve import Target, solve
+    from enumerate.threshold_index import threshold_index
+    from studodds import api
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    v = api.load_variant("us-common")
+    uk = api.load_variant("uk-casino-stud")
+    table = api.count_table(v)
+    t = time.perf_counter()
+    threshold_index(table, v.ante_no_qualify, v.ante_win)
+    print(f"threshold index (once per ante pays and qualifier): {time.perf_counter() - t:.2f} s")
+    t = time.perf_counter()
+    sensitivity(table, v)
+    print(f"sensitivity of every pay with flip points: {time.perf_counter() - t:.2f} s")
+    t = time.perf_counter()
+    r = solve(table, uk, Target.parse("house_edge=3%"), [Axis.parse("full_house=1..50/1/2")])
+    print(f"solve: UK full-house pay for a 3% edge (99 candidates + exact pay {float(r.exact_pay.value):.4f}): "
+          f"{time.perf_counter() - t:.2f} s")
+    high = [Axis.parse(a) for a in ("royal_flush=100..1000/100", "straight_flush=20..110/10", "four_of_a_kind=10..40/3",
+                                    "full_house=5..14", "flush=3..12", "straight=2..11", "three_of_a_kind=2..5/1/2")]
+    low = [Axis.parse(a) for a in ("one_pair=1/2..2/1/20", "high_card=0..2/1/20", "two_pairs=1..4/1/4",
+                                   "three_of_a_kind=2..5/1/2", "straight=3..6/1/2")]
+    from enumerate.design.criteria import Bound, Objective
+    bounds = (Bound.parse("house_edge=2.5%..3%"), Bound.parse("hit_frequency=0.38.."))
+    front = (Objective("house_edge", True), Objective("hit_frequency", True), Objective("standard_deviation", False))
+    for label, axes in (("always-raised categories (royal..trips)", high), ("pair, high card, two pairs, trips, straight", low)):
+        for threads in (1, 2):
+            t = time.perf_counter()
+            res = search(table, v, axes, bounds=bounds, objectives=front, threads=threads)
+            s = time.perf_counter() - t
+            print(f"search, {label}, {threads} thread{'s' if threads > 1 else ''}: {res.candidates:,} candidates in "
+                  f"{s:.2f} s = {res.candidates / s:,.0f}/s ({res.feasible:,} feasible, front {len(res.front)})", flush=True)
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        return
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster):
+        t = time.perf_counter()
+        res = search(table, v, high, bounds=bounds, objectives=front, scheduler=cluster.scheduler_address)
+        s = time.perf_counter() - t
+        print(f"search, always-raised categories, local Dask cluster of 2 workers: {res.candidates:,} in {s:.2f} s "
+              f"= {res.candidates / s:,.0f}/s")
 
 
 def timed(cmd: list[str], runs: int) -> list[float]:

@@ -1,5 +1,6 @@
 """Every command's --json output, and every committed summary.json, validates against the one
 committed schema (studodds/schema.json); the schema is strict enough to reject a wrong shape."""
+import argparse
 import copy
 import json
 from importlib import resources
@@ -45,6 +46,10 @@ def commands(work: Path):
         "holecards": ["holecards", "--exposed", "none,0,4", "--share", "1/4"],
         "edgesort": ["edgesort", "--ranks", "AK"],
         "collusion": ["collusion", "--partners", "0,6", "--burn", "both", "--samples", "2000"],
+        "design-sensitivity": ["design", "sensitivity", "uk-casino-stud"],
+        "design-solve": ["design", "solve", "uk-casino-stud", "--target", "house_edge=3%", "--vary", "full_house=15..22"],
+        "design-search": ["design", "search", "--vary", "full_house=5..9", "--vary", "one_pair=1..2/1/2",
+                          "--bound", "house_edge=..6%", "--front", "house_edge:max,hit_frequency:max,sd:min"],
     }
 
 
@@ -52,7 +57,8 @@ KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variant
          "hand": "hand", "hand-up": "hand", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
          "collusion": "collusion_table", "analyze-side-bets": "analysis", "analyze-rule-variants": "analysis",
-         "diff-side-bets": "diff"}
+         "diff-side-bets": "diff", "design-sensitivity": "design_sensitivity", "design-solve": "design_solve",
+         "design-search": "design_search"}
 
 
 def test_every_command_has_json(validator, work):
@@ -62,12 +68,16 @@ def test_every_command_has_json(validator, work):
     names = set(sub.choices)
     assert names == {args[0] for args in commands(work).values()}, "a command without a --json test"
     for name, p in sub.choices.items():
-        assert any("--json" in a.option_strings for a in p._actions), name
+        tasks = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        for q in ([p] if not tasks else list(tasks[0].choices.values())):     # "design" has tasks, each with --json
+            assert any("--json" in a.option_strings for a in q._actions), (name, q.prog)
+    tasks = next(a for a in sub.choices["design"]._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(tasks.choices) == {args[1] for args in commands(work).values() if args[0] == "design"}
 
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
                                   if k in ("plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
-                                           "diff-side-bets") else k
+                                           "diff-side-bets", "design-sensitivity", "design-solve", "design-search") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]
