@@ -328,7 +328,7 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     v = load_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache)
     with using_threads(threads):
-        return _sensitivity(table, v, analyze(v, threads=threads, use_cache=use_cache))
+        return _sensitivity(table, v)
 
 
 def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
@@ -349,30 +349,25 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
     (Fraction(19, 1), '19.0707')
     """
-    from enumerate.design.solve import Target
     from enumerate.design.solve import solve as _solve
     v = load_variant(variant)
     goal = target if isinstance(target, Target) else Target.parse(target)
     axes = _axes(vary)
     table = count_table(v, threads=threads, use_cache=use_cache)
-    bar = _grid_bar(table, v, axes, ordered, progress)
-    with using_threads(threads):
-        try:
-            return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
-        finally:
-            if bar:
-                bar.close()
+    with _grid_bar(axes, progress) as bar, using_threads(threads):
+        return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
 
 
 def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
            bounds: Iterable[str | Bound] = (), front: Iterable[str | Objective] | str | None = None,
            ordered: bool = True, scheduler: str | None = None, rows: Callable[..., None] | None = None,
-           threads: int | None = None, use_cache: bool = True, progress: bool = False) -> SearchResult:
+           points: bool = True, threads: int | None = None, use_cache: bool = True,
+           progress: bool = False) -> SearchResult:
     """Every paytable of the grid of ``vary`` against ``bounds`` (``"house_edge=2.5%..3%"``,
     ``"hit_frequency=0.38.."``): how many are feasible and their exact Pareto front under
     ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
-    chunks on a Dask cluster (same result as the local run)."""
-    from enumerate.design.criteria import Bound, Objective
+    chunks on a Dask cluster (same result as the local run); ``rows(grid, block)`` receives the
+    feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
     from enumerate.design.search import DEFAULT_OBJECTIVES
     from enumerate.design.search import search as _search
     from enumerate.parallel import resolve_threads
@@ -386,21 +381,17 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
         items = front.split(",") if isinstance(front, str) else list(front)
         objectives = tuple(o if isinstance(o, Objective) else Objective.parse(o) for o in items)
     table = count_table(v, threads=threads, use_cache=use_cache)
-    bar = _grid_bar(table, v, axes, ordered, progress)
-    with using_threads(threads):
-        try:
-            return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered,
-                           scheduler=scheduler, threads=resolve_threads(threads), rows=rows,
-                           progress=bar.update if bar else None)
-        finally:
-            if bar:
-                bar.close()
+    with _grid_bar(axes, progress) as bar, using_threads(threads):
+        return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered, scheduler=scheduler,
+                       threads=resolve_threads(threads), rows=rows, points=points,
+                       progress=bar.update if bar else None)
 
 
-def _grid_bar(table: CountTable, variant: Variant, axes: list[Axis], ordered: bool, progress: bool) -> Any:
-    """A tqdm bar over the grid's candidates, or None."""
+def _grid_bar(axes: list[Axis], progress: bool) -> Any:
+    """A tqdm bar over the grid's candidates (a context manager), or a null context."""
     if not progress:
-        return None
+        from contextlib import nullcontext
+        return nullcontext()
     import math
 
     from studodds.progress import bar_factory

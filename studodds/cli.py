@@ -470,12 +470,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
 def cmd_ev_table(args: argparse.Namespace) -> int:
     from enumerate import ev_table
     from studodds import api
-    out = Path(args.out)
-    if out.suffix not in (".npz", ".csv"):
-        raise StudoddsError(f"{out}: the output must end in .npz or .csv")
-    if not out.parent.exists():
-        raise StudoddsError(f"{out.parent}: no such folder")
-    _writable_folder(out.parent, named=out)
+    out = _output_file("--out", args.out, ".npz", ".csv")
     v = api.load_variant(args.variant)
     _table(args, v)
     table = api.ev_table(v, **_api_options(args))
@@ -643,13 +638,12 @@ def cmd_design_sensitivity(args: argparse.Namespace) -> int:
     return 0
 
 
-def _output_file(option: str, value: str | None, suffix: str) -> Path | None:
-    """A file the command will write: checked before any work."""
-    if value is None:
-        return None
+def _output_file(option: str, value: str, *suffixes: str) -> Path:
+    """A file the command will write, checked before any work: its suffix is one of
+    ``suffixes``, its folder exists and is writable."""
     out = Path(value)
-    if out.suffix.lower() != suffix:
-        raise StudoddsError(f"{option}: {out} must end in {suffix}")
+    if out.suffix not in suffixes:
+        raise StudoddsError(f"{option}: {out}: the output must end in {' or '.join(suffixes)}")
     if not out.parent.exists():
         raise StudoddsError(f"{option}: {out.parent}: no such folder")
     _writable_folder(out.parent, named=out)
@@ -662,7 +656,7 @@ def cmd_design_solve(args: argparse.Namespace) -> int:
     from studodds import api
     from studodds.reports.design import solve_text
     target, axes = Target.parse(args.target), [Axis.parse(a) for a in args.vary]     # bad input before counting
-    out = _output_file("--write", args.write, ".toml")
+    out = _output_file("--write", args.write, ".toml") if args.write else None
     v = api.load_variant(args.variant)
     name = args.name or f"{v.name}-design"
     _table(args, v)
@@ -687,8 +681,8 @@ def cmd_design_search(args: argparse.Namespace) -> int:
     axes = [Axis.parse(a) for a in args.vary]
     bounds = [Bound.parse(b) for b in args.bound]
     objectives = [Objective.parse(o) for o in args.front.split(",") if o.strip()]
-    csv_path = _output_file("--csv", args.csv, ".csv")
-    png_path = _output_file("--plot", args.plot, ".png")
+    csv_path = _output_file("--csv", args.csv, ".csv") if args.csv else None
+    png_path = _output_file("--plot", args.plot, ".png") if args.plot else None
     if png_path is not None:
         from studodds.reports.plots import pyplot
         pyplot()                                      # say what to install before the work
@@ -696,7 +690,8 @@ def cmd_design_search(args: argparse.Namespace) -> int:
     _table(args, v)
     rows, finish = design.csv_writer(csv_path) if csv_path is not None else (None, None)
     result = api.search(v, axes, bounds=bounds, front=objectives, ordered=not args.any_order,
-                        scheduler=args.scheduler, rows=rows, progress=not args.quiet, **_api_options(args))
+                        scheduler=args.scheduler, rows=rows, points=png_path is not None, progress=not args.quiet,
+                        **_api_options(args))
     if finish is not None:
         finish()
     if png_path is not None:

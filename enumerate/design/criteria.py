@@ -34,7 +34,8 @@ def figure_name(text: str) -> str:
     """A figure's name, also from its usual short forms (edge, eor, sd, hit, win)."""
     aliases = {"edge": "house_edge", "he": "house_edge", "eor": "element_of_risk", "sd": "standard_deviation",
                "hit": "hit_frequency", "win": "largest_win", "max_win": "largest_win", "raise": "raise_probability"}
-    name = aliases.get(text.strip().lower().replace("-", "_"), text.strip().lower().replace("-", "_"))
+    key = text.strip().lower().replace("-", "_")
+    name = aliases.get(key, key)
     if name not in FIGURES:
         raise StudoddsError(f"{text!r} is not a figure (one of {', '.join(FIGURES)})")
     return name
@@ -55,14 +56,13 @@ class Bound:
         >>> Bound.parse("house_edge=2.5%..3%").hi
         Fraction(3, 100)
         """
-        from enumerate.rules.variant_file import parse_amount
         name, sep, spec = text.partition("=")
         if not sep or ".." not in spec:
             raise StudoddsError(f"{text!r}: write a bound as FIGURE=LO..HI, FIGURE=LO.. or FIGURE=..HI")
         lo_text, _, hi_text = spec.partition("..")
         try:
-            lo = _signed(lo_text, parse_amount) if lo_text.strip() else None
-            hi = _signed(hi_text, parse_amount) if hi_text.strip() else None
+            lo = signed_amount(lo_text) if lo_text.strip() else None
+            hi = signed_amount(hi_text) if hi_text.strip() else None
         except StudoddsError as exc:
             raise StudoddsError(f"{text!r}: {exc}") from None
         if lo is None and hi is None:
@@ -75,9 +75,11 @@ class Bound:
         return {"figure": self.figure, "min": exact_or_none(self.lo), "max": exact_or_none(self.hi)}
 
 
-def _signed(text: str, parse: Any) -> Fraction:
+def signed_amount(text: str) -> Fraction:
+    """A figure's value as a variant file writes an amount (0.03, 3%, 3/100), with a sign."""
+    from enumerate.rules.variant_file import parse_amount
     t = text.strip()
-    return -parse(t[1:]) if t.startswith("-") else parse(t)
+    return -parse_amount(t[1:]) if t.startswith("-") else parse_amount(t)
 
 
 def _ceil(x: Fraction) -> int:

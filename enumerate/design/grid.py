@@ -104,9 +104,6 @@ class Axis:
             raise StudoddsError(f"{text!r}: {exc}") from None
         return cls(key, tuple(values))
 
-    def bounded(self, lo: Fraction | None, hi: Fraction | None) -> "Axis":
-        return replace(self, values=tuple(v for v in self.values if (lo is None or v >= lo) and (hi is None or v <= hi)))
-
     def to_dict(self) -> dict[str, Any]:
         return {"pay": self.key, "values": len(self.values), "min": exact(self.values[0]),
                 "max": exact(self.values[-1])}
@@ -218,11 +215,11 @@ class PayGrid:
         return np.stack([(index // s) % len(a.values) for s, a in zip(self.strides(), self.axes)]) \
             if self.axes else np.zeros((0, index.shape[0]), np.int64)
 
-    def block(self, start: int, stop: int, ordered: bool = True) -> Block:
-        """Candidates start..stop-1; only those meeting the order constraints when ``ordered``."""
+    def block(self, start: int, stop: int) -> Block:
+        """Candidates start..stop-1 that meet the grid's order constraints."""
         index = np.arange(start, stop, dtype=np.int64)
         at = self.positions(index)
-        if ordered and self.order:
+        if self.order:
             keep = np.ones(index.shape[0], dtype=bool)
             for better, worse in self.order:
                 keep &= self._value(better, at) >= self._value(worse, at)
@@ -256,20 +253,8 @@ class PayGrid:
         """Exact figures of the candidate at these value positions, with Python integers."""
         sums = [int(x) for x in self.fixed]
         for a, p in enumerate(positions):
-            row = [int(x) for x in self.rows[a][int(p)]]
-            for j in _SUMMED:
-                sums[j] += row[j]
-            sums[_BEST] = max(sums[_BEST], row[_BEST])
-        return self.figures(sums, self.pays_at(positions))
-
-    def figures(self, sums: list[int], pays: dict[str, Fraction]) -> Candidate:
-        total, second, raised, hits, best = sums
-        s, t, n = self.scale, self.combinations, self.situations
-        edge = Fraction(-total, s * t)
-        return Candidate(pays=pays, total_loss=Fraction(-total, s), house_edge=edge,
-                         element_of_risk=edge / (1 + Fraction(2 * raised, n)),
-                         variance=Fraction(second, s * s * t) - edge * edge, hit_frequency=Fraction(hits, t),
-                         raise_probability=Fraction(raised, n), largest_win=Fraction(best, s))
+            _add_row(sums, [int(x) for x in self.rows[a][int(p)]])
+        return _figures(sums, self.pays_at(positions), self.scale, self.situations)
 
     def floats(self, block: Block) -> dict[str, np.ndarray]:
         """Every figure of a block as doubles (for ranking and plotting; decisions that must be
@@ -349,15 +334,31 @@ def build_grid(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axi
                    scaled=scaled, order=tuple(pairs))
 
 
+def _add_row(sums: list[int], row: list[int]) -> None:
+    """Add a pay's row into ``sums`` (the largest net result is the maximum, not the sum)."""
+    for j in _SUMMED:
+        sums[j] += row[j]
+    sums[_BEST] = max(sums[_BEST], row[_BEST])
+
+
 def _summed_rows(index: ThresholdIndex, slots: list[Slot], pays: dict[str, Fraction], scale: int) -> list[int]:
-    """The rows of these pays at these values, summed (the largest net result: their maximum)."""
+    """The rows of these pays at these values, summed; the largest net result starts at the
+    smallest there is, a lost raise (-3 antes)."""
     sums = [0, 0, 0, 0, -3 * scale]
-    for k, s in enumerate(slots):
-        row = _slot_row(index, s, pays[s.key], scale)
-        for j in _SUMMED:
-            sums[j] += row[j]
-        sums[_BEST] = row[_BEST] if k == 0 else max(sums[_BEST], row[_BEST])
+    for s in slots:
+        _add_row(sums, _slot_row(index, s, pays[s.key], scale))
     return sums
+
+
+def _figures(sums: list[int], pays: dict[str, Fraction], scale: int, situations: int) -> Candidate:
+    """Exact figures from a candidate's summed row."""
+    total, second, raised, hits, best = sums
+    t = situations * COMPLETIONS
+    edge = Fraction(-total, scale * t)
+    return Candidate(pays=pays, total_loss=Fraction(-total, scale), house_edge=edge,
+                     element_of_risk=edge / (1 + Fraction(2 * raised, situations)),
+                     variance=Fraction(second, scale * scale * t) - edge * edge, hit_frequency=Fraction(hits, t),
+                     raise_probability=Fraction(raised, situations), largest_win=Fraction(best, scale))
 
 
 def evaluate_pays(index: ThresholdIndex, variant: Variant, pays: dict[str, Fraction]) -> Candidate:
@@ -367,7 +368,4 @@ def evaluate_pays(index: ThresholdIndex, variant: Variant, pays: dict[str, Fract
     full = {s.key: Fraction(pays.get(s.key, variant.raise_pays[s.categories[0]])) for s in slots}
     scale = math.lcm(index.ante_no_qualify.denominator, index.ante_win.denominator,
                      *(v.denominator for v in full.values()))
-    sums = _summed_rows(index, list(slots), full, scale)
-    grid = PayGrid(slots=slots, axes=(), fixed_pays=full, scale=scale, situations=index.table.n_situations,
-                   rows=(), fixed=tuple(sums), scaled=(), order=())
-    return grid.figures(sums, full)
+    return _figures(_summed_rows(index, list(slots), full, scale), full, scale, index.table.n_situations)

@@ -109,11 +109,13 @@ def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tu
 def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, ...], *,
            bounds: tuple[Bound, ...] = (), objectives: tuple[Objective, ...] = DEFAULT_OBJECTIVES,
            ordered: bool = True, scheduler: str | None = None, threads: int = 1, chunk: int = CHUNK,
-           rows: Callable[[PayGrid, Block], None] | None = None,
+           rows: Callable[[PayGrid, Block], None] | None = None, points: bool = True,
            progress: Callable[[int], None] | None = None) -> SearchResult:
     """Every candidate paytable of the grid of ``axes`` (the variant's other pays fixed) against
     ``bounds``: how many are feasible and their exact Pareto front under ``objectives``.
-    ``rows(grid, block)`` receives the feasible candidates chunk by chunk (in grid order)."""
+    ``rows(grid, block)`` receives the feasible candidates chunk by chunk (in grid order); with
+    ``points`` the result keeps the figures of (a sample of) the feasible set for a picture.
+    Without either, chunks return only their counts and fronts."""
     if not axes:
         raise StudoddsError("a search needs at least one pay to move (--vary KEY=LO..HI)")
     if not objectives:
@@ -121,7 +123,7 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
     start = time.perf_counter()
     grid = build_grid(table, variant, axes, order=ordered)
     chunks = _chunks(grid.size, chunk)
-    want_rows = True
+    want_rows = rows is not None or points
     results = (_dask(scheduler, grid, chunks, bounds, objectives, want_rows) if scheduler
                else _local(grid, chunks, bounds, objectives, want_rows, threads))
     fronts, n_ordered, n_feasible = [], 0, 0
@@ -131,12 +133,13 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
         if r.rows is not None:
             if rows is not None:
                 rows(grid, r.rows)
-            ordinal = n_feasible + np.arange(len(r.rows), dtype=np.int64)
-            keep = ordinal % stride == 0
-            sample.append((ordinal[keep], r.rows.take(keep)))
-            while sum(len(b) for _, b in sample) > PLOT_POINTS:   # an even sample: every stride-th
-                stride *= 2
-                sample = [(o[o % stride == 0], b.take(o % stride == 0)) for o, b in sample]
+            if points:
+                ordinal = n_feasible + np.arange(len(r.rows), dtype=np.int64)
+                keep = ordinal % stride == 0
+                sample.append((ordinal[keep], r.rows.take(keep)))
+                while sum(len(b) for _, b in sample) > PLOT_POINTS:   # an even sample: every stride-th
+                    stride *= 2
+                    sample = [(o[o % stride == 0], b.take(o % stride == 0)) for o, b in sample]
         n_ordered += r.ordered
         n_feasible += r.feasible
         fronts.append(r.front)
@@ -146,8 +149,6 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
     front = merged.take(pareto_front(objective_keys(grid, merged, objectives)))
     best = tuple(grid.candidate(front.at[:, j]) for j in range(len(front)))
     seconds = time.perf_counter() - start
-    points = None
-    if sample:
-        points = grid.floats(Block.concat([b for _, b in sample], len(grid.axes)))
+    sampled = grid.floats(Block.concat([b for _, b in sample], len(grid.axes))) if sample else None
     return SearchResult(variant, grid.axes, tuple(bounds), tuple(objectives), ordered, grid.size, n_ordered,
-                        n_feasible, best, seconds, points)
+                        n_feasible, best, seconds, sampled)

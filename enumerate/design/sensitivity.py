@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis, analyze
+from enumerate.analysis import Analysis, analysis_from_stats
 from enumerate.design.grid import check_designable, pay_slots
 from enumerate.engine import COMPLETIONS, CountTable
 from enumerate.jsonform import exact, exact_or_none
@@ -127,31 +127,30 @@ def _flip_set(table: CountTable, at: Fraction, direction: str, where: list[tuple
 def _nearest_thresholds(index: ThresholdIndex, keys: list[tuple[Category, Fraction]]) -> tuple[Any, Any]:
     """The nearest thresholds below and above each category's key, over the categories, as
     (distance in key units, [(category, sorted positions)]) each, or None."""
+    def nearer(best: Any, d: Fraction, c: Category, positions: list[int]) -> Any:
+        if best is None or d < best[0]:
+            return (d, [(c, positions)])
+        if d == best[0]:
+            best[1].append((c, positions))
+        return best
+
     below: Any = None
     above: Any = None
     for c, key in keys:
         b, a = index.neighbours(c, key)
-        for found, d, side in ((b, key - b[0] if b else None, "below"), (a, a[0] - key if a else None, "above")):
-            if found is None:
-                continue
-            current = below if side == "below" else above
-            if current is None or d < current[0]:
-                current = (d, [(c, found[1])])
-            elif d == current[0]:
-                current[1].append((c, found[1]))
-            if side == "below":
-                below = current
-            else:
-                above = current
+        if b is not None:
+            below = nearer(below, key - b[0], c, b[1])
+        if a is not None:
+            above = nearer(above, a[0] - key, c, a[1])
     return below, above
 
 
-def sensitivity(table: CountTable, variant: Variant, analysis: Analysis | None = None) -> Sensitivity:
+def sensitivity(table: CountTable, variant: Variant) -> Sensitivity:
     """Exact sensitivity of every raise pay and both ante pays (see the module docstring)."""
     check_designable(variant)
-    a = analysis if analysis is not None else analyze(table, variant)
     index = threshold_index(table, variant.ante_no_qualify, variant.ante_win)
     stats, _ = index.statistics({c: variant.pay(c) for c in Category})
+    a = analysis_from_stats(table, variant, stats)          # the base game's figures, from the same statistics
     t = a.total_combinations
     weight = table.weight.astype(np.int64)
 

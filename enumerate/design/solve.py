@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.design.criteria import figure_name
+from enumerate.design.criteria import figure_name, signed_amount
 from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
@@ -43,7 +43,6 @@ class Target:
     @classmethod
     def parse(cls, text: str) -> "Target":
         """``house_edge=3%``, ``element_of_risk=0.02``, ``rtp=98%``."""
-        from enumerate.rules.variant_file import parse_amount
         name, sep, value = text.partition("=")
         if not sep:
             raise StudoddsError(f"{text!r}: write a target as FIGURE=VALUE, e.g. house_edge=3%")
@@ -51,8 +50,7 @@ class Target:
         if figure not in TARGETS:
             raise StudoddsError(f"{text!r}: a target is one of {', '.join(TARGETS)}")
         try:
-            v = value.strip()
-            amount = -parse_amount(v[1:]) if v.startswith("-") else parse_amount(v)
+            amount = signed_amount(value)
         except StudoddsError as exc:
             raise StudoddsError(f"{text!r}: {exc}") from None
         return cls(figure, amount)
@@ -177,7 +175,6 @@ def _exact_pay(table: CountTable, variant: Variant, grid: PayGrid, target: Targe
     if not min(f_lo, f_hi) < target.value < max(f_lo, f_hi):
         return ExactPay(axis.key, None, f"out of reach: from pay {lo} to {hi} the {target.figure} runs from "
                         f"{float(f_lo):.6%} to {float(f_hi):.6%}", None)
-    rising = f_hi > f_lo
     for _ in range(400):
         x = (lo + hi) / 2
         below, above = _piece(index, slot.categories, x)
@@ -193,12 +190,15 @@ def _exact_pay(table: CountTable, variant: Variant, grid: PayGrid, target: Targe
             if _value(c, target.figure) == target.value:
                 return ExactPay(axis.key, root, "reached exactly (the optimal strategy of this pay is the one of "
                                 f"the interval ({pb}, {pa if pa is not None else 'inf'}])", c)
-        if (root > x) == rising or pa is None:
-            new_lo, new_hi = (pa, hi) if root > x and pa is not None else (lo, pb)
+        # the figure is monotone in the pay: the target lies beyond the piece on the root's side
+        if pa is not None and root > pa:
+            new_lo, new_hi = pa, hi
+        elif root <= pb:
+            new_lo, new_hi = lo, pb
         else:
-            new_lo, new_hi = (lo, pb) if root <= x else (pa, hi)
-        if new_lo is None or new_hi is None or new_lo >= new_hi or (new_lo, new_hi) == (lo, hi):
-            return ExactPay(axis.key, None, f"no pay reaches it exactly: the figure jumps past it at pay {pb}", None)
+            return ExactPay(axis.key, None, "the figure is not monotone in this pay here: see the closest candidates", None)
+        if new_lo >= new_hi:
+            return ExactPay(axis.key, None, f"no pay reaches it exactly: the figure jumps past it at pay {new_lo}", None)
         lo, hi = new_lo, new_hi
     return ExactPay(axis.key, None, "not found in 400 steps", None)
 
