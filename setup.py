@@ -34,7 +34,10 @@ DIRECTIVES = {
     "cdivision": True,          # C semantics for / and %: every operand here is non-negative
 }
 OPTIMISE = ["-O0", "-g"] if DEBUG else ["-O3"]
-MODULES = ["evaluator._eval", "enumerate._engine", "enumerate._aggregate", "enumerate._exposure", "enumerate._collusion"]
+#: Every compiled module, by floor: the evaluator, the count kernels, the aggregation kernel and
+#: the game-protection kernels (each beside the Python module that drives it).
+MODULES = ["evaluator._eval", "enumerate.core._engine", "enumerate.analysis._aggregate",
+           "enumerate.protection._exposure", "enumerate.protection._collusion"]
 
 
 def _compiles(flag: str, source: str) -> bool:

@@ -33,7 +33,7 @@ import numpy as np
 COLD_COUNT = """
 import resource, time
 t0 = time.perf_counter()
-from enumerate.engine import compute_counts, hand_tables
+from enumerate.core.engine import compute_counts, hand_tables
 from enumerate.rules.qualifier import Qualifier
 t1 = time.perf_counter()
 hand_tables()
@@ -165,11 +165,11 @@ def protection() -> None:
 
 def design() -> None:
     """Paytable design: the index build, sensitivity, solve, and searches (count table cached)."""
+    from enumerate.analysis.threshold_index import threshold_index
     from enumerate.design.grid import Axis
     from enumerate.design.search import search
     from enumerate.design.sensitivity import sensitivity
     from enumerate.design.solve import Target, solve
-    from enumerate.threshold_index import threshold_index
     from studodds import api
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
     v = api.load_variant("us-common")

@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from evaluator import _eval
+from evaluator.cards import parse_hand
 from evaluator.errors import StudoddsError
 
 #: Number of distinct 5-card hand ranks.
@@ -89,7 +90,6 @@ REPRESENTATIVE_BY_STRENGTH: np.ndarray = _eval.REPRESENTATIVE_BY_STRENGTH
 
 
 def _check_cards(cards: str | Iterable[int]) -> tuple[int, ...]:
-    from evaluator.cards import parse_hand
     if isinstance(cards, str):
         return parse_hand(cards)
     out = tuple(int(c) for c in cards)

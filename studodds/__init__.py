@@ -33,6 +33,7 @@ __all__ = [
     "CollusionTable",
     "CountTable",
     "EVTable",
+    "GameAnalysis",
     "ExposureAnalysis",
     "HandEVs",
     "HoleCardTable",
@@ -70,24 +71,24 @@ __all__ = [
 
 #: name -> module that defines it
 _LAZY = {
-    "Analysis": "enumerate.analysis",
+    "Analysis": "enumerate.analysis.base",
     "Category": "evaluator.ranking",
     "CollusionEstimate": "enumerate.protection.collusion",
     "CollusionTable": "enumerate.protection.collusion",
     "ExposureAnalysis": "enumerate.protection.exposure",
     "HoleCardTable": "enumerate.protection.exposure",
-    "CountTable": "enumerate.engine",
-    "EVTable": "enumerate.ev_table",
-    "HandEVs": "enumerate.ev",
+    "CountTable": "enumerate.core.engine",
+    "EVTable": "enumerate.analysis.ev_table",
+    "HandEVs": "enumerate.analysis.ev",
     "ProgressiveReport": "enumerate.progressive.figures",
     "SearchResult": "enumerate.design.search",
     "Sensitivity": "enumerate.design.sensitivity",
     "SideBetReport": "enumerate.sidebets.analysis",
     "SolveResult": "enumerate.design.solve",
-    "StrategyComparison": "enumerate.strategies",
+    "StrategyComparison": "enumerate.analysis.strategies",
     "StudoddsError": "evaluator.errors",
     "Variant": "enumerate.rules.variant",
-    "VariantDiff": "enumerate.paydiff",
+    "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
         "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff", "edge_sort",
         "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "solve",
@@ -95,20 +96,21 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from enumerate.analysis import Analysis
+    from enumerate.analysis.base import Analysis
+    from enumerate.analysis.ev import HandEVs
+    from enumerate.analysis.ev_table import EVTable
+    from enumerate.analysis.strategies import StrategyComparison
+    from enumerate.core.engine import CountTable
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult
-    from enumerate.engine import CountTable
-    from enumerate.ev import HandEVs
-    from enumerate.ev_table import EVTable
-    from enumerate.paydiff import VariantDiff
+    from enumerate.game.analysis import GameAnalysis
+    from enumerate.game.diff import VariantDiff
     from enumerate.progressive.figures import ProgressiveReport
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
     from enumerate.rules.variant import Variant
     from enumerate.sidebets.analysis import SideBetReport
-    from enumerate.strategies import StrategyComparison
     from evaluator.errors import StudoddsError
     from evaluator.ranking import Category
     from studodds.api import (

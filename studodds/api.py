@@ -13,32 +13,62 @@ second and cached; the last two used are kept in memory (:func:`clear_memory` dr
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Union
 
-from enumerate.analysis import Analysis
+from enumerate.analysis import _aggregate
+from enumerate.analysis import ev_table as et
+from enumerate.analysis import strategies as st
+from enumerate.analysis.ev import HandEVs, hand_report
+from enumerate.analysis.ev_table import EVTable
+from enumerate.analysis.strategies import Strategy, StrategyComparison
+from enumerate.core import _engine
+from enumerate.core.counts import load_or_compute
+from enumerate.core.engine import CountTable
+from enumerate.core.parallel import check_threads, resolve_threads, using_threads
 from enumerate.design.criteria import Bound, Objective
 from enumerate.design.grid import Axis
-from enumerate.design.search import SearchResult
+from enumerate.design.search import DEFAULT_OBJECTIVES, SearchResult
+from enumerate.design.search import search as _search
 from enumerate.design.sensitivity import Sensitivity
+from enumerate.design.sensitivity import sensitivity as _sensitivity
 from enumerate.design.solve import SolveResult, Target
-from enumerate.engine import CountTable
-from enumerate.ev import HandEVs
-from enumerate.ev_table import EVTable
-from enumerate.parallel import check_threads, using_threads
-from enumerate.paydiff import VariantDiff
-from enumerate.progressive.figures import ProgressiveReport
-from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+from enumerate.design.solve import solve as _solve
+from enumerate.game.analysis import GameAnalysis
+from enumerate.game.analysis import analyze_game as _analyze
+from enumerate.game.diff import VariantDiff, flips
+from enumerate.progressive.figures import ProgressiveReport, report
+from enumerate.protection import _collusion, _exposure
+from enumerate.protection.collusion import CollusionEstimate, CollusionTable, estimate
+from enumerate.protection.collusion import CollusionTable as _Table
 from enumerate.protection.collusion import Strategy as CollusionStrategy
-from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable, hole_card_table, kernel_classes
+from enumerate.protection.exposure import burn_card as _burn
+from enumerate.protection.exposure import edge_sort as _edge_sort
+from enumerate.rules.amounts import parse_amount
+from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
-from enumerate.rules.variant_file import DEFAULT_VARIANT, VariantSource
-from enumerate.strategies import Strategy, StrategyComparison
+from enumerate.rules.variant_file import (
+    DEFAULT_VARIANT,
+    VariantSource,
+    builtin_names,
+    load_builtin,
+    load_variant_file,
+    resolve,
+    with_raise_pays,
+)
+from evaluator import _eval
+from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
+from studodds.progress import bar_factory
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant]
@@ -52,14 +82,10 @@ _KEEP_TABLES = 2
 def variant_source(variant: VariantLike) -> VariantSource:
     """The variant with its origin and file hash (a Variant object has no file: its origin is
     "python" and its hash is that of its JSON form)."""
-    from enumerate.rules.variant_file import resolve
     if isinstance(variant, Variant):
-        import hashlib
-        import json
         text = json.dumps(variant.to_dict(), sort_keys=True)
         return VariantSource(variant, "python", text, hashlib.sha256(text.encode()).hexdigest())
     if isinstance(variant, os.PathLike):
-        from enumerate.rules.variant_file import load_variant_file
         return load_variant_file(Path(variant))
     if isinstance(variant, str):
         return resolve(variant)
@@ -77,14 +103,12 @@ def load_variant(variant: VariantLike = DEFAULT_VARIANT) -> Variant:
 
 def variants() -> list[Variant]:
     """The built-in variants, sorted by name."""
-    from enumerate.rules.variant_file import builtin_names, load_builtin
     return [load_builtin(name).variant for name in builtin_names()]
 
 
 def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
                 use_cache: bool = True, progress: bool = False) -> CountTable:
     """The exact dealer-outcome counts of every situation for the variant's qualifier."""
-    from enumerate.counts import load_or_compute
     v = load_variant(variant)
     q = v.qualifier.threshold
     check_threads(threads)
@@ -93,7 +117,6 @@ def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
         return _TABLES[q]
     factory: Callable[[int], Any] | None = None
     if progress:
-        from studodds.progress import bar_factory
         factory = bar_factory("counting")
     table = load_or_compute(q, use_cache=use_cache, threads=threads, progress_factory=factory)
     _TABLES[q] = table
@@ -108,7 +131,7 @@ def clear_memory() -> None:
 
 
 def analyze(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-            use_cache: bool = True, progress: bool = False) -> Analysis:
+            use_cache: bool = True, progress: bool = False) -> GameAnalysis:
     """Exact return table and figures of a variant under optimal strategy.
 
     >>> a = analyze("us-common")
@@ -117,7 +140,6 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = Non
     >>> f"{float(a.house_edge):.6%}"
     '5.224306%'
     """
-    from enumerate.analysis import analyze as _analyze
     v = load_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
@@ -133,7 +155,6 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].action
     'fold'
     """
-    from enumerate.ev import hand_report
     v = load_variant(variant)
     return hand_report(count_table(v, threads=threads, use_cache=use_cache), v, cards, up)
 
@@ -144,9 +165,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     """Exact figures of the optimal strategy and the simple strategies (raise everything,
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
-    :mod:`enumerate.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
-    from enumerate import strategies as st
-    from enumerate.rules.qualifier import parse_qualifier
+    :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
     v = load_variant(variant)
     named = st.simple_strategies()
     if raise_at_least is not None:
@@ -164,7 +183,6 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
              use_cache: bool = True) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
-    from enumerate import ev_table as et
     v = load_variant(variant)
     return et.build(count_table(v, threads=threads, use_cache=use_cache), v)
 
@@ -176,8 +194,6 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     break-even meter, long run, several players, and the combined game at ``meter`` (default:
     the break-even meter) with a side wager of ``side_wager`` antes.  Amounts per unit side
     wager; the meter in side-wager units."""
-    from enumerate.progressive.figures import report
-    from enumerate.rules.variant_file import parse_amount
     v = load_variant(variant)
     if v.progressive is None:
         raise StudoddsError(f"variant {v.name!r} has no [progressive] side bet")
@@ -197,8 +213,6 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
 def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cache: bool = True) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
-    from enumerate.analysis import analyze as _analyze
-    from enumerate.paydiff import flips
     va, vb = load_variant(a), load_variant(b)
     ca = count_table(va, threads=threads, use_cache=use_cache)
     cb = count_table(vb, threads=threads, use_cache=use_cache)
@@ -218,7 +232,6 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     >>> f"{float(t.level(4).player_edge):.4%}"
     '64.2816%'
     """
-    from enumerate.protection.exposure import hole_card_table
     v = _protection_variant(variant)
     levels = sorted(set(int(k) for k in exposed))
     if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
@@ -240,7 +253,6 @@ def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int]
     """Exact optimal play when the player sees the up card and, for every hole card, whether
     its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
     about 3 s cold on 2 cores, then cached."""
-    from enumerate.protection.exposure import edge_sort as _edge_sort
     v = _protection_variant(variant)
     marked = _ranks(ranks)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -257,15 +269,12 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
     sample count give the same result on any number of threads or Dask workers
     (``scheduler``: a Dask scheduler address)."""
-    from enumerate.analysis import analyze as _analyze
-    from enumerate.protection.collusion import estimate
     v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise StudoddsError("samples must be an integer of at least 2")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = None
     if progress:
-        from studodds.progress import bar_factory
         bar = bar_factory("sampling")(samples)
     try:
         with using_threads(threads):
@@ -288,7 +297,6 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     prints); every estimate uses the same seed and sample count.  The burn card alone (0
     partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
     reported exactly instead of sampled."""
-    from enumerate.protection.collusion import CollusionTable as _Table
     v = _protection_variant(variant)
     pairs = [(p, b) for p in partners for b in burn_cards]
     if not pairs:
@@ -307,7 +315,6 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
 def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
               use_cache: bool = True) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
-    from enumerate.protection.exposure import burn_card as _burn
     v = _protection_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache)
     with using_threads(threads):
@@ -324,7 +331,6 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     >>> s.pays[3].pay, s.pays[3].total_loss_per_unit
     ('full_house', Fraction(-33248950560, 1))
     """
-    from enumerate.design.sensitivity import sensitivity as _sensitivity
     v = load_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache)
     with using_threads(threads):
@@ -332,7 +338,6 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
 
 
 def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
-    from enumerate.design.grid import Axis
     items = [vary] if isinstance(vary, str | Axis) else list(vary)
     return [a if isinstance(a, Axis) else Axis.parse(a) for a in items]
 
@@ -349,7 +354,6 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
     (Fraction(19, 1), '19.0707')
     """
-    from enumerate.design.solve import solve as _solve
     v = load_variant(variant)
     goal = target if isinstance(target, Target) else Target.parse(target)
     axes = _axes(vary)
@@ -368,9 +372,6 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
     chunks on a Dask cluster (same result as the local run); ``rows(grid, block)`` receives the
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
-    from enumerate.design.search import DEFAULT_OBJECTIVES
-    from enumerate.design.search import search as _search
-    from enumerate.parallel import resolve_threads
     v = load_variant(variant)
     axes = _axes(vary)
     limits = tuple(b if isinstance(b, Bound) else Bound.parse(b) for b in bounds)
@@ -390,18 +391,14 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
 def _grid_bar(axes: list[Axis], progress: bool) -> Any:
     """A tqdm bar over the grid's candidates (a context manager), or a null context."""
     if not progress:
-        from contextlib import nullcontext
         return nullcontext()
-    import math
 
-    from studodds.progress import bar_factory
     return bar_factory("paytables", unit="paytable")(math.prod(len(a.values) for a in axes))
 
 
 def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, description: str = "") -> str:
     """The variant file of ``variant`` with these raise pays, renamed: a design's answer as a file
     that ``studodds batch`` certifies like any other variant."""
-    from enumerate.rules.variant_file import with_raise_pays
     return with_raise_pays(variant_source(variant), dict(pays), name, description)
 
 
@@ -426,7 +423,6 @@ def _share(p: Fraction | int | str) -> Fraction:
 
 
 def _ranks(ranks: str | Iterable[int]) -> tuple[int, ...]:
-    from evaluator.cards import RANKS
     if isinstance(ranks, str):
         text = ranks.replace(",", "").replace(" ", "").upper().replace("10", "T")
         bad = [c for c in text if c not in RANKS]
@@ -443,8 +439,6 @@ class _LevelBars:
     """One tqdm bar per exposure level that runs the kernel."""
 
     def __init__(self, levels: list[int]) -> None:
-        from enumerate.protection.exposure import kernel_classes
-        from studodds.progress import bar_factory
         self._bars = {k: bar_factory(f"{k} hole card{'s' if k != 1 else ''}")(kernel_classes(k))
                       for k in levels if kernel_classes(k)}
 
@@ -457,7 +451,18 @@ class _LevelBars:
             bar.close()
 
 
+def _kernels() -> tuple[Any, ...]:
+    """Every compiled module: the evaluator and the kernels of each floor."""
+    return (_eval, _engine, _aggregate, _exposure, _collusion)
+
+
 def openmp_enabled() -> bool:
-    """True if the compiled modules were built with OpenMP (see :mod:`enumerate.parallel`)."""
-    from enumerate.parallel import openmp_enabled as _enabled
-    return _enabled()
+    """True if every compiled module was built with OpenMP; False for a serial build (the
+    results are the same, the counting uses one core).  See :mod:`enumerate.core.parallel`."""
+    return all(bool(k.OPENMP) for k in _kernels())
+
+
+def debug_build() -> bool:
+    """True if the compiled modules are the bounds-checking debug build
+    (``STUDODDS_DEBUG_BUILD=1 pip install .``)."""
+    return all(bool(k.DEBUG_BUILD) for k in _kernels())

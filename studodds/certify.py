@@ -5,26 +5,40 @@ regression check that recomputes them.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
+import platform
+from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from enumerate.analysis import Analysis, with_extras
-from enumerate.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
-from enumerate.certification import CertificationFigures, certification_figures
-from enumerate.distribution import DEFAULT_HANDS
-from enumerate.engine import ENGINE_VERSION, CountTable
+import numpy
+
+from enumerate.analysis import strategies
+from enumerate.analysis.base import Analysis
+from enumerate.analysis.certification import CertificationFigures, certification_figures
+from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.analysis.strategies import StrategyComparison
+from enumerate.analysis.threshold_index import ThresholdIndex
+from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
+from enumerate.core.engine import ENGINE_VERSION, CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import resolve_threads
+from enumerate.game.analysis import with_extras
 from enumerate.progressive.figures import ProgressiveReport
+from enumerate.progressive.figures import report as progressive_report
+from enumerate.rules.compare import rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
-from enumerate.strategies import StrategyComparison
 from evaluator.errors import StudoddsError
-from evaluator.ranking import ordering_fingerprint
-from studodds import __version__
+from evaluator.ranking import cython_version, ordering_fingerprint
+from studodds import __version__, api
+from studodds.reports import pdf, xlsx
 from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
+from studodds.reports.protection import protection_markdown
 from studodds.reports.strategy import strategy_csv, strategy_markdown
 from studodds.reports.text import pays_text
 
@@ -47,17 +61,10 @@ def stable_origin(origin: str) -> str:
 def environment() -> dict[str, Any]:
     """Where and when a table was made (``environment.json``): recorded beside the certified
     files, never compared by ``check`` and never part of the byte-identical result files."""
-    import datetime
-    import platform
-
-    import numpy
-
-    from enumerate.parallel import openmp_enabled, resolve_threads
-    from evaluator.ranking import cython_version
     return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
             "python": platform.python_version(), "numpy": numpy.__version__, "cython": cython_version(),
             "platform": platform.platform(), "machine": platform.machine(),
-            "openmp": openmp_enabled(), "threads": resolve_threads(),
+            "openmp": api.openmp_enabled(), "threads": resolve_threads(),
             "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
@@ -111,7 +118,6 @@ def protection_data(source: VariantSource, table: CountTable, *, levels: tuple[i
                     threads: int | None = None, use_cache: bool = True, progress: bool = False) -> dict[str, Any]:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
-    from studodds import api
     v = source.variant
     holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)),
                            threads=threads, use_cache=use_cache, progress=progress)
@@ -124,8 +130,6 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
     adds that file and the report's game-protection section)."""
-    from enumerate import strategies
-    from enumerate.progressive.figures import report as progressive_report
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -138,7 +142,6 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     markdown = report_md(a, prov, results[1:], side, figures)
     extra = {}
     if protection is not None:
-        from studodds.reports.protection import protection_markdown
         markdown += "\n" + protection_markdown(protection)
         extra["protection.json"] = json.dumps(protection, indent=2) + "\n"
     return {
@@ -160,9 +163,6 @@ INDEX_FROM = 8
 
 def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction], Any]:
     """ThresholdIndex per ante-pay pair used by at least INDEX_FROM of the sources."""
-    from collections import Counter
-
-    from enumerate.threshold_index import ThresholdIndex
     uses = Counter((s.variant.ante_no_qualify, s.variant.ante_win) for s in sources)
     return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
 
@@ -176,14 +176,12 @@ def binary_files(files: dict[str, str], formats: set[str], notes: list[str]) -> 
     what cannot be made is added to ``notes`` (once per reason) instead."""
     out: dict[str, bytes] = {}
     if "pdf" in formats:
-        from studodds.reports import pdf
         if pdf.chromium() is None:
             if pdf.INSTALL_HINT not in notes:
                 notes.append(pdf.INSTALL_HINT)
         else:
             out["report.pdf"] = pdf.html_to_pdf(files["report.html"])
     if "xlsx" in formats:
-        from studodds.reports import xlsx
         if not xlsx.available():
             if xlsx.INSTALL_HINT not in notes:
                 notes.append(xlsx.INSTALL_HINT)
@@ -337,8 +335,6 @@ def check_entry(table: Path, fresh: dict[str, str], source: VariantSource) -> di
     """The result of checking one committed table against its recomputed files: status, the
     rule changes (committed rules against the table's variant.toml), the headline deltas and
     every difference."""
-    from enumerate.jsonform import exact
-    from enumerate.rules.compare import rule_changes
     diffs = compare(table, fresh)
     entry: dict[str, Any] = {"table": str(table), "status": "differs" if diffs else "ok",
                              "rule_changes": [], "headline": {},

@@ -1,7 +1,7 @@
 """The ``studodds`` command line (also ``python -m studodds``).
 
 Each command calls the public API (:mod:`studodds.api`) and prints either text or, with
-``--json``, the returned object's ``to_dict()`` (the convention of :mod:`enumerate.jsonform`,
+``--json``, the returned object's ``to_dict()`` (the convention of :mod:`enumerate.core.jsonform`,
 schema in ``studodds/schema.json``).
 
 Exit codes: 0 done; 1 ``check`` found differences; 2 bad input (a :class:`StudoddsError`, a
@@ -37,9 +37,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version_text() -> str:
-    from enumerate.engine import ENGINE_VERSION
-    from enumerate.parallel import openmp_enabled
+    from enumerate.core.engine import ENGINE_VERSION
     from studodds import __version__
+    from studodds.api import openmp_enabled
     return (f"studodds {__version__} (engine {ENGINE_VERSION}, "
             f"OpenMP {'on' if openmp_enabled() else 'off: serial build'})")
 
@@ -306,8 +306,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from enumerate.analysis.selfcheck import spot_check
     from enumerate.rules.variant_file import resolve_many
-    from enumerate.selfcheck import spot_check
     from studodds import certify
     from studodds.progress import bar_factory
     spec = args.formats if args.formats is not None else os.environ.get("STUDODDS_FORMATS", ",".join(certify.FORMATS))
@@ -382,7 +382,7 @@ def _writable_folder(folder: Path, make: bool = False, named: Path | None = None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from enumerate.selfcheck import spot_check
+    from enumerate.analysis.selfcheck import spot_check
     from studodds import certify
     folder = Path(args.folder)
     if not folder.is_dir():
@@ -456,7 +456,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
-    from enumerate.ev import as_card, as_hand
+    from enumerate.analysis.ev import as_card, as_hand
     from studodds import api
     from studodds.reports.text import hand_text
     cards = as_hand(args.cards)                        # bad cards fail before any counting
@@ -468,7 +468,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 
 def cmd_ev_table(args: argparse.Namespace) -> int:
-    from enumerate import ev_table
+    from enumerate.analysis import ev_table
     from studodds import api
     out = _output_file("--out", args.out, ".npz", ".csv")
     v = api.load_variant(args.variant)
@@ -498,7 +498,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def cmd_plots(args: argparse.Namespace) -> int:
-    from enumerate.atomic import atomic_write_text
+    from enumerate.core.atomic import atomic_write_text
     from studodds import api
     from studodds.reports import plots
     v = api.load_variant(args.variant)
@@ -525,7 +525,7 @@ def cmd_progressive(args: argparse.Namespace) -> int:
     v = api.load_variant(args.variant)
     if v.progressive is None:
         raise StudoddsError(f"variant {v.name!r} has no [progressive] side bet")
-    from enumerate.rules.variant_file import parse_amount
+    from enumerate.rules.amounts import parse_amount
     for option, value in (("--meter", args.meter), ("--side-wager", args.side_wager)):
         if value is not None:                         # validate before counting
             try:
@@ -663,7 +663,7 @@ def cmd_design_solve(args: argparse.Namespace) -> int:
     result = api.solve(v, target, axes, ordered=not args.any_order, best=args.best, progress=not args.quiet,
                        **_api_options(args))
     if out is not None and result.best:
-        from enumerate.atomic import atomic_write_text
+        from enumerate.core.atomic import atomic_write_text
         best = result.best[0][0]
         desc = (f"{v.name} with {', '.join(f'{k} {best.pays[k]}' for k in (a.key for a in result.axes))}: "
                 f"{result.target.figure} {float(best.figure(result.target.figure)):.6%}")
@@ -749,7 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = args.debug or os.environ.get("STUDODDS_DEBUG", "") not in ("", "0")
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if _is_main_thread() else None
     try:
-        from enumerate.parallel import check_threads, using_threads
+        from enumerate.core.parallel import check_threads, using_threads
         check_threads(args.threads)
         with using_threads(args.threads):
             code: int = args.func(args)

@@ -8,7 +8,7 @@ from typing import Any
 
 def bar_factory(description: str, quiet: bool = False, unit: str = "hand") -> Callable[[int], Any]:
     """A factory ``f(total)`` returning a tqdm bar (a context manager with ``update``)."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # start-up: a command that draws no bar never pays for importing tqdm
 
     disable = quiet or not sys.stderr.isatty()
 

@@ -21,7 +21,7 @@ def _private_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def us_counts(_private_cache):
     """The full count table for the Ace/King qualifier (computed once per session)."""
-    from enumerate.counts import load_or_compute
+    from enumerate.core.counts import load_or_compute
     from enumerate.rules.qualifier import Qualifier
     return load_or_compute(Qualifier.ace_king().threshold)
 

@@ -4,10 +4,11 @@ from fractions import Fraction
 import pytest
 from reference import brute_force_counts, parse
 
-from enumerate.analysis import RaiseValue, analyze
-from enumerate.engine import COMPLETIONS
+from enumerate.analysis.base import analyze
+from enumerate.analysis.situation import counts_of
+from enumerate.core.engine import COMPLETIONS
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin
-from enumerate.situation import counts_of
 
 
 def us_common():

@@ -5,9 +5,9 @@ import warnings
 import numpy as np
 import pytest
 
-from enumerate import array_store as cache
-from enumerate import atomic
-from enumerate.counts import cache_path, load_or_compute
+from enumerate.core import array_store as cache
+from enumerate.core import atomic
+from enumerate.core.counts import cache_path, load_or_compute
 
 
 def test_round_trip(tmp_path):

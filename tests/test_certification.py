@@ -8,10 +8,10 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from enumerate.analysis import analyze
-from enumerate.certification import certification_figures, dealer_qualifies_by_up_rank, worst_play
-from enumerate.distribution import exact_n_hands, float_n_hands, n_hands, one_hand, volatility_index
-from enumerate.engine import COMPLETIONS
+from enumerate.analysis.base import analyze
+from enumerate.analysis.certification import certification_figures, dealer_qualifies_by_up_rank, worst_play
+from enumerate.analysis.distribution import exact_n_hands, float_n_hands, n_hands, one_hand, volatility_index
+from enumerate.core.engine import COMPLETIONS
 from enumerate.rules.variant_file import load_builtin
 from evaluator.ranking import CATEGORY_BY_STRENGTH
 
@@ -34,7 +34,7 @@ def test_worst_play_equals_a_direct_count(us_counts, us):
     worst_n = np.minimum(ev_raise_n, -COMPLETIONS)
     total = int((worst_n * t.weight.astype(np.int64)[:, None]).sum())
     expected = Fraction(total, t.n_situations * COMPLETIONS)
-    from enumerate.strategies import evaluate, raise_all
+    from enumerate.analysis.strategies import evaluate, raise_all
     everything = evaluate(t, us.variant, {"raise everything": raise_all})[0][1].analysis
     worst = worst_play(us, everything)
     assert worst.expected_return == expected
@@ -84,7 +84,7 @@ def test_normal_approximation_and_volatility_index_from_their_definitions(us):
 
 
 def test_breakdown_identities(us_counts, us):
-    from enumerate.strategies import evaluate, simple_strategies
+    from enumerate.analysis.strategies import evaluate, simple_strategies
     results, _ = evaluate(us_counts, us.variant, simple_strategies())
     f = certification_figures(us_counts, us, results[1:], hands=(1, 10, 100))
     ante, raise_ = f.ante_and_raise()

@@ -66,10 +66,10 @@ def test_usage_errors_exit_2():
 
 def test_an_internal_error_says_so_and_shows_the_traceback_on_request(monkeypatch):
     """Only StudoddsError is the user's fault; a bug is exit 3 with a pointer to --debug."""
-    import enumerate.analysis
+    import enumerate.game.analysis
     def broken(*a, **k):
         raise ValueError("an invariant broke")
-    monkeypatch.setattr(enumerate.analysis, "analyze", broken)
+    monkeypatch.setattr(enumerate.game.analysis, "analyze", broken)
     r = run("analyze", "--quiet")
     assert r.returncode == 3
     assert r.stderr.count("\n") == 1
@@ -83,7 +83,7 @@ def test_an_internal_error_says_so_and_shows_the_traceback_on_request(monkeypatc
 
 def test_threads_reach_every_parallel_step(monkeypatch):
     """--threads is what counting and aggregation are given."""
-    from enumerate import _aggregate
+    from enumerate.analysis import _aggregate
     seen = []
     real = _aggregate.aggregate_all
     def spy(*args):
@@ -95,7 +95,7 @@ def test_threads_reach_every_parallel_step(monkeypatch):
 
 
 def test_default_threads_follow_the_cpu_affinity(monkeypatch):
-    from enumerate import parallel
+    from enumerate.core import parallel
     monkeypatch.delenv("STUDODDS_THREADS", raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0})

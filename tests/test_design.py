@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from cli_runner import run_cli
 
-from enumerate.analysis import analyze
+from enumerate.analysis.base import analyze
 from enumerate.design.criteria import Bound, Objective, feasible, pareto_front
 from enumerate.design.grid import Axis, build_grid, pay_slots
 from enumerate.design.search import search

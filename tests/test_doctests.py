@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["evaluator.cards", "evaluator.ranking", "enumerate.rules.qualifier", "enumerate.jsonform",
+MODULES = ["evaluator.cards", "evaluator.ranking", "enumerate.rules.qualifier", "enumerate.core.jsonform",
            "studodds", "studodds.api"]
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from reference import brute_force_counts, parse
 
-from enumerate.engine import COMPLETIONS
-from enumerate.situation import canonical, counts_of
+from enumerate.analysis.situation import canonical, counts_of
+from enumerate.core.engine import COMPLETIONS
 
 
 def _sample_situations(seed: int = 2024):
@@ -117,7 +117,7 @@ def test_distinct_situations_up_to_suits():
     """5,649,150 situations are distinct up to suit relabelling (the published count)."""
     from itertools import permutations
 
-    from enumerate.engine import hand_tables
+    from enumerate.core.engine import hand_tables
     t = hand_tables()
     # count orbits of (canonical hand, up card) under the hand's stabiliser, by Burnside
     n_orbits = 0
@@ -148,7 +148,7 @@ def test_canonical_relabelling_keeps_counts(us_counts):
 @pytest.mark.slow
 def test_thread_count_does_not_change_counts(us_counts):
     """Counts are integers from independent per-thread sweeps: 1 thread and 3 agree exactly."""
-    from enumerate.engine import compute_counts
+    from enumerate.core.engine import compute_counts
     one = compute_counts(us_counts.qualifier, threads=1)
     three = compute_counts(us_counts.qualifier, threads=3, chunks=5)
     for name in ("no_qualify", "win", "tie"):
@@ -162,5 +162,5 @@ def test_the_build_is_the_one_asked_for():
     everywhere else the optimised build must be the one installed."""
     import os
 
-    from enumerate.parallel import debug_build
+    from studodds.api import debug_build
     assert debug_build() == (os.environ.get("STUDODDS_EXPECT_DEBUG_BUILD", "") == "1")

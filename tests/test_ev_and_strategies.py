@@ -12,11 +12,11 @@ import pytest
 from cli_runner import run_cli
 from reference import brute_force_counts, parse
 
-from enumerate import ev_table, strategies
-from enumerate.analysis import analyze
-from enumerate.ev import hand_evs, situation_ev
+from enumerate.analysis import ev_table, strategies
+from enumerate.analysis.base import analyze
+from enumerate.analysis.ev import hand_evs, situation_ev
+from enumerate.analysis.selfcheck import sample_situations
 from enumerate.rules.variant_file import load_builtin
-from enumerate.selfcheck import sample_situations
 from evaluator.ranking import CATEGORY_BY_STRENGTH, category, strength
 
 REPO = Path(__file__).resolve().parent.parent
@@ -193,7 +193,7 @@ def test_repeated_strategy_evaluations_do_not_grow_memory(us_counts):
 
 
 def test_count_tables_are_read_only_and_comparable(us_counts):
-    from enumerate.counts import load_or_compute
+    from enumerate.core.counts import load_or_compute
     fresh = load_or_compute(us_counts.qualifier, use_cache=False)
     for table in (fresh, us_counts):
         for name in ("hands", "weight", "strength", "up", "no_qualify", "win", "tie"):

@@ -6,7 +6,7 @@ from itertools import combinations
 import pytest
 
 from enumerate.progressive import analysis as sb
-from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.rules.variant_file import load_builtin, parse_variant_text
 from evaluator.ranking import Category
 
@@ -135,7 +135,7 @@ def test_long_run_partial_royal_share_against_simulation():
 
 
 def test_combined_game(us_counts):
-    from enumerate.analysis import analyze
+    from enumerate.analysis.base import analyze
     v = load_builtin("progressive-100-75-50").variant
     be = sb.break_even_meter(v.progressive)
     c = sb.combined(us_counts, v, be)

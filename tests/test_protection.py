@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from reference import QUALIFIER_KEY, poker_keys
 
-from enumerate import _collusion, _exposure
-from enumerate.analysis import RaiseValue, analyze
+from enumerate.analysis.base import analyze
+from enumerate.protection import _collusion, _exposure
 from enumerate.protection import collusion as co
 from enumerate.protection import exposure as ex
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH
@@ -233,7 +234,7 @@ def test_all_five_and_none_visible_against_brute_force(us_counts):
         cat = int(CATEGORY_BY_STRENGTH[__import__("evaluator.ranking", fromlist=["strength"]).strength(player)])
         # every dealer hand counted once per choice of its up card (5)
         form = 5 * (nq * value.c_nq + win * int(value.c_win[cat]) + tie * value.c_tie)
-        from enumerate.situation import counts_of
+        from enumerate.analysis.situation import counts_of
         cs = [counts_of(us_counts, tuple(player), u) for u in range(52) if u not in player]
         assert sum(c.no_qualify for c in cs) == 5 * nq and sum(c.win for c in cs) == 5 * win
         assert sum(c.tie for c in cs) == 5 * tie
@@ -336,7 +337,7 @@ def test_collusion_counts_equal_brute_force():
 
 
 def test_normal_decisions_match_the_count_table(us_counts):
-    from enumerate.ev import situation_ev
+    from enumerate.analysis.ev import situation_ev
     player, up, _ = co.draw_chunk(5, 0, 40, 0)
     got = co.normal_decisions(us_counts, US, player, up)
     for i in range(40):
@@ -364,7 +365,7 @@ def test_collusion_is_reproducible_whatever_the_threads(us_counts):
 
 
 def test_user_strategy_normal_play_gains_nothing_and_never_beats_optimal(us_counts):
-    from enumerate.situation import locate
+    from enumerate.analysis.situation import locate
     normal = analyze(us_counts, US)
     optimal = RaiseValue.of(US).optimal(us_counts)
 

@@ -10,9 +10,9 @@ import warnings
 import numpy as np
 import pytest
 
-from enumerate import array_store as cache
-from enumerate import atomic
-from enumerate.counts import _cache_meta, cache_path, load_or_compute
+from enumerate.core import array_store as cache
+from enumerate.core import atomic
+from enumerate.core.counts import _cache_meta, cache_path, load_or_compute
 
 
 @pytest.fixture()

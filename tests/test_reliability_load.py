@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from enumerate.analysis import analyze
+from enumerate.analysis.base import analyze
 from enumerate.rules.variant_file import load_variant_file
 
 pytestmark = pytest.mark.slow

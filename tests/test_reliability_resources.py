@@ -10,7 +10,7 @@ import pytest
 PEAK = """
 import os
 os.environ["STUDODDS_CACHE_DIR"] = {cache!r}
-from enumerate.engine import compute_counts
+from enumerate.core.engine import compute_counts
 from enumerate.rules.qualifier import Qualifier
 compute_counts(Qualifier.ace_king().threshold)
 status = open("/proc/self/status").read()

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from reference import brute_force_counts, parse, poker_keys
 
-from enumerate.analysis import analyze
-from enumerate.counts import load_or_compute
-from enumerate.engine import COMPLETIONS
+from enumerate.analysis.base import analyze
+from enumerate.core.counts import load_or_compute
+from enumerate.core.engine import COMPLETIONS
 from enumerate.rules.hands import HandPaytable, HandSpec
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant_file import load_builtin, parse_variant_text
@@ -99,7 +99,7 @@ def test_five_plus_one_counts(us_counts):
 def test_dealer_beaten_counts_equal_brute_force(hand, up):
     t = parse_qualifier("22").threshold
     table = load_or_compute(t)
-    from enumerate.situation import counts_of
+    from enumerate.analysis.situation import counts_of
     cards, u = parse(hand), parse(up)[0]
     c = counts_of(table, tuple(sorted(cards)), u)
     pair_key = int(poker_keys(np.array([parse("2h 2d 3c 4s 5c")]))[0])
@@ -130,8 +130,8 @@ def test_fold_forfeit_recomputes_the_strategy(us_counts):
     # independently, situation by situation, from the counts and the reference evaluator
     rng = np.random.default_rng(1)
     best = sa.best_of_six(us_counts)
-    from enumerate.ev import ev_raise
-    from enumerate.situation import counts_of
+    from enumerate.analysis.ev import ev_raise
+    from enumerate.analysis.situation import counts_of
     from evaluator.ranking import CATEGORY_BY_STRENGTH
     value = {3: Fraction(7), 4: Fraction(10)}
     raised = sa.analyze_side_bets(us_counts, v).combined.raise_probability
@@ -146,7 +146,7 @@ def test_fold_forfeit_recomputes_the_strategy(us_counts):
 
 def _combined_mask(table, v):
     if "t_mask" not in table.memo:
-        from enumerate.analysis import RaiseValue
+        from enumerate.raise_value import RaiseValue
         value = RaiseValue.of(v)
         total = value.form(table).astype(np.int64) - value.row_thresholds(table)
         bet = v.side_bets[0]
@@ -287,7 +287,7 @@ def test_diff_compares_side_bets():
 
 @pytest.mark.slow
 def test_certification_figures_follow_the_rule_variants(us_counts):
-    from enumerate.certification import certification_figures
+    from enumerate.analysis.certification import certification_figures
     from evaluator.ranking import Category
     v = load_builtin("ante-bonus").variant
     a = analyze(us_counts, v)

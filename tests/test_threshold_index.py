@@ -4,10 +4,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from enumerate.analysis import raw_statistics
+from enumerate.analysis.base import raw_statistics
+from enumerate.analysis.threshold_index import ThresholdIndex
 from enumerate.rules.variant import Variant
 from enumerate.rules.variant_file import load_builtin
-from enumerate.threshold_index import ThresholdIndex
 from evaluator.ranking import Category
 from studodds import certify
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from enumerate.analysis import analyze
+from enumerate.analysis.base import analyze
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant_file import builtin_names, load_builtin, load_variant_file, parse_variant_text, resolve_many
 from evaluator.errors import StudoddsError
@@ -162,13 +162,13 @@ def test_us_total_by_the_independent_path(us_counts):
 
 @pytest.fixture(scope="module")
 def pair_counts():
-    from enumerate.counts import load_or_compute
+    from enumerate.core.counts import load_or_compute
     return load_or_compute(parse_qualifier("44").threshold)
 
 
 def test_qualifier_variant_counts_differ_and_match_brute_force(us_counts, pair_counts):
-    from enumerate.selfcheck import brute_force, sample_situations
-    from enumerate.situation import counts_of
+    from enumerate.analysis.selfcheck import brute_force, sample_situations
+    from enumerate.analysis.situation import counts_of
     assert not np.array_equal(pair_counts.no_qualify, us_counts.no_qualify)
     q = parse_qualifier("44").threshold
     for cards, up in sample_situations(6, seed=5) + [((51, 47, 20, 9, 2), 13), ((12, 13, 30, 31, 44), 14)]:
@@ -180,9 +180,9 @@ def test_qualifier_variant_counts_differ_and_match_brute_force(us_counts, pair_c
 
 
 def test_no_qualifier_means_dealer_always_qualifies():
-    from enumerate.counts import load_or_compute
-    from enumerate.selfcheck import brute_force, sample_situations
-    from enumerate.situation import counts_of
+    from enumerate.analysis.selfcheck import brute_force, sample_situations
+    from enumerate.analysis.situation import counts_of
+    from enumerate.core.counts import load_or_compute
     table = load_or_compute(0)
     assert int(table.no_qualify.max()) == 0
     for cards, up in sample_situations(4, seed=9):

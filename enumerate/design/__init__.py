@@ -5,7 +5,7 @@ raises (under the optimal strategy) iff
 
     win * (a_w + 2 * pay_c + 3)  >  2N - nq * (a_nq + 3) - 3 * tie
 
-(:mod:`enumerate.threshold_index`), so the raise decisions of category c depend on ``pay_c``
+(:mod:`enumerate.analysis.threshold_index`), so the raise decisions of category c depend on ``pay_c``
 alone.  Everything a paytable's figures are made of then splits into one term per pay:
 
     total   = sum_c [ nq_c * a_nq + win_c * (a_w + 2 * pay_c) - 3 * lose_c - folded_c * N ]

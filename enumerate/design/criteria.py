@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.core.jsonform import exact_or_none
 from enumerate.design.grid import Block, PayGrid
-from enumerate.jsonform import exact_or_none
+from enumerate.rules.amounts import parse_amount
 from evaluator.errors import StudoddsError
 
 #: The figures a design can bound or optimise, with how they are named in JSON.
@@ -77,7 +78,6 @@ class Bound:
 
 def signed_amount(text: str) -> Fraction:
     """A figure's value as a variant file writes an amount (0.03, 3%, 3/100), with a sign."""
-    from enumerate.rules.variant_file import parse_amount
     t = text.strip()
     return -parse_amount(t[1:]) if t.startswith("-") else parse_amount(t)
 

@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact
+from enumerate.analysis.stats import Stat
+from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact
+from enumerate.rules.amounts import parse_amount
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
-from enumerate.stats import Stat
-from enumerate.threshold_index import ThresholdIndex, threshold_index
+from enumerate.rules.variant_file import RAISE_KEYS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -79,7 +81,6 @@ class Axis:
         >>> Axis.parse("full_house=6..8/0.5").values
         (Fraction(6, 1), Fraction(13, 2), Fraction(7, 1), Fraction(15, 2), Fraction(8, 1))
         """
-        from enumerate.rules.variant_file import RAISE_KEYS, parse_amount
         key, sep, spec = text.partition("=")
         key = key.strip()
         if not sep or not spec.strip():

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.core.engine import CountTable
+from enumerate.core.parallel import dask_client
 from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
 from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
-from enumerate.engine import CountTable
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 
@@ -98,7 +99,6 @@ def _local(grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ..
 
 def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ...],
           objectives: tuple[Objective, ...], want_rows: bool) -> Iterator[ChunkResult]:
-    from enumerate.parallel import dask_client
     with dask_client(address) as client:
         remote = client.scatter(grid, broadcast=True)
         futures = [client.submit(run_chunk, remote, a, b, bounds, objectives, want_rows, pure=False) for a, b in chunks]

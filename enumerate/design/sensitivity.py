@@ -21,19 +21,20 @@ are indifferent there), so the figures are piecewise linear in each pay.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis, analysis_from_stats
+from enumerate.analysis.base import Analysis, analysis_from_stats
+from enumerate.analysis.stats import Stat
+from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.design.grid import check_designable, pay_slots
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact, exact_or_none
 from enumerate.rules.variant import Variant
-from enumerate.stats import Stat
-from enumerate.threshold_index import ThresholdIndex, threshold_index
 from evaluator.cards import RANKS, format_card, format_hand
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
@@ -196,7 +197,6 @@ def _no_qualify_flips(table: CountTable, variant: Variant) -> tuple[Any, Any]:
 
     Scaled by q (a common denominator): raise iff nq * u > G with u = a_nq * q and
     G = 2Nq - 3q * nq - win * p_c - 3q * tie, p_c = (a_w + 2 pay_c + 3) * q."""
-    import math
     keys = [variant.ante_win + 2 * variant.pay(c) + 3 for c in Category]
     q = math.lcm(variant.ante_no_qualify.denominator, *(k.denominator for k in keys))
     p = np.array([int(k * q) for k in keys], dtype=np.int64)

@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
 from enumerate.design.criteria import figure_name, signed_amount
 from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
-from enumerate.engine import CountTable
-from enumerate.jsonform import exact
 from enumerate.rules.variant import Variant
-from enumerate.threshold_index import ThresholdIndex, threshold_index
 from evaluator.errors import StudoddsError
 
 #: Figures a target can be given in.

@@ -22,12 +22,16 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import product
 from typing import Any
 
 import numpy as np
 
-from enumerate.jsonform import exact
-from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.analysis.base import analyze
+from enumerate.core.engine import COMPLETIONS
+from enumerate.core.jsonform import exact
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.progressive import MeterPay, Progressive
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category, hands_of_indices
 
@@ -322,7 +326,6 @@ def joint_hit_distribution(groups, n_players: int, deck: int = 52) -> dict:
         k = sum(tot)
         return Fraction(ordered, _falling_hands(deck, k)) if k else Fraction(1)
 
-    from itertools import product
     m = n_players - 1
     vectors = [v for v in product(range(m + 1), repeat=G) if sum(v) <= m]
 
@@ -433,8 +436,6 @@ class Combined:
 
 def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
     """Exact combined figures; the strategy maximises base EV plus side EV per situation."""
-    from enumerate.analysis import RaiseValue, analyze
-    from enumerate.engine import COMPLETIONS
     side = variant.progressive
     if side is None:
         raise StudoddsError(f"variant {variant.name!r} has no progressive side bet")

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from enumerate.engine import CountTable
-from enumerate.jsonform import exact_or_none as fig
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact_or_none as fig
 from enumerate.progressive import analysis as sb
-from enumerate.progressive.rules import Progressive
+from enumerate.rules.progressive import Progressive
 from enumerate.rules.variant import Variant
+from evaluator.errors import StudoddsError
 
 PLAYERS = range(1, 8)
 
@@ -83,7 +84,6 @@ def report(table: CountTable, variant: Variant, meter: Fraction | None = None,
     or the seed when the bet never breaks even); the combined game with ``side_wager`` antes."""
     side = variant.progressive
     if side is None:
-        from evaluator.errors import StudoddsError
         raise StudoddsError(f"variant {variant.name!r} has no [progressive] side bet")
     data = figures(side, meter)
     at = meter if meter is not None else sb.break_even_meter(side)

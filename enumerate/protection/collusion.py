@@ -1,7 +1,7 @@
 """Collusion: the player also sees his partners' cards (and perhaps the burn card).
 
 With m seen cards beyond his own hand and the up card, the dealer's four hole cards are one of
-C(46 - m, 4) sets, all of them evaluated for every sampled situation (:mod:`enumerate._collusion`),
+C(46 - m, 4) sets, all of them evaluated for every sampled situation (:mod:`enumerate.protection._collusion`),
 so each sample's value is exact; only the situations are sampled.
 
 **Estimator.** For a situation x let V(x) be the exact value (in antes) of the decision taken
@@ -24,6 +24,7 @@ nor on the order in which chunks finish.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from enumerate import _collusion
-from enumerate.analysis import Analysis, RaiseValue, check_table
-from enumerate.engine import CountTable
-from enumerate.jsonform import exact
-from enumerate.parallel import resolve_threads
+from enumerate.analysis.base import Analysis, check_table
+from enumerate.core.counts import load_or_compute
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import dask_client, resolve_threads
+from enumerate.protection import _collusion
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, hand_indices, strengths
@@ -145,7 +148,7 @@ def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up
     if key not in table.memo:
         table.memo[key] = value.optimal(table)
     optimal = table.memo[key]
-    # relabel suits as enumerate.situation.canonical does: new suit k is the old suit with the
+    # relabel suits as enumerate.analysis.situation.canonical does: new suit k is the old suit with the
     # k-th largest rank mask, ties broken by suit number
     n = player.shape[0]
     cards = player.astype(np.int64)
@@ -212,7 +215,6 @@ def estimate(
 ) -> CollusionEstimate:
     """Sample ``samples`` situations and estimate the edge (see the module docstring).
     ``scheduler``: the address of a Dask scheduler to run the chunks on instead of here."""
-    import time
     check_table(table, variant)
     if not 0 <= partners <= 6:
         raise StudoddsError(f"partners must be 0..6 (a table seats 7), not {partners}")
@@ -251,7 +253,6 @@ _WORKER_TABLES: dict[int, CountTable] = {}
 def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
                   strategy: Strategy | None) -> ChunkSums:
     """One chunk on a Dask worker: the worker loads (or computes) the count table once."""
-    from enumerate.counts import load_or_compute
     q = variant.qualifier.threshold
     if q not in _WORKER_TABLES:
         _WORKER_TABLES[q] = load_or_compute(q)
@@ -261,9 +262,8 @@ def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
 
 def _on_dask(address: str, variant: Variant, seed: int, chunks: Sequence[tuple[int, int]], seen: int,
              strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
-    from enumerate.parallel import dask_client
     with dask_client(address) as client:
-        from distributed import as_completed
+        from distributed import as_completed  # optional heavy dependency: the dask extra
         futures = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False) for i, n in chunks]
         total = ChunkSums(0, 0, 0, 0)
         for future in as_completed(futures):

@@ -3,7 +3,7 @@
 The player sees his five cards and ``known`` dealer cards (the up card and ``known - 1`` hole
 cards), and -- for edge sorting -- how many of the unseen hole cards have a rank in a marked set.
 He raises wherever that is worth more than folding, given everything he sees.  The exact totals
-come from :mod:`enumerate._exposure` (inclusion-exclusion counts per information set) for 1 to
+come from :mod:`enumerate.protection._exposure` (inclusion-exclusion counts per information set) for 1 to
 4 known dealer cards, and directly from the count table for none and for all five.
 
 **Combinations.** For h exposed hole cards every deal is counted once for every choice of the
@@ -16,7 +16,10 @@ the exposed cards in order of the deal's choice, the number of sorted hole cards
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,14 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from enumerate import _exposure
-from enumerate import array_store as cache
-from enumerate.analysis import RaiseValue, ReturnRow, check_table, return_table
-from enumerate.atomic import remove_stale_temporaries
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact
-from enumerate.parallel import resolve_threads
+from enumerate.analysis.base import ReturnRow, check_table, return_table
+from enumerate.core import array_store as cache
+from enumerate.core.atomic import remove_stale_temporaries
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import resolve_threads
+from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
@@ -160,8 +164,6 @@ def _cache_meta(j: int, marked: tuple[int, ...], variant: Variant, value: RaiseV
 
 
 def _cache_path(meta: dict[str, Any], partial: bool = False) -> Any:
-    import hashlib
-    import json
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
     return cache.cache_dir() / f"exposure-j{meta['known']}-{digest}{'.partial' if partial else ''}.bin"
 
@@ -248,7 +250,6 @@ def kernel_statistics(
 
 
 def _save(path: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-    import warnings
     try:
         cache.save_arrays(path, meta, arrays)
     except OSError as exc:

@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from enumerate.engine import hand_tables
+from enumerate.core.engine import hand_tables
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 _PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)    # 24 x 4

@@ -29,7 +29,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from enumerate.jsonform import exact
+from enumerate.core.jsonform import exact
+from enumerate.rules.amounts import parse_amount
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_STRENGTHS, Category, rank_counts_by_strength
@@ -139,7 +140,6 @@ class HandPaytable:
     @classmethod
     def parse(cls, table: Any, *, allow_push: bool = True, where: str = "pays") -> "HandPaytable":
         """From a variant-file table ``{"one_pair 8-A": 1, "one_pair 2-7": "push", ...}``."""
-        from enumerate.rules.variant_file import parse_amount
         if not isinstance(table, dict) or not table:
             raise StudoddsError(f"{where}: missing table of pays by hand")
         items: list[tuple[HandSpec, Pay]] = []

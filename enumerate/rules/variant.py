@@ -10,13 +10,13 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from enumerate.jsonform import exact
-from enumerate.progressive.rules import Progressive
+from enumerate.core.jsonform import exact
 from enumerate.rules.hands import HandPaytable
+from enumerate.rules.progressive import Progressive
 from enumerate.rules.qualifier import Qualifier
-from enumerate.sidebets.rules import SideBet
+from enumerate.rules.sidebets import SideBet
 from evaluator.errors import StudoddsError
-from evaluator.ranking import Category
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 #: Raise categories from the top down, as paytables list them.
 PAY_CATEGORIES = tuple(reversed(Category))
@@ -25,7 +25,6 @@ PAY_CATEGORIES = tuple(reversed(Category))
 def ante_bonus_by_category(table: HandPaytable) -> list[Fraction]:
     """The amount of an ante-bonus table for each category; StudoddsError when the table pays
     differently within a category (an ante bonus pays by category)."""
-    from evaluator.ranking import CATEGORY_BY_STRENGTH
     classes = table.classes()
     amounts = table.amounts(Fraction(0))
     out: list[Fraction] = []

@@ -77,6 +77,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -84,11 +85,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from enumerate.progressive.rules import MeterPay, Progressive
+from enumerate.rules.amounts import parse_amount
 from enumerate.rules.hands import HandPaytable
+from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
+from enumerate.rules.sidebets import KINDS, Envy, SideBet
 from enumerate.rules.variant import MaxPayout, Variant, ante_bonus_by_category
-from enumerate.sidebets.rules import KINDS, Envy, SideBet
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -106,8 +108,6 @@ PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
 #: The embedded default variant: the common US paytable.
 DEFAULT_VARIANT = "us-common"
-#: Largest pay accepted ("to 1", or a multiple of the side wager, or a meter seed / cap).
-MAX_PAY = 10**9
 
 
 @dataclass(frozen=True)
@@ -138,38 +138,6 @@ class _Where:
                 close = difflib.get_close_matches(key, sorted(allowed), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else f" (allowed: {', '.join(sorted(allowed))})"
                 raise self.fail(prefix + _key_text(key), "unknown key" + hint)
-
-
-def parse_amount(value: Any, *, allow_zero: bool = True) -> Fraction:
-    """An exact non-negative rational from a TOML value: 7, "5/2", "2.5", "70%", or 2.5."""
-    if isinstance(value, bool):
-        raise StudoddsError("must be a number, not true/false")
-    if isinstance(value, int):
-        result = Fraction(value)
-    elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise StudoddsError("must be a finite number")
-        result = Fraction(repr(value))            # the decimal the file wrote, exactly
-    elif isinstance(value, str):
-        text = value.strip()
-        scale = Fraction(1)
-        if text.endswith("%"):
-            text, scale = text[:-1].strip(), Fraction(1, 100)
-        try:
-            result = Fraction(text) * scale
-        except (ValueError, ZeroDivisionError):
-            raise StudoddsError(f"{value!r} is not a number (write 7, \"5/2\", \"2.5\" or \"70%\")") from None
-    else:
-        raise StudoddsError(f"must be a number, got {type(value).__name__}")
-    if result < 0:
-        raise StudoddsError(f"must not be negative, got {value}")
-    if result > MAX_PAY:
-        raise StudoddsError(f"too large: at most {MAX_PAY:,}")
-    if result.denominator > MAX_PAY:
-        raise StudoddsError(f"denominator too large: at most {MAX_PAY:,}")
-    if not allow_zero and result == 0:
-        raise StudoddsError("must be positive")
-    return result
 
 
 def _amount(where: _Where, key: str, value: Any, **kw) -> Fraction:
@@ -424,7 +392,6 @@ def resolve_many(specs: list[str]) -> list[VariantSource]:
 
 
 def _toml_key(key: str) -> str:
-    import re
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
 
 

@@ -34,15 +34,19 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact
+from enumerate.analysis.base import analyze
+from enumerate.core.counts import load_or_compute
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
+from enumerate.rules.sidebets import KIND_TEXT, SideBet
 from enumerate.rules.variant import Variant
-from enumerate.sidebets.rules import KIND_TEXT, SideBet
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX, hands_of_indices, strengths
 
@@ -221,7 +225,6 @@ def _class_of_situation(bet: SideBet, table: CountTable) -> np.ndarray:
 
 
 def _dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
-    from enumerate.counts import load_or_compute
     assert bet.dealer_at_least is not None
     t = bet.dealer_at_least.threshold
     if t == table.qualifier:
@@ -345,7 +348,6 @@ def _colex(cards: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
 
 def _containing(classes: np.ndarray, n: int) -> list[np.ndarray]:
     """For k = 0..5: (C(52, k), n) int64, how many hands of each class contain each k-card set."""
-    from itertools import combinations
     cards = _all_hands()
     keep = classes >= 0
     cls = classes[keep]
@@ -365,7 +367,6 @@ def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b
     ``class_a``/``class_b`` give each of the 2,598,960 hands a class (-1: left out).  Exact, by
     inclusion-exclusion over the cards the two hands share (see the module): for every H2,
     the class-a hands avoiding it are sum over S subset of H2 of (-1)^|S| N_a(S)."""
-    from itertools import combinations
     table = _containing(class_a, n_a)
     cards = _all_hands()
     ib = np.flatnonzero(class_b >= 0)
@@ -419,7 +420,6 @@ def analyze_side_bets(table: CountTable, variant: Variant, threads: int | None =
                       base: Any = None) -> SideBetReport:
     """Every side bet of ``variant`` exactly, and the combined game (see the module); ``base``:
     the base game's analysis under its own optimal strategy, when already at hand."""
-    from enumerate.analysis import RaiseValue, analyze
     if not variant.side_bets:
         raise StudoddsError(f"variant {variant.name!r} has no [side_bets]")
     value = RaiseValue.of(variant)

@@ -10,11 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.core.atomic import atomic_write_text
 from enumerate.design.criteria import FIGURES
 from enumerate.design.grid import Block, Candidate, PayGrid
 from enumerate.design.search import SearchResult
 from enumerate.design.sensitivity import FlipSet, Sensitivity
 from enumerate.design.solve import SolveResult
+from studodds.reports.plots import _save, pyplot
 from studodds.reports.text import pays_text
 
 _PERCENT = {"house_edge", "element_of_risk", "rtp", "hit_frequency", "raise_probability"}
@@ -123,7 +125,6 @@ def csv_writer(path: Path) -> tuple[Any, Any]:
             out.writerow([*(p[j] for p in pays), edge[j], hit[j], *(f"{c[j]:.10g}" for c in cols)])
 
     def finish() -> None:
-        from enumerate.atomic import atomic_write_text
         atomic_write_text(path, buf.getvalue())
     return rows, finish
 
@@ -131,7 +132,6 @@ def csv_writer(path: Path) -> tuple[Any, Any]:
 def front_picture(r: SearchResult, path: Path) -> None:
     """The feasible set (grey, a sample beyond 200,000) and its Pareto front (red) on the first
     two objectives, as a PNG."""
-    from studodds.reports.plots import _save, pyplot
     plt = pyplot()
     objectives = r.objectives[:2] if len(r.objectives) >= 2 else (r.objectives[0], r.objectives[0])
     y, x = objectives[0].figure, objectives[1].figure

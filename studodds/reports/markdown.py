@@ -5,16 +5,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from enumerate.analysis import Analysis
-from enumerate.certification import CertificationFigures
+from enumerate.analysis.certification import CertificationFigures
+from enumerate.analysis.strategies import StrategyResult
+from enumerate.game.analysis import GameAnalysis
 from enumerate.progressive.figures import ProgressiveReport
-from enumerate.strategies import StrategyResult
+from evaluator.cards import RANKS
 from evaluator.ranking import Category
 from studodds.reports.progressive import text as progressive_text
+from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.text import pays_text
 
 
-def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
+def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
               side: ProgressiveReport | None = None, figures: CertificationFigures | None = None) -> str:
     """The certified math report of a variant (``report.md``)."""
     v = a.variant
@@ -81,7 +83,6 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
             lines.append(f"| {s.name} | {float(s.analysis.house_edge):.6%} | "
                          f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
-    from studodds.reports.sidebets import side_bets_markdown
     lines += side_bets_markdown(a)
     if figures is not None:
         lines += certification_md(figures)
@@ -115,7 +116,6 @@ def report_md(a: Analysis, provenance: dict[str, Any], simple: Sequence[Strategy
 def certification_md(f: CertificationFigures) -> list[str]:
     """The sections a lab's math report quotes: RTP and its range over strategies, volatility,
     the net result after N hands, and the hand and dealer breakdowns."""
-    from evaluator.cards import RANKS
     d = f.to_dict()
     a = f.analysis
     pct = lambda x: f"{x['value']:.6%}"  # noqa: E731

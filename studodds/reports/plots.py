@@ -1,11 +1,16 @@
 """Pictures (PNG) for reports; needs the optional extra ``plots`` (matplotlib)."""
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from enumerate.analysis.strategies import rank_pattern
+from enumerate.core.atomic import atomic_write_bytes
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.qualifier import parse_qualifier
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -16,19 +21,17 @@ INSTALL_HINT = 'pictures need matplotlib: pip install "studodds[plots]" (or pip 
 def pyplot() -> Any:
     """matplotlib.pyplot with the Agg backend, or StudoddsError saying what to install."""
     try:
-        import matplotlib
+        import matplotlib  # optional heavy dependency: the plots extra
     except ImportError:
         raise StudoddsError(INSTALL_HINT) from None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional heavy dependency: the plots extra
     plt.rcParams["svg.hashsalt"] = "studodds"
     return plt
 
 
 def _save(fig, path: Path) -> None:
-    import io
 
-    from enumerate.atomic import atomic_write_bytes
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
     atomic_write_bytes(path, [buf.getvalue()])
@@ -37,9 +40,6 @@ def _save(fig, path: Path) -> None:
 def ak_heatmap(table, variant, path: Path) -> None:
     """EV(raise) + 1 (the value of raising over folding, antes) of every Ace/King rank pattern
     against each up-card rank, averaged over suits."""
-    from enumerate.analysis import RaiseValue
-    from enumerate.rules.qualifier import parse_qualifier
-    from enumerate.strategies import rank_pattern
     plt = pyplot()
     value = RaiseValue.of(variant)
     ev = value.ev_numerators(table) / value.denominator + 1.0
@@ -86,7 +86,6 @@ def return_bars(analysis, path: Path) -> None:
 
 def ev_by_category(table, variant, path: Path) -> None:
     """Weighted mean and range of EV(raise) by player hand category."""
-    from enumerate.analysis import RaiseValue
     plt = pyplot()
     value = RaiseValue.of(variant)
     ev = value.ev_numerators(table) / value.denominator

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from enumerate.analysis import Analysis
+from enumerate.game.analysis import GameAnalysis
+from enumerate.rules.sidebets import KIND_TEXT
 from enumerate.sidebets.analysis import SideBetAnalysis, SideBetReport
-from enumerate.sidebets.rules import KIND_TEXT
 
 _SPACE = {"hands": "player hands", "situations": "(player hand, up card) situations",
           "combinations": "combinations of player hand, up card and dealer hole cards"}
@@ -15,7 +15,7 @@ def _num(v: Fraction) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
-def rules_lines(a: Analysis) -> list[str]:
+def rules_lines(a: GameAnalysis) -> list[str]:
     """One line per rule variant the table has (raise size, cap, ante bonus, face-down hands)."""
     v = a.variant
     out = []
@@ -33,7 +33,7 @@ def rules_lines(a: Analysis) -> list[str]:
     return out
 
 
-def figures_lines(a: Analysis) -> list[str]:
+def figures_lines(a: GameAnalysis) -> list[str]:
     """The rule-variant figures: edge by ante size under a cap, the cost of a face-down hand."""
     f = a.rule_variants
     if f is None:
@@ -77,7 +77,7 @@ def combined_lines(r: SideBetReport) -> list[str]:
             f"situations decided differently from the base game: {c.situations_decided_differently:,}"]
 
 
-def side_bets_text(a: Analysis) -> str:
+def side_bets_text(a: GameAnalysis) -> str:
     """Everything beyond the base game that ``analyze`` prints (empty for a standard table)."""
     lines = rules_lines(a) + figures_lines(a)
     if a.side_bets is not None:
@@ -87,7 +87,7 @@ def side_bets_text(a: Analysis) -> str:
     return "\n".join(lines)
 
 
-def side_bets_markdown(a: Analysis) -> list[str]:
+def side_bets_markdown(a: GameAnalysis) -> list[str]:
     """The report's "Rule variants" and "Side bets" sections (none for a standard table)."""
     out: list[str] = []
     rules = rules_lines(a)

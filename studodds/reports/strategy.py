@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from enumerate.analysis.strategies import StrategyChart, rank_pattern
 from enumerate.rules.variant import Variant
-from enumerate.strategies import StrategyChart, rank_pattern
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from enumerate.analysis import Analysis
-from enumerate.ev import HandEVs
-from enumerate.paydiff import VariantDiff
-from enumerate.strategies import StrategyComparison
+from enumerate.analysis.base import Analysis
+from enumerate.analysis.ev import HandEVs
+from enumerate.analysis.strategies import StrategyComparison
+from enumerate.game.analysis import GameAnalysis
+from enumerate.game.diff import VariantDiff
 from evaluator.cards import RANKS, format_card, format_hand
+from studodds.reports.sidebets import side_bets_text
 
 
 def exact(value: Fraction | int) -> str:
@@ -37,7 +39,7 @@ def return_table_text(a: Analysis) -> str:
     return "\n".join(lines)
 
 
-def summary_text(a: Analysis) -> str:
+def summary_text(a: GameAnalysis) -> str:
     """What ``studodds analyze`` prints: rules, return table, headline figures."""
     v = a.variant
     pays = ", ".join(f"{c.label} {pays_text(p)}" for c, p in sorted(v.raise_pays.items(), reverse=True)
@@ -66,9 +68,8 @@ def summary_text(a: Analysis) -> str:
     ] + _extras(a))
 
 
-def _extras(a: Analysis) -> list[str]:
+def _extras(a: GameAnalysis) -> list[str]:
     """Rule variants and side bets (nothing for a standard table)."""
-    from studodds.reports.sidebets import side_bets_text
     text = side_bets_text(a)
     return ["", text] if text else []
 

@@ -22,7 +22,7 @@ INSTALL_HINT = 'report.xlsx needs openpyxl: pip install "studodds[reports]" (or 
 
 def available() -> bool:
     try:
-        import openpyxl  # noqa: F401
+        import openpyxl  # noqa: F401  (optional dependency: the reports extra)
     except ImportError:
         return False
     return True
@@ -31,8 +31,8 @@ def available() -> bool:
 def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
     """The workbook of a certified table (``summary``: the summary.json object)."""
     try:
-        from openpyxl import Workbook
-        from openpyxl.styles import Font
+        from openpyxl import Workbook  # optional dependency: the reports extra
+        from openpyxl.styles import Font  # optional dependency: the reports extra
     except ImportError:
         raise StudoddsError(INSTALL_HINT) from None
     a = summary["analysis"]

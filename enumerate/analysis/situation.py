@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.engine import COMPLETIONS, CountTable
+from enumerate.core.engine import COMPLETIONS, CountTable
 from evaluator.cards import format_card, parse_card, parse_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import hand_index

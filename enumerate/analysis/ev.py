@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from enumerate.analysis import check_table
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact, exact_or_none
+from enumerate.analysis.base import check_table
+from enumerate.analysis.situation import SituationCounts, counts_of
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.rules.variant import Variant
-from enumerate.situation import SituationCounts, counts_of
 from evaluator.cards import format_card, format_hand, parse_card, parse_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import category, strength

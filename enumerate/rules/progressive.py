@@ -11,7 +11,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Union
 
-from enumerate.jsonform import exact, exact_or_none
+from enumerate.core.jsonform import exact, exact_or_none
 from evaluator.ranking import Category
 
 

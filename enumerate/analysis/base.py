@@ -1,28 +1,35 @@
-"""Exact analysis of a variant from the engine's counts.
+"""Exact analysis of the base game (ante and raise) from the engine's counts.
 
 All totals are exact: integers or ``fractions.Fraction``.  Money is in antes: a result "per
 ante" is per unit of the ante wager; "per total wagered" divides by ante plus raises.
-Optimal strategy: raise iff EV(raise) > EV(fold) = -1 ante, situation by situation.
+Optimal strategy: raise iff EV(raise) > EV(fold) = -1 ante, situation by situation, decided by
+the integer form of :mod:`enumerate.raise_value`; or a fixed set of raised situations.
+
+The aggregation kernel (``_aggregate.pyx``) sums, per player hand category, the situations, the
+raised ones and the dealer outcomes of the raised ones (the columns of
+:class:`~enumerate.analysis.stats.Stat`); :func:`analysis_from_stats` turns those ten rows into
+the return table, the house edge, the element of risk and the variance.  The full game -- rule variants and side bets on top
+of this -- is :mod:`enumerate.game.analysis`.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact
-from enumerate.parallel import resolve_threads
+from enumerate.analysis import _aggregate
+from enumerate.analysis.stats import Stat
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import resolve_threads
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.sanity import warnings_for
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
-from enumerate.stats import Stat
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
-
-if TYPE_CHECKING:
-    from enumerate.sidebets.analysis import SideBetReport
 
 
 @dataclass(frozen=True)
@@ -43,44 +50,6 @@ class ReturnRow:
         return {"outcome": self.outcome, "label": self.event, "net_result_antes": exact(self.pays),
                 "combinations": self.combinations, "probability": exact(self.probability),
                 "return_per_ante": exact(self.contribution)}
-
-
-@dataclass(frozen=True)
-class CapRow:
-    """The game at one ante size under a maximum payout: the cap in antes, the categories it
-    cuts, and the exact edge (optimal strategy recomputed for the capped pays)."""
-
-    ante: Fraction
-    cap_antes: Fraction
-    capped: tuple[Category, ...]
-    house_edge: Fraction
-    element_of_risk: Fraction
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ante": exact(self.ante), "cap_antes": exact(self.cap_antes),
-                "capped_categories": [c.key for c in self.capped], "house_edge_per_ante": exact(self.house_edge),
-                "element_of_risk_per_total_wager": exact(self.element_of_risk)}
-
-
-@dataclass(frozen=True)
-class RuleVariantFigures:
-    """Figures only some rule variants have: the edge by ante size under a maximum payout, and
-    what a raised hand left face down costs when it is settled as a loss."""
-
-    by_ante: tuple[CapRow, ...] = ()
-    face_down_cost: Fraction | None = None     # antes lost per raised hand left face down
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.by_ante:
-            out["max_payout_by_ante"] = [r.to_dict() for r in self.by_ante]
-        if self.face_down_cost is not None:
-            out["face_down_hand"] = {
-                "settled_as": "loss of ante and raise",
-                "cost_per_raised_hand_left_face_down_antes": exact(self.face_down_cost),
-                "note": "optimal play turns every raised hand over, so the rule does not change the house "
-                        "edge; the cost is what each raised hand left face down loses against settling it"}
-        return out
 
 
 @dataclass(frozen=True)
@@ -105,8 +74,6 @@ class Analysis:
     hit_frequency: Fraction         # probability that the hand wins money
     rows: tuple[ReturnRow, ...]
     raise_by_category: dict[Category, tuple[int, int]]   # -> (raised situations, situations)
-    rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
-    side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
 
     @property
     def standard_deviation(self) -> float:
@@ -119,7 +86,7 @@ class Analysis:
         return -self.house_edge
 
     def to_dict(self) -> dict[str, Any]:
-        """Every figure in the JSON convention of :mod:`enumerate.jsonform` (kind "analysis");
+        """Every figure in the JSON convention of :mod:`enumerate.core.jsonform` (kind "analysis");
         ``studodds analyze --json`` prints this and ``summary.json`` holds it."""
         return {
             "kind": "analysis",
@@ -144,20 +111,17 @@ class Analysis:
                 c.key: {"raised_situations": raised, "situations": total,
                         "raise_share": exact(Fraction(raised, total) if total else 0)}
                 for c, (raised, total) in sorted(self.raise_by_category.items(), reverse=True)},
-            **({} if self.rule_variants is None else {"rule_variants": self.rule_variants.to_dict()}),
-            **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()}),
         }
 
     def warnings(self) -> list[str]:
         """Sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`)."""
-        from enumerate.rules.sanity import warnings_for
         return warnings_for(self.variant, self.house_edge)
 
     def to_pandas(self) -> Any:
         """The return table as a pandas DataFrame (needs pandas, which studodds does not
         require): one row per outcome, exact columns as Fractions."""
         try:
-            import pandas as pd
+            import pandas as pd  # optional: studodds does not require pandas
         except ImportError:
             raise StudoddsError("to_pandas needs pandas: pip install pandas") from None
         return pd.DataFrame([{"outcome": r.outcome, "label": r.event, "net_result_antes": r.pays,
@@ -165,145 +129,22 @@ class Analysis:
                               "return_per_ante": r.contribution} for r in self.rows])
 
 
-@dataclass(frozen=True)
-class RaiseValue:
-    """EV(raise) of a situation, exactly, as an integer linear form in its counts.
-
-    With ``n`` = 163,185 completions, lose = n - no_qualify - win - tie, a raise of ``r`` antes and
-    an ante bonus ``b_c`` paid on a raised hand of category c (both in antes):
-
-        EV(raise) * scale * n = no_qualify * c_nq + win * c_win[c] + tie * c_tie - c_lose * n + b_c * scale * n
-
-    with c_nq = (a_nq + 1 + r) * scale, c_win[c] = (a_w + r * pay_c + 1 + r) * scale,
-    c_tie = c_lose = (1 + r) * scale; so EV(raise) > EV(fold) = -1 iff the form
-    ``no_qualify * c_nq + win * c_win[c] + tie * c_tie`` exceeds ``thresholds[c]`` =
-    (r - b_c) * scale * n.  The standard game (r = 2, no bonus) raises iff the form exceeds
-    2 * scale * n for every category.
-    """
-
-    scale: int
-    c_nq: int
-    c_win: np.ndarray      # by category 0..9
-    c_tie: int
-    thresholds: np.ndarray  # by category 0..9: raise iff form > thresholds[c]
-    bonus: np.ndarray      # ante bonus by category, times scale
-
-    @property
-    def c_lose(self) -> int:
-        """What a lost raised hand costs, times scale: (1 + r) * scale, the same as c_tie."""
-        return self.c_tie
-
-    @property
-    def denominator(self) -> int:
-        return self.scale * COMPLETIONS
-
-    @property
-    def raise_above(self) -> int:
-        """The threshold when it is the same for every category (StudoddsError otherwise: an
-        ante bonus makes it depend on the category)."""
-        if (self.thresholds != self.thresholds[0]).any():
-            raise StudoddsError("this analysis does not support an ante bonus")
-        return int(self.thresholds[0])
-
-    @classmethod
-    def of(cls, variant: Variant) -> "RaiseValue":
-        r = variant.raise_antes
-        pays = [variant.pay(c) for c in Category]
-        bonus = variant.bonus_by_category()
-        scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays, *bonus]))
-        c_win = [int((variant.ante_win + r * p + 1 + r) * scale) for p in pays]
-        c_nq = int((variant.ante_no_qualify + 1 + r) * scale)
-        c_tie = (1 + r) * scale
-        b = [int(x * scale) for x in bonus]
-        if max(c_win + [c_nq, c_tie] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
-            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
-        thresholds = [(r * scale - x) * COMPLETIONS for x in b]
-        return cls(scale, c_nq, np.array(c_win, dtype=np.int64), c_tie, np.array(thresholds, dtype=np.int64),
-                   np.array(b, dtype=np.int64))
-
-    def form(self, counts: CountTable) -> np.ndarray:
-        """The linear form for every situation of ``counts`` (int32 when it fits, else int64;
-        :meth:`of` guarantees int64 suffices)."""
-        bound = (max(abs(self.c_nq), int(np.abs(self.c_win).max()), self.c_tie)) * COMPLETIONS
-        dtype = np.int32 if bound < 2**31 else np.int64
-        category = CATEGORY_BY_STRENGTH[counts.strength]
-        c_win = self.c_win.astype(dtype)[category][:, None]
-        form: np.ndarray = counts.win.astype(dtype) * c_win
-        form += counts.no_qualify.astype(dtype) * self.c_nq
-        form += counts.tie.astype(dtype) * self.c_tie
-        return form
-
-    def row_thresholds(self, counts: CountTable) -> np.ndarray:
-        """(rows, 1) int64: each row's raise threshold (by its category)."""
-        return self.thresholds[CATEGORY_BY_STRENGTH[counts.strength]][:, None]
-
-    def optimal(self, counts: CountTable) -> np.ndarray:
-        """Boolean raise decisions of the optimal strategy for every situation."""
-        return self.form(counts) > self.row_thresholds(counts)
-
-    def ev_numerators(self, counts: CountTable) -> np.ndarray:
-        """EV(raise) * denominator for every situation, int64."""
-        bonus = self.bonus[CATEGORY_BY_STRENGTH[counts.strength]][:, None] * COMPLETIONS
-        return self.form(counts).astype(np.int64) - self.c_lose * COMPLETIONS + bonus
-
-
 def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
             threads: int | None = None) -> Analysis:
-    """Exact return table and headline figures of ``variant``, under optimal strategy unless
-    ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions."""
+    """Exact return table and headline figures of the base game of ``variant``, under optimal
+    strategy unless ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions.
+    (:func:`enumerate.game.analysis.analyze_game` adds the rule variants' figures and side bets.)"""
     masks = [] if force is None else [force]
     stats, _ = raw_statistics(counts, variant, masks, with_chart=False, threads=threads)
-    result = analysis_from_stats(counts, variant, stats[len(masks)])
-    return result if force is not None else with_extras(counts, variant, result, threads)
-
-
-def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> Analysis:
-    """The optimal-strategy analysis with the figures of the variant's rule variants and side
-    bets attached (unchanged for a standard table)."""
-    extras = rule_variant_figures(counts, variant, result, threads)
-    if extras is not None:
-        result = replace(result, rule_variants=extras)
-    if variant.side_bets:
-        from enumerate.sidebets.analysis import analyze_side_bets
-        result = replace(result, side_bets=analyze_side_bets(counts, variant, threads, base=result))
-    return result
-
-
-def rule_variant_figures(counts: CountTable, variant: Variant, a: Analysis,
-                         threads: int | None = None) -> RuleVariantFigures | None:
-    """The edge at every ante size where a maximum payout starts to cut a pay, and the cost of a
-    raised hand left face down (see :class:`RuleVariantFigures`); None for neither rule."""
-    if variant.max_payout is None and not variant.face_down_loses:
-        return None
-    cost = None
-    if variant.face_down_loses:
-        raised = Fraction(a.raised_situations, counts.n_situations)
-        played = sum((r.contribution for r in a.rows if r.outcome != "fold"), Fraction(0))
-        cost = played / raised + 1 + variant.raise_antes if raised else Fraction(0)
-    rows: list[CapRow] = []
-    cap = variant.max_payout
-    if cap is not None:
-        extra = variant.ante_win if cap.covers == "ante_and_raise" else 0
-        # the largest ante at which each category is still paid in full
-        antes = {cap.ante} | {cap.amount / (extra + variant.raise_antes * p)
-                              for p in set(variant.raise_pays.values()) if extra + variant.raise_antes * p > 0}
-        for ante in sorted(antes):
-            at = replace(cap, ante=ante)
-            v = replace(variant, max_payout=at, side_bets=())
-            b = a if ante == cap.ante else analysis_from_stats(
-                counts, v, raw_statistics(counts, v, [], with_chart=False, threads=threads)[0][0])
-            capped = tuple(c for c in PAY_CATEGORIES if v.pay(c) < v.posted_pay(c))
-            rows.append(CapRow(ante, at.antes, capped, b.house_edge, b.element_of_risk))
-    return RuleVariantFigures(tuple(rows), cost)
+    return analysis_from_stats(counts, variant, stats[len(masks)])
 
 
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,
                    threads: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(stats, chart)`` of :func:`enumerate._aggregate.aggregate_all`: per category (10, 8)
-    int64 statistics with the columns of :class:`enumerate.stats.Stat` for the optimal strategy
+    """``(stats, chart)`` of :func:`enumerate.analysis._aggregate.aggregate_all`: per category (10, 8)
+    int64 statistics with the columns of :class:`enumerate.analysis.stats.Stat` for the optimal strategy
     (row 0) and each fixed mask (rows 1..).  For a fixed mask every statistic but
     ``Stat.INDIFFERENT`` is independent of the paytable."""
-    from enumerate import _aggregate
     check_table(counts, variant)
     value = RaiseValue.of(variant)
     stacked = (np.ascontiguousarray(np.stack(masks), dtype=np.uint8) if masks

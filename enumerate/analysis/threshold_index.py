@@ -4,7 +4,7 @@ For fixed ante pays (a_nq, a_w), with N = 163,185, a situation of category c rai
 
     win * P_c  >  2N - nq * (a_nq + 3) - 3 * tie  =: rhs        where P_c = a_w + 2 * pay_c + 3
 
-(the linear form of :class:`enumerate.analysis.RaiseValue` divided by its scale).  A situation
+(the linear form of :class:`enumerate.raise_value.RaiseValue` divided by its scale).  A situation
 with ``win > 0`` therefore raises iff P_c exceeds its threshold t = rhs / win; once each
 category's situations are sorted by t, any paytable's raised set is a prefix, found by binary
 search, and its statistics are prefix sums (kept per block of 256).  Sorting uses floats; every
@@ -20,9 +20,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from enumerate import _aggregate
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.stats import N_STATS, Stat
+from enumerate.analysis import _aggregate
+from enumerate.analysis.stats import N_STATS, Stat
+from enumerate.core.engine import COMPLETIONS, CountTable
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 _TOL = 1e-9
@@ -87,7 +87,7 @@ class ThresholdIndex:
 
     def category_statistics(self, c: Category, pay: Fraction) -> tuple[np.ndarray, tuple]:
         """(8,) statistics of category ``c`` raised optimally at raise pay ``pay`` (columns of
-        :class:`enumerate.stats.Stat`), and the signature of its raised set."""
+        :class:`enumerate.analysis.stats.Stat`), and the signature of its raised set."""
         row = np.zeros(N_STATS, dtype=np.int64)
         start, fe = int(self.starts[c]), int(self.finite_end[c])
         all_, fixed, indifferent = self.totals[c]

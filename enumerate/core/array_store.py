@@ -4,7 +4,7 @@ File layout: the magic line ``STUDODDS-ARRAYS 2\\n``, an 8-byte little-endian he
 JSON header (caller's metadata, for each array its dtype, shape, offset and length, and the
 CRC-32 of everything after the header), then the raw arrays.  CRC-32 detects truncation and
 accidental corruption (every burst of up to 32 flipped bits) at memory speed.  Files are written
-with :func:`enumerate.atomic.atomic_write_bytes`, so a reader never sees a half-written file.
+with :func:`enumerate.core.atomic.atomic_write_bytes`, so a reader never sees a half-written file.
 Loaded arrays are read-only views of one private copy of the file, checked before use.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.atomic import atomic_write_bytes
+from enumerate.core.atomic import atomic_write_bytes
 
 MAGIC = b"STUDODDS-ARRAYS 2\n"
 

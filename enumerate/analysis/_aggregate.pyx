@@ -1,12 +1,12 @@
 """One-pass exact aggregation of a strategy over the count table (private).
 
 For every situation the raise decision is the sign of an integer linear form in its counts
-(see enumerate.analysis.RaiseValue); per player category the kernel sums, weighted by the
+(see enumerate.raise_value.RaiseValue); per player category the kernel sums, weighted by the
 suit-class size, the situations, the raised and the indifferent ones, and the dealer outcomes
 of the raised ones.  Each thread adds into its own slice, so the sums are exact and do not
 depend on the thread count.
 
-The statistics columns are named by the enum below; :class:`enumerate.stats.Stat` is the same
+The statistics columns are named by the enum below; :class:`enumerate.analysis.stats.Stat` is the same
 enum for Python code, and its import checks it against ``STAT_COLUMNS``.
 """
 import numpy as np

@@ -1,4 +1,4 @@
-"""Type stub of the compiled exposure kernel (enumerate/_exposure.pyx)."""
+"""Type stub of the compiled exposure kernel (enumerate/protection/_exposure.pyx)."""
 import numpy as np
 
 OPENMP: bool

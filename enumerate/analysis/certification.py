@@ -2,7 +2,7 @@
 
 All exact (``Fraction``) except where a figure is irrational (standard deviations, the
 volatility index, the normal approximation) or comes from the floating-point convolution of
-many hands (:mod:`enumerate.distribution`, with its error bound).
+many hands (:mod:`enumerate.analysis.distribution`, with its error bound).
 
 * RTP, return to player: 1 - house edge per ante, and 1 - element of risk per total wagered.
 * The range of RTP over strategies: the worst possible play (the worse action in every
@@ -24,11 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis
-from enumerate.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.jsonform import exact
-from enumerate.strategies import StrategyResult
+from enumerate.analysis.base import Analysis
+from enumerate.analysis.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
+from enumerate.analysis.strategies import StrategyResult, evaluate
+from enumerate.analysis.strategies import raise_all as everything
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.jsonform import exact
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category
 
@@ -165,8 +166,6 @@ def certification_figures(table: CountTable, a: Analysis, simple: Sequence[Strat
     """Compute every figure of :class:`CertificationFigures` for an analysed variant."""
     raise_all = next((s.analysis for s in simple if s.name == "raise everything"), None)
     if raise_all is None:
-        from enumerate.strategies import evaluate
-        from enumerate.strategies import raise_all as everything
         raise_all = evaluate(table, a.variant, {"raise everything": everything}, threads=threads)[0][1].analysis
     return CertificationFigures(a, worst_play(a, raise_all), tuple(simple),
                                 dealer_qualifies_by_up_rank(table), tuple(n_hands(a, n) for n in hands))

@@ -1,7 +1,7 @@
 """Count tables on demand: from the on-disk cache when it is valid, else computed and cached.
 
-The cache lives under :func:`enumerate.array_store.cache_dir` and is keyed by everything that
-changes the counts: the qualifier threshold, :data:`enumerate.engine.ENGINE_VERSION` and the
+The cache lives under :func:`enumerate.core.array_store.cache_dir` and is keyed by everything that
+changes the counts: the qualifier threshold, :data:`enumerate.core.engine.ENGINE_VERSION` and the
 SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.ordering_fingerprint`).
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from enumerate import array_store as cache
-from enumerate.atomic import remove_stale_temporaries
-from enumerate.engine import ENGINE_VERSION, CountTable, compute_counts
+from enumerate.core import array_store as cache
+from enumerate.core.atomic import remove_stale_temporaries
+from enumerate.core.engine import ENGINE_VERSION, CountTable, compute_counts, hand_tables
 from evaluator.ranking import ordering_fingerprint
 
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
@@ -54,7 +54,6 @@ def load_or_compute(
                 warnings.warn(f"count cache {path} unusable ({exc}); rebuilding it", stacklevel=2)
         except KeyError:
             warnings.warn(f"count cache {path} lacks arrays; rebuilding it", stacklevel=2)
-    from enumerate.engine import hand_tables
     total = 2 * hand_tables().canon_index.shape[0]
     if progress_factory is None:
         table = compute_counts(qualifier, threads=threads)

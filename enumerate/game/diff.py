@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis, RaiseValue
-from enumerate.engine import CountTable
-from enumerate.jsonform import exact, exact_or_none
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.game.analysis import GameAnalysis
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.compare import RuleChange, rule_changes
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
@@ -50,7 +51,7 @@ def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant) ->
     return Flips(to_fold, to_raise, {k: tuple(v) for k, v in sorted(cells.items())})
 
 
-#: The headline figures a diff compares, as (JSON key, Analysis attribute).
+#: The headline figures a diff compares, as (JSON key, GameAnalysis attribute).
 DIFF_FIGURES = (("house_edge_per_ante", "house_edge"), ("element_of_risk_per_total_wager", "element_of_risk"),
                 ("expected_return_per_ante", "expected_return"), ("raise_probability", "raise_probability"),
                 ("hit_frequency", "hit_frequency"), ("variance_antes_squared", "variance"),
@@ -61,8 +62,8 @@ DIFF_FIGURES = (("house_edge_per_ante", "house_edge"), ("element_of_risk_per_tot
 class VariantDiff:
     """What changes from variant A to variant B: figures, return tables and flipped actions."""
 
-    a: Analysis
-    b: Analysis
+    a: GameAnalysis
+    b: GameAnalysis
     flips: Flips
 
     def rule_changes(self) -> list[RuleChange]:
@@ -72,7 +73,7 @@ class VariantDiff:
     def side_bet_edges(self) -> list[tuple[str, Fraction | None, Fraction | None]]:
         """(name, house edge in A, in B) of every side bet of either variant (None where a
         variant lacks it), then ``"combined game"`` with the edge per total wagered."""
-        def edges(a: Analysis) -> dict[str, Fraction]:
+        def edges(a: GameAnalysis) -> dict[str, Fraction]:
             if a.side_bets is None:
                 return {}
             out = {b.bet.name: b.house_edge for b in a.side_bets.bets}

@@ -1,4 +1,4 @@
-"""Type stub of the compiled collusion kernel (enumerate/_collusion.pyx)."""
+"""Type stub of the compiled collusion kernel (enumerate/protection/_collusion.pyx)."""
 import numpy as np
 
 OPENMP: bool

@@ -69,28 +69,12 @@ def using_threads(threads: int | None) -> Iterator[None]:
         _OVERRIDE.reset(token)
 
 
-def openmp_enabled() -> bool:
-    """True if every compiled module was built with OpenMP; False for a serial build (the
-    results are the same, the counting uses one core)."""
-    from enumerate import _aggregate, _engine
-    from evaluator.ranking import openmp_enabled as evaluator_openmp
-    return evaluator_openmp() and bool(_engine.OPENMP) and bool(_aggregate.OPENMP)
-
-
-def debug_build() -> bool:
-    """True if the compiled modules are the bounds-checking debug build
-    (``STUDODDS_DEBUG_BUILD=1 pip install .``)."""
-    from enumerate import _aggregate, _engine
-    from evaluator import ranking
-    return bool(ranking.debug_build() and _engine.DEBUG_BUILD and _aggregate.DEBUG_BUILD)
-
-
 @contextmanager
 def dask_client(address: str) -> Iterator[Any]:
     """A Dask ``distributed.Client`` connected to the scheduler at ``address`` (closed on exit);
     StudoddsError when the dask extra is missing or the scheduler cannot be reached."""
     try:
-        from distributed import Client
+        from distributed import Client  # optional heavy dependency: the dask extra
     except ImportError:
         raise StudoddsError("--scheduler needs Dask's distributed: pip install 'studodds[dask]'") from None
     try:

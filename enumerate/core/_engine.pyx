@@ -1,4 +1,4 @@
-"""Exhaustive count kernels (private; use :mod:`enumerate.engine`).
+"""Exhaustive count kernels (private; use :mod:`enumerate.core.engine`).
 
 For a situation (player's 5 cards P, dealer up card u) we need, over the C(46,4) = 163,185
 dealer hole-card sets H, how many dealer hands D = H + u are weaker than a threshold.

@@ -27,16 +27,18 @@ The CSV has the same columns with cards as text (``hand`` "As Kd Jh 8c 3s", ``up
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
+from math import gcd
 from pathlib import Path
 
 import numpy as np
 
-from enumerate.analysis import RaiseValue
-from enumerate.atomic import atomic_write_bytes
-from enumerate.engine import CountTable
+from enumerate.analysis.situation import canonical
+from enumerate.core.atomic import atomic_write_bytes
+from enumerate.core.engine import CountTable
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
-from enumerate.situation import canonical
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import hand_index, hand_indices
@@ -115,7 +117,6 @@ def build(table: CountTable, variant: Variant) -> EVTable:
 
 
 def save_npz(ev: EVTable, path: Path) -> None:
-    import io
     buf = io.BytesIO()
     np.savez(buf, hand=ev.hand, up=ev.up, multiplicity=ev.multiplicity, no_qualify=ev.no_qualify,
              win=ev.win, tie=ev.tie, lose=ev.lose, ev_raise_num=ev.ev_raise_num,
@@ -140,7 +141,6 @@ def _card_text(cards: np.ndarray) -> np.ndarray:
 
 def csv_chunks(ev: EVTable, rows_per_chunk: int = 200_000):
     """The CSV as byte chunks (header first)."""
-    from math import gcd
     yield b"hand,up,multiplicity,no_qualify,win,tie,lose,ev_raise,ev_raise_decimal,action\n"
     den = ev.ev_denominator
     for start in range(0, len(ev), rows_per_chunk):

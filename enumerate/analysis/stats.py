@@ -1,6 +1,6 @@
 """Named columns of the per-category statistics arrays.
 
-The aggregation kernel (``enumerate/_aggregate.pyx``) returns, for a strategy, a (10, 8) int64
+The aggregation kernel (``enumerate/analysis/_aggregate.pyx``) returns, for a strategy, a (10, 8) int64
 array: one row per player hand category (:class:`evaluator.ranking.Category`), one column per
 statistic below.  All counts are over concrete situations (player hand, up card), weighted by
 suit-class size, and -- for the dealer outcomes -- over the 163,185 dealer hole-card sets of
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from enumerate import _aggregate
+from enumerate.analysis import _aggregate
 
 
 class Stat(IntEnum):
@@ -31,4 +31,4 @@ class Stat(IntEnum):
 N_STATS = len(Stat)
 
 if {s.name.lower(): int(s) for s in Stat} != dict(_aggregate.STAT_COLUMNS):   # pragma: no cover
-    raise ImportError("enumerate.stats.Stat and the compiled kernel's columns disagree: rebuild")
+    raise ImportError("enumerate.analysis.stats.Stat and the compiled kernel's columns disagree: rebuild")

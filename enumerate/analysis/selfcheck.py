@@ -7,9 +7,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from enumerate.engine import COMPLETIONS, CountTable
-from enumerate.parallel import resolve_threads
-from enumerate.situation import SituationCounts, counts_of
+from enumerate.analysis.situation import SituationCounts, counts_of
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.parallel import resolve_threads
 from evaluator.ranking import strengths
 
 

@@ -1,4 +1,4 @@
-"""Type stub of the compiled aggregation kernels (enumerate/_aggregate.pyx)."""
+"""Type stub of the compiled aggregation kernels (enumerate/analysis/_aggregate.pyx)."""
 import numpy as np
 
 OPENMP: bool

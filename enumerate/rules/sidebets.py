@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from enumerate.jsonform import exact
+from enumerate.core.jsonform import exact
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.qualifier import Qualifier
 

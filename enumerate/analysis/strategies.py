@@ -7,6 +7,7 @@ for all 122,151,120 situations, its figures are exact.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis, analysis_from_stats, raw_statistics
-from enumerate.engine import CountTable
-from enumerate.jsonform import exact
+from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistics
+from enumerate.analysis.stats import Stat
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
-from enumerate.stats import Stat
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, STRENGTH_BY_INDEX, Category, hand_indices, rank_counts_by_strength, strength
@@ -227,5 +228,4 @@ class StrategyChart:
 
     def key(self) -> bytes:
         """A digest equal for two charts iff they are equal (renderings are reused by it)."""
-        import hashlib
         return hashlib.sha256(self.raised.tobytes() + self.total.tobytes()).digest()

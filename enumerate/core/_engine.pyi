@@ -1,4 +1,4 @@
-"""Type stub of the compiled count kernels (enumerate/_engine.pyx)."""
+"""Type stub of the compiled count kernels (enumerate/core/_engine.pyx)."""
 import numpy as np
 
 OPENMP: bool

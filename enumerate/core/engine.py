@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from enumerate import _engine
-from enumerate.parallel import resolve_threads
+from enumerate.core import _engine
+from enumerate.core.parallel import resolve_threads
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
 
@@ -138,7 +138,7 @@ def compute_counts(
     """Count every situation exactly for a dealer qualifier threshold.
 
     ``qualifier`` is a hand strength: the dealer qualifies iff its strength is >= qualifier
-    (0 means the dealer always qualifies).  ``threads``: see :mod:`enumerate.parallel`.
+    (0 means the dealer always qualifies).  ``threads``: see :mod:`enumerate.core.parallel`.
     ``progress`` is called with the number of canonical player hands finished since the previous
     call (twice the number of hands in all).
     """

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis import Analysis
-from enumerate.jsonform import exact
+from enumerate.analysis.base import Analysis
+from enumerate.core.jsonform import exact
 
 #: N up to this are convolved exactly in integers.
 EXACT_UP_TO = 10

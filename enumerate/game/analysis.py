@@ -1,0 +1,52 @@
+"""The full game of a variant: the base analysis plus its rule variants and side bets.
+
+The base game (ante and raise, optimal strategy) is :func:`enumerate.analysis.base.analyze`.
+Two things sit on top of it and need it as input: the figures of rule variants (edge by ante
+size under a maximum payout, the cost of a hand left face down;
+:mod:`enumerate.analysis.rule_variants`) and the side bets, settled under the base strategy or
+under a strategy remade when a fold forfeits them (:mod:`enumerate.sidebets.analysis`).  This
+module puts the three together; it is what ``studodds.analyze`` returns and ``summary.json``
+holds.  A standard table has neither extra, and its figures are the base game's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from enumerate.analysis.base import Analysis, analyze
+from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
+from enumerate.core.engine import CountTable
+from enumerate.rules.variant import Variant
+from enumerate.sidebets.analysis import SideBetReport, analyze_side_bets
+
+
+@dataclass(frozen=True)
+class GameAnalysis(Analysis):
+    """:class:`~enumerate.analysis.base.Analysis` of the base game under optimal strategy, with
+    the figures of the variant's rule variants and side bets (None when it has none)."""
+
+    rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
+    side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(),
+                **({} if self.rule_variants is None else {"rule_variants": self.rule_variants.to_dict()}),
+                **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()})}
+
+
+def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:
+    """The optimal-strategy analysis ``result`` of the base game with the figures of the
+    variant's rule variants and side bets attached (the same figures for a standard table)."""
+    fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
+    game = GameAnalysis(**fields)
+    extras = rule_variant_figures(counts, variant, result, threads)
+    if extras is not None:
+        game = replace(game, rule_variants=extras)
+    if variant.side_bets:
+        game = replace(game, side_bets=analyze_side_bets(counts, variant, threads, base=result))
+    return game
+
+
+def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None) -> GameAnalysis:
+    """The full game of ``variant`` under optimal strategy (see the module docstring)."""
+    return with_extras(counts, variant, analyze(counts, variant, threads=threads), threads)
