@@ -15,3 +15,20 @@ class StudoddsError(ValueError):
 
     A subclass of :class:`ValueError`, so code that catches ``ValueError`` keeps working.
     """
+
+
+class ParameterError(StudoddsError):
+    """A bad argument of a public function: ``parameter`` names it as the function spells it
+    (``raise_at_least``, ``shares``, ``threads``), ``reason`` says what is wrong.
+
+    ``str(error)`` is ``"parameter: reason"``.  The command line maps the parameter to its option
+    (``--raise-at-least``) and prints ``studodds: error: --raise-at-least: reason``.
+
+    >>> str(ParameterError("samples", "must be at least 2, got 1"))
+    'samples: must be at least 2, got 1'
+    """
+
+    def __init__(self, parameter: str, reason: str) -> None:
+        self.parameter = parameter
+        self.reason = reason
+        super().__init__(f"{parameter}: {reason}")

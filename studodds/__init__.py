@@ -37,6 +37,7 @@ __all__ = [
     "ExposureAnalysis",
     "HandEVs",
     "HoleCardTable",
+    "ParameterError",
     "ProgressiveReport",
     "SearchResult",
     "Sensitivity",
@@ -87,6 +88,7 @@ _LAZY = {
     "SolveResult": "enumerate.design.solve",
     "StrategyComparison": "enumerate.analysis.strategies",
     "StudoddsError": "evaluator.errors",
+    "ParameterError": "evaluator.errors",
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
@@ -111,7 +113,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
     from enumerate.rules.variant import Variant
     from enumerate.sidebets.analysis import SideBetReport
-    from evaluator.errors import StudoddsError
+    from evaluator.errors import ParameterError, StudoddsError
     from evaluator.ranking import Category
     from studodds.api import (
         analyze,

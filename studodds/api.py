@@ -27,11 +27,13 @@ from typing import Any, Union
 from enumerate.analysis import _aggregate
 from enumerate.analysis import ev_table as et
 from enumerate.analysis import strategies as st
-from enumerate.analysis.ev import HandEVs, hand_report
+from enumerate.analysis.ev import HandEVs, as_card, as_hand, hand_report
 from enumerate.analysis.ev_table import EVTable
 from enumerate.analysis.strategies import Strategy, StrategyComparison
 from enumerate.core import _engine
+from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import load_or_compute
+from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
 from enumerate.design.criteria import Bound, Objective
@@ -55,6 +57,7 @@ from enumerate.protection.exposure import burn_card as _burn
 from enumerate.protection.exposure import edge_sort as _edge_sort
 from enumerate.rules.amounts import parse_amount
 from enumerate.rules.qualifier import parse_qualifier
+from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant import Variant
 from enumerate.rules.variant_file import (
     DEFAULT_VARIANT,
@@ -66,14 +69,17 @@ from enumerate.rules.variant_file import (
     with_raise_pays,
 )
 from evaluator import _eval
-from evaluator.cards import RANKS
-from evaluator.errors import StudoddsError
+from evaluator.cards import RANKS, format_card
+from evaluator.errors import ParameterError, StudoddsError
 from studodds.progress import bar_factory
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant]
 #: Cards as text ("As Kd Jh 8c 3s") or card numbers 0..51 (rank * 4 + suit).
 CardsLike = Union[str, Iterable[int]]
+
+#: Bumped when the meaning or layout of the counts changes; part of every cache key and provenance.
+ENGINE_VERSION: int = _ENGINE_VERSION
 
 _TABLES: OrderedDict[int, CountTable] = OrderedDict()
 _KEEP_TABLES = 2
@@ -130,9 +136,11 @@ def clear_memory() -> None:
     _TABLES.clear()
 
 
-def analyze(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
+def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, threads: int | None = None,
             use_cache: bool = True, progress: bool = False) -> GameAnalysis:
-    """Exact return table and figures of a variant under optimal strategy.
+    """Exact return table and figures of a variant under optimal strategy; its sanity warnings
+    are :meth:`~enumerate.analysis.base.Analysis.warnings`, and with ``strict`` the first one is
+    a :class:`ParameterError` instead (the rules' warnings before any counting).
 
     >>> a = analyze("us-common")
     >>> a.total_loss
@@ -141,13 +149,18 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = Non
     '5.224306%'
     """
     v = load_variant(variant)
+    if strict and rule_warnings(v):
+        raise strict_error(v.name, rule_warnings(v))
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
-        return _analyze(table, v)
+        a = _analyze(table, v)
+    if strict and a.warnings():
+        raise strict_error(v.name, a.warnings())
+    return a
 
 
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
-         threads: int | None = None, use_cache: bool = True) -> HandEVs:
+         threads: int | None = None, use_cache: bool = True, progress: bool = False) -> HandEVs:
     """Counts over the 163,185 dealer completions and exact EVs (antes) of a player hand
     against one up card, or against each of the 47 with the EV before the up card is seen.
 
@@ -155,13 +168,27 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].action
     'fold'
     """
+    hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
+    up_card = _parsed("up", as_card, up) if up is not None else None
+    if up_card is not None and up_card in hand_cards:
+        raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
-    return hand_report(count_table(v, threads=threads, use_cache=use_cache), v, cards, up)
+    return hand_report(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v, hand_cards, up_card)
+
+
+def _parsed(parameter: str, parse: Callable[[Any], Any], value: Any) -> Any:
+    """``parse(value)``, its StudoddsError turned into a ParameterError naming ``parameter``."""
+    try:
+        return parse(value)
+    except ParameterError:
+        raise
+    except StudoddsError as exc:
+        raise ParameterError(parameter, str(exc)) from None
 
 
 def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, Strategy] | None = None,
                raise_at_least: str | None = None, threads: int | None = None,
-               use_cache: bool = True) -> StrategyComparison:
+               use_cache: bool = True, progress: bool = False) -> StrategyComparison:
     """Exact figures of the optimal strategy and the simple strategies (raise everything,
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
@@ -172,24 +199,24 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
         try:
             threshold = parse_qualifier(raise_at_least)
         except StudoddsError as exc:
-            raise StudoddsError(f"--raise-at-least: {exc}") from None
+            raise ParameterError("raise_at_least", str(exc)) from None
         named[f"{raise_at_least} or better"] = st.raise_at_least(threshold.threshold)
     named.update(extra or {})
-    table = count_table(v, threads=threads, use_cache=use_cache)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     results, _ = st.evaluate(table, v, named, threads=threads)
     return StrategyComparison(v.name, tuple(results))
 
 
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-             use_cache: bool = True) -> EVTable:
+             use_cache: bool = True, progress: bool = False) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
     v = load_variant(variant)
-    return et.build(count_table(v, threads=threads, use_cache=use_cache), v)
+    return et.build(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v)
 
 
 def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fraction | int | str | None = None,
                 side_wager: Fraction | int | str = 1, threads: int | None = None,
-                use_cache: bool = True) -> ProgressiveReport:
+                use_cache: bool = True, progress: bool = False) -> ProgressiveReport:
     """The progressive side bet exactly: hit probabilities, return against the meter,
     break-even meter, long run, several players, and the combined game at ``meter`` (default:
     the break-even meter) with a side wager of ``side_wager`` antes.  Amounts per unit side
@@ -200,22 +227,23 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     try:
         m = parse_amount(meter) if meter is not None else None
     except StudoddsError as exc:
-        raise StudoddsError(f"--meter: {exc}") from None
+        raise ParameterError("meter", str(exc)) from None
     try:
         s = parse_amount(side_wager, allow_zero=False)
     except StudoddsError as exc:
-        raise StudoddsError(f"--side-wager: {exc}") from None
-    table = count_table(v, threads=threads, use_cache=use_cache)
+        raise ParameterError("side_wager", str(exc)) from None
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return report(table, v, m, s)
 
 
-def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cache: bool = True) -> VariantDiff:
+def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cache: bool = True,
+         progress: bool = False) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
     va, vb = load_variant(a), load_variant(b)
-    ca = count_table(va, threads=threads, use_cache=use_cache)
-    cb = count_table(vb, threads=threads, use_cache=use_cache)
+    ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
+    cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return VariantDiff(_analyze(ca, va), _analyze(cb, vb), flips(ca, va, cb, vb))
 
@@ -235,7 +263,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     v = _protection_variant(variant)
     levels = sorted(set(int(k) for k in exposed))
     if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
-        raise StudoddsError("exposed hole cards are -1 (no dealer card visible) or 0..4")
+        raise ParameterError("exposed", "exposed hole cards are -1 (no dealer card visible) or 0..4")
     fractions = [_share(p) for p in shares]
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     tick = _LevelBars(levels) if progress else None
@@ -271,7 +299,7 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     (``scheduler``: a Dask scheduler address)."""
     v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise StudoddsError("samples must be an integer of at least 2")
+        raise ParameterError("samples", "must be an integer of at least 2")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = None
     if progress:
@@ -300,7 +328,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     v = _protection_variant(variant)
     pairs = [(p, b) for p in partners for b in burn_cards]
     if not pairs:
-        raise StudoddsError("no partner counts given")
+        raise ParameterError("partners", "no partner counts given")
     exact = None
     if (0, True) in pairs and strategy is None:
         exact = burn_card(v, threads=threads, use_cache=use_cache)
@@ -313,16 +341,16 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
 
 
 def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-              use_cache: bool = True) -> ExposureAnalysis:
+              use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
     v = _protection_variant(variant)
-    table = count_table(v, threads=threads, use_cache=use_cache)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return _burn(table, v, threads=threads, use_cache=use_cache)
 
 
 def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-                use_cache: bool = True) -> Sensitivity:
+                use_cache: bool = True, progress: bool = False) -> Sensitivity:
     """Exact change of the total, house edge, element of risk and RTP per unit of every raise pay
     and both ante pays, and the exact pay interval over which the optimal strategy stays the same
     (with the situations that flip at each end).
@@ -332,14 +360,14 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     ('full_house', Fraction(-33248950560, 1))
     """
     v = load_variant(variant)
-    table = count_table(v, threads=threads, use_cache=use_cache)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return _sensitivity(table, v)
 
 
 def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
     items = [vary] if isinstance(vary, str | Axis) else list(vary)
-    return [a if isinstance(a, Axis) else Axis.parse(a) for a in items]
+    return [a if isinstance(a, Axis) else _parsed("vary", Axis.parse, a) for a in items]
 
 
 def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis] | str | Axis, *,
@@ -355,9 +383,9 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     (Fraction(19, 1), '19.0707')
     """
     v = load_variant(variant)
-    goal = target if isinstance(target, Target) else Target.parse(target)
+    goal = target if isinstance(target, Target) else _parsed("target", Target.parse, target)
     axes = _axes(vary)
-    table = count_table(v, threads=threads, use_cache=use_cache)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with _grid_bar(axes, progress) as bar, using_threads(threads):
         return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
 
@@ -374,14 +402,14 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
     v = load_variant(variant)
     axes = _axes(vary)
-    limits = tuple(b if isinstance(b, Bound) else Bound.parse(b) for b in bounds)
+    limits = tuple(b if isinstance(b, Bound) else _parsed("bounds", Bound.parse, b) for b in bounds)
     objectives: tuple[Objective, ...]
     if front is None:
         objectives = DEFAULT_OBJECTIVES
     else:
-        items = front.split(",") if isinstance(front, str) else list(front)
-        objectives = tuple(o if isinstance(o, Objective) else Objective.parse(o) for o in items)
-    table = count_table(v, threads=threads, use_cache=use_cache)
+        items = [o for o in front.split(",") if o.strip()] if isinstance(front, str) else list(front)
+        objectives = tuple(o if isinstance(o, Objective) else _parsed("front", Objective.parse, o) for o in items)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with _grid_bar(axes, progress) as bar, using_threads(threads):
         return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered, scheduler=scheduler,
                        threads=resolve_threads(threads), rows=rows, points=points,
@@ -396,10 +424,15 @@ def _grid_bar(axes: list[Axis], progress: bool) -> Any:
     return bar_factory("paytables", unit="paytable")(math.prod(len(a.values) for a in axes))
 
 
-def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, description: str = "") -> str:
+def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, description: str = "",
+                path: str | os.PathLike[str] | None = None) -> str:
     """The variant file of ``variant`` with these raise pays, renamed: a design's answer as a file
-    that ``studodds batch`` certifies like any other variant."""
-    return with_raise_pays(variant_source(variant), dict(pays), name, description)
+    that ``studodds batch`` certifies like any other variant; written atomically to ``path``
+    when one is given."""
+    text = with_raise_pays(variant_source(variant), dict(pays), name, description)
+    if path is not None:
+        atomic_write_text(Path(path), text)
+    return text
 
 
 def _protection_variant(variant: VariantLike) -> Variant:
@@ -416,9 +449,9 @@ def _share(p: Fraction | int | str) -> Fraction:
     try:
         value = Fraction(p)
     except (ValueError, ZeroDivisionError, TypeError):
-        raise StudoddsError(f"a share of hands is a number between 0 and 1, not {p!r}") from None
+        raise ParameterError("shares", f"a share of hands is a number between 0 and 1, not {p!r}") from None
     if not 0 <= value <= 1:
-        raise StudoddsError(f"a share of hands is between 0 and 1, not {p}")
+        raise ParameterError("shares", f"a share of hands is between 0 and 1, not {p}")
     return value
 
 
@@ -427,11 +460,11 @@ def _ranks(ranks: str | Iterable[int]) -> tuple[int, ...]:
         text = ranks.replace(",", "").replace(" ", "").upper().replace("10", "T")
         bad = [c for c in text if c not in RANKS]
         if bad:
-            raise StudoddsError(f"sorted ranks are written like AK or A,K,Q (ranks {RANKS}), not {ranks!r}")
+            raise ParameterError("ranks", f"sorted ranks are written like AK or A,K,Q (ranks {RANKS}), not {ranks!r}")
         return tuple(sorted({RANKS.index(c) for c in text}))
     out = tuple(sorted({int(r) for r in ranks}))
     if any(not 0 <= r < 13 for r in out):
-        raise StudoddsError("sorted ranks are 0 (deuce) .. 12 (ace)")
+        raise ParameterError("ranks", "sorted ranks are 0 (deuce) .. 12 (ace)")
     return out
 
 

@@ -49,7 +49,7 @@ def test_analyze_json_is_exact():
 
 @pytest.mark.parametrize("args,needle", [
     (["analyze", "no-such-variant"], "unknown variant 'no-such-variant'"),
-    (["analyze", "--threads", "0"], "--threads must be at least 1"),
+    (["analyze", "--threads", "0"], "--threads: must be at least 1"),
 ])
 def test_bad_input_one_line_exit_2(args, needle):
     r = run(*args)

@@ -44,7 +44,7 @@ def cases():
     out = WORK / "out"
     return [
         (["analyze", "nope"], "unknown variant 'nope'"),
-        (["analyze", "--threads", "0"], "--threads must be at least 1"),
+        (["analyze", "--threads", "0"], "--threads: must be at least 1"),
         (["analyze", "--threads", "two"], "invalid int value"),
         (["analyze", "--bogus"], "unrecognized arguments"),
         (["analyze", str(WORK / "missing.toml")], "no such file"),

@@ -48,7 +48,9 @@ def _prepare(folder: Path, expected):
 
 
 def _check_state(folder: Path, expected, allow_temporaries: bool):
-    temporaries = [f for f in folder.rglob("*") if f.name.endswith(".studodds-tmp")]
+    # a temporary is anything named *.studodds-tmp: a file being written, or a batch's staging
+    # folder and everything in it
+    temporaries = [f for f in folder.rglob("*") if any(part.endswith(".studodds-tmp") for part in f.relative_to(folder).parts)]
     if not allow_temporaries:
         assert not temporaries, temporaries
     for f in folder.rglob("*"):

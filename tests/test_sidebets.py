@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from reference import brute_force_counts, parse, poker_keys
 
-from enumerate.analysis.base import analyze
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import COMPLETIONS
+from enumerate.game.analysis import analyze_game as analyze
 from enumerate.rules.hands import HandPaytable, HandSpec
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant_file import load_builtin, parse_variant_text

@@ -28,9 +28,11 @@ The CSV has the same columns with cards as text (``hand`` "As Kd Jh 8c 3s", ``up
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import gcd
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -39,7 +41,7 @@ from enumerate.core.atomic import atomic_write_bytes
 from enumerate.core.engine import CountTable
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
-from evaluator.cards import RANKS, SUITS
+from evaluator.cards import RANKS, SUITS, parse_card, parse_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import hand_index, hand_indices
 
@@ -59,13 +61,20 @@ class EVTable:
     ev_denominator: int
     action: np.ndarray
     variant: str
+    #: The format tag written into every saved table.
+    SCHEMA: ClassVar[str] = SCHEMA
 
     def __len__(self) -> int:
         return int(self.up.shape[0])
 
-    def lookup(self, cards, up: int) -> int:
-        """Row of a concrete situation (player's cards, up card)."""
-        canon, u = canonical(tuple(int(c) for c in cards), int(up))
+    def lookup(self, cards: str | Iterable[int], up: str | int) -> int:
+        """Row of a concrete situation: the player's five cards and the up card, as text
+        (``"As Kd Jh 8c 3s"``, ``"7d"``) or card numbers 0..51."""
+        hand = parse_hand(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
+        card = parse_card(up) if isinstance(up, str) else int(up)
+        if len(set(hand)) != 5 or not all(0 <= c < 52 for c in (*hand, card)) or card in hand:
+            raise StudoddsError(f"a situation is five distinct cards and another up card, got {cards!r} and {up!r}")
+        canon, u = canonical(hand, card)
         key = hand_index(canon)
         keys = self._keys()
         lo = int(np.searchsorted(keys, key, side="left"))
@@ -78,6 +87,18 @@ class EVTable:
         if len(rows) != 1:
             raise AssertionError("situation missing from the EV table")
         return int(rows[0])
+
+    def save(self, path: str | Path) -> Path:
+        """Write the table to ``path`` atomically: ``.npz`` (numpy arrays, :func:`load_npz`
+        reads it back) or ``.csv`` (one line per row, EVs as reduced fractions)."""
+        out = Path(path)
+        if out.suffix == ".npz":
+            save_npz(self, out)
+        elif out.suffix == ".csv":
+            save_csv(self, out)
+        else:
+            raise StudoddsError(f"{out}: an EV table is saved as .npz or .csv")
+        return out
 
     def _keys(self) -> np.ndarray:
         keys: np.ndarray | None = self.__dict__.get("_key_cache")

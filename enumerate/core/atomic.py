@@ -8,6 +8,7 @@ temporaries of writers that no longer run (it reads their PID from the name).
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,11 +32,21 @@ def remove_stale_temporaries(folder: Path) -> int:
         if pid is not None and pid != os.getpid() and _alive(pid):
             continue
         try:
-            f.unlink()
+            if f.is_dir() and not f.is_symlink():
+                shutil.rmtree(f)
+            else:
+                f.unlink()
             removed += 1
         except OSError:
             pass
     return removed
+
+
+def temporary_folder(parent: Path, name: str) -> Path:
+    """A new hidden folder in ``parent`` named like a temporary file (``.<name>.<pid>.<random>``
+    plus :data:`TMP_SUFFIX`), so that a writer killed before removing it leaves a folder that
+    :func:`remove_stale_temporaries` recognises."""
+    return Path(tempfile.mkdtemp(dir=parent, prefix=f".{name}.{os.getpid()}.", suffix=TMP_SUFFIX))
 
 
 def _alive(pid: int) -> bool:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from evaluator.errors import StudoddsError
+from evaluator.errors import ParameterError, StudoddsError
 
 _OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
 
@@ -46,7 +46,7 @@ def check_threads(threads: int | None) -> int | None:
     if threads is None:
         return None
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise StudoddsError(f"--threads must be at least 1, got {threads}")
+        raise ParameterError("threads", f"must be at least 1, got {threads}")
     return threads
 
 
@@ -76,7 +76,7 @@ def dask_client(address: str) -> Iterator[Any]:
     try:
         from distributed import Client  # optional heavy dependency: the dask extra
     except ImportError:
-        raise StudoddsError("--scheduler needs Dask's distributed: pip install 'studodds[dask]'") from None
+        raise ParameterError("scheduler", "needs Dask's distributed: pip install 'studodds[dask]'") from None
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:

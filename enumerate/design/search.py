@@ -21,7 +21,7 @@ from enumerate.core.parallel import dask_client
 from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
 from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
 from enumerate.rules.variant import Variant
-from evaluator.errors import StudoddsError
+from evaluator.errors import ParameterError, StudoddsError
 
 #: Candidates per chunk.
 CHUNK = 1 << 19
@@ -117,7 +117,7 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
     ``points`` the result keeps the figures of (a sample of) the feasible set for a picture.
     Without either, chunks return only their counts and fronts."""
     if not axes:
-        raise StudoddsError("a search needs at least one pay to move (--vary KEY=LO..HI)")
+        raise ParameterError("vary", "a search needs at least one pay to move (KEY=LO..HI)")
     if not objectives:
         raise StudoddsError("a search needs at least one objective")
     start = time.perf_counter()

@@ -26,7 +26,7 @@ from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
 from enumerate.rules.variant import Variant
-from evaluator.errors import StudoddsError
+from evaluator.errors import ParameterError, StudoddsError
 
 #: Figures a target can be given in.
 TARGETS = ("house_edge", "element_of_risk", "rtp")
@@ -107,9 +107,9 @@ def solve(table: CountTable, variant: Variant, target: Target, axes: list[Axis] 
     """The ``best`` candidates of the grid closest to ``target`` (ties by grid order), how many
     reach it exactly, and with one moving pay the exact pay that reaches it."""
     if not axes:
-        raise StudoddsError("solving needs at least one pay to move (--vary KEY=LO..HI)")
+        raise ParameterError("vary", "solving needs at least one pay to move (KEY=LO..HI)")
     if best < 1:
-        raise StudoddsError("--best must be at least 1")
+        raise ParameterError("best", "must be at least 1")
     start = time.perf_counter()
     grid = build_grid(table, variant, axes, order=ordered)
     goal = float(target.value)

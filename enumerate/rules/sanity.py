@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
+from evaluator.errors import ParameterError
 from evaluator.ranking import Category
 
 
@@ -41,3 +42,11 @@ def edge_warnings(house_edge: Fraction) -> list[str]:
 def warnings_for(variant: Variant, house_edge: Fraction | None = None) -> list[str]:
     """Every warning for a variant (the edge ones only when ``house_edge`` is given)."""
     return rule_warnings(variant) + ([] if house_edge is None else edge_warnings(house_edge))
+
+
+def strict_error(name: str, found: list[str]) -> ParameterError:
+    """The error a strict run raises for ``found`` warnings of variant ``name`` (the first one
+    named, the others counted)."""
+    more = f"; {len(found) - 1} more" if len(found) > 1 else ""
+    first = found[0].replace("\r", "\\r").replace("\n", "\\n")
+    return ParameterError("strict", f"{name}: {first} (warnings are errors{more})")

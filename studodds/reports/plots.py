@@ -111,3 +111,22 @@ def ev_by_category(table, variant, path: Path) -> None:
     fig.tight_layout()
     _save(fig, path)
     plt.close(fig)
+
+
+#: The pictures of a variant and their captions, in the order pictures.md shows them.
+PICTURES = (("strategy_ak.png", "Ace/King strategy: EV(raise) + 1 by rank pattern and up card"),
+            ("return_table.png", "Return table"),
+            ("ev_by_category.png", "EV(raise) by player hand category"))
+
+
+def pictures(table: Any, variant: Any, analysis: Any, out: Path) -> list[Path]:
+    """Every picture of a variant in the folder ``out``, with ``pictures.md`` showing them;
+    the paths written."""
+    ak_heatmap(table, variant, out / "strategy_ak.png")
+    return_bars(analysis, out / "return_table.png")
+    ev_by_category(table, variant, out / "ev_by_category.png")
+    lines = [f"# Pictures: {variant.name}", ""]
+    for name, caption in PICTURES:
+        lines += [f"![{caption}]({name})", ""]
+    atomic_write_bytes(out / "pictures.md", ["\n".join(lines).encode()])
+    return [out / name for name, _ in PICTURES] + [out / "pictures.md"]

@@ -1,0 +1,136 @@
+"""The ``studodds`` command line (also ``python -m studodds``): parse, call the public API, print.
+
+One module per command group -- :mod:`~studodds.cli.game` (analyze, variants, hand, ev-table,
+strategies, plots, diff), :mod:`~studodds.cli.certify` (batch, check),
+:mod:`~studodds.cli.progressive`, :mod:`~studodds.cli.protection` (holecards, edgesort,
+collusion), :mod:`~studodds.cli.design` -- each registering its commands; the conventions they
+share are :mod:`~studodds.cli.common`.  No command computes anything itself.
+
+Each command prints either text or, with ``--json``, the returned object's ``to_dict()`` (the
+convention of :mod:`enumerate.core.jsonform`, schema in ``studodds/schema.json``).
+
+Exit codes: 0 done; 1 ``check`` found differences; 2 bad input (a :class:`StudoddsError`, a
+usage error, or a file the system refused: one line on stderr naming the problem); 3 internal
+error (a bug: one line, and the traceback with ``--debug`` or ``STUDODDS_DEBUG=1``); 130 / 143
+interrupted / terminated.  A closed output pipe (``studodds analyze | head``) ends quietly.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import traceback
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from evaluator.errors import StudoddsError
+from studodds import __version__, api
+from studodds.cli import certify, design, game, progressive, protection
+from studodds.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, Parser, error_text, one_line
+
+__all__ = ["build_parser", "main"]
+
+#: The command groups, in the order ``studodds --help`` lists their commands.
+GROUPS = (game, certify, progressive, protection, design)
+
+
+def version_text() -> str:
+    return (f"studodds {__version__} (engine {api.ENGINE_VERSION}, "
+            f"OpenMP {'on' if api.openmp_enabled() else 'off: serial build'})")
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *a: Any, **kw: Any) -> None:
+        print(version_text())
+        parser.exit(0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="studodds", description="Exhaustive, exact odds for Caribbean Stud Poker.")
+    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for group in GROUPS:
+        group.register(sub)
+    return parser
+
+
+def _format_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                    line: str | None = None) -> str:
+    return f"studodds: warning: {one_line(message)}\n"
+
+
+class _Terminated(BaseException):
+    """SIGTERM, turned into an exception so that temporary files are cleaned up."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``studodds analyze | head``): stop quietly.  Python would try to
+    flush stdout again at exit and complain, so point stdout at /dev/null first."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    warnings.formatwarning = _format_warning
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:                         # --help, --version, usage errors
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_BAD_INPUT
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    debug = args.debug or os.environ.get("STUDODDS_DEBUG", "") not in ("", "0")
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        code: int = args.func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except KeyboardInterrupt:
+        print("studodds: interrupted", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print("studodds: terminated", file=sys.stderr)
+        return 143
+    except MemoryError:
+        print("studodds: error: out of memory (a cold count needs about 0.4 GB)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except StudoddsError as exc:
+        print(error_text(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(one_line(f"studodds: error:{where}: {exc.strerror or exc}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:                          # a bug: say so, show the traceback on request
+        if debug:
+            traceback.print_exc()
+        print(one_line(f"studodds: internal error: {type(exc).__name__}: {exc}") +
+              ("" if debug else " (run with --debug or STUDODDS_DEBUG=1 for the traceback)"), file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Certified tables: ``batch`` writes them and ``check`` recomputes committed ones; both are
+library calls (:func:`studodds.certify.batch`, :func:`studodds.certify.check`) that this module
+only parses for and prints."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from evaluator.errors import ParameterError
+from studodds import certify
+from studodds.cli.common import EXIT_DIFFERENCES, api_options, common, emit, strict, warn
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("batch", help="write certified odds tables",
+                       description="Write <out>/<variant>/{summary.json, return_table.csv, strategy.md, "
+                                   "strategy.csv, report.md, report.html, variant.toml} for each variant "
+                                   "(default: every built-in); nothing is written unless every table is "
+                                   "complete.")
+    p.add_argument("variants", nargs="*", metavar="VARIANT", help="names, .toml files or folders of .toml files")
+    p.add_argument("--out", default="results", help="output folder (default results/)")
+    p.add_argument("--formats", default=None,
+                   help="report formats beside summary.json and the CSVs: md (always), html, pdf (needs headless "
+                        "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
+    p.add_argument("--hands", default="1,10,100,1000,10000",
+                   help="numbers of hands of the net-result table (default 1,10,100,1000,10000; each 1..1,000,000)")
+    p.add_argument("--protection", nargs="?", const="none,0,1,2,3,4", default=None, metavar="LEVELS",
+                   help="add protection.json and a game-protection section to the report: exact edges with "
+                        "exposed dealer cards (default levels none,0,1,2,3,4) and A/K edge sorting (cold: "
+                        "minutes per paytable)")
+    strict(p)
+    common(p)
+    p.set_defaults(func=batch)
+
+    p = sub.add_parser("check", help="recompute committed tables and report any difference",
+                       description="Recompute every <folder>/<variant>/ table and compare every exact "
+                                   "value; exit 1 on any difference.")
+    p.add_argument("folder", nargs="?", default="results", metavar="FOLDER")
+    p.add_argument("--no-protection", action="store_true",
+                   help="do not recompute protection.json (minutes when not cached): its report section "
+                        "is rendered from the committed file and the file itself is not compared")
+    common(p)
+    p.set_defaults(func=check)
+
+
+def whole_numbers(parameter: str, text: str) -> list[int]:
+    """Comma-separated whole numbers."""
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(parameter, f"{text!r} is not a list of whole numbers such as 1,10,100") from None
+
+
+def exposure_levels(parameter: str, text: str) -> tuple[int, ...]:
+    """"none,0,1" -> (-1, 0, 1): none is no dealer card visible, k is up card + k hole cards."""
+    levels: list[int] = []
+    for word in text.split(","):
+        word = word.strip().lower()
+        if word == "none":
+            levels.append(-1)
+        elif word:
+            values = whole_numbers(parameter, word)
+            if any(k not in range(5) for k in values):
+                raise ParameterError(parameter, f"values must be none or 0..4, got {text!r}")
+            levels += values
+    if not levels:
+        raise ParameterError(parameter, "give levels such as none,0,1,2,3,4")
+    return tuple(sorted(set(levels)))
+
+
+def batch(args: argparse.Namespace) -> int:
+    levels = exposure_levels("protection", args.protection) if args.protection is not None else ()
+    result = certify.batch(args.variants, args.out, formats=args.formats, hands=whole_numbers("hands", args.hands),
+                           protection=levels, strict=args.strict, **api_options(args))
+    for name, w in result.warnings:
+        warn(name, [w])
+    for note in result.notes:
+        print(f"studodds: warning: {note}", file=sys.stderr)
+    emit(args, result, certify.BatchResult.text)
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    result = certify.check(args.folder, protection=not args.no_protection, **api_options(args))
+    emit(args, result, certify.CheckResult.text)
+    return 0 if result.ok else EXIT_DIFFERENCES
+

@@ -1,0 +1,137 @@
+"""What every command shares: the parser, the common options, the one variant convention, the
+output-file rule, printing, and the mapping from the API's parameter names to the options.
+
+The conventions, the same on every command:
+
+* **The variant** is the positional ``VARIANT`` (a built-in name or a ``.toml`` file, default
+  ``us-common``) wherever a command takes one variant (``hand`` takes it after the cards);
+  ``--variant NAME`` is an alias kept for older scripts.
+* **Common options**: ``--json`` (print the returned object's ``to_dict()``, the convention of
+  :mod:`enumerate.core.jsonform`), ``--quiet`` (no progress bar), ``--threads N``, ``--no-cache``
+  (neither read nor write the on-disk caches), ``--debug``.
+* **Output files** are named by an option (``--out``, ``--write``, ``--csv``, ``--plot``); each
+  is checked before any work (its suffix, and that its folder exists and is writable) and
+  written atomically.
+* **Errors** of the API name their parameter (:class:`~evaluator.errors.ParameterError`); the
+  message printed names the option instead (``samples`` -> ``--samples``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from evaluator.errors import ParameterError, StudoddsError
+from studodds.certify import writable_folder
+
+EXIT_DIFFERENCES = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+DEFAULT_VARIANT = "us-common"
+
+#: API parameter -> the option (or positional) that gives it, where the two names differ by
+#: more than ``--`` and dashes for underscores.
+OPTION_OF = {"variant": "VARIANT", "cards": "CARDS", "folder": "FOLDER", "bounds": "--bound", "shares": "--share",
+             "burn_cards": "--burn", "variants": "VARIANTS"}
+
+
+def option_name(parameter: str) -> str:
+    """The option of an API parameter: ``raise_at_least`` -> ``--raise-at-least``."""
+    return OPTION_OF.get(parameter, "--" + parameter.replace("_", "-"))
+
+
+def one_line(message: object) -> str:
+    """Error messages are one line whatever the input echoed in them holds."""
+    return str(message).replace("\r", "\\r").replace("\n", "\\n")
+
+
+def error_text(exc: StudoddsError) -> str:
+    """The one line printed for bad input: a parameter error names the option."""
+    if isinstance(exc, ParameterError):
+        return f"studodds: error: {option_name(exc.parameter)}: {one_line(exc.reason)}"
+    return f"studodds: error: {one_line(exc)}"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``studodds: error: ...`` and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        where = f"studodds {self.prog.split()[-1]} --help" if " " in self.prog else "studodds --help"
+        self.exit(EXIT_BAD_INPUT, f"studodds: error: {one_line(message)} (see {where})\n")
+
+
+def common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact values as fractions)") -> None:
+    """The options every command takes."""
+    p.add_argument("--json", action="store_true", help=json_help)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads for every parallel step (default: the CPUs available)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk caches")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show the traceback of an internal error")
+
+
+def variant_argument(p: argparse.ArgumentParser, default: str = DEFAULT_VARIANT) -> None:
+    """The positional VARIANT and its alias ``--variant`` (see :func:`variant_of`)."""
+    p.add_argument("variant", nargs="?", default=None, metavar="VARIANT",
+                   help=f"built-in variant name or variant .toml file (default {default})")
+    p.add_argument("--variant", dest="variant_option", default=None, metavar="VARIANT",
+                   help="the same as the positional VARIANT (an alias for older scripts)")
+    p.set_defaults(default_variant=default)
+
+
+def variant_of(args: argparse.Namespace) -> str:
+    """The variant the command line names, positionally or with ``--variant``."""
+    if args.variant is not None and args.variant_option is not None and args.variant != args.variant_option:
+        raise ParameterError("variant", f"given twice: {args.variant!r} and --variant {args.variant_option!r}")
+    return str(args.variant or args.variant_option or args.default_variant)
+
+
+def strict(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strict", action="store_true",
+                   help="treat sanity warnings (player edge, pay below a weaker hand's, vacuous qualifier) as errors")
+
+
+def api_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments every API call takes, from the common options."""
+    return {"threads": args.threads, "use_cache": not args.no_cache, "progress": not args.quiet}
+
+
+def emit(args: argparse.Namespace, obj: Any, text: Callable[[Any], str]) -> None:
+    """Print ``obj.to_dict()`` as JSON with --json, else its text rendering."""
+    if args.json:
+        print(json.dumps(obj if isinstance(obj, dict) else obj.to_dict(), indent=2))
+    else:
+        print(text(obj))
+
+
+def warn(name: str, found: list[str]) -> None:
+    """Print each sanity warning of variant ``name`` on stderr."""
+    for w in found:
+        print(f"studodds: warning: {name}: {one_line(w)}", file=sys.stderr)
+
+
+def output_file(option: str, value: str, *suffixes: str) -> Path:
+    """A file the command will write, checked before any work: its suffix is one of
+    ``suffixes``, its folder exists and is writable."""
+    out = Path(value)
+    parameter = option.lstrip("-").replace("-", "_")
+    if out.suffix not in suffixes:
+        raise ParameterError(parameter, f"{out}: the output must end in {' or '.join(suffixes)}")
+    if not out.parent.exists():
+        raise ParameterError(parameter, f"{out.parent}: no such folder")
+    writable_folder(out.parent, parameter, named=out)
+    return out
+
+
+def output_folder(option: str, value: str) -> Path:
+    """A folder the command will write files into: made if missing, checked writable."""
+    out = Path(value)
+    parameter = option.lstrip("-").replace("-", "_")
+    if out.exists() and not out.is_dir():
+        raise ParameterError(parameter, f"{out}: exists and is not a folder")
+    writable_folder(out, parameter, make=True)
+    return out

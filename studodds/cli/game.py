@@ -1,0 +1,125 @@
+"""Commands on the game of one variant: ``analyze``, ``variants``, ``hand``, ``ev-table``,
+``strategies``, ``plots`` and ``diff`` (two variants)."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from studodds import api
+from studodds.cli.common import (
+    api_options,
+    common,
+    emit,
+    output_file,
+    output_folder,
+    strict,
+    variant_argument,
+    variant_of,
+    warn,
+)
+from studodds.reports import plots
+from studodds.reports.text import diff_text, hand_text, strategies_text, summary_text
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("analyze", help="return table and headline figures of a variant",
+                       description="Exact analysis of a variant under optimal strategy "
+                                   "(default: the common US paytable).")
+    variant_argument(p)
+    strict(p)
+    common(p)
+    p.set_defaults(func=analyze)
+
+    p = sub.add_parser("variants", help="list the built-in variants")
+    common(p)
+    p.set_defaults(func=variants)
+
+    p = sub.add_parser("hand", help="call/fold EV of one player hand",
+                       description="Counts over the 163,185 dealer completions and exact EVs of a hand "
+                                   "against one up card, or against each of the 47.")
+    p.add_argument("cards", help='five cards, e.g. "As Kd Jh 8c 3s"')
+    variant_argument(p)
+    p.add_argument("--up", help="the dealer's up card, e.g. 7d")
+    common(p)
+    p.set_defaults(func=hand)
+
+    p = sub.add_parser("ev-table", help="export the EV of every situation",
+                       description="One row per situation class up to suits (5,649,150 rows) with its "
+                                   "multiplicity, counts and exact EV(raise); .npz or .csv by extension.")
+    variant_argument(p)
+    p.add_argument("--out", required=True, help="output file, .npz or .csv")
+    common(p)
+    p.set_defaults(func=ev_table)
+
+    p = sub.add_parser("strategies", help="exact figures of simple strategies",
+                       description="Optimal, raise everything, Ace/King or better, pair or better, "
+                                   "A-K-J-8-3 or better, matching rank, three rules of thumb.")
+    variant_argument(p)
+    p.add_argument("--raise-at-least", metavar="HAND",
+                   help='also evaluate "raise iff hand >= HAND" (ranks such as AKJ83, or 5 cards)')
+    common(p)
+    p.set_defaults(func=strategies)
+
+    p = sub.add_parser("plots", help="PNG pictures of a variant (needs matplotlib)")
+    variant_argument(p)
+    p.add_argument("--out", required=True, help="output folder")
+    common(p)
+    p.set_defaults(func=pictures)
+
+    p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
+    p.add_argument("a", help="variant name or file")
+    p.add_argument("b", help="variant name or file")
+    common(p)
+    p.set_defaults(func=diff)
+
+
+def analyze(args: argparse.Namespace) -> int:
+    a = api.analyze(variant_of(args), strict=args.strict, **api_options(args))
+    warn(a.variant.name, a.warnings())
+    emit(args, a, summary_text)
+    return 0
+
+
+def variants(args: argparse.Namespace) -> int:
+    found = api.variants()
+    emit(args, {"kind": "variants", "variants": [v.to_dict() for v in found]},
+         lambda _: "\n".join(f"{v.name:<26} {v.description}" for v in found))
+    return 0
+
+
+def hand(args: argparse.Namespace) -> int:
+    emit(args, api.hand(args.cards, args.up, variant=variant_of(args), **api_options(args)), hand_text)
+    return 0
+
+
+def ev_table(args: argparse.Namespace) -> int:
+    out = output_file("--out", args.out, ".npz", ".csv")
+    table = api.ev_table(variant_of(args), **api_options(args))
+    table.save(out)
+    situations = int(table.multiplicity.sum(dtype="int64"))
+    data = {"kind": "ev_table", "variant": table.variant, "path": str(out), "format": out.suffix[1:],
+            "rows": len(table), "situations": situations, "schema": table.SCHEMA}
+    emit(args, data, lambda d: f"{out}: {d['rows']:,} situation classes standing for {situations:,} situations")
+    return 0
+
+
+def strategies(args: argparse.Namespace) -> int:
+    emit(args, api.strategies(variant_of(args), raise_at_least=args.raise_at_least, **api_options(args)),
+         strategies_text)
+    return 0
+
+
+def pictures(args: argparse.Namespace) -> int:
+    v = api.load_variant(variant_of(args))
+    plots.pyplot()                                    # say what to install before counting
+    out = output_folder("--out", args.out)
+    table = api.count_table(v, **api_options(args))
+    files = plots.pictures(table, v, api.analyze(v, **api_options(args)), out)
+    emit(args, {"kind": "plots", "variant": v.name, "files": [str(f) for f in files]},
+         lambda d: "\n".join(d["files"]))
+    return 0
+
+
+def diff(args: argparse.Namespace) -> int:
+    emit(args, api.diff(args.a, args.b, **api_options(args)), diff_text)
+    return 0
