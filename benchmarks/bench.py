@@ -85,13 +85,17 @@ def load_run(n: int) -> tuple[float, float]:
         return float(seconds), int(kb) / 1024
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="one run of each figure instead of three")
     parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
     parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
     parser.add_argument("--design", action="store_true", help="only the paytable-design figures")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = build_parser().parse_args()
     if args.protection:
         protection()
         return
