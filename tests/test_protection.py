@@ -3,12 +3,14 @@ normal game."""
 import itertools
 import math
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from reference import QUALIFIER_KEY, poker_keys
 
 from enumerate.analysis.base import analyze
+from enumerate.core.array_store import ArrayCache
 from enumerate.protection import _collusion, _exposure
 from enumerate.protection import collusion as co
 from enumerate.protection import exposure as ex
@@ -35,12 +37,12 @@ def _counts(hands, known, marked=(), rows=None, burn=False):
     j = len(known)
     n_levels = 6 - j if marked else 1
     sel = slice(None) if rows is None else np.asarray(rows)
-    cards, masks, suits = (np.ascontiguousarray(a[sel]) for a in (hands.cards, hands.masks, hands.suits))
-    strength, group = (np.ascontiguousarray(a[sel]) for a in (hands.strength, hands.group))
-    out = np.zeros((cards.shape[0], 52 if burn else n_levels, 4), dtype=np.int32)
-    _exposure.exposure_counts(j, np.array(sorted(known), dtype=np.uint8), cards, masks, suits, strength, group,
-                              CATEGORY_BY_STRENGTH, ex.level_of_card(marked), n_levels, US.qualifier.threshold,
-                              out, int(burn))
+    rows = SimpleNamespace(**{k: np.ascontiguousarray(getattr(hands, k)[sel])
+                              for k in ("cards", "masks", "suits", "strength", "group")})
+    spec = ex.KernelSpec(j, rows, US.qualifier.threshold, RaiseValue.of(US), ex.level_of_card(marked), n_levels,
+                         burn=burn)
+    out = np.zeros((rows.cards.shape[0], 52 if burn else n_levels, 4), dtype=np.int32)
+    _exposure.exposure_counts(spec, np.array(sorted(known), dtype=np.uint8), out)
     return out
 
 
@@ -121,9 +123,9 @@ def test_fast_paths_and_symmetry_reduction_equal_the_plain_sweep(hands, j):
     def run(reduce, generic):
         st = np.zeros((len(pick), 10, 10), dtype=np.int64)
         ch = np.zeros((len(pick), 1, len(GROUPS), 2), dtype=np.int64)
-        _exposure.exposure_stats(j, pick, hands.cards, hands.masks, hands.suits, hands.strength, hands.group,
-                                 CATEGORY_BY_STRENGTH, ex.level_of_card(()), 1, US.qualifier.threshold, value.c_nq,
-                                 value.c_win, value.c_tie, value.scale, reduce, st, ch, 2, generic)
+        spec = ex.KernelSpec(j, hands, US.qualifier.threshold, value, ex.level_of_card(()), 1,
+                             reduce=bool(reduce), generic=bool(generic))
+        _exposure.exposure_stats(spec, pick, st, ch, 2)
         return st, ch
 
     fast, fast_chart = run(1, 0)
@@ -161,9 +163,9 @@ def test_symmetry_reduction_with_levels_and_burn_card_equals_every_hand(hands, m
     def run(reduce):
         st = np.zeros((len(pick), 10, 10), dtype=np.int64)
         ch = np.zeros((len(pick), n_levels, len(GROUPS), 2), dtype=np.int64)
-        _exposure.exposure_stats(1, pick, hands.cards, hands.masks, hands.suits, hands.strength, hands.group,
-                                 CATEGORY_BY_STRENGTH, ex.level_of_card(marked), n_levels, US.qualifier.threshold,
-                                 value.c_nq, value.c_win, value.c_tie, value.scale, reduce, st, ch, 2, 1, int(burn))
+        spec = ex.KernelSpec(1, hands, US.qualifier.threshold, value, ex.level_of_card(marked), n_levels,
+                             reduce=bool(reduce), generic=True, burn=burn)
+        _exposure.exposure_stats(spec, pick, st, ch, 2)
         return st, ch
 
     reduced, reduced_chart = run(1)
@@ -272,6 +274,7 @@ def test_exposure_cache_resumes_and_detects_corruption(us_counts, tmp_path, monk
     monkeypatch.setenv("STUDODDS_CACHE_DIR", str(tmp_path))
     marked = ()
     meta = ex._cache_meta(1, marked, US, RaiseValue.of(US))
+    checkpoint = ArrayCache(ex._cache_path(meta), meta, "exposure").checkpoint_path
     calls = []
     real = _exposure.exposure_stats
 
@@ -284,19 +287,20 @@ def test_exposure_cache_resumes_and_detects_corruption(us_counts, tmp_path, monk
     monkeypatch.setattr(_exposure, "exposure_stats", interrupted)
     with pytest.raises(KeyboardInterrupt):
         ex.kernel_statistics(US, 1, marked, chunk=4)
-    assert ex._cache_path(meta, partial=True).exists()       # two chunks checkpointed
+    assert checkpoint.exists()                                # two chunks checkpointed
     monkeypatch.setattr(_exposure, "exposure_stats", real)
     done = []
     stats, _ = ex.kernel_statistics(US, 1, marked, chunk=4, progress=done.append)
     assert done[0] == 8                                       # resumed after the checkpoint
-    assert not ex._cache_path(meta, partial=True).exists()
+    assert not checkpoint.exists()
     cold, _ = ex.kernel_statistics(US, 1, marked, use_cache=False)
     assert (stats == cold).all()
     path = ex._cache_path(meta)
     data = bytearray(path.read_bytes())
     data[-5] ^= 0x10
     path.write_bytes(bytes(data))
-    again, _ = ex.kernel_statistics(US, 1, marked)            # corruption detected: recomputed
+    with pytest.warns(UserWarning, match="exposure cache .* unusable .*rebuilding"):
+        again, _ = ex.kernel_statistics(US, 1, marked)        # corruption detected: recomputed
     assert (again == cold).all()
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import struct
+import warnings
 import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from enumerate.core.atomic import atomic_write_bytes
+from enumerate.core.atomic import atomic_write_bytes, remove_stale_temporaries
 
 MAGIC = b"STUDODDS-ARRAYS 2\n"
 
@@ -82,3 +83,67 @@ def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray
         # file were rewritten in place after the checksum vouched for it)
         out[name] = np.frombuffer(chunk, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])
     return out
+
+
+class ArrayCache:
+    """One cached result: named arrays in one checksummed file (:func:`save_arrays`) keyed by
+    ``meta`` -- every input that changes them -- and, for a job that runs in chunks, a
+    checkpoint file beside it that an interrupted run resumes from.
+
+    Every cached array of studodds goes through this class: a valid file is used as is; a
+    damaged one, or one made by other inputs, is reported with a one-line warning naming the
+    file and recomputed; a file that cannot be written is a warning, never a lost answer.
+    ``enabled=False`` (``--no-cache``) neither reads nor writes.
+    """
+
+    def __init__(self, path: Path, meta: dict[str, Any], what: str, *, enabled: bool = True) -> None:
+        self.path = Path(path)
+        self.meta = meta
+        self.what = what
+        self.enabled = enabled
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.path.with_name(self.path.stem + ".partial" + self.path.suffix)
+
+    def load(self, names: tuple[str, ...] = ()) -> dict[str, np.ndarray] | None:
+        """The cached arrays (holding at least ``names``), or None: caching is off, there is no
+        file, or it is unusable (then with a warning)."""
+        if not self.enabled:
+            return None
+        remove_stale_temporaries(self.path.parent)
+        return self._read(self.path, names)
+
+    def save(self, arrays: dict[str, np.ndarray]) -> None:
+        """Store the finished result and drop the checkpoint."""
+        if not self.enabled:
+            return
+        self._write(self.path, arrays)
+        self.checkpoint_path.unlink(missing_ok=True)
+
+    def load_checkpoint(self, names: tuple[str, ...] = ()) -> dict[str, np.ndarray] | None:
+        """The arrays of the last checkpoint, or None (as :meth:`load`)."""
+        return self._read(self.checkpoint_path, names) if self.enabled else None
+
+    def save_checkpoint(self, arrays: dict[str, np.ndarray]) -> None:
+        if self.enabled:
+            self._write(self.checkpoint_path, arrays)
+
+    def _read(self, path: Path, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
+        try:
+            arrays = load_arrays(path, self.meta)
+        except CacheError as exc:
+            if path.exists():
+                warnings.warn(f"{self.what} cache {path} unusable ({exc}); rebuilding it", stacklevel=3)
+            return None
+        missing = [n for n in names if n not in arrays]
+        if missing:
+            warnings.warn(f"{self.what} cache {path} lacks arrays ({', '.join(missing)}); rebuilding it", stacklevel=3)
+            return None
+        return arrays
+
+    def _write(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
+        try:
+            save_arrays(path, self.meta, arrays)
+        except OSError as exc:
+            warnings.warn(f"could not write {self.what} cache {path}: {exc.strerror or exc}", stacklevel=3)

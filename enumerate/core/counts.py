@@ -6,13 +6,11 @@ SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.orderin
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from enumerate.core import array_store as cache
-from enumerate.core.atomic import remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION, CountTable, compute_counts, hand_tables
 from evaluator.ranking import ordering_fingerprint
 
@@ -43,26 +41,15 @@ def load_or_compute(
     (truncated, corrupted, other version) is reported with a warning, recomputed and replaced.
     ``progress_factory(total)`` returns a context manager with an ``update(n)`` method (tqdm).
     """
-    path = cache_path(qualifier)
-    if use_cache:
-        remove_stale_temporaries(path.parent)
-        try:
-            arrays = cache.load_arrays(path, _cache_meta(qualifier))
-            return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})
-        except cache.CacheError as exc:
-            if path.exists():
-                warnings.warn(f"count cache {path} unusable ({exc}); rebuilding it", stacklevel=2)
-        except KeyError:
-            warnings.warn(f"count cache {path} lacks arrays; rebuilding it", stacklevel=2)
+    stored = cache.ArrayCache(cache_path(qualifier), _cache_meta(qualifier), "count", enabled=use_cache)
+    arrays = stored.load(_FIELDS)
+    if arrays is not None:
+        return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})
     total = 2 * hand_tables().canon_index.shape[0]
     if progress_factory is None:
         table = compute_counts(qualifier, threads=threads)
     else:
         with progress_factory(total) as bar:
             table = compute_counts(qualifier, threads=threads, progress=bar.update)
-    if use_cache:
-        try:
-            cache.save_arrays(path, _cache_meta(qualifier), {k: getattr(table, k) for k in _FIELDS})
-        except OSError as exc:
-            warnings.warn(f"could not write count cache {path}: {exc.strerror or exc}", stacklevel=2)
+    stored.save({k: getattr(table, k) for k in _FIELDS})
     return table

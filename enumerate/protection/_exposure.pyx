@@ -471,240 +471,316 @@ cdef void _burn_cards(const Ctx* ctx, Work* w, const uint8_t* pc, uint64_t dead,
         _record(st, chart_cell, weight, nq_b, win_b, tie_b, n_set, form, threshold)
 
 
-cdef void _process(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stats, int64_t* chart,
-                   int32_t* counts_out) noexcept nogil:
-    """Statistics of one known set K: stats[category * N_COLUMNS + column] and
-    chart[(level * N_GROUPS + group) * 2 + (0 raised, 1 all)], weighted by the orbit of P under
-    the relabellings fixing K (or 1 each without reduction).  With counts_out, also every hand's
-    (no_qualify, win, tie, completions) per level, -1 for hands meeting K."""
-    cdef const int32_t* binom = binom_table()
-    cdef int r = ctx.r, j = ctx.j, L = ctx.n_levels, q = ctx.qualifier
-    cdef int64_t n_comp = _completions(ctx, K, w)
-    cdef int64_t d = 0, d_tie = 0, h, e
-    cdef int i, k, lvl, s, s_prev = -1, cat, grp, nT, nI, a, b
-    cdef uint64_t kmask = 0, pmask
-    cdef int kmasks[4]
-    cdef int block_of[4]
-    cdef int pair_a[6]
-    cdef int pair_b[6]
-    cdef int n_pairs = 0
-    cdef int32_t t_idx[26]
-    cdef int t_sign[26]
-    cdef int32_t i_idx[10]
-    cdef int32_t idx
-    cdef uint8_t pc[5]
-    cdef int i_lvl[10]
-    cdef unsigned int m
-    cdef int64_t below_s, below_q, nq, win, tie, lose, n_set, form, weight
-    cdef int n_s_known, n_s_hand, avail_s, avail_n, pos_sign
-    cdef int64_t lvl_total[MAX_LEVELS]
-    cdef int64_t tie_lvl[MAX_LEVELS]
-    cdef int64_t n_plain, threshold_plain, wr, n_pairs_live, n_pairs_q
-    cdef uint64_t single_live, single_q, single_tie
-    cdef bint fast
-    cdef int64_t acc[N_COLUMNS]       # running sums of the fast path for (cur_cat, cur_grp)
-    cdef int cur_cat = 0, cur_grp = 0
+# the state of one known set's sweep over the hands in increasing strength
+cdef struct Sweep:
+    uint64_t kmask              # the known cards
+    int n_s_known               # of which marked (edge sorting)
+    int block_of[4]             # the suit symmetries fixing the known set (see _symmetries)
+    int pair_a[6]
+    int pair_b[6]
+    int n_pairs
+    int64_t n_comp              # completions of the known set, in increasing strength
+    int64_t d                   # completions below the current hand's strength
+    int64_t d_tie               # ... and of exactly its strength: [d, d_tie)
+    int s_prev
+    bint masks                  # the fast path's masks instead of the counters below the strength
+    uint64_t single_live        # r = 1: completion cards below the current strength
+    uint64_t single_q           # r = 1: ... below the qualifier
+    uint64_t single_tie         # r = 1: ... of exactly the current strength
+    int64_t n_pairs_live        # r = 2: completions below the current strength
+    int64_t n_pairs_q           # r = 2: ... below the qualifier
 
+
+cdef void _begin(const Ctx* ctx, const uint8_t* K, Work* w, Sweep* sw, bint masks) noexcept nogil:
+    """Start the sweep of known set K: its completions sorted by strength, the symmetries, the
+    counters cleared, and the completions below the qualifier counted (``masks``: also as the
+    fast path's card masks)."""
+    cdef const int32_t* binom = binom_table()
+    cdef int r = ctx.r, i
+    cdef int kmasks[4]
+    cdef int64_t e
+    sw.n_comp = _completions(ctx, K, w)
+    sw.kmask = 0
+    sw.n_s_known = 0
     for i in range(4):
         kmasks[i] = 0
-    n_s_known = 0
-    for i in range(j):
-        kmask |= (<uint64_t>1) << K[i]
+    for i in range(ctx.j):
+        sw.kmask |= (<uint64_t>1) << K[i]
         kmasks[K[i] & 3] |= 1 << (K[i] >> 2)
-        n_s_known += ctx.level_of_card[K[i]]
-    n_pairs = _symmetries(kmasks, block_of, pair_a, pair_b)
-    memset(w.at_q, 0, ctx.n_counters * L * sizeof(int32_t))
-    memset(w.live, 0, ctx.n_counters * L * sizeof(int32_t))
-    fast = L == 1 and r < 4 and counts_out == NULL and not ctx.generic and not ctx.burn
-    single_live = 0
-    single_q = 0
-    n_pairs_live = 0
-    n_pairs_q = 0
+        sw.n_s_known += ctx.level_of_card[K[i]]
+    sw.n_pairs = _symmetries(kmasks, sw.block_of, sw.pair_a, sw.pair_b)
+    memset(w.at_q, 0, ctx.n_counters * ctx.n_levels * sizeof(int32_t))
+    memset(w.live, 0, ctx.n_counters * ctx.n_levels * sizeof(int32_t))
+    sw.masks = masks
+    sw.single_live = 0
+    sw.single_q = 0
+    sw.single_tie = 0
+    sw.n_pairs_live = 0
+    sw.n_pairs_q = 0
     for i in range(52):
         w.pair_live[i] = 0
         w.pair_q[i] = 0
     e = 0
-    while e < n_comp and w.comp_strength[e] < q:
-        _add(w.at_q, &w.comp_cards[e * 4], r, w.comp_level[e], L, binom)
-        single_q |= w.comp_mask[e]
+    while e < sw.n_comp and w.comp_strength[e] < ctx.qualifier:
+        _add(w.at_q, &w.comp_cards[e * 4], r, w.comp_level[e], ctx.n_levels, binom)
+        sw.single_q |= w.comp_mask[e]
         if r == 2:
             w.pair_q[w.comp_cards[e * 4]] |= (<uint64_t>1) << w.comp_cards[e * 4 + 1]
             w.pair_q[w.comp_cards[e * 4 + 1]] |= (<uint64_t>1) << w.comp_cards[e * 4]
-            n_pairs_q += 1
+            sw.n_pairs_q += 1
         e += 1
-    pos_sign = -1 if r % 2 else 1
-    n_plain = _choose(47 - j, r, binom)
-    threshold_plain = 2 * ctx.scale * n_plain
+    sw.d = 0
+    sw.d_tie = 0
+    sw.s_prev = -1
+
+
+cdef inline void _advance(const Ctx* ctx, Work* w, Sweep* sw, int s) noexcept nogil:
+    """Move the sweep to strength s: count the completions below s (in the counters, or as the
+    fast path's masks for one or two unseen cards) and find those of exactly strength s."""
+    cdef const int32_t* binom = binom_table()
+    cdef int r = ctx.r
+    cdef int64_t d = sw.d
+    if s == sw.s_prev:
+        return
+    while d < sw.n_comp and w.comp_strength[d] < s:
+        if not sw.masks or r == 3:
+            _add(w.live, &w.comp_cards[d * 4], r, w.comp_level[d], ctx.n_levels, binom)
+        elif r == 1:
+            sw.single_live |= w.comp_mask[d]
+        else:
+            w.pair_live[w.comp_cards[d * 4]] |= (<uint64_t>1) << w.comp_cards[d * 4 + 1]
+            w.pair_live[w.comp_cards[d * 4 + 1]] |= (<uint64_t>1) << w.comp_cards[d * 4]
+            sw.n_pairs_live += 1
+        d += 1
+    sw.d = d
+    sw.d_tie = d
+    sw.single_tie = 0
+    while sw.d_tie < sw.n_comp and w.comp_strength[sw.d_tie] == s:
+        sw.single_tie |= w.comp_mask[sw.d_tie]
+        sw.d_tie += 1
+    sw.s_prev = s
+
+
+cdef inline int64_t _weight(const Ctx* ctx, const Sweep* sw, int64_t h) noexcept nogil:
+    """Hand h's weight: its orbit size under the relabellings fixing the known set when it is
+    the orbit's representative, 0 for the others (1 each without the reduction)."""
+    if ctx.reduce and sw.n_pairs:
+        return _orbit_weight(ctx.hand_suits[h], sw.n_pairs, sw.pair_a, sw.pair_b, sw.block_of)
+    return 1
+
+
+cdef inline int64_t _ties(const Work* w, const Sweep* sw, uint64_t pmask) noexcept nogil:
+    """Completions of exactly the current strength disjoint from the hand."""
+    cdef int64_t e, tie = 0
+    for e in range(sw.d, sw.d_tie):
+        tie += (w.comp_mask[e] & pmask) == 0
+    return tie
+
+
+cdef inline void _fast_counts(const Ctx* ctx, const Work* w, const Sweep* sw, int64_t h, int s,
+                       int64_t* nq, int64_t* win, int64_t* tie) noexcept nogil:
+    """The dealer outcomes of hand h with one, two or three unseen cards and no levels."""
+    cdef const int32_t* binom = binom_table()
+    cdef uint64_t pmask = ctx.hand_masks[h]
+    cdef uint8_t pc[5]
+    cdef int64_t below_s = 0
+    cdef int i
+    cdef bint qualifies = s >= ctx.qualifier
+    win[0] = 0
+    tie[0] = 0
+    if ctx.r == 1:
+        # one unseen card: the completions below a threshold are a card mask
+        nq[0] = popcount64(sw.single_q & ~pmask)
+        if qualifies:
+            win[0] = popcount64(sw.single_live & ~pmask) - nq[0]
+            tie[0] = popcount64(sw.single_tie & ~pmask)
+        return
+    for i in range(5):
+        pc[i] = ctx.hand_cards[h * 5 + i]
+    if ctx.r == 2:
+        # two unseen cards: pairs {a, b} as adjacency masks; pairs disjoint from P =
+        # all - sum over a in P of deg(a) + pairs inside P
+        nq[0] = 2 * sw.n_pairs_q
+        below_s = 2 * sw.n_pairs_live
+        for i in range(5):
+            nq[0] -= 2 * popcount64(w.pair_q[pc[i]]) - popcount64(w.pair_q[pc[i]] & pmask)
+            below_s -= 2 * popcount64(w.pair_live[pc[i]]) - popcount64(w.pair_live[pc[i]] & pmask)
+        nq[0] //= 2
+        below_s //= 2
+    else:
+        _ie_three(pc, w.at_q, w.live, w.strength_by_colex, ctx.qualifier, s, qualifies, binom, nq, &below_s)
+    if qualifies:
+        win[0] = below_s - nq[0]
+        tie[0] = _ties(w, sw, pmask)
+
+
+cdef void _process_fast(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stats, int64_t* chart) noexcept nogil:
+    """Statistics of one known set with one, two or three unseen cards and no levels: every
+    hand's counts from masks or unrolled inclusion-exclusion, summed per (category, group) run
+    (hands come in strength order, so both change rarely)."""
+    cdef Sweep sw
+    cdef int64_t h, weight, nq, win, tie, form, wr
+    cdef int64_t n_plain = _choose(47 - ctx.j, ctx.r, binom_table())
+    cdef int64_t threshold = 2 * ctx.scale * n_plain
+    cdef int64_t acc[N_COLUMNS]
+    cdef int i, s, cat, grp, cur_cat = 0, cur_grp = 0
+    _begin(ctx, K, w, &sw, True)
     for i in range(N_COLUMNS):
         acc[i] = 0
     for h in range(ctx.n_hands):
         s = ctx.hand_strength[h]
-        if s != s_prev:
-            while d < n_comp and w.comp_strength[d] < s:
-                if not fast or r == 3:
-                    _add(w.live, &w.comp_cards[d * 4], r, w.comp_level[d], L, binom)
-                elif r == 1:
-                    single_live |= w.comp_mask[d]
-                else:
-                    w.pair_live[w.comp_cards[d * 4]] |= (<uint64_t>1) << w.comp_cards[d * 4 + 1]
-                    w.pair_live[w.comp_cards[d * 4 + 1]] |= (<uint64_t>1) << w.comp_cards[d * 4]
-                    n_pairs_live += 1
-                d += 1
-            d_tie = d
-            single_tie = 0
-            while d_tie < n_comp and w.comp_strength[d_tie] == s:
-                single_tie |= w.comp_mask[d_tie]
-                d_tie += 1
-            s_prev = s
-        pmask = ctx.hand_masks[h]
-        if pmask & kmask:
-            if counts_out != NULL and ctx.burn:
-                for i in range(52 * 4):
-                    counts_out[h * 52 * 4 + i] = -1
-            elif counts_out != NULL:
-                for lvl in range(L):
-                    for i in range(4):
-                        counts_out[(h * L + lvl) * 4 + i] = -1
+        _advance(ctx, w, &sw, s)
+        if ctx.hand_masks[h] & sw.kmask:
             continue
-        weight = 1
-        if ctx.reduce and n_pairs:
-            weight = _orbit_weight(ctx.hand_suits[h], n_pairs, pair_a, pair_b, block_of)
-            if weight == 0:
-                continue
+        weight = _weight(ctx, &sw, h)
+        if weight == 0:
+            continue
         cat = ctx.category[s]
         grp = ctx.hand_group[h]
-        if fast:
-            if cat != cur_cat or grp != cur_grp:
-                # flush the running sums (categories and groups change rarely in strength order)
-                _flush(stats, chart, cur_cat, cur_grp, acc, n_plain)
-                cur_cat = cat
-                cur_grp = grp
-            win = 0
-            tie = 0
-            if r == 1:
-                # one unseen card: the completions below a threshold are a card mask
-                nq = popcount64(single_q & ~pmask)
-                if s >= q:
-                    win = popcount64(single_live & ~pmask) - nq
-                    tie = popcount64(single_tie & ~pmask)
-            elif r == 2:
-                # two unseen cards: pairs {a, b} as adjacency masks; pairs disjoint from P =
-                # all - sum over a in P of deg(a) + pairs inside P
-                for i in range(5):
-                    pc[i] = ctx.hand_cards[h * 5 + i]
-                nq = 2 * n_pairs_q
-                below_s = 2 * n_pairs_live
-                for i in range(5):
-                    nq -= 2 * popcount64(w.pair_q[pc[i]]) - popcount64(w.pair_q[pc[i]] & pmask)
-                    below_s -= 2 * popcount64(w.pair_live[pc[i]]) - popcount64(w.pair_live[pc[i]] & pmask)
-                nq //= 2
-                if s >= q:
-                    win = below_s // 2 - nq
-                    for e in range(d, d_tie):
-                        tie += (w.comp_mask[e] & pmask) == 0
-            else:
-                for i in range(5):
-                    pc[i] = ctx.hand_cards[h * 5 + i]
-                _ie_three(pc, w.at_q, w.live, w.strength_by_colex, q, s, s >= q, binom, &nq, &below_s)
-                if s >= q:
-                    win = below_s - nq
-                    for e in range(d, d_tie):
-                        tie += (w.comp_mask[e] & pmask) == 0
-            form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
-            wr = weight * (form > threshold_plain)
-            acc[X_COMBINATIONS] += weight
-            acc[X_SETS] += weight
-            acc[X_NO_QUALIFY_ALL] += weight * nq
-            acc[X_INDIFFERENT_SETS] += weight * (form == threshold_plain)
-            acc[X_RAISED_COMBINATIONS] += wr
-            acc[X_RAISED_SETS] += wr
-            acc[X_NO_QUALIFY] += wr * nq
-            acc[X_WIN] += wr * win
-            acc[X_TIE] += wr * tie
-            acc[X_LOSE] += wr * (n_plain - nq - win - tie)
+        if cat != cur_cat or grp != cur_grp:
+            _flush(stats, chart, cur_cat, cur_grp, acc, n_plain)
+            cur_cat = cat
+            cur_grp = grp
+        _fast_counts(ctx, w, &sw, h, s, &nq, &win, &tie)
+        form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
+        wr = weight * (form > threshold)
+        acc[X_COMBINATIONS] += weight
+        acc[X_SETS] += weight
+        acc[X_NO_QUALIFY_ALL] += weight * nq
+        acc[X_INDIFFERENT_SETS] += weight * (form == threshold)
+        acc[X_RAISED_COMBINATIONS] += wr
+        acc[X_RAISED_SETS] += wr
+        acc[X_NO_QUALIFY] += wr * nq
+        acc[X_WIN] += wr * win
+        acc[X_TIE] += wr * tie
+        acc[X_LOSE] += wr * (n_plain - nq - win - tie)
+    _flush(stats, chart, cur_cat, cur_grp, acc, n_plain)
+
+
+cdef void _generic_counts(const Ctx* ctx, const Work* w, const Sweep* sw, const uint8_t* pc, uint64_t pmask,
+                          int s, int64_t* n_set, int64_t* nq, int64_t* win, int64_t* tie) noexcept nogil:
+    """The dealer outcomes of a hand (sorted cards pc) at every level, by inclusion-exclusion
+    over its cards: counters for the subsets T with |T| < r, single completions for |T| = r."""
+    cdef const int32_t* binom = binom_table()
+    cdef int r = ctx.r, L = ctx.n_levels, q = ctx.qualifier
+    cdef int32_t t_idx[26]
+    cdef int t_sign[26]
+    cdef int32_t i_idx[10]
+    cdef int i_lvl[10]
+    cdef int nT = 0, nI = 0, i, k, a, lvl, n_s_hand = 0, avail_s, avail_n
+    cdef int pos_sign = -1 if r % 2 else 1
+    cdef int32_t idx
+    cdef unsigned int m
+    cdef int64_t below_s, below_q, e
+    for i in range(_SIZE_START[r]):
+        m = _BY_SIZE[i]
+        k = _SUB_SIZE[m]
+        idx = _OFF[k]
+        for a in range(k):
+            idx += binom[pc[_SUB_POS[m][a]] * 6 + a + 1]
+        t_idx[nT] = idx * L
+        t_sign[nT] = -1 if k % 2 else 1
+        nT += 1
+    for i in range(_SIZE_START[r], _SIZE_START[r + 1]):
+        m = _BY_SIZE[i]
+        idx = 0
+        lvl = 0
+        for a in range(r):
+            idx += binom[pc[_SUB_POS[m][a]] * 6 + a + 1]
+            lvl += ctx.level_of_card[pc[_SUB_POS[m][a]]]
+        i_idx[nI] = idx
+        i_lvl[nI] = lvl
+        nI += 1
+    # completions per level: choose the level's marked cards among those still unseen
+    if L == 1:
+        n_set[0] = _choose(47 - ctx.j, r, binom)
+    else:
+        for i in range(5):
+            n_s_hand += ctx.level_of_card[pc[i]]
+        avail_s = ctx.n_marked - sw.n_s_known - n_s_hand
+        avail_n = 47 - ctx.j - avail_s
+        for lvl in range(L):
+            n_set[lvl] = _choose(avail_s, lvl, binom) * _choose(avail_n, r - lvl, binom)
+    for lvl in range(L):
+        tie[lvl] = 0
+    if s >= q:
+        for e in range(sw.d, sw.d_tie):
+            if (w.comp_mask[e] & pmask) == 0:
+                tie[w.comp_level[e]] += 1
+    for lvl in range(L):
+        below_s = 0
+        below_q = 0
+        for i in range(nT):
+            below_s += t_sign[i] * w.live[t_idx[i] + lvl]
+            below_q += t_sign[i] * w.at_q[t_idx[i] + lvl]
+        for i in range(nI):
+            if i_lvl[i] == lvl:
+                below_s += pos_sign * (w.strength_by_colex[i_idx[i]] < s)
+                below_q += pos_sign * (w.strength_by_colex[i_idx[i]] < q)
+        nq[lvl] = below_q
+        win[lvl] = below_s - below_q if s >= q else 0
+
+
+cdef void _process_generic(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stats, int64_t* chart,
+                           int32_t* counts_out) noexcept nogil:
+    """Statistics of one known set by inclusion-exclusion, with levels (edge sorting), a burn
+    card, or four unseen cards; with ``counts_out``, every hand's (no_qualify, win, tie,
+    completions) per level (per burn card with one), -1 where the hand meets K."""
+    cdef Sweep sw
+    cdef int L = ctx.n_levels, lvl, i, s, cat, grp
+    cdef int64_t h, weight, form
+    cdef int64_t n_set[MAX_LEVELS]
+    cdef int64_t nq[MAX_LEVELS]
+    cdef int64_t win[MAX_LEVELS]
+    cdef int64_t tie[MAX_LEVELS]
+    cdef int n_out = 52 * 4 if ctx.burn else L * 4
+    cdef uint8_t pc[5]
+    cdef uint64_t pmask
+    _begin(ctx, K, w, &sw, False)
+    for h in range(ctx.n_hands):
+        s = ctx.hand_strength[h]
+        _advance(ctx, w, &sw, s)
+        pmask = ctx.hand_masks[h]
+        if pmask & sw.kmask:
+            if counts_out != NULL:
+                for i in range(n_out):
+                    counts_out[h * n_out + i] = -1
             continue
-        # subsets of P: counters (|T| < r) and single completions (|T| = r)
-        nT = 0
-        nI = 0
-        n_s_hand = 0
-        if L > 1:
-            for i in range(5):
-                n_s_hand += ctx.level_of_card[ctx.hand_cards[h * 5 + i]]
+        weight = _weight(ctx, &sw, h)
+        if weight == 0:
+            continue
+        cat = ctx.category[s]
+        grp = ctx.hand_group[h]
         for i in range(5):
             pc[i] = ctx.hand_cards[h * 5 + i]
-        for i in range(_SIZE_START[r]):
-            m = _BY_SIZE[i]
-            k = _SUB_SIZE[m]
-            idx = _OFF[k]
-            for a in range(k):
-                idx += binom[pc[_SUB_POS[m][a]] * 6 + a + 1]
-            t_idx[nT] = idx * L
-            t_sign[nT] = -1 if k % 2 else 1
-            nT += 1
-        for i in range(_SIZE_START[r], _SIZE_START[r + 1]):
-            m = _BY_SIZE[i]
-            idx = 0
-            lvl = 0
-            for a in range(r):
-                idx += binom[pc[_SUB_POS[m][a]] * 6 + a + 1]
-                lvl += ctx.level_of_card[pc[_SUB_POS[m][a]]]
-            i_idx[nI] = idx
-            i_lvl[nI] = lvl
-            nI += 1
-        # completions per level: choose the level's marked cards among those still unseen
+        _generic_counts(ctx, w, &sw, pc, pmask, s, n_set, nq, win, tie)
         for lvl in range(L):
-            tie_lvl[lvl] = 0
-        if L == 1:
-            lvl_total[0] = _choose(47 - j, r, binom)
-        else:
-            avail_s = ctx.n_marked - n_s_known - n_s_hand
-            avail_n = 47 - j - avail_s
-            for lvl in range(L):
-                lvl_total[lvl] = _choose(avail_s, lvl, binom) * _choose(avail_n, r - lvl, binom)
-        if s >= q:
-            for e in range(d, d_tie):
-                if (w.comp_mask[e] & pmask) == 0:
-                    tie_lvl[w.comp_level[e]] += 1
-        for lvl in range(L):
-            n_set = lvl_total[lvl]
-            if n_set == 0:
+            if n_set[lvl] == 0:
                 if counts_out != NULL:
                     for i in range(4):
-                        counts_out[(h * L + lvl) * 4 + i] = 0
+                        counts_out[h * n_out + lvl * 4 + i] = 0
                 continue
-            below_s = 0
-            below_q = 0
-            for i in range(nT):
-                below_s += t_sign[i] * w.live[t_idx[i] + lvl]
-                below_q += t_sign[i] * w.at_q[t_idx[i] + lvl]
-            for i in range(nI):
-                if i_lvl[i] == lvl:
-                    if w.strength_by_colex[i_idx[i]] < s:
-                        below_s += pos_sign
-                    if w.strength_by_colex[i_idx[i]] < q:
-                        below_q += pos_sign
-            nq = below_q
-            if s >= q:
-                win = below_s - below_q
-                tie = tie_lvl[lvl]
-            else:
-                win = 0
-                tie = 0
-            lose = n_set - nq - win - tie
-            if counts_out != NULL and not ctx.burn:
-                counts_out[(h * L + lvl) * 4 + 0] = <int32_t>nq
-                counts_out[(h * L + lvl) * 4 + 1] = <int32_t>win
-                counts_out[(h * L + lvl) * 4 + 2] = <int32_t>tie
-                counts_out[(h * L + lvl) * 4 + 3] = <int32_t>n_set
             if ctx.burn:
-                _burn_cards(ctx, w, pc, pmask | kmask, s, d, d_tie, nq, win, tie, cat, weight,
-                            &stats[cat * N_COLUMNS], &chart[grp * 2],
-                            &counts_out[h * 52 * 4] if counts_out != NULL else NULL)
-            else:
-                _record(&stats[cat * N_COLUMNS], &chart[(lvl * N_GROUPS + grp) * 2], weight, nq, win, tie,
-                        n_set, nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie, 2 * ctx.scale * n_set)
+                _burn_cards(ctx, w, pc, pmask | sw.kmask, s, sw.d, sw.d_tie, nq[lvl], win[lvl], tie[lvl], cat,
+                            weight, &stats[cat * N_COLUMNS], &chart[grp * 2],
+                            &counts_out[h * n_out] if counts_out != NULL else NULL)
+                continue
+            if counts_out != NULL:
+                counts_out[h * n_out + lvl * 4 + 0] = <int32_t>nq[lvl]
+                counts_out[h * n_out + lvl * 4 + 1] = <int32_t>win[lvl]
+                counts_out[h * n_out + lvl * 4 + 2] = <int32_t>tie[lvl]
+                counts_out[h * n_out + lvl * 4 + 3] = <int32_t>n_set[lvl]
+            form = nq[lvl] * ctx.c_nq + win[lvl] * ctx.c_win[cat] + tie[lvl] * ctx.c_tie
+            _record(&stats[cat * N_COLUMNS], &chart[(lvl * N_GROUPS + grp) * 2], weight, nq[lvl], win[lvl],
+                    tie[lvl], n_set[lvl], form, 2 * ctx.scale * n_set[lvl])
 
-    _flush(stats, chart, cur_cat, cur_grp, acc, n_plain)
+
+cdef inline bint _fast_path(const Ctx* ctx) noexcept nogil:
+    """Whether the known sets of ``ctx`` take :func:`_process_fast` (one to three unseen cards,
+    no levels, no burn card, and the tests did not ask for the generic path)."""
+    return ctx.n_levels == 1 and ctx.r < 4 and not ctx.generic and not ctx.burn
+
+
 cdef enum:
     BATCH = 16              # known sets per pass over the hands (one unseen card)
 
@@ -815,13 +891,18 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
             _flush(&stats[b * N_CATEGORIES * N_COLUMNS], &chart[b * N_GROUPS * 2], cur_cat, cur_grp, acc[b], 43)
 
 
-cdef int _setup(Ctx* ctx, int j, const uint8_t[:, ::1] hand_cards, const uint64_t[::1] hand_masks,
-                const uint64_t[::1] hand_suits,
-                 const int16_t[::1] hand_strength, const uint8_t[::1] hand_group,
-                 const int16_t[::1] category, const uint8_t[::1] level_of_card, int n_levels,
-                 int qualifier, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie, int64_t scale,
-                 int reduce, int generic, int burn=0) except -1:
-    cdef int c
+cdef int _setup(Ctx* ctx, object spec) except -1:
+    """Fill ``ctx`` from a :class:`enumerate.protection.exposure.KernelSpec` (its arrays stay
+    alive with it for the call) and check every shape."""
+    cdef const uint8_t[:, ::1] hand_cards = spec.hands.cards
+    cdef const uint64_t[::1] hand_masks = spec.hands.masks
+    cdef const uint64_t[::1] hand_suits = spec.hands.suits
+    cdef const int16_t[::1] hand_strength = spec.hands.strength
+    cdef const uint8_t[::1] hand_group = spec.hands.group
+    cdef const int16_t[::1] category = spec.category
+    cdef const uint8_t[::1] level_of_card = spec.level_of_card
+    cdef const int64_t[::1] c_win = spec.value.c_win
+    cdef int j = spec.known, n_levels = spec.n_levels, c
     if not 1 <= j <= 4:
         raise ValueError("known dealer cards must be 1..4")
     if not 1 <= n_levels <= 6 - j or n_levels > MAX_LEVELS:
@@ -834,11 +915,11 @@ cdef int _setup(Ctx* ctx, int j, const uint8_t[:, ::1] hand_cards, const uint64_
     ctx.j = j
     ctx.r = 5 - j
     ctx.n_levels = n_levels
-    ctx.qualifier = qualifier
-    ctx.reduce = reduce
-    ctx.generic = generic
-    ctx.burn = burn
-    if burn and (j != 1 or n_levels != 1):
+    ctx.qualifier = spec.qualifier
+    ctx.reduce = bool(spec.reduce)
+    ctx.generic = bool(spec.generic)
+    ctx.burn = bool(spec.burn)
+    if ctx.burn and (j != 1 or n_levels != 1):
         raise ValueError("a burn card goes with one known card and no levels")
     ctx.n_hands = hand_cards.shape[0]
     ctx.hand_cards = &hand_cards[0, 0]
@@ -848,10 +929,10 @@ cdef int _setup(Ctx* ctx, int j, const uint8_t[:, ::1] hand_cards, const uint64_
     ctx.hand_group = &hand_group[0]
     ctx.category = &category[0]
     ctx.level_of_card = &level_of_card[0]
-    ctx.c_nq = c_nq
+    ctx.c_nq = spec.value.c_nq
     ctx.c_win = &c_win[0]
-    ctx.c_tie = c_tie
-    ctx.scale = scale
+    ctx.c_tie = spec.value.c_tie
+    ctx.scale = spec.value.scale
     # counters for the card sets of 0 .. r - 1 cards
     ctx.n_counters = _OFF[ctx.r - 1] + <int>binom_table()[52 * 6 + ctx.r - 1]
     ctx.n_marked = 0
@@ -866,20 +947,17 @@ cdef int _setup(Ctx* ctx, int j, const uint8_t[:, ::1] hand_cards, const uint64_
     return 0
 
 
-def exposure_stats(int j, const uint8_t[:, ::1] known, const uint8_t[:, ::1] hand_cards,
-                   const uint64_t[::1] hand_masks, const uint64_t[::1] hand_suits, const int16_t[::1] hand_strength,
-                   const uint8_t[::1] hand_group, const int16_t[::1] category,
-                   const uint8_t[::1] level_of_card, int n_levels, int qualifier,
-                   int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie, int64_t scale,
-                   int reduce, int64_t[:, :, ::1] stats, int64_t[:, :, :, ::1] chart, int n_threads,
-                   int generic=0, int burn=0):
-    """For every known set known[k] (sorted cards): stats[k] (10 categories x N_COLUMNS) and
-    chart[k] (levels x N_GROUPS x 2), P weighted by its orbit under the relabellings fixing
-    known[k] when ``reduce`` (else every hand once).  ``hand_*`` are all hands in increasing
-    strength; raise iff nq * c_nq + win * c_win[category] + tie * c_tie > 2 * scale * completions."""
+def exposure_stats(spec, const uint8_t[:, ::1] known, int64_t[:, :, ::1] stats, int64_t[:, :, :, ::1] chart,
+                   int n_threads):
+    """For every known set known[k] (sorted cards, ``spec.known`` of them): stats[k] (10
+    categories x N_COLUMNS) and chart[k] (levels x N_GROUPS x 2).  ``spec`` (a
+    :class:`enumerate.protection.exposure.KernelSpec`) holds the hands in increasing strength,
+    the qualifier, the raise value -- raise iff nq * c_nq + win * c_win[category] + tie * c_tie
+    > 2 * scale * completions --, the marked cards and levels, and whether P is weighted by its
+    orbit under the relabellings fixing known[k] (``reduce``) or counted once each."""
     cdef Ctx ctx
-    _setup(&ctx, j, hand_cards, hand_masks, hand_suits, hand_strength, hand_group, category, level_of_card,
-           n_levels, qualifier, c_nq, c_win, c_tie, scale, reduce, generic, burn)
+    _setup(&ctx, spec)
+    cdef int j = ctx.j, n_levels = ctx.n_levels, generic = ctx.generic
     cdef Py_ssize_t n_known = known.shape[0], k
     if known.shape[1] != j or stats.shape[0] != n_known or chart.shape[0] != n_known \
             or stats.shape[1] != N_CATEGORIES or stats.shape[2] != N_COLUMNS \
@@ -907,24 +985,25 @@ def exposure_stats(int j, const uint8_t[:, ::1] known, const uint8_t[:, ::1] han
                                   &stats[bt * BATCH, 0, 0], &chart[bt * BATCH, 0, 0, 0])
     else:
         for k in prange(n_known, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
-            _process(&ctx, &known[k, 0], &works[threadid()], &stats[k, 0, 0], &chart[k, 0, 0, 0], NULL)
+            if _fast_path(&ctx):
+                _process_fast(&ctx, &known[k, 0], &works[threadid()], &stats[k, 0, 0], &chart[k, 0, 0, 0])
+            else:
+                _process_generic(&ctx, &known[k, 0], &works[threadid()], &stats[k, 0, 0], &chart[k, 0, 0, 0], NULL)
     for t in range(n_threads):
         _work_free(&works[t])
     free(works)
 
 
-def exposure_counts(int j, const uint8_t[::1] known, const uint8_t[:, ::1] hand_cards,
-                    const uint64_t[::1] hand_masks, const uint64_t[::1] hand_suits, const int16_t[::1] hand_strength,
-                    const uint8_t[::1] hand_group, const int16_t[::1] category,
-                    const uint8_t[::1] level_of_card, int n_levels, int qualifier,
-                    int32_t[:, :, ::1] counts, int burn=0):
-    """The counts behind the statistics for one known set, every hand once: counts[h, level] =
-    (no_qualify, win, tie, completions), -1 where hand h meets the known cards."""
+def exposure_counts(spec, const uint8_t[::1] known, int32_t[:, :, ::1] counts):
+    """The counts behind the statistics for one known set, every hand of ``spec.hands`` once:
+    counts[h, level] = (no_qualify, win, tie, completions) -- per burn card with
+    ``spec.burn`` --, -1 where hand h meets the known cards."""
     cdef Ctx ctx
-    cdef int64_t[::1] c_win = np.zeros(N_CATEGORIES, dtype=np.int64)
-    _setup(&ctx, j, hand_cards, hand_masks, hand_suits, hand_strength, hand_group, category, level_of_card,
-           n_levels, qualifier, 0, c_win, 0, 1, 0, 1, burn)
-    if known.shape[0] != j or counts.shape[0] != hand_cards.shape[0] or counts.shape[1] != (52 if burn else n_levels) \
+    _setup(&ctx, spec)
+    ctx.reduce = 0
+    ctx.generic = 1
+    cdef int j = ctx.j, n_levels = ctx.n_levels, burn = ctx.burn
+    if known.shape[0] != j or counts.shape[0] != ctx.n_hands or counts.shape[1] != (52 if burn else n_levels) \
             or counts.shape[2] != 4:
         raise ValueError("shapes do not match")
     stats_np = np.zeros(N_CATEGORIES * N_COLUMNS, dtype=np.int64)
@@ -936,5 +1015,5 @@ def exposure_counts(int j, const uint8_t[::1] known, const uint8_t[:, ::1] hand_
         _work_free(&w)
         raise MemoryError("exposure kernel: out of memory")
     with nogil:
-        _process(&ctx, &known[0], &w, &st[0], &ch[0], &counts[0, 0, 0])
+        _process_generic(&ctx, &known[0], &w, &st[0], &ch[0], &counts[0, 0, 0])
     _work_free(&w)

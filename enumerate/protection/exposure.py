@@ -19,17 +19,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from enumerate.analysis.base import ReturnRow, check_table, return_table
 from enumerate.core import array_store as cache
-from enumerate.core.atomic import remove_stale_temporaries
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
@@ -155,6 +154,48 @@ def _assemble(variant: Variant, stats: np.ndarray, *, scenario: str, description
 # kernel runs, cached
 
 
+class Hands(Protocol):
+    """Hands in increasing strength, as the kernel reads them (:class:`SortedHands`, or rows of it)."""
+
+    cards: np.ndarray       # (n, 5) uint8, sorted
+    masks: np.ndarray       # (n,) uint64 card masks
+    suits: np.ndarray       # (n,) uint64: four 16-bit rank masks, one per suit
+    strength: np.ndarray    # (n,) int16, non-decreasing
+    group: np.ndarray       # (n,) uint8 chart group (:data:`GROUPS`)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything the exposure kernel needs besides the known sets themselves.
+
+    ``known`` dealer cards are seen (the up card and known - 1 hole cards); ``level_of_card``
+    marks the cards whose rank is sorted (edge sorting: ``n_levels`` = 6 - known levels, else
+    1); ``burn``: one known card and a burn card seen too.  ``reduce`` weights each player hand
+    by its orbit under the relabellings fixing the known set instead of visiting every hand;
+    ``generic`` forces the inclusion-exclusion path even where a faster one exists (tests)."""
+
+    known: int
+    hands: Hands
+    qualifier: int
+    value: RaiseValue
+    level_of_card: np.ndarray
+    n_levels: int = 1
+    reduce: bool = True
+    generic: bool = False
+    burn: bool = False
+
+    @property
+    def category(self) -> np.ndarray:
+        return CATEGORY_BY_STRENGTH
+
+    @classmethod
+    def of(cls, variant: Variant, known: int, marked: Sequence[int] = (), **kw: Any) -> "KernelSpec":
+        """The spec of ``variant``'s rules with ``known`` dealer cards seen and ``marked`` ranks
+        sorted, over every hand."""
+        return cls(known, sorted_hands(), variant.qualifier.threshold, RaiseValue.of(variant),
+                   level_of_card(marked), 6 - known if marked else 1, **kw)
+
+
 def _cache_meta(j: int, marked: tuple[int, ...], variant: Variant, value: RaiseValue,
                 burn: bool = False) -> dict[str, Any]:
     return {"kind": "exposure", "known": j, "marked_ranks": list(marked), "burn_card": burn,
@@ -163,9 +204,9 @@ def _cache_meta(j: int, marked: tuple[int, ...], variant: Variant, value: RaiseV
             "kernel_version": KERNEL_VERSION, "evaluator": ordering_fingerprint()}
 
 
-def _cache_path(meta: dict[str, Any], partial: bool = False) -> Any:
+def _cache_path(meta: dict[str, Any]) -> Path:
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
-    return cache.cache_dir() / f"exposure-j{meta['known']}-{digest}{'.partial' if partial else ''}.bin"
+    return cache.cache_dir() / f"exposure-j{meta['known']}-{digest}.bin"
 
 
 def level_of_card(marked: Sequence[int]) -> np.ndarray:
@@ -194,48 +235,34 @@ def kernel_statistics(
 
     The kernel runs in chunks of known-set classes; each finished chunk is checkpointed in the
     cache, so an interrupted run resumes where it stopped."""
-    value = RaiseValue.of(variant)
+    spec = KernelSpec.of(variant, j, marked, burn=burn)
     reps, weight = known_sets(j)
-    n_levels = 6 - j if marked else 1
-    meta = _cache_meta(j, marked, variant, value, burn)
-    path, partial = _cache_path(meta), _cache_path(meta, partial=True)
+    meta = _cache_meta(j, marked, variant, spec.value, burn)
+    stored = cache.ArrayCache(_cache_path(meta), meta, "exposure", enabled=use_cache)
+    finished = stored.load(("stats", "chart"))
+    if finished is not None:
+        return finished["stats"], finished["chart"]
     n = reps.shape[0]
     per_stats = np.zeros((n, 10, len(_COL)), dtype=np.int64)
-    per_chart = np.zeros((n, n_levels, len(GROUPS), 2), dtype=np.int64)
+    per_chart = np.zeros((n, spec.n_levels, len(GROUPS), 2), dtype=np.int64)
     done = 0
-    if use_cache:
-        remove_stale_temporaries(path.parent)
-        try:
-            arrays = cache.load_arrays(path, meta)
-            return arrays["stats"], arrays["chart"]
-        except (cache.CacheError, KeyError):
-            pass
-        try:
-            arrays = cache.load_arrays(partial, meta)
-            done = int(arrays["done"][0])
-            per_stats[:done] = arrays["stats"][:done]
-            per_chart[:done] = arrays["chart"][:done]
-        except (cache.CacheError, KeyError, ValueError):
-            done = 0
-    hands = sorted_hands()
+    resumed = stored.load_checkpoint(("stats", "chart", "done"))
+    if resumed is not None and resumed["stats"].shape == per_stats.shape and resumed["chart"].shape == per_chart.shape:
+        done = int(resumed["done"][0])
+        per_stats[:done] = resumed["stats"][:done]
+        per_chart[:done] = resumed["chart"][:done]
     n_threads = resolve_threads(threads)
     step = chunk or max(n_threads, min(512, -(-n // 32)))
-    levels = level_of_card(marked)
     if progress and done:
         progress(done)
     while done < n:
         hi = min(n, done + step)
-        _exposure.exposure_stats(
-            j, reps[done:hi], hands.cards, hands.masks, hands.suits, hands.strength, hands.group,
-            CATEGORY_BY_STRENGTH, levels, n_levels, variant.qualifier.threshold, value.c_nq,
-            value.c_win, value.c_tie, value.scale, 1, per_stats[done:hi], per_chart[done:hi], n_threads,
-            0, int(burn))
+        _exposure.exposure_stats(spec, reps[done:hi], per_stats[done:hi], per_chart[done:hi], n_threads)
         if progress:
             progress(hi - done)
         done = hi
-        if use_cache and done < n:
-            _save(partial, meta, {"stats": per_stats, "chart": per_chart,
-                                  "done": np.array([done], dtype=np.int64)})
+        if done < n:
+            stored.save_checkpoint({"stats": per_stats, "chart": per_chart, "done": np.array([done], dtype=np.int64)})
     # weight by the class sizes and by the j choices of which known card is the up card
     w = (weight * j).astype(object)
     stats = np.einsum("k,kcx->cx", w, per_stats.astype(object))
@@ -243,17 +270,8 @@ def kernel_statistics(
     stats_i64 = np.array(stats, dtype=np.int64)
     if not (stats_i64.astype(object) == stats).all():
         raise StudoddsError("exposure totals overflow 64 bits")
-    if use_cache:
-        _save(path, meta, {"stats": stats_i64, "chart": chart})
-        partial.unlink(missing_ok=True)
+    stored.save({"stats": stats_i64, "chart": chart})
     return stats_i64, chart
-
-
-def _save(path: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-    try:
-        cache.save_arrays(path, meta, arrays)
-    except OSError as exc:
-        warnings.warn(f"could not write exposure cache {path}: {exc.strerror or exc}", stacklevel=3)
 
 
 # ---------------------------------------------------------------------------------------------
