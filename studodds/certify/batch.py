@@ -1,0 +1,180 @@
+"""Certify many variants at once (:func:`batch`, returning a :class:`BatchResult`): every
+table rendered into a staging folder, then moved into place only when all are complete."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.analysis.selfcheck import spot_check
+from enumerate.core.atomic import remove_stale_temporaries, temporary_folder
+from enumerate.core.parallel import check_threads, using_threads
+from enumerate.rules.sanity import rule_warnings, strict_error
+from enumerate.rules.variant_file import VariantSource, resolve_many
+from evaluator.errors import ParameterError
+from studodds import api
+from studodds.certify.tables import (
+    FORMATS,
+    PROTECTION_LEVELS,
+    SPOT_CHECKS,
+    binary_files,
+    indexes_for,
+    protection_data,
+    render,
+    write,
+    written_files,
+)
+from studodds.progress import bar_factory
+
+
+@dataclass(frozen=True)
+class WrittenTable:
+    """One table a batch wrote: the variant, its folder and the files written there."""
+
+    variant: str
+    folder: str
+    files: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "folder": self.folder, "files": list(self.files)}
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What :func:`batch` wrote, the sanity warnings of each table as ``(variant, warning)``, and
+    notes about formats that could not be made (a missing browser or openpyxl)."""
+
+    out: str
+    tables: tuple[WrittenTable, ...]
+    warnings: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "batch": what ``studodds batch --json`` prints."""
+        return {"kind": "batch", "out": self.out, "tables": [t.to_dict() for t in self.tables]}
+
+    def text(self) -> str:
+        return "\n".join(f"{t.folder}/" for t in self.tables)
+
+
+def report_formats(formats: Iterable[str] | str | None) -> set[str]:
+    """The report formats of a batch: ``md`` always, plus any of ``html``, ``pdf`` (printed from
+    the html) and ``xlsx``; None means ``$STUDODDS_FORMATS``, else all."""
+    if formats is None:
+        formats = os.environ.get("STUDODDS_FORMATS", ",".join(FORMATS))
+    items = formats.split(",") if isinstance(formats, str) else list(formats)
+    chosen = {f.strip() for f in items if f.strip()} | {"md"}
+    unknown = chosen - set(FORMATS)
+    if unknown:
+        raise ParameterError("formats", f"unknown format {sorted(unknown)[0]!r} (choose from {', '.join(FORMATS)})")
+    if "pdf" in chosen and "html" not in chosen:
+        raise ParameterError("formats", "pdf is printed from the html report: ask for html too")
+    return chosen
+
+
+def hand_counts(hands: Iterable[int]) -> tuple[int, ...]:
+    """The numbers of hands of the N-hand table: distinct whole numbers 1..1,000,000, sorted."""
+    try:
+        values = sorted({int(h) for h in hands})
+    except (TypeError, ValueError):
+        raise ParameterError("hands", f"{hands!r} is not a list of whole numbers such as 1,10,100") from None
+    if not values or values[0] < 1 or values[-1] > 1_000_000:
+        raise ParameterError("hands", "give numbers of hands from 1 to 1,000,000")
+    return tuple(values)
+
+
+def writable_folder(folder: Path, parameter: str, make: bool = False, named: Path | None = None) -> None:
+    """Fail now, before minutes of computing, if files cannot be created in ``folder`` (made
+    first with ``make``); the error names ``parameter`` and ``named`` (default: the folder) as
+    the user gave it."""
+    try:
+        if make:
+            folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=".studodds-probe-"):
+            pass
+    except OSError as exc:
+        raise ParameterError(parameter, f"{named or folder}: cannot write there: {exc.strerror or exc}") from None
+
+
+def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
+          formats: Iterable[str] | str | None = None, hands: Iterable[int] = DEFAULT_HANDS,
+          protection: Iterable[int] = (), strict: bool = False, threads: int | None = None,
+          use_cache: bool = True, progress: bool = False) -> BatchResult:
+    """Certify ``variants`` (names, .toml files or folders of them; none: every built-in) into
+    ``out/<variant>/``.  ``formats``: see :func:`report_formats`; ``hands``: the N-hand table;
+    ``protection``: exposure levels (-1: no dealer card, 0..4 hole cards) of protection.json,
+    none for no file; ``strict``: a sanity warning is an error, and then nothing is written.
+
+    Every table is rendered into a staging folder first and moved into place only when all are
+    complete (see the module docstring)."""
+    check_threads(threads)
+    chosen = report_formats(formats)
+    counts_of_hands = hand_counts(hands)
+    levels = tuple(sorted({int(k) for k in protection}))
+    if any(k not in PROTECTION_LEVELS for k in levels):
+        raise ParameterError("protection", "levels are -1 (no dealer card) or 0..4 hole cards")
+    sources = resolve_many([str(v) for v in variants])
+    root = Path(out)
+    if root.exists() and not root.is_dir():
+        raise ParameterError("out", f"{root}: exists and is not a folder")
+    writable_folder(root, "out", make=True)
+    if strict:
+        for s in sources:
+            found = rule_warnings(s.variant)
+            if found:
+                raise strict_error(s.variant.name, found)
+    groups: dict[int, list[VariantSource]] = {}
+    for s in sources:
+        groups.setdefault(s.variant.qualifier.threshold, []).append(s)
+    notes: list[str] = []
+    found_warnings: list[tuple[str, str]] = []
+    staged: list[tuple[str, list[str]]] = []
+    with using_threads(threads), _staging(root) as staging, bar_factory("variants", not progress)(len(sources)) as bar:
+        for group in groups.values():
+            counts = api.count_table(group[0].variant, threads=threads, use_cache=use_cache, progress=progress)
+            checked = spot_check(counts, SPOT_CHECKS)
+            indexes = indexes_for(group, counts)
+            for s in group:
+                index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
+                extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
+                                         progress=progress) if levels else None)
+                table = render(s, checked, counts, index, counts_of_hands, extra)
+                if strict and table.warnings:
+                    raise strict_error(s.variant.name, table.warnings)
+                found_warnings += [(s.variant.name, w) for w in table.warnings]
+                binary = binary_files(table, chosen, notes)
+                write(staging, table, binary, chosen)
+                staged.append((table.name, written_files(table, chosen, binary)))
+                bar.update(1)
+        for name, files in staged:
+            _publish(staging / name, root / name, files)
+    written = tuple(WrittenTable(name, str(root / name), tuple(sorted(files))) for name, files in staged)
+    return BatchResult(str(root), written, tuple(found_warnings), tuple(notes))
+
+
+@contextmanager
+def _staging(root: Path) -> Iterator[Path]:
+    """A fresh hidden folder inside ``root`` (so that moving out of it is a rename on one file
+    system), removed with whatever is left in it; one left by a killed batch is removed by the
+    next batch into ``root``."""
+    remove_stale_temporaries(root)
+    folder = temporary_folder(root, "batch")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _publish(staged: Path, folder: Path, files: list[str]) -> None:
+    """Move a staged table's files into ``folder``, each with an atomic rename, ``variant.toml``
+    (the last of ``files``) last."""
+    folder.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(folder)
+    for name in files:
+        os.replace(staged / name, folder / name)

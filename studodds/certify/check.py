@@ -1,0 +1,310 @@
+"""The regression check: recompute committed tables from their own ``variant.toml`` and compare
+every exact value and every line (:func:`check`, returning a :class:`CheckResult`)."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.analysis.selfcheck import spot_check
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import check_threads, using_threads
+from enumerate.rules.compare import rule_changes
+from enumerate.rules.variant_file import VariantSource, load_variant_file
+from evaluator.errors import ParameterError, StudoddsError
+from studodds import api
+from studodds.certify.tables import (
+    PROTECTION,
+    PROTECTION_LEVELS,
+    SPOT_CHECKS,
+    RenderedTable,
+    protection_data,
+    render,
+)
+
+
+@dataclass
+class Difference:
+    file: str
+    figure: str
+    old: Any
+    new: Any
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            key = str(i)
+            if isinstance(v, dict):
+                key = str(v.get("outcome") or v.get("name") or v.get("category") or v.get("players") or i)
+            _flatten(f"{prefix}[{key}]", v, out)
+    else:
+        out[prefix] = value
+
+
+#: Values that may differ between a committed table and a fresh one (not figures).
+IGNORED = {"provenance.tool_version"}
+
+
+def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
+    """Differences between committed files in ``folder`` and freshly rendered ones: every
+    value of summary.json (except the tool version) and the other files line by line.
+    ``report.html`` is compared when the table has one (``batch --formats md`` writes none)."""
+    diffs: list[Difference] = []
+    try:
+        old = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return [Difference("summary.json", "(file)", f"unreadable: {exc}", "recomputed")]
+    diffs += _json_differences("summary.json", old, fresh.summary)
+    if fresh.protection is not None and PROTECTION in fresh.files:
+        try:
+            old_p = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
+        else:
+            diffs += _json_differences(PROTECTION, old_p, fresh.protection)
+    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html"):
+        if fname == "report.html" and not (folder / fname).exists():
+            continue
+        try:
+            old_lines = (folder / fname).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            diffs.append(Difference(fname, "(file)", f"unreadable: {exc.strerror}", "recomputed"))
+            continue
+        new_lines = fresh.files[fname].splitlines()
+        for i in range(max(len(old_lines), len(new_lines))):
+            o = old_lines[i] if i < len(old_lines) else "(missing)"
+            n = new_lines[i] if i < len(new_lines) else "(missing)"
+            if o != n and not _tool_version_line(o, n):
+                diffs.append(Difference(fname, f"line {i + 1}", o, n))
+    return diffs
+
+
+def _json_differences(fname: str, old: Any, new: Any) -> list[Difference]:
+    """Every value that differs between two JSON objects, by flattened key (except IGNORED
+    keys and FFT floats within their tolerance)."""
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
+    _flatten("", old, a)
+    _flatten("", new, b)
+    return [Difference(fname, key, a.get(key, "(missing)"), b.get(key, "(missing)"))
+            for key in sorted(set(a) | set(b))
+            if not _fft_float_close(key, a.get(key), b.get(key))
+            and key not in IGNORED and a.get(key, "(missing)") != b.get(key, "(missing)")]
+
+
+def _fft_float_close(key: str, old: Any, new: Any) -> bool:
+    """Floating-point N-hand figures (FFT) may differ in the last bits between numpy builds;
+    they agree when within 1e-9, far inside their stated error bounds' use."""
+    return ("n_hands" in key and isinstance(old, float) and isinstance(new, float)
+            and abs(old - new) <= 1e-9)
+
+
+def _tool_version_line(old: str, new: str) -> bool:
+    """The report line naming the tool version may differ (like provenance.tool_version)."""
+    return any(old.startswith(p) and new.startswith(p) for p in ("- Tool: studodds", "<li>Tool: studodds"))
+
+
+def committed_hands(folder: Path) -> tuple[int, ...]:
+    """The numbers of hands a committed table's N-hand table was made with (the default when
+    it has none), so that check recomputes the same table."""
+    try:
+        data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        return tuple(int(h["hands"]) for h in data["certification"]["n_hands"]) or DEFAULT_HANDS
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_HANDS
+
+
+def committed_protection_levels(folder: Path) -> tuple[int, ...]:
+    """The exposure levels a committed protection.json holds (so check recomputes those)."""
+    data = committed_protection(folder)
+    try:
+        return tuple(int(lv["exposed_hole_cards"]) for lv in data["hole_cards"]["levels"]) if data else PROTECTION_LEVELS
+    except (KeyError, TypeError, ValueError):
+        return PROTECTION_LEVELS
+
+
+def committed_protection(folder: Path) -> dict[str, Any] | None:
+    """The committed protection.json object (None if unreadable: the report then differs)."""
+    try:
+        data = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) and data.get("kind") == "protection" else None
+    except (OSError, ValueError):
+        return None
+
+
+def committed_source(folder: Path) -> VariantSource:
+    """The variant a committed table was made from (its own variant.toml copy), under the
+    origin its provenance records."""
+    data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    try:
+        origin = data["provenance"]["variant_origin"]
+    except (KeyError, TypeError):
+        raise StudoddsError(f"{folder / 'summary.json'}: no provenance.variant_origin") from None
+    return replace(load_variant_file(folder / "variant.toml"), origin=origin)
+
+
+#: The headline figures a check summarises, as (key in the analysis object, label).
+HEADLINE = (("house_edge_per_ante", "house edge"), ("element_of_risk_per_total_wager", "element of risk"))
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """The result of checking one committed table: ``status`` "ok", "differs" or "unreadable";
+    the rule changes (committed rules against the table's variant.toml), the headline deltas
+    and every difference; ``protection``: whether protection.json was recomputed."""
+
+    table: str
+    status: str
+    rule_changes: tuple[dict[str, Any], ...] = ()
+    headline: dict[str, Any] = field(default_factory=dict)
+    differences: tuple[Difference, ...] = ()
+    protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
+                               "headline": self.headline,
+                               "differences": [{"file": d.file, "figure": d.figure, "old": d.old, "new": d.new}
+                                               for d in self.differences]}
+        if self.protection is not None:
+            out["protection"] = self.protection
+        return out
+
+    def summary_line(self) -> str:
+        """One line: unchanged, or the rule changes and headline deltas."""
+        if self.status == "ok":
+            note = " (protection.json not checked: --no-protection)" if (self.protection or "").startswith("not checked") else ""
+            return f"{self.table}: unchanged{note}"
+        if self.status == "unreadable":
+            return f"{self.table}: {self.differences[0].old}"
+        parts = []
+        if self.rule_changes:
+            parts.append("rules changed: " + ", ".join(f"{c['rule']} {c['old']} -> {c['new']}" for c in self.rule_changes))
+        else:
+            parts.append("rules unchanged, figures differ")
+        labels = dict(HEADLINE)
+        for key, h in self.headline.items():
+            parts.append(f"{labels[key]} {h['old']['value']:.6%} -> {h['new']['value']:.6%} ({h['delta']['value']:+.6%})")
+        parts.append(f"{len(self.differences)} difference(s)")
+        return f"{self.table}: " + "; ".join(parts)
+
+
+def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protection: str | None = None) -> TableCheck:
+    """Check one committed table against its recomputed files (see :class:`TableCheck`)."""
+    diffs = tuple(compare(table, fresh))
+    if not diffs:
+        return TableCheck(str(table), "ok", protection=protection)
+    changes: tuple[dict[str, Any], ...] = ()
+    headline: dict[str, Any] = {}
+    try:
+        old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
+        old_rules = old["variant"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return TableCheck(str(table), "differs", differences=diffs, protection=protection)
+    new = fresh.summary["analysis"]
+    changes = tuple(c.to_dict() for c in rule_changes(old_rules, source.variant.to_dict()))
+    for key, _ in HEADLINE:
+        try:
+            a, b = Fraction(old[key]["exact"]), Fraction(new[key]["exact"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if a != b:
+            headline[key] = {"old": exact(a), "new": exact(b), "delta": exact(b - a)}
+    return TableCheck(str(table), "differs", changes, headline, diffs, protection)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What :func:`check` found: one :class:`TableCheck` per committed table."""
+
+    folder: str
+    tables: tuple[TableCheck, ...]
+
+    @property
+    def tables_with_differences(self) -> int:
+        return sum(1 for t in self.tables if t.status != "ok")
+
+    @property
+    def ok(self) -> bool:
+        """True when every table was recomputed identically."""
+        return self.tables_with_differences == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """kind "check": what ``studodds check --json`` prints."""
+        return {"kind": "check", "folder": self.folder, "tables": [t.to_dict() for t in self.tables],
+                "tables_with_differences": self.tables_with_differences}
+
+    def text(self) -> str:
+        """Summary lines first (one per table), then the details of each table that differs."""
+        lines = [t.summary_line() for t in self.tables]
+        lines.append(f"checked {len(self.tables)} table(s): {self.tables_with_differences} with differences")
+        for t in self.tables:
+            if t.status != "differs":
+                continue
+            diffs = t.differences
+            lines += ["", f"{t.table}: {len(diffs)} difference(s)"]
+            lines += [f"  {d.file}: {d.figure}: old {d.old!r} -> new {d.new!r}" for d in diffs[:50]]
+            if len(diffs) > 50:
+                lines.append(f"  ... and {len(diffs) - 50} more (--json lists all)")
+        return "\n".join(lines)
+
+
+def check(folder: str | Path = "results", *, protection: bool = True, threads: int | None = None,
+          use_cache: bool = True, progress: bool = False) -> CheckResult:
+    """Recompute every committed table ``<folder>/<variant>/`` from its own variant.toml and
+    compare every exact value and every line of its files.  ``protection=False`` does not
+    recompute protection.json (minutes when not cached): the report's protection section is
+    then rendered from the committed file, and the file itself is not compared."""
+    check_threads(threads)
+    root = Path(folder)
+    if not root.is_dir():
+        raise ParameterError("folder", f"{root}: no such folder of results")
+    tables = sorted(p.parent for p in root.glob("*/summary.json"))
+    if not tables:
+        raise ParameterError("folder", f"{root}: holds no results (no */summary.json)")
+    with using_threads(threads):
+        return CheckResult(str(root), tuple(_check_each(tables, protection, threads, use_cache, progress)))
+
+
+def _check_each(tables: list[Path], protection: bool, threads: int | None, use_cache: bool,
+                progress: bool) -> Iterator[TableCheck]:
+    spot_checked: dict[int, int] = {}
+    for table in tables:
+        try:
+            source = committed_source(table)
+        except (OSError, ValueError, KeyError) as exc:
+            reason = f"cannot read the committed variant: {one_line(exc)}"
+            yield TableCheck(str(table), "unreadable", differences=(Difference("variant.toml", "(file)", reason, None),))
+            continue
+        counts = api.count_table(source.variant, threads=threads, use_cache=use_cache, progress=progress)
+        q = source.variant.qualifier.threshold
+        if q not in spot_checked:
+            spot_checked[q] = spot_check(counts, SPOT_CHECKS)
+        committed: dict[str, Any] | None = None
+        state = "none"
+        if (table / PROTECTION).exists():
+            if protection:
+                committed = protection_data(source, counts, levels=committed_protection_levels(table),
+                                            threads=threads, use_cache=use_cache, progress=progress)
+                state = "checked"
+            else:
+                committed = committed_protection(table)
+                state = "not checked (--no-protection)"
+        fresh = render(source, spot_checked[q], counts, hands=committed_hands(table), protection=committed)
+        if state.startswith("not checked"):
+            fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
+        yield check_table(table, fresh, source, state)
+
+
+def one_line(message: object) -> str:
+    """A message on one line whatever the input echoed in it holds."""
+    return str(message).replace("\r", "\\r").replace("\n", "\\n")
+
+

@@ -1,0 +1,231 @@
+"""The files of one certified table: rendered as text from the exact figures, and written
+atomically into ``<out>/<variant>/`` (``variant.toml`` last: it marks a complete table)."""
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import platform
+from collections import Counter
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+from enumerate.analysis import strategies
+from enumerate.analysis.base import Analysis
+from enumerate.analysis.certification import CertificationFigures, certification_figures
+from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.analysis.strategies import StrategyComparison
+from enumerate.analysis.threshold_index import ThresholdIndex
+from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
+from enumerate.core.engine import ENGINE_VERSION, CountTable
+from enumerate.core.parallel import resolve_threads
+from enumerate.game.analysis import with_extras
+from enumerate.progressive.figures import ProgressiveReport
+from enumerate.progressive.figures import report as progressive_report
+from enumerate.rules.variant_file import VariantSource
+from evaluator.ranking import cython_version, ordering_fingerprint
+from studodds import __version__, api
+from studodds.reports import pdf, xlsx
+from studodds.reports.html import report_html
+from studodds.reports.markdown import report_md
+from studodds.reports.protection import protection_markdown
+from studodds.reports.strategy import strategy_csv, strategy_markdown
+from studodds.reports.text import pays_text
+
+FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html", "variant.toml")
+#: Written beside FILES by ``batch --protection`` (and then checked like them).
+PROTECTION = "protection.json"
+#: Written beside FILES: the machine and date of the run (not compared, not a result).
+ENVIRONMENT = "environment.json"
+SPOT_CHECKS = 8
+
+
+def stable_origin(origin: str) -> str:
+    """Where a variant came from, the same from any working directory or machine: a built-in
+    name as is, a file by its name only (its content is pinned by its SHA-256)."""
+    if origin.startswith("built-in ") or origin == "python" or origin.startswith("file "):
+        return origin
+    return f"file {Path(origin).name}"
+
+
+def environment() -> dict[str, Any]:
+    """Where and when a table was made (``environment.json``): recorded beside the certified
+    files, never compared by ``check`` and never part of the byte-identical result files."""
+    return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
+            "python": platform.python_version(), "numpy": numpy.__version__, "cython": cython_version(),
+            "platform": platform.platform(), "machine": platform.machine(),
+            "openmp": api.openmp_enabled(), "threads": resolve_threads(),
+            "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, Any]:
+    """Where the figures come from and which self-checks they passed."""
+    return {
+        "tool": "studodds", "tool_version": __version__, "engine_version": ENGINE_VERSION,
+        "evaluator_ordering_sha256": ordering_fingerprint(),
+        "variant_file_sha256": source.sha256, "variant_origin": stable_origin(source.origin),
+        "total_combinations": a.total_combinations,
+        "self_checks": {
+            "return_table_rows_sum_to_total": sum(r.combinations for r in a.rows) == a.total_combinations,
+            "probabilities_sum_to_one": sum(r.probability for r in a.rows) == 1,
+            "brute_force_spot_checks_agree": spot_checks,
+        },
+    }
+
+
+def summary(comparison: StrategyComparison, prov: dict[str, Any],
+            side: ProgressiveReport | None, figures: CertificationFigures | None = None) -> dict[str, Any]:
+    """``summary.json`` (kind "certified_table"): the objects ``analyze --json``,
+    ``strategies --json`` and ``progressive --json`` print, and the provenance."""
+    data: dict[str, Any] = {"kind": "certified_table",
+                            "analysis": comparison.results[0].analysis.to_dict(),
+                            "strategies": comparison.to_dict()}
+    if figures is not None:
+        data["certification"] = figures.to_dict()
+    if side is not None:
+        data["progressive"] = side.to_dict()
+    data["provenance"] = prov
+    return data
+
+
+def return_table_csv(a: Analysis) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["event", "net_result_antes", "combinations", "probability", "return", "probability_exact", "return_exact"])
+    for r in a.rows:
+        w.writerow([r.event, pays_text(r.pays), r.combinations, f"{float(r.probability):.12f}",
+                    f"{float(r.contribution):.12f}", str(r.probability), str(r.contribution)])
+    w.writerow(["total", "", a.total_combinations, "1.000000000000", f"{float(a.expected_return):.12f}",
+                "1", str(a.expected_return)])
+    return buf.getvalue()
+
+
+#: The exposure levels of protection.json: no dealer card, then 0..4 hole cards.
+PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
+
+
+def protection_data(source: VariantSource, table: CountTable, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
+                    threads: int | None = None, use_cache: bool = True, progress: bool = False) -> dict[str, Any]:
+    """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
+    card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
+    v = source.variant
+    holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)),
+                           threads=threads, use_cache=use_cache, progress=progress)
+    sort = api.edge_sort(v, "AK", threads=threads, use_cache=use_cache)
+    return {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(), "edge_sort": sort.to_dict()}
+
+
+@dataclass(frozen=True)
+class RenderedTable:
+    """The files of one certified table as text, with the objects they were made from (so
+    nothing has to read back the JSON it has just written)."""
+
+    name: str
+    files: dict[str, str]
+    summary: dict[str, Any]
+    protection: dict[str, Any] | None = None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`)."""
+        return list(self.summary["analysis"]["warnings"])
+
+
+def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
+           hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None) -> RenderedTable:
+    """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
+    the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
+    adds that file and the report's game-protection section)."""
+    results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
+    results = list(results)
+    a = with_extras(table, source.variant, results[0].analysis)
+    results[0] = replace(results[0], analysis=a)
+    comparison = StrategyComparison(source.variant.name, tuple(results))
+    side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
+    prov = provenance(a, source, spot_checks)
+    figures = certification_figures(table, a, results[1:], hands)
+    data = summary(comparison, prov, side, figures)
+    markdown = report_md(a, prov, results[1:], side, figures)
+    extra = {}
+    if protection is not None:
+        markdown += "\n" + protection_markdown(protection)
+        extra["protection.json"] = json.dumps(protection, indent=2) + "\n"
+    files = {
+        **extra,
+        "summary.json": json.dumps(data, indent=2) + "\n",
+        "return_table.csv": return_table_csv(a),
+        "strategy.md": strategy_markdown(chart, a.variant),
+        "strategy.csv": strategy_csv(chart),
+        "report.md": markdown,
+        "report.html": report_html(markdown, data),
+        "variant.toml": source.text,
+    }
+    return RenderedTable(source.variant.name, files, data, protection)
+
+
+#: From this many variants sharing a count table and ante pays on, a batch builds a
+#: ThresholdIndex (about 0.8 s) instead of running the one-pass kernel for each.
+INDEX_FROM = 8
+
+
+def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction], Any]:
+    """ThresholdIndex per ante-pay pair used by at least INDEX_FROM of the sources."""
+    uses = Counter((s.variant.ante_no_qualify, s.variant.ante_win) for s in sources)
+    return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
+
+
+#: Formats a batch can write: the text files always, html, and the binary pdf and xlsx.
+FORMATS = ("md", "html", "pdf", "xlsx")
+
+
+def binary_files(table: RenderedTable, formats: set[str], notes: list[str]) -> dict[str, bytes]:
+    """report.pdf (headless Chromium) and report.xlsx (openpyxl) when asked for and available;
+    what cannot be made is added to ``notes`` (once per reason) instead."""
+    out: dict[str, bytes] = {}
+    if "pdf" in formats:
+        if pdf.chromium() is None:
+            if pdf.INSTALL_HINT not in notes:
+                notes.append(pdf.INSTALL_HINT)
+        else:
+            out["report.pdf"] = pdf.html_to_pdf(table.files["report.html"])
+    if "xlsx" in formats:
+        if not xlsx.available():
+            if xlsx.INSTALL_HINT not in notes:
+                notes.append(xlsx.INSTALL_HINT)
+        else:
+            out["report.xlsx"] = xlsx.workbook_bytes(table.summary, table.files["strategy.csv"])
+    return out
+
+
+def written_files(table: RenderedTable, formats: set[str], binary: dict[str, bytes]) -> list[str]:
+    """The names of the files :func:`write` writes for ``table``, in the order it writes them
+    (``variant.toml`` last)."""
+    names = [ENVIRONMENT, *binary]
+    if PROTECTION in table.files:
+        names.append(PROTECTION)
+    return names + [f for f in FILES if f != "report.html" or "html" in formats]
+
+
+def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = None,
+          formats: set[str] | None = None) -> Path:
+    """Write the files of ``table`` into ``out/<name>/``, each atomically, ``variant.toml`` last."""
+    files = table.files
+    folder = Path(out) / table.name
+    remove_stale_temporaries(folder)
+    atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(), indent=2) + "\n")
+    for fname, data in (binary or {}).items():
+        atomic_write_bytes(folder / fname, [data])
+    if PROTECTION in files:
+        atomic_write_text(folder / PROTECTION, files[PROTECTION])
+    for fname in FILES:                       # variant.toml last: it marks a complete table
+        if fname == "report.html" and formats is not None and "html" not in formats:
+            continue
+        atomic_write_text(folder / fname, files[fname])
+    return folder
+
+
