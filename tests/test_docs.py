@@ -196,7 +196,7 @@ def check_results_recipe(commands: list[str], where: str) -> None:
             names = args.variants or [v.name for v in api.variants()]
             tables |= set(names)
             if args.protection is not None:
-                from studodds.cli.certify import exposure_levels
+                from studodds.cli.common import exposure_levels
                 protected.update({n: list(exposure_levels("protection", args.protection)) for n in names})
         elif args.command == "plots":
             assert args.out.startswith("results/"), f"{where}: {command}"

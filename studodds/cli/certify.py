@@ -7,9 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from evaluator.errors import ParameterError
 from studodds import certify
-from studodds.cli.common import EXIT_DIFFERENCES, api_options, common, emit, strict, warn
+from studodds.cli.common import EXIT_DIFFERENCES, api_options, common, emit, exposure_levels, strict, warn, whole_numbers
 
 
 def register(sub: Any) -> None:
@@ -42,31 +41,6 @@ def register(sub: Any) -> None:
                         "is rendered from the committed file and the file itself is not compared")
     common(p)
     p.set_defaults(func=check)
-
-
-def whole_numbers(parameter: str, text: str) -> list[int]:
-    """Comma-separated whole numbers."""
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise ParameterError(parameter, f"{text!r} is not a list of whole numbers such as 1,10,100") from None
-
-
-def exposure_levels(parameter: str, text: str) -> tuple[int, ...]:
-    """"none,0,1" -> (-1, 0, 1): none is no dealer card visible, k is up card + k hole cards."""
-    levels: list[int] = []
-    for word in text.split(","):
-        word = word.strip().lower()
-        if word == "none":
-            levels.append(-1)
-        elif word:
-            values = whole_numbers(parameter, word)
-            if any(k not in range(5) for k in values):
-                raise ParameterError(parameter, f"values must be none or 0..4, got {text!r}")
-            levels += values
-    if not levels:
-        raise ParameterError(parameter, "give levels such as none,0,1,2,3,4")
-    return tuple(sorted(set(levels)))
 
 
 def batch(args: argparse.Namespace) -> int:

@@ -135,3 +135,28 @@ def output_folder(option: str, value: str) -> Path:
         raise ParameterError(parameter, f"{out}: exists and is not a folder")
     writable_folder(out, parameter, make=True)
     return out
+
+
+def whole_numbers(parameter: str, text: str) -> list[int]:
+    """Comma-separated whole numbers."""
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(parameter, f"{text!r} is not a list of whole numbers such as 1,10,100") from None
+
+
+def exposure_levels(parameter: str, text: str) -> tuple[int, ...]:
+    """"none,0,1" -> (-1, 0, 1): none is no dealer card visible, k is up card + k hole cards."""
+    levels: list[int] = []
+    for word in text.split(","):
+        word = word.strip().lower()
+        if word == "none":
+            levels.append(-1)
+        elif word:
+            values = whole_numbers(parameter, word)
+            if any(k not in range(5) for k in values):
+                raise ParameterError(parameter, f"values must be none or 0..4, got {text!r}")
+            levels += values
+    if not levels:
+        raise ParameterError(parameter, "give levels such as none,0,1,2,3,4")
+    return tuple(sorted(set(levels)))

@@ -11,8 +11,16 @@ from typing import Any
 
 from evaluator.errors import ParameterError
 from studodds import api
-from studodds.cli.certify import exposure_levels, whole_numbers
-from studodds.cli.common import api_options, common, emit, one_line, variant_argument, variant_of
+from studodds.cli.common import (
+    api_options,
+    common,
+    emit,
+    exposure_levels,
+    one_line,
+    variant_argument,
+    variant_of,
+    whole_numbers,
+)
 from studodds.reports.protection import collusion_text, edge_sort_text, hole_cards_text
 
 
