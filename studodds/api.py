@@ -50,7 +50,6 @@ from enumerate.game.diff import VariantDiff, flips
 from enumerate.progressive.figures import ProgressiveReport, report
 from enumerate.protection import _collusion, _exposure
 from enumerate.protection.collusion import CollusionEstimate, CollusionTable, estimate
-from enumerate.protection.collusion import CollusionTable as _Table
 from enumerate.protection.collusion import Strategy as CollusionStrategy
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable, hole_card_table, kernel_classes
 from enumerate.protection.exposure import burn_card as _burn
@@ -337,7 +336,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
                      strategy_name=strategy_name, scheduler=scheduler, threads=threads,
                      use_cache=use_cache, progress=progress)
            for p, b in pairs]
-    return _Table(v.name, tuple(out), exact)
+    return CollusionTable(v.name, tuple(out), exact)
 
 
 def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
