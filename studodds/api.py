@@ -37,7 +37,7 @@ from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
 from enumerate.design.criteria import Bound, Objective
-from enumerate.design.grid import Axis
+from enumerate.design.grid import Axis, grid_size
 from enumerate.design.search import DEFAULT_OBJECTIVES, SearchResult
 from enumerate.design.search import search as _search
 from enumerate.design.sensitivity import Sensitivity
@@ -49,12 +49,19 @@ from enumerate.game.analysis import analyze_game as _analyze
 from enumerate.game.diff import VariantDiff, flips
 from enumerate.progressive.figures import ProgressiveReport, report
 from enumerate.protection import _collusion, _exposure
-from enumerate.protection.collusion import CollusionEstimate, CollusionTable, estimate
+from enumerate.protection.collusion import (
+    MAX_SAMPLES,
+    MAX_SEED,
+    CollusionEstimate,
+    CollusionTable,
+    check_strategy,
+    estimate,
+)
 from enumerate.protection.collusion import Strategy as CollusionStrategy
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable, hole_card_table, kernel_classes
 from enumerate.protection.exposure import burn_card as _burn
 from enumerate.protection.exposure import edge_sort as _edge_sort
-from enumerate.rules.amounts import parse_amount
+from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant import Variant
@@ -299,6 +306,14 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise ParameterError("samples", "must be an integer of at least 2")
+    if samples > MAX_SAMPLES:
+        raise ParameterError("samples", f"at most {MAX_SAMPLES:,} a run, got {samples:,}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError("seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    if not 0 <= partners <= 6:
+        raise ParameterError("partners", f"0 .. 6 (a table seats 7), got {partners}")
+    if strategy is not None:
+        _parsed("strategy", check_strategy, strategy)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = None
     if progress:
@@ -384,6 +399,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     v = load_variant(variant)
     goal = target if isinstance(target, Target) else _parsed("target", Target.parse, target)
     axes = _axes(vary)
+    _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with _grid_bar(axes, progress) as bar, using_threads(threads):
         return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
@@ -401,6 +417,7 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
     v = load_variant(variant)
     axes = _axes(vary)
+    _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     limits = tuple(b if isinstance(b, Bound) else _parsed("bounds", Bound.parse, b) for b in bounds)
     objectives: tuple[Objective, ...]
     if front is None:
@@ -446,9 +463,10 @@ def _protection_variant(variant: VariantLike) -> Variant:
 
 def _share(p: Fraction | int | str) -> Fraction:
     try:
-        value = Fraction(p)
-    except (ValueError, ZeroDivisionError, TypeError):
-        raise ParameterError("shares", f"a share of hands is a number between 0 and 1, not {p!r}") from None
+        value = parse_rational(p.strip().removesuffix("%")) / (100 if p.strip().endswith("%") else 1) if isinstance(p, str) \
+            else Fraction(p)
+    except (StudoddsError, TypeError, ValueError):
+        raise ParameterError("shares", f"a share of hands is a number between 0 and 1, not {p!r:.40}") from None
     if not 0 <= value <= 1:
         raise ParameterError("shares", f"a share of hands is between 0 and 1, not {p}")
     return value

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from evaluator.errors import ParameterError, StudoddsError
+from evaluator.errors import ParameterError
 
 _OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
 
@@ -77,10 +77,15 @@ def dask_client(address: str) -> Iterator[Any]:
         from distributed import Client  # optional heavy dependency: the dask extra
     except ImportError:
         raise ParameterError("scheduler", "needs Dask's distributed: pip install 'studodds[dask]'") from None
+    if not isinstance(address, str) or not address.strip() or len(address) > 500 or not address.isprintable():
+        raise ParameterError("scheduler", f"{str(address)[:60]!r} is not a scheduler address such as tcp://host:8786")
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:
-        raise StudoddsError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise ParameterError("scheduler", f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except (ValueError, TypeError) as exc:      # a malformed address, as distributed words it
+        raise ParameterError("scheduler", f"{address!r} is not a scheduler address such as tcp://host:8786 "
+                                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     try:
         yield client
     finally:

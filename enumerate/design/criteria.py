@@ -29,6 +29,24 @@ FIGURES = {
     "raise_probability": "share of situations raised",
 }
 _TOL = 1e-9
+#: The values each figure can take at all, (lowest, highest), None for no end.  A design settles
+#: a raise of two antes, so a hand loses at most 3 antes: the house edge is at most 3 per ante and
+#: the element of risk at most 1 per unit wagered (RTP at least 0).
+DOMAIN: dict[str, tuple[Fraction | None, Fraction | None]] = {
+    "house_edge": (None, Fraction(3)),
+    "element_of_risk": (None, Fraction(1)),
+    "rtp": (Fraction(0), None),
+    "hit_frequency": (Fraction(0), Fraction(1)),
+    "standard_deviation": (Fraction(0), None),
+    "largest_win": (None, None),
+    "raise_probability": (Fraction(0), Fraction(1)),
+}
+
+
+def within_domain(figure: str, lo: Fraction | None, hi: Fraction | None) -> bool:
+    """Whether some paytable could have ``figure`` in [lo, hi] (None: no end)."""
+    low, high = DOMAIN[figure]
+    return not ((high is not None and lo is not None and lo > high) or (low is not None and hi is not None and hi < low))
 
 
 def figure_name(text: str) -> str:
@@ -70,7 +88,12 @@ class Bound:
             raise StudoddsError(f"{text!r}: give at least one end")
         if lo is not None and hi is not None and hi < lo:
             raise StudoddsError(f"{text!r}: the range is empty")
-        return cls(figure_name(name), lo, hi)
+        figure = figure_name(name)
+        if not within_domain(figure, lo, hi):
+            low, high = DOMAIN[figure]
+            raise StudoddsError(f"{text!r}: no paytable has a {figure} there (it lies in "
+                                f"[{'-inf' if low is None else low}, {'inf' if high is None else high}])")
+        return cls(figure, lo, hi)
 
     def to_dict(self) -> dict[str, Any]:
         return {"figure": self.figure, "min": exact_or_none(self.lo), "max": exact_or_none(self.hi)}

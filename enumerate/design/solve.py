@@ -21,7 +21,7 @@ import numpy as np
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.design.criteria import figure_name, signed_amount
+from enumerate.design.criteria import figure_name, signed_amount, within_domain
 from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
@@ -53,6 +53,8 @@ class Target:
             amount = signed_amount(value)
         except StudoddsError as exc:
             raise StudoddsError(f"{text!r}: {exc}") from None
+        if not within_domain(figure, amount, amount):
+            raise StudoddsError(f"{text!r}: no paytable reaches it (a hand loses at most 3 antes)")
         return cls(figure, amount)
 
     def to_dict(self) -> dict[str, Any]:

@@ -23,9 +23,11 @@ nor on the order in which chunks finish.
 """
 from __future__ import annotations
 
+import inspect
+import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -45,6 +47,10 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, hand_indices, strengths
 
 #: Situations per sampling chunk (the unit of reproducibility and of distribution).
 CHUNK = 8192
+#: The most situations one estimate samples (chunks are streamed: memory does not grow with it).
+MAX_SAMPLES = 10**15
+#: Seeds are integers 0 .. 2**128 - 1 (numpy's SeedSequence entropy).
+MAX_SEED = 2**128 - 1
 
 #: A user strategy: (own 5 cards, up card, seen cards) -> raise?  Cards are ints 0..51.
 Strategy = Callable[[tuple[int, ...], int, tuple[int, ...]], bool]
@@ -188,14 +194,48 @@ def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: in
     if strategy is None:
         decide = raise_value > fold_value
     else:
-        decide = np.array([bool(strategy(tuple(int(c) for c in player[i]), int(up[i]),
-                                         tuple(int(c) for c in extra[i]))) for i in range(n)])
+        decide = np.array([user_decision(strategy, tuple(int(c) for c in player[i]), int(up[i]),
+                                         tuple(int(c) for c in extra[i])) for i in range(n)], dtype=bool)
     normal = normal_decisions(table, variant, player, up)
     chosen = np.where(decide, raise_value, fold_value)
     baseline = np.where(normal, raise_value, fold_value)
     gain = chosen - baseline
     return ChunkSums(n, int(gain.sum()), int((gain.astype(object) ** 2).sum()), int(decide.sum()),
                      int(chosen.sum()), int((chosen.astype(object) ** 2).sum()))
+
+
+def strategy_name_of(strategy: Strategy) -> str:
+    return str(getattr(strategy, "__name__", None) or type(strategy).__name__)
+
+
+def check_strategy(strategy: Strategy) -> None:
+    """StudoddsError unless ``strategy`` can be called as f(hand, up, seen) (checked before any
+    work; what it returns is checked on every call, see :func:`user_decision`)."""
+    name = strategy_name_of(strategy)
+    if not callable(strategy):
+        raise StudoddsError(f"strategy {name}: not a function")
+    try:
+        inspect.signature(strategy).bind((0, 1, 2, 3, 4), 5, ())
+    except TypeError as exc:
+        raise StudoddsError(f"strategy {name}: cannot be called as f(hand, up, seen): {exc}") from None
+    except ValueError:                   # no signature to inspect (a builtin): the first call tells
+        pass
+
+
+def user_decision(strategy: Strategy, hand: tuple[int, ...], up: int, seen: tuple[int, ...]) -> bool:
+    """A user strategy's decision, as input: anything it raises -- an exception, SystemExit,
+    KeyboardInterrupt -- and any answer but a boolean is a StudoddsError naming the strategy,
+    and nothing is reported from a strategy that failed."""
+    name = strategy_name_of(strategy)
+    try:
+        answer = strategy(hand, up, seen)
+    except BaseException as exc:         # user code: even SystemExit is its failure, not ours
+        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}: {str(exc)[:200]} "
+                            f"(hand {hand}, up card {up})") from None
+    if not isinstance(answer, (bool, np.bool_)):
+        raise StudoddsError(f"strategy {name} must return True (raise) or False (fold), "
+                            f"got {type(answer).__name__} {str(answer)[:40]!r} (hand {hand}, up card {up})")
+    return bool(answer)
 
 
 def estimate(
@@ -218,12 +258,17 @@ def estimate(
     check_table(table, variant)
     if not 0 <= partners <= 6:
         raise StudoddsError(f"partners must be 0..6 (a table seats 7), not {partners}")
-    if samples < 2:
-        raise StudoddsError("need at least 2 samples")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
+        raise StudoddsError(f"samples must be 2 .. {MAX_SAMPLES:,}, got {samples!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise StudoddsError(f"a seed is a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    if strategy is not None:
+        check_strategy(strategy)
     seen = 5 * partners + int(burn_card)
     value = RaiseValue.of(variant)
     completions = math.comb(46 - seen, 4)
-    chunks = [(i, min(CHUNK, samples - i * CHUNK)) for i in range(-(-samples // CHUNK))]
+    # chunks are generated as they are needed, so memory does not grow with the sample count
+    chunks = ((i, min(CHUNK, samples - i * CHUNK)) for i in range(-(-samples // CHUNK)))
     start = time.perf_counter()
     if scheduler is None:
         total = ChunkSums(0, 0, 0, 0)
@@ -260,17 +305,27 @@ def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
     return chunk_sums(table, variant, seed, index, n, seen, strategy, threads=1)
 
 
-def _on_dask(address: str, variant: Variant, seed: int, chunks: Sequence[tuple[int, int]], seen: int,
+#: Chunks in flight on a Dask cluster at once: enough to keep the workers busy, few enough that
+#: memory does not grow with the sample count.
+IN_FLIGHT = 256
+
+
+def _on_dask(address: str, variant: Variant, seed: int, chunks: Iterable[tuple[int, int]], seen: int,
              strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
     with dask_client(address) as client:
         from distributed import as_completed  # optional heavy dependency: the dask extra
-        futures = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False) for i, n in chunks]
+        pending = iter(chunks)
+        first = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False)
+                 for i, n in itertools.islice(pending, IN_FLIGHT)]
+        running = as_completed(first)
         total = ChunkSums(0, 0, 0, 0)
-        for future in as_completed(futures):
+        for future in running:
             part = future.result()
             total = total + part
             if progress:
                 progress(part.n)
+            for i, n in itertools.islice(pending, 1):
+                running.add(client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False))
         return total
 
 

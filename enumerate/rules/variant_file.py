@@ -78,6 +78,7 @@ import difflib
 import hashlib
 import json
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -326,12 +327,15 @@ def load_variant_file(path: str | Path) -> VariantSource:
     """Read and validate a variant file."""
     p = Path(path)
     try:
-        if p.is_dir():
+        mode = p.stat().st_mode
+        if stat.S_ISDIR(mode):
             raise StudoddsError(f"{p}: is a folder, not a variant file")
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise StudoddsError(f"{p}: file too large for a variant ({size:,} bytes)")
-        raw = p.read_bytes()
+        if not stat.S_ISREG(mode):             # a FIFO would block, a device never end
+            raise StudoddsError(f"{p}: not a regular file (a variant is a .toml file)")
+        with open(p, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise StudoddsError(f"{p}: file too large for a variant (more than {MAX_FILE_BYTES:,} bytes)")
     except FileNotFoundError:
         raise StudoddsError(f"{p}: no such file or variant") from None
     except PermissionError:

@@ -123,12 +123,29 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise ParameterError("out", f"{root}: exists and is not a folder")
+    for s in sources:                          # everything that can be refused, before any work
+        if strict and rule_warnings(s.variant):
+            raise strict_error(s.variant.name, rule_warnings(s.variant))
+        if levels and not s.variant.standard_settlement:
+            raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
+                                               "raise of 2 antes without an ante bonus")
+    made = [f for f in (root, *root.parents) if not f.exists()][::-1]     # the folders this batch creates
     writable_folder(root, "out", make=True)
-    if strict:
-        for s in sources:
-            found = rule_warnings(s.variant)
-            if found:
-                raise strict_error(s.variant.name, found)
+    try:
+        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress)
+    except BaseException:
+        for folder in reversed(made):          # a batch that fails leaves no folder of its own behind
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        raise
+
+
+def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_of_hands: tuple[int, ...],
+             levels: tuple[int, ...], strict: bool, threads: int | None, use_cache: bool,
+             progress: bool) -> BatchResult:
+    """The work of :func:`batch` once every argument is accepted."""
     groups: dict[int, list[VariantSource]] = {}
     for s in sources:
         groups.setdefault(s.variant.qualifier.threshold, []).append(s)

@@ -112,43 +112,75 @@ def _tool_version_line(old: str, new: str) -> bool:
     return any(old.startswith(p) and new.startswith(p) for p in ("- Tool: studodds", "<li>Tool: studodds"))
 
 
-def committed_hands(folder: Path) -> tuple[int, ...]:
-    """The numbers of hands a committed table's N-hand table was made with (the default when
-    it has none), so that check recomputes the same table."""
+class DamagedFile(Exception):
+    """A committed file that cannot be used: which file, and what is wrong with it."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path.name}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _json_object(path: Path, kind: str) -> dict[str, Any]:
+    """A committed JSON file of ``kind``, or DamagedFile saying exactly what is wrong."""
     try:
-        data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-        return tuple(int(h["hands"]) for h in data["certification"]["n_hands"]) or DEFAULT_HANDS
-    except (OSError, ValueError, KeyError, TypeError):
-        return DEFAULT_HANDS
-
-
-def committed_protection_levels(folder: Path) -> tuple[int, ...]:
-    """The exposure levels a committed protection.json holds (so check recomputes those)."""
-    data = committed_protection(folder)
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DamagedFile(path, "missing") from None
+    except UnicodeDecodeError:
+        raise DamagedFile(path, "not UTF-8 text") from None
+    except OSError as exc:
+        raise DamagedFile(path, f"unreadable: {exc.strerror or exc}") from None
     try:
-        return tuple(int(lv["exposed_hole_cards"]) for lv in data["hole_cards"]["levels"]) if data else PROTECTION_LEVELS
-    except (KeyError, TypeError, ValueError):
-        return PROTECTION_LEVELS
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        truncated = ", it ends early (truncated?)" if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated") else ""
+        raise DamagedFile(path, f"not valid JSON{truncated} ({one_line(exc)})") from None
+    if not isinstance(data, dict) or data.get("kind") != kind:
+        raise DamagedFile(path, f"not a {kind!r} object")
+    return data
 
 
-def committed_protection(folder: Path) -> dict[str, Any] | None:
-    """The committed protection.json object (None if unreadable: the report then differs)."""
+@dataclass(frozen=True)
+class Committed:
+    """What a committed table says about itself: its variant, the numbers of hands of its
+    N-hand table, and its protection.json (None when it has none)."""
+
+    source: VariantSource
+    hands: tuple[int, ...]
+    protection: dict[str, Any] | None
+    protection_levels: tuple[int, ...]
+
+
+def read_committed(folder: Path) -> Committed:
+    """Read a committed table; DamagedFile names the first file that cannot be used and why
+    (a damaged file is reported, never silently recomputed)."""
+    summary = _json_object(folder / "summary.json", "certified_table")
     try:
-        data = json.loads((folder / PROTECTION).read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) and data.get("kind") == "protection" else None
-    except (OSError, ValueError):
-        return None
-
-
-def committed_source(folder: Path) -> VariantSource:
-    """The variant a committed table was made from (its own variant.toml copy), under the
-    origin its provenance records."""
-    data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        origin = summary["provenance"]["variant_origin"]
+        hands = tuple(int(h["hands"]) for h in summary.get("certification", {}).get("n_hands", [])) or DEFAULT_HANDS
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise DamagedFile(folder / "summary.json", "no provenance.variant_origin or a malformed N-hand table") from None
+    if not isinstance(origin, str):
+        raise DamagedFile(folder / "summary.json", "provenance.variant_origin is not text")
     try:
-        origin = data["provenance"]["variant_origin"]
-    except (KeyError, TypeError):
-        raise StudoddsError(f"{folder / 'summary.json'}: no provenance.variant_origin") from None
-    return replace(load_variant_file(folder / "variant.toml"), origin=origin)
+        source = replace(load_variant_file(folder / "variant.toml"), origin=origin)
+    except StudoddsError as exc:
+        raise DamagedFile(folder / "variant.toml", one_line(exc).removeprefix(str(folder / "variant.toml") + ": ")) from None
+    protection = None
+    levels: tuple[int, ...] = ()
+    if (folder / PROTECTION).exists():
+        protection = _json_object(folder / PROTECTION, "protection")
+        try:
+            raw = [lv["exposed_hole_cards"] for lv in protection["hole_cards"]["levels"]]
+        except (KeyError, TypeError):
+            raise DamagedFile(folder / PROTECTION, "no hole_cards.levels") from None
+        bad = [lv for lv in raw if isinstance(lv, bool) or not isinstance(lv, int) or lv not in PROTECTION_LEVELS]
+        if bad or not raw:
+            raise DamagedFile(folder / PROTECTION, f"invalid exposure level {bad[0] if bad else None!r} "
+                                                   "(levels are -1 and 0..4)")
+        levels = tuple(raw)
+    return Committed(source, hands, protection, levels)
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -278,26 +310,26 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
     spot_checked: dict[int, int] = {}
     for table in tables:
         try:
-            source = committed_source(table)
-        except (OSError, ValueError, KeyError) as exc:
-            reason = f"cannot read the committed variant: {one_line(exc)}"
-            yield TableCheck(str(table), "unreadable", differences=(Difference("variant.toml", "(file)", reason, None),))
+            committed = read_committed(table)
+        except DamagedFile as exc:
+            yield TableCheck(str(table), "unreadable",
+                             differences=(Difference(exc.path.name, "(file)", f"{exc.path.name}: {exc.reason}", None),))
             continue
+        source = committed.source
         counts = api.count_table(source.variant, threads=threads, use_cache=use_cache, progress=progress)
         q = source.variant.qualifier.threshold
         if q not in spot_checked:
             spot_checked[q] = spot_check(counts, SPOT_CHECKS)
-        committed: dict[str, Any] | None = None
+        shown = committed.protection
         state = "none"
-        if (table / PROTECTION).exists():
+        if committed.protection is not None:
             if protection:
-                committed = protection_data(source, counts, levels=committed_protection_levels(table),
-                                            threads=threads, use_cache=use_cache, progress=progress)
+                shown = protection_data(source, counts, levels=committed.protection_levels,
+                                        threads=threads, use_cache=use_cache, progress=progress)
                 state = "checked"
             else:
-                committed = committed_protection(table)
                 state = "not checked (--no-protection)"
-        fresh = render(source, spot_checked[q], counts, hands=committed_hands(table), protection=committed)
+        fresh = render(source, spot_checked[q], counts, hands=committed.hands, protection=shown)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
         yield check_table(table, fresh, source, state)

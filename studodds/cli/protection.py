@@ -95,7 +95,7 @@ def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
             module = importlib.import_module(module_name)
     except ParameterError:
         raise
-    except Exception as exc:     # the user's module failed to import: name it, no traceback
+    except BaseException as exc:     # the user's module failed to import (even by sys.exit): name it
         raise ParameterError("strategy", f"cannot import {module_name}: {one_line(exc)}") from None
     f = getattr(module, func, None)
     if not callable(f):

@@ -1,0 +1,261 @@
+"""Hostile input: what a careless user or an attacker gives every option of every command and
+every key of the variant file.
+
+Each case must end with exit code 2 and one line on stderr naming the problem, with no
+traceback, no file written, and within a time bound; the parsers themselves are fuzzed with
+hypothesis and must decide any text within a fraction of a second.
+"""
+from __future__ import annotations
+
+import os
+import time
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from cli_runner import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from enumerate.design.criteria import Bound
+from enumerate.design.grid import Axis
+from enumerate.design.solve import Target
+from enumerate.rules.amounts import MAX_PAY, parse_amount, parse_rational
+from evaluator.errors import StudoddsError
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = (ROOT / "enumerate" / "rules" / "variants" / "us-common.toml").read_text()
+PROGRESSIVE = (ROOT / "enumerate" / "rules" / "variants" / "progressive-100-75-50.toml").read_text()
+SIDE = (ROOT / "enumerate" / "rules" / "variants" / "palms-managua.toml").read_text()
+CAPPED = (ROOT / "enumerate" / "rules" / "variants" / "max-payout.toml").read_text()
+
+#: Numbers no amount may be: each is refused wherever an amount is read.
+BAD_NUMBERS = ["1e999999999", "1e-999999999", "nan", "inf", "", "1/0", "9" * 1000, "0x10", "\x00", "1e41"]
+#: Seconds a refused input may take, the command line's start included (in-process).
+BOUND = 5.0
+
+
+def refused(tmp_path: Path, *args: str, needle: str = "") -> None:
+    """Run ``studodds ARGS`` in a fresh folder and check the whole contract of bad input."""
+    before = {p for p in tmp_path.rglob("*")}
+    start = time.monotonic()
+    r = run_cli(*args, cwd=tmp_path)
+    seconds = time.monotonic() - start
+    assert r.returncode == 2, (args, r.returncode, r.stdout[-500:], r.stderr[-500:])
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("studodds: error: "), (args, r.stderr)
+    assert "Traceback" not in r.stderr and r.stdout == "", args
+    assert needle in r.stderr, (args, needle, r.stderr)
+    assert {p for p in tmp_path.rglob("*")} == before, ("a file was written", args)
+    assert seconds < BOUND, (args, seconds)
+
+
+def _variant(tmp_path: Path, base: str, old: str, new: str) -> str:
+    assert old in base, old
+    path = tmp_path / "v.toml"
+    path.write_text(base.replace(old, new, 1))
+    return str(path)
+
+
+# --- numbers, wherever an option takes one ---------------------------------------------------
+
+OPTION_NUMBERS = [
+    (("progressive", "--meter", "{x}"), "--meter"),
+    (("progressive", "--side-wager", "{x}"), "--side-wager"),
+    (("holecards", "--exposed", "0", "--share", "{x}"), "--share"),
+    (("design", "solve", "--target", "house_edge={x}", "--vary", "full_house=7..8"), "--target"),
+    (("design", "search", "--bound", "house_edge={x}..", "--vary", "full_house=7..8"), "--bound"),
+    (("design", "search", "--vary", "full_house={x}..9"), "--vary"),
+]
+
+
+@pytest.mark.parametrize("command,needle,x", [
+    pytest.param(c, n, x, id=f"{' '.join(c[:3])}-{x!r:.14}") for c, n in OPTION_NUMBERS for x in BAD_NUMBERS
+    if not (x == "" and n == "--share")])          # an empty --share is no share at all: valid
+def test_bad_numbers_in_options(tmp_path, us_counts, command, needle, x):
+    refused(tmp_path, *(a.replace("{x}", x) for a in command), needle=needle)
+
+
+# --- numbers, wherever a variant file takes one ----------------------------------------------
+
+FILE_NUMBERS = [
+    (GOOD, "full_house = 7", 'full_house = "{x}"', "raise_pays.full_house"),
+    (GOOD, "player_wins = 1", 'player_wins = "{x}"', "ante_pays.player_wins"),
+    (PROGRESSIVE, 'contribution = "70%"', 'contribution = "{x}"', "progressive.contribution"),
+    (SIDE, '"one_pair 8-A" = 1', '"one_pair 8-A" = "{x}"', "side_bets"),
+    (CAPPED, "amount = 10000", 'amount = "{x}"', "max_payout.amount"),
+]
+
+
+@pytest.mark.parametrize("x", [x for x in BAD_NUMBERS if x != "\x00"], ids=lambda x: repr(x)[:14])
+@pytest.mark.parametrize("base,old,new,needle", FILE_NUMBERS, ids=[f[3] for f in FILE_NUMBERS])
+def test_bad_numbers_in_variant_files(tmp_path, base, old, new, needle, x):
+    path = _variant(tmp_path, base, old, new.replace("{x}", x))
+    refused(tmp_path, "analyze", path, needle=needle)
+
+
+# --- files that are not variant files --------------------------------------------------------
+
+def test_a_fifo_is_not_a_variant_file(tmp_path):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    refused(tmp_path, "analyze", str(fifo), needle="not a regular file")
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_a_device_is_not_a_variant_file(tmp_path, path):
+    refused(tmp_path, "analyze", path, needle="not a regular file")
+    refused(tmp_path, "design", "sensitivity", path, needle="not a regular file")
+
+
+# --- impossible requests, refused before any work --------------------------------------------
+
+@pytest.mark.parametrize("args,needle", [
+    (("design", "search", "--vary", "full_house=1..1000", "--vary", "flush=1..1000", "--vary", "straight=1..1000",
+      "--vary", "two_pairs=1..1000"), "candidate paytables"),
+    (("design", "search", "--vary", "full_house=0..1000000/0.0001"), "values: at most"),
+    (("design", "search", "--vary", "full_house=7..8", "--bound", "raise_probability=1.5..2"), "no paytable"),
+    (("design", "search", "--vary", "full_house=7..8", "--bound", "standard_deviation=-5..-1"), "no paytable"),
+    (("design", "search", "--vary", "full_house=7..8", "--bound", "hit_frequency=..-1%"), "no paytable"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "house_edge=500%"), "no paytable"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "element_of_risk=2"), "no paytable"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "rtp=-1%"), "no paytable"),
+    (("collusion", "--seed", "-1", "--samples", "10"), "--seed"),
+    (("collusion", "--seed", str(2**130), "--samples", "10"), "--seed"),
+    (("collusion", "--samples", "1000000000000000000"), "--samples"),
+    (("collusion", "--samples", "1"), "--samples"),
+    (("collusion", "--partners", "7"), "--partners"),
+    (("collusion", "--samples", "10", "--scheduler", "tcp://[::1"), "--scheduler"),
+    (("collusion", "--samples", "10", "--scheduler", "\x01"), "--scheduler"),
+    (("holecards", "--exposed", "5"), "--exposed"),
+    (("holecards", "--exposed", "-1"), "--exposed"),
+    (("holecards", "--exposed", "0", "--share", "3/2"), "--share"),
+    (("edgesort", "--ranks", "XYZ"), "--ranks"),
+    (("batch", "us-common", "--hands", "0"), "--hands"),
+    (("batch", "us-common", "--hands", "x"), "--hands"),
+    (("batch", "us-common", "--formats", "docx"), "--formats"),
+    (("batch", "us-common", "--formats", "pdf"), "--formats"),
+    (("batch", "us-common", "--protection", "9"), "--protection"),
+    (("batch", "raise-one-ante", "--protection", "0"), "raise of 2 antes"),
+    (("hand", "As Kd Jh 8c 3s", "--up", "As"), "--up"),
+    (("hand", "As Kd Jh 8c 3s", "us-common", "--variant", "royal-200"), "given twice"),
+    (("ev-table", "--out", "x.xlsx"), "--out"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "house_edge=3%", "--write", "x.txt"), "--write"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "house_edge=3%", "--best", "0"), "--best"),
+    (("analyze", "--threads", "-2"), "--threads"),
+])
+def test_impossible_requests_are_refused_up_front(tmp_path, us_counts, args, needle):
+    refused(tmp_path, *args, needle=needle)
+
+
+# --- user code is input ----------------------------------------------------------------------
+
+STRATEGIES = {
+    "raises": "def f(hand, up, seen):\n    raise ValueError('boom')\n",
+    "says_no": "def f(hand, up, seen):\n    return 'no'\n",
+    "says_none": "def f(hand, up, seen):\n    return None\n",
+    "array": "import numpy as np\ndef f(hand, up, seen):\n    return np.array([True, False])\n",
+    "signature": "def f(hand):\n    return True\n",
+    "exits": "import sys\ndef f(hand, up, seen):\n    sys.exit(0)\n",
+    "interrupts": "def f(hand, up, seen):\n    raise KeyboardInterrupt\n",
+    "exits_on_import": "import sys\nsys.exit(3)\ndef f(hand, up, seen):\n    return True\n",
+    "not_a_function": "f = 3\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_a_bad_user_strategy_is_bad_input(tmp_path, us_counts, name):
+    module = tmp_path / f"strat_{name}.py"
+    module.write_text(STRATEGIES[name])
+    refused(tmp_path, "collusion", "--samples", "20", "--partners", "1", "--strategy", f"{module}:f",
+            needle="strategy")
+
+
+# --- check names damage ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory, us_counts):
+    folder = tmp_path_factory.mktemp("committed")
+    r = run_cli("batch", "us-common", "--out", str(folder / "t"), "--formats", "md", "--quiet", cwd=folder)
+    assert r.returncode == 0, r.stderr
+    return folder / "t"
+
+
+@pytest.mark.parametrize("damage,file,needle", [
+    (lambda p: p.write_text("{garbled"), "summary.json", "summary.json: not valid JSON ("),
+    (lambda p: p.write_text(p.read_text()[:500]), "summary.json", "summary.json: not valid JSON, it ends early"),
+    (lambda p: p.write_text('{"kind": "other"}'), "summary.json", "not a 'certified_table' object"),
+    (lambda p: p.write_bytes(b"\xff\xfe"), "summary.json", "not UTF-8"),
+    (lambda p: p.write_text("name = "), "variant.toml", "variant.toml:"),
+    (lambda p: p.unlink(), "variant.toml", "variant.toml: no such file"),
+])
+def test_check_names_the_damaged_file(tmp_path, committed, damage, file, needle):
+    import shutil
+    copy = tmp_path / "t"
+    shutil.copytree(committed, copy)
+    damage(copy / "us-common" / file)
+    r = run_cli("check", str(copy), "--quiet", cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert needle in r.stdout, r.stdout
+
+
+def test_check_names_a_damaged_protection_file_and_does_not_recompute(tmp_path, committed):
+    import shutil
+    copy = tmp_path / "t"
+    shutil.copytree(committed, copy)
+    good = (ROOT / "results" / "us-common" / "protection.json").read_text()
+    for text, needle in ((good[: len(good) // 2], "protection.json: not valid JSON, it ends early"),
+                         (good.replace('"exposed_hole_cards": 4', '"exposed_hole_cards": 9'), "invalid exposure level 9")):
+        (copy / "us-common" / "protection.json").write_text(text)
+        for extra in ((), ("--no-protection",)):
+            start = time.monotonic()
+            r = run_cli("check", str(copy), "--quiet", *extra, cwd=tmp_path)
+            assert r.returncode == 1 and needle in r.stdout, (extra, r.stdout)
+            assert r.stdout.splitlines()[0].count("difference") == 0   # named as damage, not as figures
+            assert time.monotonic() - start < 30                       # nothing recomputed
+
+
+# --- the parsers, fuzzed ---------------------------------------------------------------------
+
+def _decided(parse, value):
+    start = time.perf_counter()
+    try:
+        parse(value)
+    except StudoddsError:
+        pass
+    assert time.perf_counter() - start < 0.5, value
+
+
+NUMBERISH = st.one_of(
+    st.text(max_size=40),
+    st.from_regex(r"[+-]?\d{0,60}(\.\d{0,60})?([eE][+-]?\d{1,12})?", fullmatch=True),
+    st.from_regex(r"\d{1,60}/\d{1,60}", fullmatch=True),
+)
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(NUMBERISH)
+def test_amounts_are_decided_at_once(text):
+    _decided(parse_rational, text)
+    try:
+        value = parse_amount(text)
+    except StudoddsError:
+        return
+    assert isinstance(value, Fraction) and 0 <= value <= MAX_PAY and value.denominator <= MAX_PAY
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(NUMBERISH, NUMBERISH)
+def test_design_parsers_are_decided_at_once(a, b):
+    for parse, text in ((Axis.parse, f"full_house={a}..{b}"), (Axis.parse, f"flush={a},{b}"),
+                        (Bound.parse, f"house_edge={a}..{b}"), (Target.parse, f"rtp={a}")):
+        _decided(parse, text)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(NUMBERISH)
+def test_variant_file_numbers_are_decided_at_once(text):
+    doc = tomllib.loads(GOOD)
+    doc["raise_pays"]["full_house"] = text
+    from enumerate.rules.variant_file import parse_variant
+    _decided(lambda d: parse_variant(d, "fuzz.toml"), doc)
