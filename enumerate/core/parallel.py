@@ -13,13 +13,17 @@ Results never depend on the thread count (every thread sums into its own slice);
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from evaluator.errors import ParameterError
 
+T = TypeVar("T")
 _OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
 
 
@@ -67,6 +71,36 @@ def using_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         _OVERRIDE.reset(token)
+
+
+def interruptible(kernel: Callable[[np.ndarray], T]) -> T:
+    """``kernel(cancel)`` -- a compiled kernel that polls ``cancel[0]`` (see
+    ``enumerate/core/_cancel.pxd``) -- run on a helper thread, so that this thread stays free to
+    take SIGINT and SIGTERM at once: then the kernel is asked to stop, is waited for (it returns
+    within milliseconds), and the signal's exception is raised here.  The kernel's own
+    exceptions are raised here too."""
+    cancel = np.zeros(1, dtype=np.int32)
+    result: list[T] = []
+    error: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(kernel(cancel))
+        except BaseException as exc:       # handed to the caller's thread below
+            error.append(exc)
+
+    helper = threading.Thread(target=work, name="studodds-kernel", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(0.05)
+    except BaseException:
+        cancel[0] = 1
+        helper.join()
+        raise
+    if error:
+        raise error[0]
+    return result[0]
 
 
 @contextmanager

@@ -93,8 +93,13 @@ def _local(grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ..
         for a, b in chunks:
             yield run_chunk(grid, a, b, bounds, objectives, want_rows)
         return
-    with ThreadPoolExecutor(threads) as pool:                 # numpy releases the GIL in its loops
-        yield from pool.map(lambda ab: run_chunk(grid, ab[0], ab[1], bounds, objectives, want_rows), chunks)
+    pool = ThreadPoolExecutor(threads)                        # numpy releases the GIL in its loops
+    try:
+        futures = [pool.submit(run_chunk, grid, a, b, bounds, objectives, want_rows) for a, b in chunks]
+        for f in futures:                                     # in chunk order
+            yield f.result()
+    finally:                                                  # interrupted: drop the chunks not started
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ...],

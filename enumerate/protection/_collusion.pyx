@@ -11,6 +11,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from cython.parallel cimport prange
 from evaluator._eval cimport eval5, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from enumerate.core._cancel cimport studodds_cancelled
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
@@ -67,7 +68,7 @@ cdef void _count(const uint8_t* p, int u, const uint8_t* seen, int m, int q,
 
 
 def completion_counts(const uint8_t[:, ::1] player, const uint8_t[::1] up, const uint8_t[:, ::1] seen,
-                      int qualifier, int32_t[:, ::1] out, int n_threads):
+                      int qualifier, int32_t[:, ::1] out, int n_threads, int32_t[::1] cancel=None):
     """out[i] = (no_qualify, win, tie) over the C(46 - m, 4) hole-card sets of situation i:
     player[i] (5 distinct cards), up[i], and seen[i] (m further cards, all distinct)."""
     cdef Py_ssize_t n = player.shape[0], i
@@ -78,5 +79,8 @@ def completion_counts(const uint8_t[:, ::1] player, const uint8_t[::1] up, const
         raise ValueError("at most 42 seen cards")
     if n == 0:
         return
+    cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
     for i in prange(n, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
+        if studodds_cancelled(flag):         # asked to stop: the caller discards this chunk
+            continue
         _count(&player[i, 0], up[i], &seen[i, 0] if m > 0 else NULL, m, qualifier, &out[i, 0])

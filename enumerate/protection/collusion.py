@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ from enumerate.analysis.base import Analysis, check_table
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, resolve_threads
+from enumerate.core.parallel import dask_client, interruptible, resolve_threads
 from enumerate.protection import _collusion
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -184,7 +185,9 @@ def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: in
     decision, its square, and the number of raises."""
     player, up, extra = draw_chunk(seed, index, n, seen)
     counts = np.zeros((n, 3), dtype=np.int32)
-    _collusion.completion_counts(player, up, extra, variant.qualifier.threshold, counts, resolve_threads(threads))
+    n_threads = resolve_threads(threads)     # the kernel stops within milliseconds of SIGINT / SIGTERM
+    interruptible(partial(_collusion.completion_counts, player, up, extra, variant.qualifier.threshold, counts,
+                          n_threads))
     value = RaiseValue.of(variant)
     completions = math.comb(46 - seen, 4)
     cat = CATEGORY_BY_STRENGTH[strengths(player)]

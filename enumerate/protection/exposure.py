@@ -22,6 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,7 +32,7 @@ from enumerate.analysis.base import ReturnRow, check_table, return_table
 from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import resolve_threads
+from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
 from enumerate.raise_value import RaiseValue
@@ -257,7 +258,9 @@ def kernel_statistics(
         progress(done)
     while done < n:
         hi = min(n, done + step)
-        _exposure.exposure_stats(spec, reps[done:hi], per_stats[done:hi], per_chart[done:hi], n_threads)
+        # on a helper thread: the kernel stops within milliseconds of SIGINT / SIGTERM
+        interruptible(partial(_exposure.exposure_stats, spec, reps[done:hi], per_stats[done:hi], per_chart[done:hi],
+                              n_threads))
         if progress:
             progress(hi - done)
         done = hi

@@ -51,7 +51,7 @@ def parse_rational(text: str) -> Fraction:
         if max(len(m.group("num")), len(m.group("den"))) > MAX_DIGITS:
             raise StudoddsError(f"{_shown(text)}: at most {MAX_DIGITS} digits above and below the line")
         if int(m.group("den")) == 0:
-            raise StudoddsError(f"{_shown(text)}: division by zero")
+            raise StudoddsError(f"{_shown(text)} is not a number (a zero denominator)")
         return Fraction(t.replace(" ", ""))
     raise StudoddsError(f"{_shown(text)} is not a number (write 7, \"5/2\", \"2.5\" or \"70%\")")
 

@@ -112,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("studodds: terminated", file=sys.stderr)
         return 143
     except MemoryError:
-        print("studodds: error: out of memory (a cold count needs about 0.4 GB)", file=sys.stderr)
+        print(f"studodds: error: out of memory in 'studodds {args.command}' (a cold count needs about 0.4 GB; "
+              "every size an option sets is checked against its limit first)", file=sys.stderr)
         return EXIT_BAD_INPUT
     except StudoddsError as exc:
         print(error_text(exc), file=sys.stderr)
