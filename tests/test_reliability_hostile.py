@@ -259,3 +259,16 @@ def test_variant_file_numbers_are_decided_at_once(text):
     doc["raise_pays"]["full_house"] = text
     from enumerate.rules.variant_file import parse_variant
     _decided(lambda d: parse_variant(d, "fuzz.toml"), doc)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.one_of(NUMBERISH, NUMBERISH.map(lambda t: t + "%")))
+def test_shares_are_decided_at_once(text):
+    """``--share`` / ``shares=``: a number from 0 to 1 (or a percentage), decided at once."""
+    from studodds.api import _share
+    _decided(_share, text)
+    try:
+        value = _share(text)
+    except StudoddsError:
+        return
+    assert 0 <= value <= 1
