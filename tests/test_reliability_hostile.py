@@ -272,3 +272,15 @@ def test_shares_are_decided_at_once(text):
     except StudoddsError:
         return
     assert 0 <= value <= 1
+
+
+def test_memory_is_estimated_before_it_is_taken(tmp_path, us_counts):
+    """Pays over large prime-ish denominators spread the net results over millions of slots: the
+    N-hand table's need is estimated and refused naming --hands (it was killed at 23 GB), and
+    one hand, whose distribution is the return table itself, still certifies."""
+    path = _variant(tmp_path, GOOD.replace("one_pair = 1", 'one_pair = "4021/9082"'), "high_card = 1",
+                    'high_card = "1829/2488"')
+    refused(tmp_path, "batch", path, "--out", "t", "--formats", "md", needle="--hands: the net-result table of 10 hands")
+    r = run_cli("batch", path, "--out", "t", "--formats", "md", "--hands", "1", "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "t" / "us-common" / "summary.json").exists()

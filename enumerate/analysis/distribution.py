@@ -33,6 +33,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.jsonform import exact
+from evaluator.errors import ParameterError
 
 #: N up to this are convolved exactly in integers.
 EXACT_UP_TO = 10
@@ -55,6 +56,41 @@ def one_hand(a: Analysis) -> tuple[int, dict[int, int]]:
     return scale, out
 
 
+#: The most memory the net-result table of one number of hands may take; a larger need is refused
+#: (with the estimate) before it is allocated.
+MEMORY_BUDGET = 2 << 30
+
+
+def memory_needed(a: Analysis, n: int) -> int:
+    """Bytes the distribution of ``n`` hands takes at its peak: the packed integer power of the
+    exact path (input, result and one temporary), or the FFT grid and its transforms."""
+    scale, one = one_hand(a)
+    lo, hi = min(one), max(one)
+    if n == 1:
+        return 64 * len(one)
+    if n <= EXACT_UP_TO:
+        width = ((a.total_combinations ** n).bit_length() + 7) // 8 + 1
+        return 3 * width * (n * (hi - lo) + 1)
+    total = a.total_combinations
+    mean = sum(v * c for v, c in one.items()) / total
+    var = sum((v - mean) ** 2 * c for v, c in one.items()) / total
+    b = max(abs(lo - mean), abs(hi - mean))
+    m = 1 << (min(n * (hi - lo) + 1, 2 * math.ceil(bernstein_width(n, var, b)) + 1) - 1).bit_length()
+    return 40 * m                      # the grid, its transform (complex) and the inverse
+
+
+def check_memory(a: Analysis, n: int) -> None:
+    """ParameterError naming ``hands`` when the table of ``n`` hands would need more than
+    :data:`MEMORY_BUDGET` (the net results of a paytable whose pays share a large denominator
+    are spread over that many slots)."""
+    need = memory_needed(a, n)
+    if need > MEMORY_BUDGET:
+        scale, _ = one_hand(a)
+        raise ParameterError("hands", f"the net-result table of {n:,} hands of {a.variant.name!r} needs about "
+                                      f"{need / 2**30:,.1f} GB (its pays share the denominator {scale:,}); at most "
+                                      f"{MEMORY_BUDGET / 2**30:.0f} GB: ask for fewer hands")
+
+
 def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
     """{scaled sum: combinations of n hands} exactly (total: total_combinations ** n).
 
@@ -63,6 +99,8 @@ def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
     convolution.  Every coefficient of the power is below total^n < 256^B, so no slot carries
     into the next and the slots read back are exact."""
     _, one = one_hand(a)
+    if n == 1:                          # the one-hand distribution itself, however wide its support
+        return dict(one)
     lo, hi = min(one), max(one)
     width = ((a.total_combinations ** n).bit_length() + 7) // 8 + 1
     packed = bytearray(width * (hi - lo + 1))
@@ -156,6 +194,7 @@ def n_hands(a: Analysis, n: int) -> NHands:
     """The distribution of the net result of ``n`` hands, summarised."""
     if n < 1:
         raise ValueError("n must be at least 1")
+    check_memory(a, n)
     scale, _ = one_hand(a)
     mean, sd = float(a.expected_return) * n, math.sqrt(float(a.variance) * n)
     normal = NormalDist(mean, sd)
