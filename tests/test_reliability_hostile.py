@@ -94,6 +94,73 @@ def test_bad_numbers_in_variant_files(tmp_path, base, old, new, needle, x):
     refused(tmp_path, "analyze", path, needle=needle)
 
 
+# --- every key of the variant file, given a value of the wrong kind --------------------------
+
+ENVY = (ROOT / "enumerate" / "rules" / "variants" / "envy-bonus.toml").read_text()
+RULES = (ROOT / "enumerate" / "rules" / "variants" / "ante-bonus.toml").read_text()
+NZ = (ROOT / "enumerate" / "rules" / "variants" / "nz-1994.toml").read_text()
+ONE = (ROOT / "enumerate" / "rules" / "variants" / "raise-one-ante.toml").read_text()
+WRONG_KEYS = [
+    (GOOD, 'name = "us-common"', "name = [1]", "name"),
+    (GOOD, 'name = "us-common"', 'name = "a\u0000b"', "not valid TOML"),
+    (GOOD, "description = ", "description = 5 #", "description"),
+    (GOOD, 'qualifier = "AK"', 'qualifier = "ZZ"', "qualifier"),
+    (GOOD, 'qualifier = "AK"', "qualifier = 7", "qualifier"),
+    (GOOD, "[raise_pays]", "raise_pays = 3\n[nothing]", "raise_pays"),
+    (GOOD, "[ante_pays]", "[ante_pays]\nplayer_loses = 1", "ante_pays"),
+    (ONE, "raise_antes = 1", 'raise_antes = "x"', "raise_antes"),
+    (ONE, "raise_antes = 1", "raise_antes = 1000000000000", "raise_antes"),
+    (NZ, 'face_down_hand = "loses"', 'face_down_hand = "maybe"', "face_down_hand"),
+    (CAPPED, 'covers = "raise"', 'covers = "everything"', "max_payout.covers"),
+    (CAPPED, "ante = 100", "ante = 0", "max_payout.ante"),
+    (RULES, "[ante_bonus]", "[ante_bonus]\nfive_aces = 1", "ante_bonus"),
+    (SIDE, 'kind = "player_hand"', 'kind = "lottery"', "side_bets.bonus.kind"),
+    (SIDE, "fold_forfeits = false", 'fold_forfeits = "no"', "side_bets.bonus.fold_forfeits"),
+    (SIDE, "fold_forfeits = false", "fold_forfeits = false\nwager = -1", "side_bets.bonus.wager"),
+    (SIDE, 'dealer_at_least = "22"', 'dealer_at_least = "ZZ"', "side_bets.power_play.dealer_at_least"),
+    (SIDE, 'tie = "push"', 'tie = "maybe"', "side_bets.power_play.tie"),
+    (SIDE, '"one_pair 2-7" = "push"', '"one_pair 2-Z" = "push"', "side_bets.bonus.pays"),
+    (SIDE, '"one_pair 2-7" = "push"', '"one_pair 7-9" = "push"', "side_bets.bonus.pays: 'one_pair 7-9' and 'one_pair 8-A' both cover"),
+    (ENVY, "players = 7", "players = 99", "players"),
+    (ENVY, "players = 7", "players = 7\nsplit = true", "envy"),
+    (PROGRESSIVE, "seed = 0", "seed = -1", "progressive.seed"),
+    (PROGRESSIVE, "fold_forfeits = false", 'fold_forfeits = "x"', "progressive.fold_forfeits"),
+    (PROGRESSIVE, 'royal_flush = "100% meter"', 'royal_flush = { meter = "10%", cap = -5 }', "progressive.pays.royal_flush"),
+]
+
+
+@pytest.mark.parametrize("base,old,new,needle", WRONG_KEYS, ids=[f"{w[3]}-{i}" for i, w in enumerate(WRONG_KEYS)])
+def test_every_key_of_the_variant_file_refuses_a_wrong_value(tmp_path, base, old, new, needle):
+    path = _variant(tmp_path, base, old, new)
+    refused(tmp_path, "analyze", path, needle=needle)
+
+
+# --- the rest of the options, each given something it cannot take ---------------------------
+
+@pytest.mark.parametrize("args,needle", [
+    (("design", "search", "--vary", "full_house=7..8", "--front", "house_edge:sideways"), "--front"),
+    (("design", "search", "--vary", "full_house=7..8", "--front", "luck:max"), "--front"),
+    (("design", "search", "--vary", "full_house=7..8", "--csv", "rows.txt"), "--csv"),
+    (("design", "search", "--vary", "full_house=7..8", "--plot", "front.jpg"), "--plot"),
+    (("design", "search", "--vary", "royal=7..8"), "--vary"),
+    (("design", "search", "--vary", "full_house"), "--vary"),
+    (("design", "solve", "--vary", "full_house=7..8", "--target", "luck=3%"), "--target"),
+    (("design", "solve", "--vary", "full_house=7..8"), "--target"),
+    (("strategies", "--raise-at-least", "AKQJT9"), "--raise-at-least"),
+    (("collusion", "--strategy", "no_such_module_anywhere:f", "--samples", "10"), "--strategy"),
+    (("collusion", "--strategy", "nocolon", "--samples", "10"), "--strategy"),
+    (("collusion", "--burn", "maybe"), "invalid choice"),
+    (("collusion", "--partners", "1,x"), "--partners"),
+    (("edgesort", "--ranks", "A,K,X"), "--ranks"),
+    (("plots", "--out", "/proc/no"), "--out"),
+    (("check", "--no-protection", "nowhere"), "FOLDER"),
+    (("diff", "us-common", "/dev/zero"), "not a regular file"),
+    (("variants", "--threads", "0"), "--threads"),
+])
+def test_every_option_refuses_what_it_cannot_take(tmp_path, us_counts, args, needle):
+    refused(tmp_path, *args, needle=needle)
+
+
 # --- files that are not variant files --------------------------------------------------------
 
 def test_a_fifo_is_not_a_variant_file(tmp_path):

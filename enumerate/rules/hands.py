@@ -158,7 +158,10 @@ class HandPaytable:
             except StudoddsError as exc:
                 raise StudoddsError(f"{where}.{key}: {exc}") from None
         table_ = cls(tuple(items))
-        table_.classes()                      # overlaps are errors
+        try:
+            table_.classes()                  # overlaps are errors
+        except StudoddsError as exc:
+            raise StudoddsError(f"{where}{str(exc).removeprefix('pays')}") from None
         return table_
 
     def classes(self) -> np.ndarray:

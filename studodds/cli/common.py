@@ -67,11 +67,23 @@ def common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact value
     """The options every command takes."""
     p.add_argument("--json", action="store_true", help=json_help)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--threads", type=int, default=None,
+    p.add_argument("--threads", type=threads_option, default=None,
                    help="threads for every parallel step (default: the CPUs available)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk caches")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="show the traceback of an internal error")
+
+
+def threads_option(text: str) -> int:
+    """``--threads``: a whole number of at least 1 (checked by every command, even one that
+    does not count)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r:.40}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def variant_argument(p: argparse.ArgumentParser, default: str = DEFAULT_VARIANT) -> None:
