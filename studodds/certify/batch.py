@@ -129,12 +129,12 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
         if levels and not s.variant.standard_settlement:
             raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
                                                "raise of 2 antes without an ante bonus")
-    made = [f for f in (root, *root.parents) if not f.exists()][::-1]     # the folders this batch creates
-    writable_folder(root, "out", make=True)
+    made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
+        writable_folder(root, "out", make=True)
         return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress)
     except BaseException:
-        for folder in reversed(made):          # a batch that fails leaves no folder of its own behind
+        for folder in made:                    # deepest first: a batch that fails leaves no folder of its own
             try:
                 folder.rmdir()
             except OSError:
