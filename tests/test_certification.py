@@ -132,3 +132,108 @@ def test_the_n_hand_table_is_configurable_and_check_follows_it(tmp_path, us_coun
     for bad in ("0", "x", "2000000"):
         r = run_cli("batch", "us-common", "--out", str(tmp_path / "b"), "--hands", bad, "--quiet")
         assert r.returncode == 2 and "--hands" in r.stderr
+
+
+# --- the N-hand figures: every fast path against a slow, obviously-correct one -----------------
+
+def _summary_from_full(full: dict[int, int], total: int):
+    """(ahead, even, {q: scaled quantile}) read off a whole distribution."""
+    from enumerate.analysis.distribution import QUANTILES
+    ahead = Fraction(sum(c for s, c in full.items() if s > 0), total)
+    quantiles, acc = {}, 0
+    for s in sorted(full):
+        acc += full[s]
+        for q in QUANTILES:
+            if q not in quantiles and acc >= q * total:
+                quantiles[q] = s
+    return ahead, Fraction(full.get(0, 0), total), quantiles
+
+
+def _variant_with(us_counts, **pays):
+    from dataclasses import replace as _replace
+    v = load_builtin("us-common").variant
+    from evaluator.ranking import Category
+    raise_pays = {**v.raise_pays, **{Category.from_key(k): Fraction(x) for k, x in pays.items()}}
+    return analyze(us_counts, _replace(v, raise_pays=raise_pays))
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 10])
+def test_exact_lower_part_equals_the_whole_convolution(us, n):
+    """The truncated power (only sums up to a cut above the 95% quantile) gives the same exact
+    figures as the full-support convolution."""
+    from enumerate.analysis.distribution import exact_summary
+    _, one = one_hand(us)
+    assert exact_summary(one, n) == _summary_from_full(exact_n_hands(us, n), us.total_combinations ** n)
+
+
+def test_sparse_and_dense_lower_parts_agree(us, monkeypatch):
+    from enumerate.analysis import distribution
+    _, one = one_hand(us)
+    dense = distribution.exact_lower_part(one, 10, 25)
+    monkeypatch.setattr(distribution, "DENSE_SLOTS", 0)
+    assert distribution.exact_lower_part(one, 10, 25) == dense
+    assert dense and max(dense) <= 25
+
+
+def test_exact_figures_with_large_prime_denominators_by_multinomial_enumeration(us_counts):
+    """Pays over large prime denominators: the sparse exact path against a plain enumeration of
+    every multiset of outcomes with its multinomial count."""
+    from itertools import combinations_with_replacement
+
+    from enumerate.analysis.distribution import exact_summary
+    a = _variant_with(us_counts, one_pair="4021/9082", high_card="1829/2488")
+    scale, one = one_hand(a)
+    assert scale > 10**6
+    n = 4
+    full: dict[int, int] = {}
+    for combo in combinations_with_replacement(sorted(one), n):
+        ways = math.factorial(n)
+        for v in set(combo):
+            ways //= math.factorial(combo.count(v))
+        full[sum(combo)] = full.get(sum(combo), 0) + ways * math.prod(one[v] for v in combo)
+    assert exact_summary(one, n) == _summary_from_full(full, a.total_combinations ** n)
+
+
+@pytest.mark.parametrize("royal", [100, 1090])
+@pytest.mark.parametrize("n", [100, 1000, 10000])
+def test_conditioned_path_agrees_with_the_lattice_fft(us_counts, royal, n):
+    """Large wins counted apart and joined in the transform: the same figures as the plain
+    transform on the whole lattice, within the two bounds."""
+    from enumerate.analysis.distribution import conditioned_n_hands
+    a = _variant_with(us_counts, royal_flush=royal)
+    scale, one = one_hand(a)
+    ahead, even, quantiles, bound = conditioned_n_hands(one, n)
+    plain = n_hands(a, n)
+    assert abs(ahead - plain.ahead) <= bound + plain.error_bound * 2 * n
+    assert abs(even - plain.even) <= bound + plain.error_bound
+    assert 0 < bound < 1e-6
+    for q, v in quantiles.items():
+        assert abs(Fraction(v, scale) - plain.quantiles[q]) <= 1
+
+
+def test_bracketed_path_contains_the_lattice_figures(us_counts, monkeypatch):
+    """On a grid too small for the lattice the results are rounded down and up: the figures of
+    the whole lattice lie within the stated (wider) bound, and the quantiles reported are lower
+    bounds of the true ones."""
+    from enumerate.analysis import distribution
+    a = _variant_with(us_counts, high_card="3/2")
+    scale, one = one_hand(a)
+    exact = distribution.conditioned_n_hands(one, 100)
+    monkeypatch.setattr(distribution, "GRID_MAX", 1 << 9)
+    ahead, even, quantiles, bound = distribution.conditioned_n_hands(one, 100)
+    assert bound > 100 * exact[3]                          # really bracketed
+    assert abs(ahead - exact[0]) <= bound + exact[3]
+    assert abs(even - exact[1]) <= bound + exact[3]
+    for q, v in quantiles.items():
+        assert v <= exact[2][q]
+
+
+def test_n_hands_takes_the_bounded_path_for_a_huge_pay(us_counts):
+    """A royal flush paying 10^9 would spread the lattice grid over billions of points: the
+    conditioned path keeps it to the common results, with the large win counted apart."""
+    a = _variant_with(us_counts, royal_flush=10**9)
+    h = n_hands(a, 1000)
+    assert not h.exact and 0 < h.error_bound < 1e-6
+    small = n_hands(_variant_with(us_counts, royal_flush=100), 1000)
+    # a royal flush in 1,000 hands (p about 0.08%) wins outright: P(ahead) rises by about that
+    assert 0 < h.ahead - small.ahead < 0.001

@@ -1,22 +1,37 @@
 """The distribution of the net result: one hand exactly, N hands by convolution.
 
 One hand: the return table is the exact distribution of the net result (antes): each row is a
-value with its combinations out of 19,933,230,517,200.  Rows with the same value merge.
+value with its combinations out of 19,933,230,517,200.  Rows with the same value merge; about
+fifteen distinct values remain, whatever the pays.
 
-N independent hands (each from a fresh deck): the distribution of the sum is the N-fold
-convolution of the one-hand distribution.
+N independent hands (each from a fresh deck): the distribution of the sum S is the N-fold
+convolution of the one-hand distribution.  Only a few of its figures are reported -- P(S > 0),
+P(S = 0), P(S < 0) and the 5%, 50% and 95% quantiles (the smallest value whose cumulative
+probability reaches q) -- and all of them lie in the lower part of the distribution: below the
+95% quantile, which by Cantelli's inequality P(S - E[S] >= k sd) <= 1 / (1 + k^2) is at most
+E[S] + sqrt(19) sd.  So only the lower part is computed, and its cost follows the number of
+distinct net results, never the size of a pay or of the pays' common denominator.
 
-* Up to :data:`EXACT_UP_TO` hands it is computed exactly, in integers: the numbers of
-  combinations of N hands, over the total to the power N (values scaled by the common
-  denominator of the pays, so every sum is an integer).
-* Beyond, in floating point, by FFT convolution with repeated squaring.  Its error is bounded
-  by the conservative estimate :func:`fft_error_bound`: an absolute error on every probability
-  (and so on every cumulative probability, times the support length), checked in the tests
-  against the exact computation.
+* Up to :data:`EXACT_UP_TO` hands, exactly, in integers (:func:`exact_lower_part`): the numbers
+  of combinations of N hands with each sum up to a cut (values scaled by the common
+  denominator of the pays, so every sum is an integer), over the total to the power N.  The
+  N-th power of the one-hand polynomial is taken by repeated squaring, every product truncated
+  at the cut: packed into one integer (Kronecker substitution) when the cut spans few slots,
+  else as a sparse polynomial, whose terms are bounded by the multisets of N distinct values.
+* Beyond, in floating point by FFT, every probability within a stated bound:
 
-From a distribution: the probability of being ahead (sum > 0), even (= 0) and behind, and the
-5%, 50% and 95% quantiles (the smallest value whose cumulative probability reaches q).  The
-normal approximation with the same mean and variance is given beside it.
+  - when the sum's likely range spans at most :data:`GRID_MAX` slots, on the whole lattice
+    (:func:`float_n_hands`): a circular grid centred on the mean, wide enough that
+    Bernstein's inequality puts at most :data:`TAIL` outside, the N-th power of the
+    transform; its error is bounded by :func:`fft_error_bound`;
+  - otherwise (a very large pay, or pays sharing a large denominator) by
+    :func:`conditioned_n_hands`: the rare large wins are taken out and counted exactly by how
+    many of them occur (a binomial; more than a few is below :data:`TAIL`), the other results
+    are convolved by FFT on a grid of at most :data:`GRID_MAX` points, and the two are joined
+    in the transform.  When even the common results span too many slots, every net result is
+    rounded down, and separately up, to a coarser grid: the sum with rounded-down results is
+    at most S and the one with rounded-up results at least S, so the two bracket every
+    cumulative probability of S, and half the gap between them is added to the stated bound.
 
 Volatility index: VI(c) = z((1 + c) / 2) x standard deviation, the half-width of the central
 c-interval of one hand's result under the normal approximation (per hand, in antes).
@@ -33,7 +48,6 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.jsonform import exact
-from evaluator.errors import ParameterError
 
 #: N up to this are convolved exactly in integers.
 EXACT_UP_TO = 10
@@ -56,48 +70,15 @@ def one_hand(a: Analysis) -> tuple[int, dict[int, int]]:
     return scale, out
 
 
-#: The most memory the net-result table of one number of hands may take; a larger need is refused
-#: (with the estimate) before it is allocated.
-MEMORY_BUDGET = 2 << 30
-
-
-def memory_needed(a: Analysis, n: int) -> int:
-    """Bytes the distribution of ``n`` hands takes at its peak: the packed integer power of the
-    exact path (input, result and one temporary), or the FFT grid and its transforms."""
-    scale, one = one_hand(a)
-    lo, hi = min(one), max(one)
-    if n == 1:
-        return 64 * len(one)
-    if n <= EXACT_UP_TO:
-        width = ((a.total_combinations ** n).bit_length() + 7) // 8 + 1
-        return 3 * width * (n * (hi - lo) + 1)
-    total = a.total_combinations
-    mean = sum(v * c for v, c in one.items()) / total
-    var = sum((v - mean) ** 2 * c for v, c in one.items()) / total
-    b = max(abs(lo - mean), abs(hi - mean))
-    m = 1 << (min(n * (hi - lo) + 1, 2 * math.ceil(bernstein_width(n, var, b)) + 1) - 1).bit_length()
-    return 40 * m                      # the grid, its transform (complex) and the inverse
-
-
-def check_memory(a: Analysis, n: int) -> None:
-    """ParameterError naming ``hands`` when the table of ``n`` hands would need more than
-    :data:`MEMORY_BUDGET` (the net results of a paytable whose pays share a large denominator
-    are spread over that many slots)."""
-    need = memory_needed(a, n)
-    if need > MEMORY_BUDGET:
-        scale, _ = one_hand(a)
-        raise ParameterError("hands", f"the net-result table of {n:,} hands of {a.variant.name!r} needs about "
-                                      f"{need / 2**30:,.1f} GB (its pays share the denominator {scale:,}); at most "
-                                      f"{MEMORY_BUDGET / 2**30:.0f} GB: ask for fewer hands")
-
-
 def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
-    """{scaled sum: combinations of n hands} exactly (total: total_combinations ** n).
+    """{scaled sum: combinations of n hands} exactly, over the whole support (total:
+    total_combinations ** n): the reference the fast paths are checked against.
 
     The n-th power of the one-hand polynomial by Kronecker substitution: the combinations are
     packed into one integer, a slot of B bytes per value, and Python's integer power does the
     convolution.  Every coefficient of the power is below total^n < 256^B, so no slot carries
-    into the next and the slots read back are exact."""
+    into the next and the slots read back are exact.  Its size follows the span of the net
+    results times the pays' common denominator: :func:`n_hands` never calls it."""
     _, one = one_hand(a)
     if n == 1:                          # the one-hand distribution itself, however wide its support
         return dict(one)
@@ -113,6 +94,100 @@ def exact_n_hands(a: Analysis, n: int) -> dict[int, int]:
         if c:
             out[n * lo + j] = c
     return out
+
+
+#: The exact lower part is packed into one integer when its cut spans at most this many slots,
+#: else kept as a sparse polynomial.
+DENSE_SLOTS = 1 << 15
+#: k of Cantelli's inequality with 1 / (1 + k^2) < 1/20: E[S] + k sd is above the 95% quantile.
+CANTELLI_K = 4.4
+
+
+def moments(one: dict[int, int], total: int) -> tuple[float, float]:
+    """Mean and variance of one hand's scaled net result (floating point: they only place cuts
+    and windows, never a reported figure)."""
+    mean = sum(v * c for v, c in one.items()) / total
+    return mean, sum((v - mean) ** 2 * c for v, c in one.items()) / total
+
+
+def exact_lower_part(one: dict[int, int], n: int, top: int) -> dict[int, int]:
+    """{s: combinations of n hands summing to s} for every s <= ``top``, exactly.
+
+    With the values shifted by the smallest one, lo, every exponent is >= 0 and a sum s <= top
+    has exponent s - n lo <= top - n lo =: d; a product truncated at d has the same terms up to
+    d as the full one, so the power is taken by repeated squaring with every product truncated.
+    Dense: one packed integer masked to d + 1 slots (each slot wide enough for total^n, so no
+    slot carries into the next).  Sparse: a dict of the exponents <= d."""
+    lo = min(one)
+    d = top - n * lo
+    if d < 0:
+        return {}
+    terms = sorted((v - lo, c) for v, c in one.items() if v - lo <= d)
+    if d + 1 <= DENSE_SLOTS:
+        width = ((sum(one.values()) ** n).bit_length() + 7) // 8 + 1
+        bits, mask = 8 * width, (1 << (8 * width * (d + 1))) - 1
+        base = sum(c << (bits * e) for e, c in terms)
+        packed = _power(base, n, lambda x, y: (x * y) & mask)
+        raw = packed.to_bytes(width * (d + 1), "little")
+        out = {}
+        for e in range(d + 1):
+            c = int.from_bytes(raw[e * width:(e + 1) * width], "little")
+            if c:
+                out[e + n * lo] = c
+        return out
+    sparse = _power(dict(terms), n, lambda x, y: _truncated_product(x, y, d))
+    return {e + n * lo: c for e, c in sparse.items()}
+
+
+def _power(base: Any, n: int, mul: Any) -> Any:
+    """base ** n (n >= 1) by repeated squaring with the product ``mul``; no square beyond the
+    highest bit of n is taken."""
+    result = None
+    while True:
+        if n & 1:
+            result = base if result is None else mul(result, base)
+        n >>= 1
+        if not n:
+            return result
+        base = mul(base, base)
+
+
+def _truncated_product(x: dict[int, int], y: dict[int, int], d: int) -> dict[int, int]:
+    """The product of two sparse polynomials (exponents sorted, >= 0) up to exponent d."""
+    out: dict[int, int] = {}
+    ys = list(y.items())
+    for e1, c1 in x.items():
+        limit = d - e1
+        for e2, c2 in ys:
+            if e2 > limit:
+                break
+            out[e1 + e2] = out.get(e1 + e2, 0) + c1 * c2
+    return dict(sorted(out.items()))
+
+
+def exact_summary(one: dict[int, int], n: int) -> tuple[Fraction, Fraction, dict[Fraction, int]]:
+    """(P(S > 0), P(S = 0), {q: smallest scaled s with P(S <= s) >= q}) of n hands, exactly,
+    from the lower part of the distribution up to a cut above the 95% quantile (Cantelli's
+    inequality places it; the cut is raised if the exact count shows it was not)."""
+    total = sum(one.values()) ** n
+    mean, var = moments(one, sum(one.values()))
+    k = CANTELLI_K
+    while True:
+        top = max(0, math.ceil(n * mean + k * math.sqrt(n * var)))
+        lower = exact_lower_part(one, n, top)
+        if sum(lower.values()) * QUANTILES[-1].denominator >= total * QUANTILES[-1].numerator:
+            break
+        k *= 2                                              # not reached for any real paytable
+    quantiles: dict[Fraction, int] = {}
+    acc, at_most_zero = 0, 0
+    pending = list(QUANTILES)
+    for s, c in sorted(lower.items()):
+        acc += c
+        if s <= 0:
+            at_most_zero = acc
+        while pending and acc * pending[0].denominator >= total * pending[0].numerator:
+            quantiles[pending.pop(0)] = s
+    return Fraction(total - at_most_zero, total), Fraction(lower.get(0, 0), total), quantiles
 
 
 #: Probability allowed to fall outside the FFT window (added to the error bound).
@@ -138,22 +213,27 @@ def bernstein_width(n: int, variance: float, b: float, tail: float = TAIL) -> fl
     return (k + math.sqrt(k * k + 8 * ell * n * variance)) / 2
 
 
+def lattice_grid(one: dict[int, int], total: int, n: int) -> tuple[int, int, int]:
+    """(M, start, support) of :func:`float_n_hands`: the grid of M points holds the window
+    [start, start + M) of the scaled sum, whose whole support has ``support`` points."""
+    lo, hi = min(one), max(one)
+    mean, var = moments(one, total)
+    b = max(abs(lo - mean), abs(hi - mean))
+    support = n * (hi - lo) + 1
+    width = 2 * math.ceil(bernstein_width(n, var, b)) + 1
+    m = 1 << (min(support, width) - 1).bit_length()
+    return m, (n * lo if m >= support else math.floor(n * mean) - m // 2), support
+
+
 def float_n_hands(a: Analysis, n: int) -> tuple[int, np.ndarray, float]:
     """(offset, probabilities, error bound): probabilities[k] = P(scaled sum == k + offset).
 
     The sum is computed on a circular grid of M points centred on its mean and wide enough that
     Bernstein's inequality puts at most :data:`TAIL` of the probability outside (that mass would
     wrap around; it is added to the error bound); M is never more than the full support."""
-    scale, one = one_hand(a)
-    lo, hi = min(one), max(one)
+    _, one = one_hand(a)
     total = a.total_combinations
-    mean = sum(v * c for v, c in one.items()) / total                      # scaled units
-    var = sum((v - mean) ** 2 * c for v, c in one.items()) / total
-    b = max(abs(lo - mean), abs(hi - mean))
-    support = n * (hi - lo) + 1
-    width = 2 * math.ceil(bernstein_width(n, var, b)) + 1
-    m = 1 << (min(support, width) - 1).bit_length()
-    start = n * lo if m >= support else math.floor(n * mean) - m // 2      # the window [start, start + m)
+    m, start, support = lattice_grid(one, total, n)
     base = np.zeros(m)
     for v, c in one.items():
         base[v % m] += c / total
@@ -161,6 +241,171 @@ def float_n_hands(a: Analysis, n: int) -> tuple[int, np.ndarray, float]:
     # ring[k] = P(sum = s) for the one s in the window with s = k (mod m)
     p = np.roll(ring, -(start % m))
     return start, np.clip(p, 0.0, None), fft_error_bound(m, n) + (TAIL if m < support else 0.0)
+
+
+#: The most points of an FFT grid (the transforms of the conditioned path take a few times
+#: 16 bytes a point: well under 1 GB).
+GRID_MAX = 1 << 20
+#: Results more than this many standard deviations above the mean are "large wins", counted
+#: exactly by how many occur rather than convolved.
+LARGE_WIN_SDS = 8.0
+#: The most large wins considered in N hands (more than that has probability below TAIL, else
+#: fewer results are treated as large).
+MAX_LARGE_WINS = 40
+
+
+@dataclass(frozen=True)
+class Lower:
+    """Cumulative probabilities F[i] = P(sum <= (start + i) unit) on a grid, each within
+    ``bound``; below the grid F is within ``bound`` of 0, above it within ``bound`` of 1."""
+
+    start: int
+    unit: int
+    cdf: np.ndarray
+    bound: float
+
+    def at(self, x: int) -> tuple[float, float]:
+        """(F at the scaled value x, a multiple of ``unit``; how far F may be from it beyond
+        ``bound``): above the grid F lies between its last value and 1."""
+        i = x // self.unit - self.start
+        if i < 0:
+            return 0.0, 0.0
+        if i >= len(self.cdf):
+            last = float(self.cdf[-1])
+            return (1 + last) / 2, (1 - last) / 2
+        return float(self.cdf[i]), 0.0
+
+
+def _binomial_tail(n: int, p: float, j: int) -> float:
+    """An upper bound of P(Binomial(n, p) >= j): C(n, j) p^j <= (n p)^j / j!."""
+    return math.exp(j * math.log(n * p) - math.lgamma(j + 1)) if p > 0 else 0.0
+
+
+def _split_large_wins(values: dict[int, float], n: int) -> tuple[dict[int, float], int]:
+    """The large wins (values more than LARGE_WIN_SDS sd above the mean, fewest first dropped
+    until at most MAX_LARGE_WINS of them in n hands is certain up to TAIL) and that count."""
+    mean = sum(v * p for v, p in values.items())
+    sd = math.sqrt(sum((v - mean) ** 2 * p for v, p in values.items()))
+    large = sorted((v for v in values if v > max(0.0, mean + LARGE_WIN_SDS * sd)), reverse=True)
+    while large:
+        p_large = sum(values[v] for v in large)
+        most = next((j for j in range(MAX_LARGE_WINS + 1) if _binomial_tail(n, p_large, j + 1) <= TAIL / 4), None)
+        if most is not None:
+            return {v: values[v] for v in large}, most
+        large.pop()
+    return {}, 0
+
+
+def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | None:
+    """The lower part of the distribution of the sum of n draws of ``values`` (scaled net result
+    -> probability, every value a multiple of ``unit``), or None if its grid would exceed
+    GRID_MAX points.
+
+    With L the large wins, J ~ Binomial(n, P(L)) of the n results are large and the other n - J
+    follow the common results' distribution; given J = j, S = (sum of n - j common results) +
+    (sum of j large wins).  In the transform: sum_j P(J = j) phi_common^(n - j) phi_large,j,
+    where phi_large,j is the transform of the j-fold sum of large wins (given that they are
+    large), truncated to the sums that can land in the grid (the others put below TAIL there).
+    The grid is twice the window of the common part, so the shifted window never wraps."""
+    large, most = _split_large_wins(values, n)
+    p_large = sum(large.values())
+    common = {v // unit: p / (1 - p_large) for v, p in values.items() if v not in large}
+    large_u = {v // unit: p / p_large for v, p in large.items()}
+    mean_c, var_c = moments(common, 1) if common else (0.0, 0.0)   # type: ignore[arg-type]
+    lo_c, hi_c = min(common), max(common)
+    b = max(abs(lo_c - mean_c), abs(hi_c - mean_c))
+    starts, ends = [], []
+    for j in range(most + 1):
+        w = bernstein_width(n - j, var_c, b)
+        starts.append(math.floor((n - j) * mean_c - w))
+        ends.append(math.ceil((n - j) * mean_c + w))
+    # above the 95% quantile of the common results' sum (a quantile beyond the grid is reported
+    # as its last point: still a lower bound)
+    top = math.ceil(n * mean_c + CANTELLI_K * math.sqrt(n * var_c))
+    start, end = min(starts), max(max(ends), top)
+    window = end - start + 1
+    if window > GRID_MAX // 2:
+        return None
+    m = 2 << (window - 1).bit_length()                   # twice the window, a power of two
+    base = np.zeros(m)
+    for v, p in common.items():
+        base[v % m] += p
+    spec = np.fft.rfft(base)
+    heavy = [{0: 1.0}]                                    # the j-fold sums of large wins, truncated
+    for _ in range(most):
+        heavy.append(_float_product(heavy[-1], large_u, window))
+    # Horner: sum_j w_j H_j C^(n - j) = C^(n - most) (...((w_0 H_0) C + w_1 H_1) C + ... + w_most H_most)
+    total = np.zeros(len(spec), dtype=complex)
+    for j in range(most + 1):
+        if j:
+            total *= spec
+        weight = math.comb(n, j) * p_large ** j * (1 - p_large) ** (n - j) if p_large else 1.0
+        if not heavy[j] or not weight:
+            continue                                      # every such sum lands above the grid
+        if list(heavy[j]) == [0]:
+            total += weight * heavy[j][0]
+            continue
+        ring = np.zeros(m)
+        for v, p in heavy[j].items():
+            ring[v % m] += p
+        total += weight * np.fft.rfft(ring)
+    total *= spec ** (n - most)
+    dist = np.roll(np.fft.irfft(total, m), -(start % m))[:window]
+    cdf = np.cumsum(np.clip(dist, 0.0, None))
+    u = 2.0 ** -53
+    bound = (math.sqrt(window) * 10 * u * math.log2(m) * (n + 3)   # the transforms, summed over <= window points
+             + window * u                                           # the running sum
+             + 3 * TAIL)                                            # outside the windows; more large wins
+    return Lower(start, unit, cdf, bound)
+
+
+def _float_product(x: dict[int, float], y: dict[int, float], limit: int) -> dict[int, float]:
+    """The distribution of a sum of draws from x and from y, keeping the sums below ``limit``
+    (larger sums land above every grid point; the large wins are all positive)."""
+    out: dict[int, float] = {}
+    for a_, p in x.items():
+        for b_, q in y.items():
+            if a_ + b_ < limit:
+                out[a_ + b_] = out.get(a_ + b_, 0.0) + p * q
+    return out
+
+
+def conditioned_n_hands(one: dict[int, int], n: int) -> tuple[float, float, dict[Fraction, int], float]:
+    """(P(S > 0), P(S = 0), {q: scaled quantile (a lower bound of the q-quantile)}, error bound)
+    of n hands by :func:`_conditioned_cdf`, on the whole lattice when its grid fits in
+    GRID_MAX points, else bracketed between the sums of rounded-down and rounded-up results on
+    the finest grid that fits."""
+    total = sum(one.values())
+    unit = 1
+    while True:
+        down: dict[int, float] = {}
+        up: dict[int, float] = {}
+        for v, c in one.items():
+            down[(v // unit) * unit] = down.get((v // unit) * unit, 0.0) + c / total
+            up[-(-v // unit) * unit] = up.get(-(-v // unit) * unit, 0.0) + c / total
+        low = _conditioned_cdf(down, n, unit)
+        high = low if unit == 1 or low is None else _conditioned_cdf(up, n, unit)
+        if low is not None and high is not None:
+            break
+        if unit > 4 * max(abs(v) for v in one):          # every result is within one unit of 0
+            raise RuntimeError(f"no grid of {GRID_MAX:,} points holds {n:,} hands")
+        unit *= 2
+    # sum(up) >= S >= sum(down): P(sum(up) <= x) <= P(S <= x) <= P(sum(down) <= x)
+    e = max(low.bound, high.bound)
+    (f_hi, x_hi), (f_lo, x_lo), (g_lo, y_lo) = low.at(0), high.at(0), high.at(-unit)
+    at_most_zero = (f_hi + f_lo) / 2
+    ahead_bound = e + (f_hi - f_lo) / 2 + max(x_hi, x_lo)
+    if unit == 1:                                         # the whole lattice: P(S = 0) = F(0) - F(-1)
+        even, even_bound = max(0.0, f_hi - g_lo), 2 * e + x_hi + y_lo
+    else:                                                 # 0 <= P(S = 0) <= F_down(0) - F_up(-unit)
+        top_even = max(0.0, f_hi - g_lo) + 2 * e + x_hi + y_lo
+        even, even_bound = top_even / 2, top_even / 2
+    bound = max(ahead_bound, even_bound)
+    quantiles = {}
+    for q in QUANTILES:
+        i = int(np.searchsorted(low.cdf, float(q) - e))
+        quantiles[q] = (low.start + min(i, len(low.cdf) - 1)) * unit
+    return min(1.0, max(0.0, 1.0 - at_most_zero)), even, quantiles, bound
 
 
 @dataclass(frozen=True)
@@ -194,27 +439,19 @@ def n_hands(a: Analysis, n: int) -> NHands:
     """The distribution of the net result of ``n`` hands, summarised."""
     if n < 1:
         raise ValueError("n must be at least 1")
-    check_memory(a, n)
-    scale, _ = one_hand(a)
+    scale, one = one_hand(a)
     mean, sd = float(a.expected_return) * n, math.sqrt(float(a.variance) * n)
     normal = NormalDist(mean, sd)
     normal_q = {q: normal.inv_cdf(float(q)) for q in QUANTILES}
     normal_ahead = 1 - normal.cdf(0.0)
     if n <= EXACT_UP_TO:
-        dist = exact_n_hands(a, n)
-        total = a.total_combinations ** n
-        values = sorted(dist)
-        ahead = Fraction(sum(dist[v] for v in values if v > 0), total)
-        even = Fraction(dist.get(0, 0), total)
-        quantiles = {}
-        for q in QUANTILES:
-            need, acc = q * total, 0
-            for v in values:
-                acc += dist[v]
-                if acc >= need:
-                    quantiles[q] = Fraction(v, scale)
-                    break
+        ahead, even, scaled = exact_summary(one, n)
+        quantiles = {q: Fraction(v, scale) for q, v in scaled.items()}
         return NHands(n, True, 0.0, ahead, even, 1 - ahead - even, quantiles, normal_ahead, normal_q)
+    if lattice_grid(one, a.total_combinations, n)[0] > GRID_MAX:
+        f_ahead, f_even, scaled_f, bound = conditioned_n_hands(one, n)
+        return NHands(n, False, bound, f_ahead, f_even, 1.0 - f_ahead - f_even,
+                      {q: Fraction(v, scale) for q, v in scaled_f.items()}, normal_ahead, normal_q)
     offset, p, bound = float_n_hands(a, n)
     grid = np.arange(len(p)) + offset
     cum = np.cumsum(p)
