@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
@@ -234,13 +235,37 @@ def float_n_hands(a: Analysis, n: int) -> tuple[int, np.ndarray, float]:
     _, one = one_hand(a)
     total = a.total_combinations
     m, start, support = lattice_grid(one, total, n)
-    base = np.zeros(m)
-    for v, c in one.items():
-        base[v % m] += c / total
-    ring = np.fft.irfft(np.fft.rfft(base) ** n, m)
+    ring = np.fft.irfft(power_of_transform(_spectrum(tuple(sorted(one.items())), total, m), n), m)
     # ring[k] = P(sum = s) for the one s in the window with s = k (mod m)
     p = np.roll(ring, -(start % m))
     return start, np.clip(p, 0.0, None), fft_error_bound(m, n) + (TAIL if m < support else 0.0)
+
+
+@lru_cache(maxsize=8)
+def _spectrum(one: tuple[tuple[int, int], ...], total: int, m: int) -> np.ndarray:
+    """The transform of the one-hand distribution on a circular grid of m points (shared by the
+    numbers of hands whose windows have the same size)."""
+    base = np.zeros(m)
+    for v, c in one:
+        base[v % m] += c / total
+    spec = np.fft.rfft(base)
+    spec.flags.writeable = False
+    return spec
+
+
+def power_of_transform(spec: np.ndarray, n: int) -> np.ndarray:
+    """spec ** n, by repeated squaring where |spec|^n is a double at all and 0 where it is below
+    the smallest one (|z|^n < e^-740: the neglected terms change no probability by as much as
+    2^-1000).  For many hands the transform of the sum vanishes away from the low frequencies,
+    so only a few of its coefficients are raised."""
+    if n == 0:
+        return np.ones(len(spec), dtype=complex)
+    magnitude2 = spec.real ** 2 + spec.imag ** 2
+    with np.errstate(divide="ignore"):
+        keep = np.flatnonzero(np.log(magnitude2) * (n / 2) > -740.0)
+    out = np.zeros(len(spec), dtype=complex)
+    out[keep] = _power(spec[keep], n, np.multiply)
+    return out
 
 
 #: The most points of an FFT grid (the transforms of the conditioned path take a few times
@@ -289,7 +314,8 @@ def _split_large_wins(values: dict[int, float], n: int) -> tuple[dict[int, float
     large = sorted((v for v in values if v > max(0.0, mean + LARGE_WIN_SDS * sd)), reverse=True)
     while large:
         p_large = sum(values[v] for v in large)
-        most = next((j for j in range(MAX_LARGE_WINS + 1) if _binomial_tail(n, p_large, j + 1) <= TAIL / 4), None)
+        most = next((j for j in range(min(n, MAX_LARGE_WINS) + 1)
+                     if j == n or _binomial_tail(n, p_large, j + 1) <= TAIL / 4), None)
         if most is not None:
             return {v: values[v] for v in large}, most
         large.pop()
@@ -349,7 +375,7 @@ def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | Non
         for v, p in heavy[j].items():
             ring[v % m] += p
         total += weight * np.fft.rfft(ring)
-    total *= spec ** (n - most)
+    total *= power_of_transform(spec, n - most)
     dist = np.roll(np.fft.irfft(total, m), -(start % m))[:window]
     cdf = np.cumsum(np.clip(dist, 0.0, None))
     u = 2.0 ** -53
