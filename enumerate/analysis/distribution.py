@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from statistics import NormalDist
 from typing import Any
 
