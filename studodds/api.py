@@ -22,45 +22,16 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-from enumerate.analysis import _aggregate
-from enumerate.analysis import ev_table as et
-from enumerate.analysis import strategies as st
 from enumerate.analysis.ev import HandEVs, as_card, as_hand, hand_report
-from enumerate.analysis.ev_table import EVTable
-from enumerate.analysis.strategies import Strategy, StrategyComparison
-from enumerate.core import _engine
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
-from enumerate.design.criteria import Bound, Objective
-from enumerate.design.grid import Axis, grid_size
-from enumerate.design.search import DEFAULT_OBJECTIVES, SearchResult
-from enumerate.design.search import search as _search
-from enumerate.design.sensitivity import Sensitivity
-from enumerate.design.sensitivity import sensitivity as _sensitivity
-from enumerate.design.solve import SolveResult, Target
-from enumerate.design.solve import solve as _solve
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.diff import VariantDiff, flips
-from enumerate.progressive.figures import ProgressiveReport, report
-from enumerate.protection import _collusion, _exposure
-from enumerate.protection.collusion import (
-    MAX_SAMPLES,
-    MAX_SEED,
-    CollusionEstimate,
-    CollusionTable,
-    check_strategy,
-    estimate,
-)
-from enumerate.protection.collusion import Strategy as CollusionStrategy
-from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable, hole_card_table, kernel_classes
-from enumerate.protection.exposure import burn_card as _burn
-from enumerate.protection.exposure import edge_sort as _edge_sort
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -74,10 +45,26 @@ from enumerate.rules.variant_file import (
     resolve,
     with_raise_pays,
 )
-from evaluator import _eval
 from evaluator.cards import RANKS, format_card
 from evaluator.errors import ParameterError, StudoddsError
 from studodds.progress import bar_factory
+
+# The strategy, EV-table, progressive, protection and design modules are imported by the
+# functions that use them ("# lazy" below): `studodds analyze` and `studodds hand` start
+# without loading them.
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.analysis.ev_table import EVTable
+    from enumerate.analysis.strategies import Strategy, StrategyComparison
+    from enumerate.design.criteria import Bound, Objective
+    from enumerate.design.grid import Axis
+    from enumerate.design.search import SearchResult
+    from enumerate.design.sensitivity import Sensitivity
+    from enumerate.design.solve import SolveResult, Target
+    from enumerate.game.diff import VariantDiff
+    from enumerate.progressive.figures import ProgressiveReport
+    from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+    from enumerate.protection.collusion import Strategy as CollusionStrategy
+    from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant]
@@ -199,6 +186,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
     :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
+    from enumerate.analysis import strategies as st  # lazy: start-up time
     v = load_variant(variant)
     named = st.simple_strategies()
     if raise_at_least is not None:
@@ -216,6 +204,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
              use_cache: bool = True, progress: bool = False) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
+    from enumerate.analysis import ev_table as et  # lazy: start-up time
     v = load_variant(variant)
     return et.build(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v)
 
@@ -227,6 +216,7 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     break-even meter, long run, several players, and the combined game at ``meter`` (default:
     the break-even meter) with a side wager of ``side_wager`` antes.  Amounts per unit side
     wager; the meter in side-wager units."""
+    from enumerate.progressive.figures import report  # lazy: start-up time
     v = load_variant(variant)
     if v.progressive is None:
         raise StudoddsError(f"variant {v.name!r} has no [progressive] side bet")
@@ -247,6 +237,7 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
          progress: bool = False) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
+    from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
     va, vb = load_variant(a), load_variant(b)
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
@@ -266,6 +257,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     >>> f"{float(t.level(4).player_edge):.4%}"
     '64.2816%'
     """
+    from enumerate.protection.exposure import hole_card_table  # lazy: start-up time
     v = _protection_variant(variant)
     levels = sorted(set(int(k) for k in exposed))
     if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
@@ -287,6 +279,7 @@ def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int]
     """Exact optimal play when the player sees the up card and, for every hole card, whether
     its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
     about 3 s cold on 2 cores, then cached."""
+    from enumerate.protection.exposure import edge_sort as _edge_sort  # lazy: start-up time
     v = _protection_variant(variant)
     marked = _ranks(ranks)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -303,6 +296,7 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
     sample count give the same result on any number of threads or Dask workers
     (``scheduler``: a Dask scheduler address)."""
+    from enumerate.protection.collusion import MAX_SAMPLES, MAX_SEED, check_strategy, estimate  # lazy: start-up time
     v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise ParameterError("samples", "must be an integer of at least 2")
@@ -339,6 +333,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     prints); every estimate uses the same seed and sample count.  The burn card alone (0
     partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
     reported exactly instead of sampled."""
+    from enumerate.protection.collusion import CollusionTable  # lazy: start-up time
     v = _protection_variant(variant)
     pairs = [(p, b) for p in partners for b in burn_cards]
     if not pairs:
@@ -357,6 +352,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
 def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
               use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
+    from enumerate.protection.exposure import burn_card as _burn  # lazy: start-up time
     v = _protection_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
@@ -373,6 +369,7 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     >>> s.pays[3].pay, s.pays[3].total_loss_per_unit
     ('full_house', Fraction(-33248950560, 1))
     """
+    from enumerate.design.sensitivity import sensitivity as _sensitivity  # lazy: start-up time
     v = load_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
@@ -380,6 +377,7 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
 
 
 def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
+    from enumerate.design.grid import Axis  # lazy: start-up time
     items = [vary] if isinstance(vary, str | Axis) else list(vary)
     return [a if isinstance(a, Axis) else _parsed("vary", Axis.parse, a) for a in items]
 
@@ -396,6 +394,9 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
     (Fraction(19, 1), '19.0707')
     """
+    from enumerate.design.grid import grid_size  # lazy: start-up time
+    from enumerate.design.solve import Target  # lazy: start-up time
+    from enumerate.design.solve import solve as _solve  # lazy: start-up time
     v = load_variant(variant)
     goal = target if isinstance(target, Target) else _parsed("target", Target.parse, target)
     axes = _axes(vary)
@@ -415,6 +416,10 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
     chunks on a Dask cluster (same result as the local run); ``rows(grid, block)`` receives the
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
+    from enumerate.design.criteria import Bound, Objective  # lazy: start-up time
+    from enumerate.design.grid import grid_size  # lazy: start-up time
+    from enumerate.design.search import DEFAULT_OBJECTIVES  # lazy: start-up time
+    from enumerate.design.search import search as _search  # lazy: start-up time
     v = load_variant(variant)
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
@@ -489,6 +494,7 @@ class _LevelBars:
     """One tqdm bar per exposure level that runs the kernel."""
 
     def __init__(self, levels: list[int]) -> None:
+        from enumerate.protection.exposure import kernel_classes  # lazy: start-up time
         self._bars = {k: bar_factory(f"{k} hole card{'s' if k != 1 else ''}")(kernel_classes(k))
                       for k in levels if kernel_classes(k)}
 
@@ -503,6 +509,10 @@ class _LevelBars:
 
 def _kernels() -> tuple[Any, ...]:
     """Every compiled module: the evaluator and the kernels of each floor."""
+    from enumerate.analysis import _aggregate  # lazy: start-up time
+    from enumerate.core import _engine  # lazy: start-up time
+    from enumerate.protection import _collusion, _exposure  # lazy: start-up time
+    from evaluator import _eval  # lazy: start-up time
     return (_eval, _engine, _aggregate, _exposure, _collusion)
 
 

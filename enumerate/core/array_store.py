@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import struct
+import threading
 import warnings
 import zlib
 from pathlib import Path
@@ -53,36 +55,96 @@ def save_arrays(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray])
     atomic_write_bytes(path, [MAGIC, struct.pack("<Q", len(header)), header, *blobs])
 
 
+#: Bytes read between two checksum steps: the reading thread fills the next chunk while the
+#: caller checksums the last one (both release the GIL), so a warm load costs about one pass.
+CHUNK = 8 << 20
+
+
 def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray]:
     """Read arrays stored by :func:`save_arrays`; raise CacheError unless the file is whole,
-    its checksum matches and its metadata equals ``expect_meta``."""
+    its checksum matches and its metadata equals ``expect_meta``.
+
+    The body is read into one private buffer (never a memory map: a file rewritten in place
+    after the checksum vouched for it would change the arrays under the caller) and checksummed
+    chunk by chunk while the next chunk is read; the arrays are read-only views of it."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()          # one private copy: checked below, never changed after
+        with open(path, "rb", buffering=0) as f:
+            head = _read_exact(f, len(MAGIC) + 8)
+            if len(head) < len(MAGIC) + 8 or head[:len(MAGIC)] != MAGIC:
+                raise CacheError("not a studodds cache file")
+            (header_len,) = struct.unpack("<Q", head[len(MAGIC):])
+            if header_len > 1 << 24:
+                raise CacheError("cache header is corrupted")
+            try:
+                header = json.loads(_read_exact(f, header_len))
+            except (ValueError, UnicodeDecodeError):
+                raise CacheError("cache header is corrupted") from None
+            if not isinstance(header, dict) or header.get("meta") != expect_meta:
+                raise CacheError("cache was made by other inputs or another version")
+            length = header.get("length")
+            if not isinstance(length, int) or length < 0:
+                raise CacheError("cache header is corrupted")
+            body, crc = _read_checksummed(f, length)
+            if f.read(1):
+                raise CacheError("cache checksum does not match (truncated or corrupted)")
     except FileNotFoundError:
         raise CacheError("no cache file") from None
     except (OSError, ValueError) as exc:
         raise CacheError(f"cannot read cache: {getattr(exc, 'strerror', None) or exc}") from None
-    if len(data) < len(MAGIC) + 8 or data[:len(MAGIC)] != MAGIC:
-        raise CacheError("not a studodds cache file")
-    start = len(MAGIC) + 8
-    (header_len,) = struct.unpack("<Q", data[len(MAGIC):start])
-    try:
-        header = json.loads(data[start:start + header_len])
-    except (ValueError, UnicodeDecodeError):
-        raise CacheError("cache header is corrupted") from None
-    if not isinstance(header, dict) or header.get("meta") != expect_meta:
-        raise CacheError("cache was made by other inputs or another version")
-    body = memoryview(data)[start + header_len:]
-    if len(body) != header.get("length") or zlib.crc32(body) != header.get("crc32"):
+    if len(body) != length or crc != header.get("crc32"):
         raise CacheError("cache checksum does not match (truncated or corrupted)")
+    body.flags.writeable = False
     out = {}
     for name, spec in header["arrays"].items():
         chunk = body[spec["offset"]:spec["offset"] + spec["length"]]
-        # read-only views of the bytes read (a memory map would change under the arrays if the
-        # file were rewritten in place after the checksum vouched for it)
-        out[name] = np.frombuffer(chunk, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])
+        out[name] = chunk.view(np.dtype(spec["dtype"])).reshape(spec["shape"])
     return out
+
+
+def _read_exact(f: Any, n: int) -> bytes:
+    """Up to n bytes (fewer only at the end of the file)."""
+    parts, got = [], 0
+    while got < n:
+        part = f.read(n - got)
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _read_checksummed(f: Any, length: int) -> tuple[np.ndarray, int]:
+    """(the next ``length`` bytes of f, or fewer at the end of the file; their CRC-32), reading
+    chunk k + 1 in a helper thread while chunk k is checksummed here."""
+    buf = np.empty(length, dtype=np.uint8)
+    view = buf.data
+    done: queue.SimpleQueue[tuple[int, int] | BaseException | None] = queue.SimpleQueue()
+
+    def reader() -> None:
+        pos = 0
+        try:
+            while pos < length:
+                n = f.readinto(view[pos:pos + CHUNK])
+                if not n:
+                    break
+                done.put((pos, n))
+                pos += n
+        except BaseException as exc:                 # handed to the caller
+            done.put(exc)
+        done.put(None)
+
+    thread = threading.Thread(target=reader, name="studodds-cache-read", daemon=True)
+    thread.start()
+    crc, got = 0, 0
+    while (item := done.get()) is not None:
+        if isinstance(item, BaseException):
+            thread.join()
+            raise item
+        pos, n = item
+        crc = zlib.crc32(view[pos:pos + n], crc)
+        got = pos + n
+    thread.join()
+    return buf[:got], crc
 
 
 class ArrayCache:

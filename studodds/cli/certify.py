@@ -7,7 +7,6 @@ import argparse
 import sys
 from typing import Any
 
-from studodds import certify
 from studodds.cli.common import EXIT_DIFFERENCES, api_options, common, emit, exposure_levels, strict, warn, whole_numbers
 
 
@@ -45,6 +44,7 @@ def register(sub: Any) -> None:
 
 def batch(args: argparse.Namespace) -> int:
     levels = exposure_levels("protection", args.protection) if args.protection is not None else ()
+    from studodds import certify  # lazy: start-up time
     result = certify.batch(args.variants, args.out, formats=args.formats, hands=whole_numbers("hands", args.hands),
                            protection=levels, strict=args.strict, **api_options(args))
     for name, w in result.warnings:
@@ -56,6 +56,7 @@ def batch(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
+    from studodds import certify  # lazy: start-up time
     result = certify.check(args.folder, protection=not args.no_protection, **api_options(args))
     emit(args, result, certify.CheckResult.text)
     return 0 if result.ok else EXIT_DIFFERENCES

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from evaluator.errors import ParameterError, StudoddsError
-from studodds.certify import writable_folder
 
 EXIT_DIFFERENCES = 1
 EXIT_BAD_INPUT = 2
@@ -135,6 +134,7 @@ def output_file(option: str, value: str, *suffixes: str) -> Path:
         raise ParameterError(parameter, f"{out}: the output must end in {' or '.join(suffixes)}")
     if not out.parent.exists():
         raise ParameterError(parameter, f"{out.parent}: no such folder")
+    from studodds.certify import writable_folder  # lazy: start-up time
     writable_folder(out.parent, parameter, named=out)
     return out
 
@@ -145,6 +145,7 @@ def output_folder(option: str, value: str) -> Path:
     parameter = option.lstrip("-").replace("-", "_")
     if out.exists() and not out.is_dir():
         raise ParameterError(parameter, f"{out}: exists and is not a folder")
+    from studodds.certify import writable_folder  # lazy: start-up time
     writable_folder(out, parameter, make=True)
     return out
 

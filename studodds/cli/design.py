@@ -7,7 +7,6 @@ from typing import Any
 
 from studodds import api
 from studodds.cli.common import Parser, api_options, common, emit, output_file, variant_argument, variant_of
-from studodds.reports import design, plots
 
 VARY_HELP = ("a pay that moves: KEY=LO..HI (step 1), KEY=LO..HI/STEP or KEY=V1,V2,... (repeat for several "
              "pays; the others keep the variant's values)")
@@ -61,11 +60,13 @@ def register(sub: Any) -> None:
 
 
 def sensitivity(args: argparse.Namespace) -> int:
+    from studodds.reports import design  # lazy: start-up time
     emit(args, api.sensitivity(variant_of(args), **api_options(args)), design.sensitivity_text)
     return 0
 
 
 def solve(args: argparse.Namespace) -> int:
+    from studodds.reports import design  # lazy: start-up time
     out = output_file("--write", args.write, ".toml") if args.write else None
     spec = variant_of(args)
     result = api.solve(spec, args.target, args.vary, ordered=not args.any_order, best=args.best, **api_options(args))
@@ -81,6 +82,10 @@ def solve(args: argparse.Namespace) -> int:
 
 
 def search(args: argparse.Namespace) -> int:
+    from studodds.reports import (
+        design,  # lazy: start-up time
+        plots,  # lazy: start-up time
+    )
     csv_path = output_file("--csv", args.csv, ".csv") if args.csv else None
     png_path = output_file("--plot", args.plot, ".png") if args.plot else None
     if png_path is not None:

@@ -17,7 +17,6 @@ from studodds.cli.common import (
     variant_of,
     warn,
 )
-from studodds.reports import plots
 from studodds.reports.text import diff_text, hand_text, strategies_text, summary_text
 
 
@@ -110,6 +109,7 @@ def strategies(args: argparse.Namespace) -> int:
 
 
 def pictures(args: argparse.Namespace) -> int:
+    from studodds.reports import plots  # lazy: start-up time
     v = api.load_variant(variant_of(args))
     plots.pyplot()                                    # say what to install before counting
     out = output_folder("--out", args.out)

@@ -6,7 +6,6 @@ from typing import Any
 
 from studodds import api
 from studodds.cli.common import api_options, common, emit, variant_argument, variant_of
-from studodds.reports.progressive import report_text
 
 DEFAULT = "progressive-100-75-50"
 
@@ -23,6 +22,7 @@ def register(sub: Any) -> None:
 
 
 def progressive(args: argparse.Namespace) -> int:
+    from studodds.reports.progressive import report_text  # lazy: start-up time
     emit(args, api.progressive(variant_of(args), meter=args.meter, side_wager=args.side_wager, **api_options(args)),
          report_text)
     return 0

@@ -21,7 +21,6 @@ from studodds.cli.common import (
     variant_of,
     whole_numbers,
 )
-from studodds.reports.protection import collusion_text, edge_sort_text, hole_cards_text
 
 
 def register(sub: Any) -> None:
@@ -67,6 +66,7 @@ def register(sub: Any) -> None:
 
 
 def holecards(args: argparse.Namespace) -> int:
+    from studodds.reports.protection import hole_cards_text  # lazy: start-up time
     levels = exposure_levels("exposed", args.exposed)
     shares = [w.strip() for w in args.share.split(",") if w.strip()]
     emit(args, api.hole_cards(variant_of(args), levels, shares=shares, **api_options(args)), hole_cards_text)
@@ -74,6 +74,7 @@ def holecards(args: argparse.Namespace) -> int:
 
 
 def edgesort(args: argparse.Namespace) -> int:
+    from studodds.reports.protection import edge_sort_text  # lazy: start-up time
     emit(args, api.edge_sort(variant_of(args), args.ranks, **api_options(args)), edge_sort_text)
     return 0
 
@@ -104,6 +105,7 @@ def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
 
 
 def collusion(args: argparse.Namespace) -> int:
+    from studodds.reports.protection import collusion_text  # lazy: start-up time
     partners = whole_numbers("partners", args.partners)
     if not partners or any(p not in range(7) for p in partners):
         raise ParameterError("partners", f"values must be 0..6, got {args.partners!r}")
