@@ -20,7 +20,7 @@ distinct net results, never the size of a pay or of the pays' common denominator
   else as a sparse polynomial, whose terms are bounded by the multisets of N distinct values.
 * Beyond, in floating point by FFT, every probability within a stated bound:
 
-  - when the sum's likely range spans at most :data:`GRID_MAX` slots, on the whole lattice
+  - when the sum's likely range spans at most :data:`LATTICE_MAX` slots, on the whole lattice
     (:func:`float_n_hands`): a circular grid centred on the mean, wide enough that
     Bernstein's inequality puts at most :data:`TAIL` outside, the N-th power of the
     transform; its error is bounded by :func:`fft_error_bound`;
@@ -168,17 +168,23 @@ def _truncated_product(x: dict[int, int], y: dict[int, int], d: int) -> dict[int
 
 def exact_summary(one: dict[int, int], n: int) -> tuple[Fraction, Fraction, dict[Fraction, int]]:
     """(P(S > 0), P(S = 0), {q: smallest scaled s with P(S <= s) >= q}) of n hands, exactly,
-    from the lower part of the distribution up to a cut above the 95% quantile (Cantelli's
-    inequality places it; the cut is raised if the exact count shows it was not)."""
-    total = sum(one.values()) ** n
-    mean, var = moments(one, sum(one.values()))
-    k = CANTELLI_K
+    from the lower part of the distribution up to a cut above the 95% quantile: the exact
+    count up to the cut shows whether it is; a first guess from the results that are not rare,
+    else Cantelli's inequality places it."""
+    per_hand = sum(one.values())
+    total = per_hand ** n
+    mean, var = moments(one, per_hand)
+    # First try a cut from the results that are not rare (a rare large win inflates the variance
+    # but hardly moves the 95% quantile), then Cantelli's, which always holds, then doubling.
+    common = {v: c for v, c in one.items() if c * 20 * n >= per_hand}
+    c_mean, c_var = moments(common, sum(common.values()))
+    cuts = [math.ceil(n * mean + 2.5 * math.sqrt(n * c_var)), math.ceil(n * mean + CANTELLI_K * math.sqrt(n * var))]
+    top = -1
     while True:
-        top = max(0, math.ceil(n * mean + k * math.sqrt(n * var)))
+        top = max(0, cuts.pop(0) if cuts else 2 * top + 1)
         lower = exact_lower_part(one, n, top)
         if sum(lower.values()) * QUANTILES[-1].denominator >= total * QUANTILES[-1].numerator:
             break
-        k *= 2                                              # not reached for any real paytable
     quantiles: dict[Fraction, int] = {}
     acc, at_most_zero = 0, 0
     pending = list(QUANTILES)
@@ -268,6 +274,9 @@ def power_of_transform(spec: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+#: The plain transform on the whole lattice is used up to this many points (a few milliseconds;
+#: every table under results/ fits); wider sums take the conditioned path.
+LATTICE_MAX = 1 << 17
 #: The most points of an FFT grid (the transforms of the conditioned path take a few times
 #: 16 bytes a point: well under 1 GB).
 GRID_MAX = 1 << 20
@@ -474,7 +483,7 @@ def n_hands(a: Analysis, n: int) -> NHands:
         ahead, even, scaled = exact_summary(one, n)
         quantiles = {q: Fraction(v, scale) for q, v in scaled.items()}
         return NHands(n, True, 0.0, ahead, even, 1 - ahead - even, quantiles, normal_ahead, normal_q)
-    if lattice_grid(one, a.total_combinations, n)[0] > GRID_MAX:
+    if lattice_grid(one, a.total_combinations, n)[0] > LATTICE_MAX:
         f_ahead, f_even, scaled_f, bound = conditioned_n_hands(one, n)
         return NHands(n, False, bound, f_ahead, f_even, 1.0 - f_ahead - f_even,
                       {q: Fraction(v, scale) for q, v in scaled_f.items()}, normal_ahead, normal_q)

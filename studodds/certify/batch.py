@@ -161,7 +161,7 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
                 extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
-                table = render(s, checked, counts, index, counts_of_hands, extra)
+                table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)
                 found_warnings += [(s.variant.name, w) for w in table.warnings]

@@ -137,10 +137,12 @@ class RenderedTable:
 
 
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
-           hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None) -> RenderedTable:
+           hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
+           html: bool = True) -> RenderedTable:
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
-    adds that file and the report's game-protection section)."""
+    adds that file and the report's game-protection section; ``html``: render report.html, which
+    ``batch --formats md`` does not write)."""
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -162,7 +164,7 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
         "strategy.md": strategy_markdown(chart, a.variant),
         "strategy.csv": strategy_csv(chart),
         "report.md": markdown,
-        "report.html": report_html(markdown, data),
+        **({"report.html": report_html(markdown, data)} if html else {}),
         "variant.toml": source.text,
     }
     return RenderedTable(source.variant.name, files, data, protection)
@@ -223,7 +225,7 @@ def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = Non
     if PROTECTION in files:
         atomic_write_text(folder / PROTECTION, files[PROTECTION])
     for fname in FILES:                       # variant.toml last: it marks a complete table
-        if fname == "report.html" and formats is not None and "html" not in formats:
+        if fname == "report.html" and (fname not in files or formats is not None and "html" not in formats):
             continue
         atomic_write_text(folder / fname, files[fname])
     return folder
