@@ -282,7 +282,7 @@ LATTICE_MAX = 1 << 17
 GRID_MAX = 1 << 20
 #: Results more than this many standard deviations above the mean are "large wins", counted
 #: exactly by how many occur rather than convolved.
-LARGE_WIN_SDS = 8.0
+LARGE_WIN_SDS = 30.0
 #: The most large wins considered in N hands (more than that has probability below TAIL, else
 #: fewer results are treated as large).
 MAX_LARGE_WINS = 40
