@@ -25,7 +25,7 @@ cdef enum:
 # Pointer to the binomial table: binom[n * 6 + k] = C(n, k) for n in 0..52, k in 0..5.
 cdef const int32_t* binom_table() noexcept nogil
 # Pointer to the strength table: strength[colex index] = 0..7461 (higher is better, equal = tie).
-cdef const int16_t* strength_table() noexcept nogil
+cdef const int16_t* strength_table() noexcept nogil   # NULL until strength_by_index() is called
 # Pointer to the category of each strength (0 = high card .. 8 = straight flush, 9 = royal flush).
 cdef const int16_t* category_table() noexcept nogil
 # Colex index of five distinct cards given in any order.

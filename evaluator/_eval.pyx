@@ -1,9 +1,11 @@
 """Lookup-table 5-card evaluator (private; use :mod:`evaluator.ranking`).
 
-The strength table is generated here, deterministically, when the module is first imported:
-every 5-card hand gets a sort key (category, then ranks in order of significance) and the
-7,462 distinct keys are densely ranked 0..7461.  Generation takes a few tens of milliseconds,
-so nothing large is shipped or cached.
+The tables are generated here, deterministically: every 5-card hand gets a sort key
+(category, then ranks in order of significance) and the 7,462 distinct keys are densely ranked
+0..7461.  The small tables the evaluator itself reads (7,462 rank patterns) are made when the
+module is imported, in well under a millisecond; the strength of all 2,598,960 hands by colex
+index (:func:`strength_by_index`, about 10 ms) the first time it is asked for, so a command
+that never needs it (a warm ``analyze``) never makes it.  Nothing large is shipped or cached.
 """
 import numpy as np
 cimport numpy as cnp
@@ -155,34 +157,41 @@ cdef int32_t _sort_key(int* cards) noexcept nogil:
 def _pattern_hands():
     """One hand for each of the 7,462 rank patterns: every multiset of five ranks (each at most
     four times) dealt in mixed suits, and every set of five distinct ranks dealt suited."""
-    hands = []
+    out_np = np.empty((N_STRENGTHS, 5), dtype=np.int32)
+    cdef int32_t[:, ::1] out = out_np
+    cdef int a, b, c, d, e, i, k, n = 0
+    cdef int ranks[5]
+    cdef int copies[13]
     for a in range(13):
         for b in range(a, 13):
             for c in range(b, 13):
                 for d in range(c, 13):
                     for e in range(d, 13):
-                        ranks = (a, b, c, d, e)
-                        if any(ranks.count(r) > 4 for r in ranks):
+                        if a == e:                       # five of one rank
                             continue
-                        seen = {}
-                        cards = []
-                        for r in ranks:
-                            k = seen.get(r, 0)
-                            seen[r] = k + 1
-                            cards.append(r * 4 + k)      # k-th copy of a rank in suit k
-                        if len(seen) == 5:
-                            cards[0] = a * 4 + 1         # distinct ranks: break the flush
-                            hands.append([r * 4 for r in ranks])   # ... and the suited version
-                        hands.append(cards)
-    return np.array(hands, dtype=np.int32)
+                        ranks[0] = a; ranks[1] = b; ranks[2] = c; ranks[3] = d; ranks[4] = e
+                        if a < b < c < d < e:            # distinct ranks: the suited version ...
+                            for i in range(5):
+                                out[n, i] = ranks[i] * 4
+                            n += 1
+                        for k in range(13):
+                            copies[k] = 0
+                        for i in range(5):
+                            out[n, i] = ranks[i] * 4 + copies[ranks[i]]   # k-th copy of a rank in suit k
+                            copies[ranks[i]] += 1
+                        if a < b < c < d < e:
+                            out[n, 0] = a * 4 + 1        # ... and one with the flush broken
+                        n += 1
+    if n != N_STRENGTHS:
+        raise RuntimeError("evaluator table generation is broken: rank patterns are not 7,462 hands")
+    return out_np
 
 
 def _build_tables(rank_keys):
-    """Fill the binomial, key-sum, strength and category tables.  Deterministic; ~20 ms.
+    """Fill the binomial, key-sum, flush and category tables.  Deterministic.
 
     The 7,462 rank patterns are sorted by their poker key and densely ranked; the key-sum and
-    flush tables map each pattern to its strength; the colex table of all 2,598,960 hands is
-    then filled through the key-sum evaluator.
+    flush tables map each pattern to its strength.
     """
     global _strength, _category, _strength_mv, _category_mv
     global _by_key, _by_flush, _by_key_mv, _by_flush_mv
@@ -239,6 +248,23 @@ def _build_tables(rank_keys):
     _by_key = &_by_key_mv[0]
     _by_flush = &_by_flush_mv[0]
 
+    for arr in (category_np, by_key_np, by_flush_np, representative_np):
+        arr.flags.writeable = False
+    _category_mv = category_np
+    _category = &_category_mv[0]
+    return category_np, representative_np
+
+
+_STRENGTH_BY_INDEX = None
+
+
+def strength_by_index():
+    """Strength of every hand by its colex index (read-only int16, length 2,598,960), made on
+    the first call through the evaluator itself (about 10 ms) and kept."""
+    global _STRENGTH_BY_INDEX, _strength, _strength_mv
+    if _STRENGTH_BY_INDEX is not None:
+        return _STRENGTH_BY_INDEX
+    cdef int a, b, c, d, e, idx
     strength_np = np.empty(N_HANDS, dtype=np.int16)
     cdef int16_t[::1] st = strength_np
     idx = 0
@@ -252,17 +278,15 @@ def _build_tables(rank_keys):
                             idx += 1
     if idx != N_HANDS or strength_np.min() < 0:
         raise RuntimeError("evaluator table generation is broken: a hand has no strength")
-    for arr in (strength_np, category_np, by_key_np, by_flush_np, representative_np):
-        arr.flags.writeable = False
+    strength_np.flags.writeable = False
     _strength_mv = strength_np
-    _category_mv = category_np
     _strength = &_strength_mv[0]
-    _category = &_category_mv[0]
-    return strength_np, category_np, representative_np
+    _STRENGTH_BY_INDEX = strength_np
+    return strength_np
 
 
 # REPRESENTATIVE_BY_STRENGTH[s]: five cards (rank*4+suit) of one hand of strength s
-STRENGTH_BY_INDEX, CATEGORY_BY_STRENGTH, REPRESENTATIVE_BY_STRENGTH = _build_tables(RANK_KEYS)
+CATEGORY_BY_STRENGTH, REPRESENTATIVE_BY_STRENGTH = _build_tables(RANK_KEYS)
 
 
 def binomial(int n, int k):

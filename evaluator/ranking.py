@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterable
 from enum import IntEnum
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -83,8 +84,6 @@ _BY_KEY = {k: c for c, k in _KEYS.items()}
 
 #: Category of every strength, as a read-only int16 array of length 7462.
 CATEGORY_BY_STRENGTH: np.ndarray = _eval.CATEGORY_BY_STRENGTH
-#: Strength of every hand by its colex index (read-only int16, length 2,598,960).
-STRENGTH_BY_INDEX: np.ndarray = _eval.STRENGTH_BY_INDEX
 #: Five cards of one hand of each strength (read-only (7462, 5) uint8).
 REPRESENTATIVE_BY_STRENGTH: np.ndarray = _eval.REPRESENTATIVE_BY_STRENGTH
 
@@ -110,7 +109,7 @@ def strength(cards: str | Iterable[int]) -> int:
     >>> strength("2c 3d 4h 5s 7c")
     0
     """
-    return int(STRENGTH_BY_INDEX[hand_index(_check_cards(cards))])
+    return int(_eval.strengths_of(np.array([_check_cards(cards)], dtype=np.uint8), 1)[0])
 
 
 def hand_index(cards: Iterable[int]) -> int:
@@ -175,7 +174,7 @@ def ordering_fingerprint() -> str:
 
     It pins the whole hand ordering: caches and certified tables record it, so results made
     by another ordering are never mixed up with these."""
-    return hashlib.sha256(STRENGTH_BY_INDEX.astype("<i2").tobytes()).hexdigest()
+    return hashlib.sha256(_eval.strength_by_index().astype("<i2").tobytes()).hexdigest()
 
 
 def openmp_enabled() -> bool:
@@ -192,3 +191,15 @@ def debug_build() -> bool:
 def cython_version() -> str:
     """The Cython version that generated the compiled modules' C code."""
     return str(_eval.CYTHON_VERSION)
+
+
+if TYPE_CHECKING:  # pragma: no cover - the type of the name made on first use
+    STRENGTH_BY_INDEX: np.ndarray
+
+
+def __getattr__(name: str) -> Any:
+    """``STRENGTH_BY_INDEX``: the strength of every hand by its colex index (read-only int16,
+    length 2,598,960), made on first use (:func:`evaluator._eval.strength_by_index`)."""
+    if name == "STRENGTH_BY_INDEX":
+        return _eval.strength_by_index()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,13 +18,9 @@ Names are imported on first use, so ``import studodds`` stays fast.  The command
 from __future__ import annotations
 
 from importlib import import_module
-from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = _metadata.version("studodds")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from an unbuilt tree
-    __version__ = "0+unknown"
+from studodds._version import __version__
 
 __all__ = [
     "Analysis",

@@ -24,7 +24,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from enumerate.analysis.ev import HandEVs, as_card, as_hand, hand_report
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
@@ -53,6 +52,7 @@ from studodds.progress import bar_factory
 # functions that use them ("# lazy" below): `studodds analyze` and `studodds hand` start
 # without loading them.
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import Strategy, StrategyComparison
     from enumerate.design.criteria import Bound, Objective
@@ -161,6 +161,7 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].action
     'fold'
     """
+    from enumerate.analysis.ev import as_card, as_hand, hand_report  # lazy: start-up time
     hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
     up_card = _parsed("up", as_card, up) if up is not None else None
     if up_card is not None and up_card in hand_cards:
@@ -187,6 +188,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
     :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
     from enumerate.analysis import strategies as st  # lazy: start-up time
+    from enumerate.analysis.strategies import StrategyComparison  # lazy: start-up time
     v = load_variant(variant)
     named = st.simple_strategies()
     if raise_at_least is not None:

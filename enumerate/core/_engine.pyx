@@ -19,6 +19,7 @@ cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from cython.parallel cimport prange, parallel, threadid
 from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
+from evaluator._eval import strength_by_index
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
@@ -201,6 +202,7 @@ def sweep(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi,
     position (in strength order) is congruent to t modulo the number of threads.  Before a
     class is added, the counters hold exactly the hands of lower strength.
     """
+    strength_by_index()                     # the kernels read the strength of every hand
     cdef int n_threads = states.shape[0]
     cdef int t
     cdef int64_t s, j, h
@@ -239,6 +241,7 @@ def count_below_all(const int32_t[::1] state, int threshold, const uint8_t[:, ::
                     int64_t lo, int64_t hi, int32_t[:, ::1] out, int n_threads):
     """For canonical hands lo..hi-1 and every up card: dealer hands below `threshold`, given
     counters that hold exactly the hands below `threshold`."""
+    strength_by_index()                     # the kernels read the strength of every hand
     cdef int64_t j
     for j in prange(lo, hi, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
         _query_below(&state[0], &canon_cards[j, 0], threshold, &out[j, 0])

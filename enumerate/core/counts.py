@@ -6,20 +6,54 @@ SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.orderin
 """
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from enumerate.core import array_store as cache
+from enumerate.core.atomic import atomic_write_text
 from enumerate.core.engine import ENGINE_VERSION, CountTable, compute_counts, hand_tables
+from evaluator import _eval
 from evaluator.ranking import ordering_fingerprint
 
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 
 
+@lru_cache(maxsize=1)
+def evaluator_fingerprint() -> str:
+    """:func:`~evaluator.ranking.ordering_fingerprint`, remembered for this build of the
+    evaluator in the cache folder (a file named by the compiled module's path, size and
+    modification time), so a warm start neither makes the 2,598,960-hand strength table nor
+    hashes it.  It only names cache files: a stale or damaged memo can make a cache miss (the
+    counts are then recomputed from the evaluator itself), never a wrong table; certified
+    tables record the fingerprint computed afresh."""
+    module = Path(_eval.__file__)
+    try:
+        st = module.stat()
+        build = f"{module.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()
+    except OSError:
+        return ordering_fingerprint()
+    memo = cache.cache_dir() / f"evaluator-{hashlib.sha256(build).hexdigest()[:16]}.txt"
+    try:
+        text = memo.read_text(encoding="ascii").strip()
+        if re.fullmatch(r"[0-9a-f]{64}", text):
+            return text
+    except (OSError, UnicodeDecodeError):
+        pass
+    fingerprint = ordering_fingerprint()
+    try:
+        atomic_write_text(memo, fingerprint + "\n")
+    except OSError:
+        pass                                        # a read-only cache folder: recomputed next time
+    return fingerprint
+
+
 def _cache_meta(qualifier: int) -> dict[str, Any]:
     return {"kind": "counts", "qualifier": qualifier, "engine_version": ENGINE_VERSION,
-            "evaluator": ordering_fingerprint()}
+            "evaluator": evaluator_fingerprint()}
 
 
 def cache_path(qualifier: int) -> Path:

@@ -11,13 +11,15 @@ holds.  A standard table has neither extra, and its figures are the base game's.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
 from enumerate.core.engine import CountTable
 from enumerate.rules.variant import Variant
-from enumerate.sidebets.analysis import SideBetReport, analyze_side_bets
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.sidebets.analysis import SideBetReport
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads:
     if extras is not None:
         game = replace(game, rule_variants=extras)
     if variant.side_bets:
+        from enumerate.sidebets.analysis import analyze_side_bets  # lazy: start-up time (few variants have side bets)
         game = replace(game, side_bets=analyze_side_bets(counts, variant, threads, base=result))
     return game
 

@@ -25,6 +25,7 @@ by one thread, which writes its own rows of the output: the result does not depe
 thread count.
 """
 import numpy as np
+from evaluator._eval import strength_by_index
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -962,6 +963,7 @@ def exposure_stats(spec, const uint8_t[:, ::1] known, int64_t[:, :, ::1] stats, 
     the qualifier, the raise value -- raise iff nq * c_nq + win * c_win[category] + tie * c_tie
     > 2 * scale * completions --, the marked cards and levels, and whether P is weighted by its
     orbit under the relabellings fixing known[k] (``reduce``) or counted once each."""
+    strength_by_index()                     # the kernels read the strength of every hand
     cdef Ctx ctx
     _setup(&ctx, spec)
     if cancel is not None:
@@ -1011,6 +1013,7 @@ def exposure_counts(spec, const uint8_t[::1] known, int32_t[:, :, ::1] counts):
     """The counts behind the statistics for one known set, every hand of ``spec.hands`` once:
     counts[h, level] = (no_qualify, win, tie, completions) -- per burn card with
     ``spec.burn`` --, -1 where hand h meets the known cards."""
+    strength_by_index()                     # the kernels read the strength of every hand
     cdef Ctx ctx
     _setup(&ctx, spec)
     ctx.reduce = 0

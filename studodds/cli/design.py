@@ -82,10 +82,7 @@ def solve(args: argparse.Namespace) -> int:
 
 
 def search(args: argparse.Namespace) -> int:
-    from studodds.reports import (
-        design,  # lazy: start-up time
-        plots,  # lazy: start-up time
-    )
+    from studodds.reports import design, plots  # lazy: start-up time
     csv_path = output_file("--csv", args.csv, ".csv") if args.csv else None
     png_path = output_file("--plot", args.plot, ".png") if args.plot else None
     if png_path is not None:

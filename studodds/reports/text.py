@@ -6,14 +6,16 @@ one ``--json`` away.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from enumerate.analysis.base import Analysis
-from enumerate.analysis.ev import HandEVs
-from enumerate.analysis.strategies import StrategyComparison
-from enumerate.game.analysis import GameAnalysis
-from enumerate.game.diff import VariantDiff
 from evaluator.cards import RANKS, format_card, format_hand
-from studodds.reports.sidebets import side_bets_text
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.analysis.base import Analysis
+    from enumerate.analysis.ev import HandEVs
+    from enumerate.analysis.strategies import StrategyComparison
+    from enumerate.game.analysis import GameAnalysis
+    from enumerate.game.diff import VariantDiff
 
 
 def exact(value: Fraction | int) -> str:
@@ -70,6 +72,7 @@ def summary_text(a: GameAnalysis) -> str:
 
 def _extras(a: GameAnalysis) -> list[str]:
     """Rule variants and side bets (nothing for a standard table)."""
+    from studodds.reports.sidebets import side_bets_text  # lazy: start-up time
     text = side_bets_text(a)
     return ["", text] if text else []
 
