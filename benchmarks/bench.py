@@ -72,17 +72,112 @@ def warm_analyze(runs: int) -> list[float]:
     return timed(cmd, runs)
 
 
-def load_run(n: int) -> tuple[float, float]:
+def load_run(n: int, build: str | None = None) -> tuple[float, float]:
     """Seconds and peak memory (MB, GNU time's max RSS) of `studodds batch` of n generated
-    paytables, counts cached."""
-    outside = tempfile.gettempdir()
-    with tempfile.TemporaryDirectory() as src, tempfile.TemporaryDirectory() as out:
+    paytables, counts cached (``build``: a release installed with pip install --target)."""
+    with tempfile.TemporaryDirectory() as src:
         write_paytables(src, n)
-        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "studodds", "batch", src,
-                            "--out", out, "--formats", "md", "--quiet"], capture_output=True, text=True, check=True,
-                           cwd=outside)
-        seconds, kb = r.stderr.strip().splitlines()[-1].split()
-        return float(seconds), int(kb) / 1024
+        timed_run(["-m", "studodds", "analyze", "--quiet"], build)          # the count cache
+        seconds, mb, _ = timed_run(["-m", "studodds", "batch", src, "--out", "{tmp}", "--formats", "md", "--quiet"],
+                                   build)
+        return seconds, mb
+
+
+def environment_of(build: str | None) -> dict[str, str]:
+    """The environment of a run of the tree's build (None) or of the release installed in ``build``."""
+    env = dict(os.environ)
+    if build:
+        env["PYTHONPATH"] = build + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def timed_run(args: list[str], build: str | None = None) -> tuple[float, float, int]:
+    """(seconds, peak memory in MB, exit code) of ``python ARGS`` in a fresh process and folder
+    ("{tmp}" in ARGS: a fresh output folder), measured by GNU time."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, *(a.replace("{tmp}", out) for a in args)]
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=tempfile.gettempdir(), env=environment_of(build))
+        seconds, kb = r.stderr.strip().splitlines()[-1].split()[-2:]
+        return float(seconds), int(kb) / 1024, r.returncode
+
+
+#: A legitimate paytable whose pays share a denominator of 11,298,008 (large primes).
+PRIME_PAYS = ('name = "large-primes"\nqualifier = "AK"\n[raise_pays]\nroyal_flush = 100\nstraight_flush = 50\n'
+              'four_of_a_kind = 20\nfull_house = 7\nflush = 5\nstraight = 4\nthree_of_a_kind = 3\ntwo_pairs = 2\n'
+              'one_pair = "4021/9082"\nhigh_card = "1829/2488"\n')
+
+
+def against_release(release: str, quick: bool) -> None:
+    """The figures of the certified batch and the warm start for this tree's build and for the
+    release installed in ``release``, interleaved in one run, with their ratios."""
+    runs = 3 if quick else 7
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}; "
+          f"new = this tree, release = {release}")
+
+    def row(label: str, new: float, old: float, unit: str = "s") -> None:
+        print(f"{label}: new {new:.3f} {unit}, release {old:.3f} {unit}, ratio {new / old:.2f}", flush=True)
+
+    with tempfile.TemporaryDirectory() as src:
+        write_paytables(src, 100)
+        prime = os.path.join(src, "large-primes.toml")
+        for build in (None, release):
+            timed_run(["-m", "studodds", "analyze", "--quiet"], build)       # warm each build's count cache
+        warm: dict[str, dict[str | None, list[float]]] = {k: {None: [], release: []} for k in ("pass", "analyze", "hand")}
+        for _ in range(runs):
+            for build in (None, release):
+                warm["pass"][build].append(timed_run(["-c", "pass"], build)[0])
+                warm["analyze"][build].append(timed_run(["-m", "studodds", "analyze", "--quiet"], build)[0])
+                warm["hand"][build].append(timed_run(["-m", "studodds", "hand", "As Kd Jh 8c 3s", "--up", "7d",
+                                                      "--quiet"], build)[0])
+        med = {k: {b: statistics.median(v) for b, v in d.items()} for k, d in warm.items()}
+        print(f"python -c pass: new {med['pass'][None]:.3f} s, release {med['pass'][release]:.3f} s (median of {runs})")
+        for k, label in (("analyze", "warm `studodds analyze`"), ("hand", "warm `studodds hand ... --up 7d`")):
+            row(f"{label}, whole process (median of {runs})", med[k][None], med[k][release])
+            row(f"{label}, above python -c pass", med[k][None] - med["pass"][None], med[k][release] - med["pass"][release])
+        batch = {}
+        for build in (None, release):
+            for hands in ("1", "1,10,100,1000,10000"):
+                batch[build, hands] = timed_run(["-m", "studodds", "batch", src, "--out", "{tmp}", "--formats", "md",
+                                                 "--quiet", "--hands", hands], build)
+        for build, name in ((None, "new"), (release, "release")):
+            full, one = batch[build, "1,10,100,1000,10000"], batch[build, "1"]
+            print(f"batch of 100 ({name}): {full[0]:.2f} s with the N-hand table, {one[0]:.2f} s with --hands 1, "
+                  f"ratio {full[0] / one[0]:.2f}; peak {full[1]:.0f} MB")
+        row("batch of 100 with the N-hand table", batch[None, "1,10,100,1000,10000"][0],
+            batch[release, "1,10,100,1000,10000"][0])
+        with open(prime, "w") as f:
+            f.write(PRIME_PAYS)
+        for build, name in ((None, "new"), (release, "release")):
+            seconds, mb, code = timed_run(["-m", "studodds", "batch", prime, "--out", "{tmp}", "--formats", "md",
+                                           "--quiet"], build)
+            print(f"certified table of pays over large prime denominators ({name}): exit {code}, {seconds:.2f} s, "
+                  f"peak {mb:.0f} MB", flush=True)
+    for label, snippet, arg in (("cold full count", COLD_COUNT, ""), ("cold exact 1 hole card", PROTECTION, "1"),
+                                ("collusion sampler, 30 seen cards, 200,000 samples", COLLUSION, ""),
+                                ("paytable search, 7,700,000 candidates, 2 threads", SEARCH, "")):
+        times: dict[str | None, list[float]] = {None: [], release: []}
+        for _ in range(1 if quick else 2):
+            for build in (None, release):
+                times[build].append(timed_run(["-c", snippet, arg], build)[0])
+        row(f"{label}, whole process (best of {len(times[None])})", min(times[None]), min(times[release]))
+
+
+COLLUSION = """
+from studodds import api
+api.collusion("us-common", 6, samples=200_000, seed=1)
+"""
+
+SEARCH = """
+from enumerate.design.criteria import Bound, Objective
+from enumerate.design.grid import Axis
+from enumerate.design.search import search
+from studodds import api
+v = api.load_variant("us-common")
+high = [Axis.parse(a) for a in ("royal_flush=100..1000/100", "straight_flush=20..110/10", "four_of_a_kind=10..40/3",
+                                "full_house=5..14", "flush=3..12", "straight=2..11", "three_of_a_kind=2..5/1/2")]
+search(api.count_table(v), v, high, bounds=(Bound.parse("house_edge=2.5%..3%"), Bound.parse("hit_frequency=0.38..")),
+       objectives=(Objective("house_edge", True), Objective("hit_frequency", True)), threads=2)
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
     parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
     parser.add_argument("--design", action="store_true", help="only the paytable-design figures")
+    parser.add_argument("--release", metavar="DIR",
+                        help="also run each figure of the certified batch and the warm start on the release "
+                             "installed in DIR (pip install --target DIR), interleaved, with the ratios")
     return parser
 
 
@@ -105,6 +203,12 @@ def main() -> None:
     if args.load:
         seconds, mb = load_run(1000)
         print(f"batch of 1,000 generated paytables, counts cached: {seconds:.1f} s, peak memory {mb:.0f} MB")
+        if args.release:
+            seconds, mb = load_run(1000, args.release)
+            print(f"the same with the release in {args.release}: {seconds:.1f} s, peak memory {mb:.0f} MB")
+        return
+    if args.release:
+        against_release(args.release, args.quick)
         return
     runs = 1 if args.quick else 3
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")

@@ -193,6 +193,12 @@ def cython_version() -> str:
     return str(_eval.CYTHON_VERSION)
 
 
+def strength_by_index() -> np.ndarray:
+    """Strength of every hand by its colex index (read-only int16, length 2,598,960), made on
+    the first call (about 10 ms) and kept."""
+    return _eval.strength_by_index()
+
+
 if TYPE_CHECKING:  # pragma: no cover - the type of the name made on first use
     STRENGTH_BY_INDEX: np.ndarray
 

@@ -31,7 +31,7 @@ from enumerate.analysis.strategies import raise_all as everything
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from evaluator.cards import RANKS
-from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category, strength_by_index
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
 @lru_cache(maxsize=1)
 def player_categories() -> dict[Category, int]:
     """Hands of each category among the 2,598,960 (royal flush apart)."""
-    counts = np.bincount(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX], minlength=10)
+    counts = np.bincount(CATEGORY_BY_STRENGTH[strength_by_index()], minlength=10)
     return {c: int(counts[c]) for c in Category}
 
 

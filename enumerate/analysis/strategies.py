@@ -23,7 +23,7 @@ from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, STRENGTH_BY_INDEX, Category, hand_indices, rank_counts_by_strength, strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hand_indices, rank_counts_by_strength, strength, strength_by_index
 
 Strategy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -34,7 +34,7 @@ def _ranks(hands: np.ndarray) -> np.ndarray:
 
 def _strengths(hands: np.ndarray) -> np.ndarray:
     """Strength of each row of sorted canonical hands, int64."""
-    return STRENGTH_BY_INDEX[hand_indices(hands)].astype(np.int64)
+    return strength_by_index()[hand_indices(hands)].astype(np.int64)
 
 
 def raise_at_least(threshold: int) -> Strategy:

@@ -23,7 +23,7 @@ import numpy as np
 from enumerate.core import _engine
 from enumerate.core.parallel import resolve_threads
 from evaluator.errors import StudoddsError
-from evaluator.ranking import N_STRENGTHS, STRENGTH_BY_INDEX, hand_indices, hands_of_indices
+from evaluator.ranking import N_STRENGTHS, hand_indices, hands_of_indices, strength_by_index
 
 #: Dealer hole-card sets per situation: C(46, 4).
 COMPLETIONS = 163_185
@@ -101,16 +101,16 @@ class _HandTables:
     """Per-process tables derived from the evaluator (built once, about 0.2 s)."""
 
     def __init__(self) -> None:
-        indices = np.arange(STRENGTH_BY_INDEX.shape[0], dtype=np.int32)
+        indices = np.arange(strength_by_index().shape[0], dtype=np.int32)
         self.cards_by_index = hands_of_indices(indices)
         self.sorted_cards, self.sorted_masks, self.class_start = _engine.prepare_order(
-            STRENGTH_BY_INDEX, self.cards_by_index
+            strength_by_index(), self.cards_by_index
         )
         orbit = _engine.canonical_mask(self.cards_by_index)
         canon = np.flatnonzero(orbit).astype(np.int32)          # colex order
         self.canon_index = canon
         self.canon_weight = orbit[canon].astype(np.int64)
-        self.canon_strength = STRENGTH_BY_INDEX[canon]
+        self.canon_strength = strength_by_index()[canon]
         # the sweep visits canonical hands in strength order
         self.by_strength = np.argsort(self.canon_strength, kind="stable")
         self.canon_cards_by_strength = np.ascontiguousarray(self.cards_by_index[canon[self.by_strength]])

@@ -33,13 +33,13 @@ from enumerate.core.jsonform import exact
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.progressive import MeterPay, Progressive
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, STRENGTH_BY_INDEX, Category, hands_of_indices
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category, hands_of_indices, strength_by_index
 
 
 @lru_cache(maxsize=1)
 def hit_counts() -> dict[Category, int]:
     """Number of the 2,598,960 hands in each category (royal flush apart)."""
-    counts = np.bincount(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX], minlength=10)
+    counts = np.bincount(CATEGORY_BY_STRENGTH[strength_by_index()], minlength=10)
     return {c: int(counts[c]) for c in Category}
 
 
@@ -301,7 +301,7 @@ def meter_hand_groups(side: Progressive) -> tuple[list[Category], tuple[tuple[fr
 @lru_cache(maxsize=10)
 def _hands_of(category: Category) -> tuple[frozenset, ...]:
     """Every 5-card hand of a category, as card sets (decoded once per category)."""
-    indices = np.flatnonzero(CATEGORY_BY_STRENGTH[STRENGTH_BY_INDEX] == category).astype(np.int32)
+    indices = np.flatnonzero(CATEGORY_BY_STRENGTH[strength_by_index()] == category).astype(np.int32)
     return tuple(frozenset(int(x) for x in row) for row in hands_of_indices(indices))
 
 

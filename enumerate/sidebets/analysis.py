@@ -48,7 +48,7 @@ from enumerate.rules.hands import PUSH, HandPaytable
 from enumerate.rules.sidebets import KIND_TEXT, SideBet
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import N_HANDS, N_STRENGTHS, STRENGTH_BY_INDEX, hands_of_indices, strengths
+from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_by_index, strengths
 
 #: Ordered pairs of disjoint 5-card hands: C(52, 5) * C(47, 5).
 HAND_PAIRS = N_HANDS * math.comb(47, 5)
@@ -168,7 +168,7 @@ class SideBetReport:
 @lru_cache(maxsize=1)
 def strength_counts() -> np.ndarray:
     """(7462,) int64: how many of the 2,598,960 hands have each strength."""
-    return np.bincount(STRENGTH_BY_INDEX, minlength=N_STRENGTHS).astype(np.int64)
+    return np.bincount(strength_by_index(), minlength=N_STRENGTHS).astype(np.int64)
 
 
 def best_of_six(table: CountTable) -> np.ndarray:
@@ -388,11 +388,11 @@ def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow
     if bet.kind != "player_hand" or bet.fold_forfeits:
         raise StudoddsError(f"side bet {bet.name!r}: an envy bonus is modelled on a player_hand bet that "
                             "stands on a fold")
-    own_cls = _classes(bet.pays)[STRENGTH_BY_INDEX]
+    own_cls = _classes(bet.pays)[strength_by_index()]
     k_own = len(bet.pays.pays) + 1
     own_cls = np.where(own_cls < 0, k_own - 1, own_cls)
     own_net = bet.pays.amounts(Fraction(-1))
-    envy_cls = _classes(bet.envy.pays)[STRENGTH_BY_INDEX]
+    envy_cls = _classes(bet.envy.pays)[strength_by_index()]
     k_env = len(bet.envy.pays.pays)
     envy_amt = [Fraction(p) for _, p in bet.envy.pays.pays]
     joint_own = disjoint_pair_counts(own_cls, k_own, envy_cls, k_env)

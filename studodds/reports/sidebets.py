@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from enumerate.game.analysis import GameAnalysis
 from enumerate.rules.sidebets import KIND_TEXT
-from enumerate.sidebets.analysis import SideBetAnalysis, SideBetReport
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.game.analysis import GameAnalysis
+    from enumerate.sidebets.analysis import SideBetAnalysis, SideBetReport
 
 _SPACE = {"hands": "player hands", "situations": "(player hand, up card) situations",
           "combinations": "combinations of player hand, up card and dealer hole cards"}

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from evaluator.cards import RANKS, format_card, format_hand
+from studodds.reports.sidebets import side_bets_text
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.analysis.base import Analysis
@@ -72,7 +73,6 @@ def summary_text(a: GameAnalysis) -> str:
 
 def _extras(a: GameAnalysis) -> list[str]:
     """Rule variants and side bets (nothing for a standard table)."""
-    from studodds.reports.sidebets import side_bets_text  # lazy: start-up time
     text = side_bets_text(a)
     return ["", text] if text else []
 
