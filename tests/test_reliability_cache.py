@@ -13,6 +13,7 @@ import pytest
 from enumerate.core import array_store as cache
 from enumerate.core import atomic
 from enumerate.core.counts import _cache_meta, cache_path, load_or_compute
+from evaluator.ranking import ordering_fingerprint
 
 
 @pytest.fixture()
@@ -72,6 +73,9 @@ def test_two_processes_fill_one_cache_concurrently(us_counts, tmp_path):
     a, b = (json.loads(o[0]) for o in outs)
     assert a == b and a["total_loss_antes"]["exact"] == "1041372912372"
     files = sorted(os.listdir(tmp_path))
+    memo = [f for f in files if f.startswith("evaluator-") and f.endswith(".txt")]   # the evaluator's fingerprint
+    files = [f for f in files if f not in memo]
+    assert len(memo) == 1 and (tmp_path / memo[0]).read_text().strip() == ordering_fingerprint()
     assert len(files) == 1 and files[0].endswith(".bin"), files     # one cache, no temporaries
     arrays = cache.load_arrays(tmp_path / files[0], _cache_meta(us_counts.qualifier))
     assert np.array_equal(arrays["win"], us_counts.win)

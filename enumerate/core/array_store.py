@@ -10,6 +10,7 @@ Loaded arrays are read-only views of one private copy of the file, checked befor
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import queue
 import struct
@@ -116,8 +117,13 @@ def _read_exact(f: Any, n: int) -> bytes:
 def _read_checksummed(f: Any, length: int) -> tuple[np.ndarray, int]:
     """(the next ``length`` bytes of f, or fewer at the end of the file; their CRC-32), reading
     chunk k + 1 in a helper thread while chunk k is checksummed here."""
-    buf = np.empty(length, dtype=np.uint8)
-    view = buf.data
+    # Private anonymous memory, its pages made at once (MAP_POPULATE), never a map of the file.
+    # Not np.empty: numpy asks for huge pages for a large array, and the compaction the kernel
+    # may run to find them stalls a warm start by a few hundred milliseconds now and then.
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_POPULATE", 0)
+    memory = mmap.mmap(-1, max(length, 1), flags=flags)
+    buf = np.frombuffer(memory, dtype=np.uint8, count=length)
+    view = memoryview(memory)
     done: queue.SimpleQueue[tuple[int, int] | BaseException | None] = queue.SimpleQueue()
 
     def reader() -> None:
