@@ -8,7 +8,6 @@ index (:func:`strength_by_index`, about 10 ms) the first time it is asked for, s
 that never needs it (a warm ``analyze``) never makes it.  Nothing large is shipped or cached.
 """
 import numpy as np
-cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 from cython.parallel cimport prange
 from evaluator._buildinfo cimport STUDODDS_CYTHON_VERSION, STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
@@ -20,7 +19,6 @@ DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 #: The Cython version that generated this module's C code.
 CYTHON_VERSION = STUDODDS_CYTHON_VERSION.decode()
 
-cnp.import_array()
 
 from evaluator._rank_keys import RANK_KEYS
 
@@ -221,7 +219,8 @@ def _build_tables(rank_keys):
     order = np.argsort(keys_np >> 4, kind="stable")
     ranked_np = np.empty(n_patterns, dtype=np.int16)
     ranked_np[order] = np.arange(n_patterns, dtype=np.int16)
-    if n_patterns != N_STRENGTHS or len(np.unique(keys_np >> 4)) != N_STRENGTHS:
+    sorted_keys = np.sort(keys_np >> 4)                  # (not np.unique: it imports numpy.ma)
+    if n_patterns != N_STRENGTHS or not (sorted_keys[1:] != sorted_keys[:-1]).all():
         raise RuntimeError("evaluator table generation is broken: rank patterns are not 7,462 distinct hands")
     cdef int16_t[::1] ranked = ranked_np
 

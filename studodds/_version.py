@@ -1,3 +1,3 @@
 """The package version, read by the build (``[tool.setuptools.dynamic]``) and at run time
 without importing :mod:`importlib.metadata` (start-up time)."""
-__version__ = "0.2.0"
+__version__ = "0.3.0"

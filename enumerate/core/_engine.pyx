@@ -15,7 +15,6 @@ counted directly from the (small) strength class of P.  Every thread sweeps with
 counters and answers the queries of its share of the player hands, so there is no locking.
 """
 import numpy as np
-cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from cython.parallel cimport prange, parallel, threadid
 from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
@@ -27,7 +26,6 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 #: True for the debug build (bounds and initialisation checks on).
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
-cnp.import_array()
 
 # Offsets of the k-card sets in one flat counter array: 52 singles, 1326 pairs, 22100
 # triples, 270725 quadruples.
