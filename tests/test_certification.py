@@ -237,3 +237,18 @@ def test_n_hands_takes_the_bounded_path_for_a_huge_pay(us_counts):
     small = n_hands(_variant_with(us_counts, royal_flush=100), 1000)
     # a royal flush in 1,000 hands (p about 0.08%) wins outright: P(ahead) rises by about that
     assert 0 < h.ahead - small.ahead < 0.001
+
+
+@pytest.mark.parametrize("pays", [{"royal_flush": 10**9},                                   # the largest pay
+                                  {"one_pair": "99989/99991", "high_card": "99961/99971"}])  # denominators near 10^10
+def test_the_largest_pays_and_denominators_analysed_stay_bounded(us_counts, pays):
+    """Pays as large, or denominators as large, as 64-bit exact analysis allows: every row of the
+    default N-hand table is made, the exact ones exact, the others within a stated bound."""
+    a = _variant_with(us_counts, **pays)
+    for n in (1, 10, 100, 1000, 10000):
+        h = n_hands(a, n)
+        assert 0 <= h.ahead <= 1 and 0 <= h.even <= 1
+        if n <= 10:
+            assert h.exact and isinstance(h.ahead, Fraction)
+        else:
+            assert not h.exact and 0 < h.error_bound < 0.05

@@ -74,7 +74,6 @@ Every mistake raises :class:`~evaluator.errors.StudoddsError` with ``file: key: 
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -135,6 +134,7 @@ class _Where:
     def unknown(self, table: dict, allowed: set[str], prefix: str) -> None:
         for key in table:
             if key not in allowed:
+                import difflib  # lazy: start-up time (only a misspelt key needs it)
                 close = difflib.get_close_matches(key, sorted(allowed), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else f" (allowed: {', '.join(sorted(allowed))})"
                 raise self.fail(prefix + _key_text(key), "unknown key" + hint)
