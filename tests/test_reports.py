@@ -4,11 +4,13 @@ engine (text extracted), the workbook read back, and the HTML self-contained."""
 import json
 import re
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
 
+ROOT = Path(__file__).resolve().parent.parent
 HEADLINE = ["1,041,372,912,372", "5.224306%", "2.555286%", "94.775694%", "97.444714%"]
 
 
@@ -72,13 +74,14 @@ def test_pdf_holds_the_headline_figures(table):
 def test_workbook_reads_back(table):
     import openpyxl
     wb = openpyxl.load_workbook(table / "report.xlsx")
-    assert wb.sheetnames == ["Figures", "Return table", "Strategy", "N hands"]
+    assert wb.sheetnames == ["Figures", "Paytable", "Return table", "Strategy", "N hands"]
     summary = json.loads((table / "summary.json").read_text())
     figures = {row[0]: row[2] for row in wb["Figures"].iter_rows(min_row=2, values_only=True)}
     assert figures["total_loss_antes"] == "1041372912372"
     assert figures["rtp_per_ante"] == summary["certification"]["rtp_per_ante"]["exact"]
-    rows = list(wb["Return table"].iter_rows(min_row=2, values_only=True))
+    *rows, total = list(wb["Return table"].iter_rows(min_row=2, values_only=True))
     assert [r[2] for r in rows] == [r["combinations"] for r in summary["analysis"]["return_table"]]
+    assert total[0] == "total" and total[2] == f"=SUM(C2:C{len(rows) + 1})"
     assert [r[0] for r in wb["N hands"].iter_rows(min_row=2, values_only=True)] == [1, 10, 100, 1000, 10000]
 
 
@@ -101,3 +104,53 @@ def test_committed_html_reports_exist():
     for folder in (Path(__file__).resolve().parent.parent / "results").iterdir():
         if folder.is_dir():
             assert (folder / "report.html").is_file(), folder
+
+
+def _recalculated(path):
+    """Every cell of a workbook recomputed by an independent formula engine (the formulas package)."""
+    import formulas
+    solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    out = {}
+    for key, value in solution.items():
+        sheet, _, cell = key.rpartition("!")
+        v = getattr(value, "value", value)
+        out[sheet.split("]")[-1].strip("'").lower(), cell] = v[0][0] if hasattr(v, "__getitem__") and not isinstance(v, str) else v
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "results").iterdir() if (p / "summary.json").exists()))
+def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
+    """The workbook's live formulas, recomputed by a formula engine from its inputs (combinations
+    and the paytable), give every net result exactly and every exact figure of the committed
+    table to 1e-12."""
+    import openpyxl
+
+    from studodds.reports.xlsx import workbook_bytes
+    table = ROOT / "results" / name
+    summary = json.loads((table / "summary.json").read_text())
+    path = tmp_path / "report.xlsx"
+    path.write_bytes(workbook_bytes(summary, (table / "strategy.csv").read_text()))
+    wb = openpyxl.load_workbook(path)
+    for sheet in wb.sheetnames:                       # the engine reads only what the formulas use
+        if sheet not in ("Figures", "Paytable", "Return table"):
+            del wb[sheet]
+    wb.save(tmp_path / "formulas.xlsx")
+    values = _recalculated(tmp_path / "formulas.xlsx")
+    checked = 0
+    for i, (figure, value, exact, formula) in enumerate(wb["Figures"].iter_rows(min_row=2, values_only=True), start=2):
+        if formula != "yes":
+            continue
+        got = float(values["figures", f"B{i}"])
+        want = float(Fraction(exact)) if exact else summary["analysis"]["standard_deviation_antes"]
+        assert abs(got - want) <= 1e-12 * max(1.0, abs(want)), (figure, got, exact)
+        checked += 1
+    assert checked >= 12
+    rows = summary["analysis"]["return_table"]
+    formulas = [c.value for c in wb["Return table"]["B"][1:len(rows) + 1]]
+    capped = "max_payout" in summary["analysis"]["variant"]
+    assert all(isinstance(f, str) and f.startswith("=") for f in formulas) or capped, formulas
+    for i, r in enumerate(rows, start=2):
+        assert float(values["return table", f"B{i}"]) == float(Fraction(r["net_result_antes"]["exact"]))
+        assert abs(float(values["return table", f"D{i}"]) - float(Fraction(r["probability"]["exact"]))) <= 1e-15
+        assert abs(float(values["return table", f"E{i}"]) - float(Fraction(r["return_per_ante"]["exact"]))) <= 1e-15

@@ -2,17 +2,25 @@
 "studodds[reports]"``).
 
 Sheets: Figures (every headline figure, value and exact fraction), Return table (net result in
-antes, combinations as integers, probability and return as numbers with the exact fractions
-beside), Strategy (the strategy.csv cells), N hands (the net result after N hands, with the
-normal approximation).  Exact values are text cells (``p/q``) next to numeric ones, so nothing is
-lost to the spreadsheet's floating point.  Document properties are fixed, so the same figures
-give the same bytes.
+antes, combinations as integers, probability and return with the exact fractions beside),
+Strategy (the strategy.csv cells), N hands (the net result after N hands, with the normal
+approximation).  Exact values are text cells (``p/q``) next to numeric ones, so nothing is lost
+to the spreadsheet's floating point.  Document properties are fixed, so the same figures give
+the same bytes.
+
+A reviewer can follow the arithmetic: the combinations and net results of the return table (and
+the raise size) are the inputs; each probability (combinations / total), return contribution
+(probability x net result), the totals, and on the Figures sheet the total loss, expected return,
+house edge, raise probability (1 - P(fold)), average total wager (1 + raise x P(raise)),
+element of risk, variance, standard deviation, hit frequency (P(net > 0)) and RTPs are live Excel
+formulas over them (column "formula" says which); the exact fractions stay beside them as text.
 """
 from __future__ import annotations
 
 import csv
 import datetime
 import io
+from fractions import Fraction
 from typing import Any
 
 from evaluator.errors import StudoddsError
@@ -26,6 +34,74 @@ def available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def _number(x: Any) -> float:
+    """A JSON number or exact object as a float (the workbook's numbers)."""
+    return float(x["value"]) if isinstance(x, dict) else float(x)
+
+
+#: Pay categories in paytable order, as variant files name them.
+_CATEGORIES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+               "three_of_a_kind", "two_pairs", "one_pair", "high_card")
+
+
+def _exact(x: Any) -> Fraction:
+    return Fraction(x["exact"]) if isinstance(x, dict) else Fraction(x)
+
+
+def _paytable(ws: Any, variant: dict[str, Any]) -> dict[str, tuple[Fraction, str]]:
+    """Write the inputs of the net results -- raise size, ante pays, raise pays, ante bonus --
+    and return {name: (exact value, absolute cell reference)}."""
+    ws.append(["input", "value", "exact"])
+    out: dict[str, tuple[Fraction, str]] = {}
+
+    def put(name: str, label: str, value: Fraction) -> None:
+        ws.append([label, float(value), str(value)])
+        out[name] = (value, f"Paytable!$B${ws.max_row}")
+
+    put("raise", "raise size (antes)", _exact(variant.get("raise_antes", 2)))
+    put("ante_nq", "ante pays when the dealer does not qualify", _exact(variant["ante_pays"]["dealer_does_not_qualify"]))
+    put("ante_win", "ante pays when the player wins", _exact(variant["ante_pays"]["player_wins"]))
+    for c in _CATEGORIES:
+        if c in variant.get("raise_pays", {}):
+            put(f"pay_{c}", f"raise pays, {c.replace('_', ' ')}", _exact(variant["raise_pays"][c]))
+    for c in _CATEGORIES:
+        put(f"bonus_{c}", f"ante bonus, {c.replace('_', ' ')}", _exact(variant.get("ante_bonus", {}).get(c, 0)))
+    return out
+
+
+def _net_formula(outcome: str, net: Fraction, pays: dict[str, tuple[Fraction, str]]) -> str | None:
+    """The net result of a return-table row as a formula over the Paytable inputs, when the rule
+    it encodes gives the exact net (a capped payout does not: that row keeps its number)."""
+    base, _, bonus_of = outcome.partition("_bonus_")
+    terms: list[tuple[int, str]] = []                   # (sign, input name); constants below
+    const = Fraction(0)
+    if base.startswith("player_wins_") and f"pay_{base[len('player_wins_'):]}" in pays:
+        cat = base[len("player_wins_"):]
+        terms = [(1, "ante_win"), (1, f"bonus_{cat}"), (1, "raise*pay")]
+    elif base == "dealer_does_not_qualify":
+        terms = [(1, "ante_nq")]
+    elif base == "dealer_wins":
+        terms, const = [(-1, "raise")], Fraction(-1)
+    elif base == "fold":
+        const = Fraction(-1)
+    elif base != "push":
+        return None
+    if bonus_of:
+        terms.append((1, f"bonus_{bonus_of}"))
+    value, parts = const, [str(const)] if const else []
+    for sign, name in terms:
+        if name == "raise*pay":
+            cat = base[len("player_wins_"):]
+            value += pays["raise"][0] * pays[f"pay_{cat}"][0]
+            parts.append(f"{pays['raise'][1]}*{pays[f'pay_{cat}'][1]}")
+        else:
+            value += sign * pays[name][0]
+            parts.append(("-" if sign < 0 else "") + pays[name][1])
+    if value != net:
+        return None
+    return "=" + "+".join(parts).replace("+-", "-") if parts else "=0"
 
 
 def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
@@ -42,37 +118,73 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
     wb.properties.creator = "studodds"
     wb.properties.created = fixed
     wb.properties.modified = fixed
+    wb.calculation.fullCalcOnLoad = True          # the formulas carry no cached values: compute on opening
     bold = Font(bold=True)
+
+    rows = a["return_table"]
+    first, last = 2, len(rows) + 1                     # the return table's rows on its sheet
+    total = last + 1
+    rt = "'Return table'!"
+    col = {name: f"{rt}${letter}${first}:${letter}${last}" for name, letter in
+           (("net", "B"), ("comb", "C"), ("prob", "D"), ("ret", "E"), ("key", "J"))}
 
     ws = wb.active
     ws.title = "Figures"
-    ws.append(["figure", "value", "exact"])
-    figures: list[tuple[str, Any, str]] = [("total combinations", a["total_combinations"], str(a["total_combinations"]))]
-    for key in ("total_loss_antes", "house_edge_per_ante", "element_of_risk_per_total_wager", "expected_return_per_ante",
-                "average_total_wager_antes", "variance_antes_squared", "raise_probability",
-                "dealer_qualifies_probability", "hit_frequency"):
-        figures.append((key, a[key]["value"], a[key]["exact"]))
-    figures.append(("standard_deviation_antes", a["standard_deviation_antes"], ""))
-    for key in ("rtp_per_ante", "rtp_per_total_wagered", "fold_rate", "ante_return_per_hand", "raise_return_per_hand"):
+    ws.append(["figure", "value", "exact", "formula"])
+    pays = _paytable(wb.create_sheet("Paytable"), a["variant"])
+    cells: dict[str, str] = {}
+
+    def figure(key: str, value: Any, exact: str, formula: str = "") -> None:
+        """One row: a live formula where the figure follows from the return table (its cached
+        value is what the workbook shows before a recalculation), else the value itself."""
+        ws.append([key, formula.format(**cells) if formula else value, exact, "yes" if formula else ""])
+        cells[key] = f"$B${ws.max_row}"
+
+    figure("raise size (antes)", float(pays["raise"][0]), str(pays["raise"][0]), f"={pays['raise'][1]}")
+    figure("total combinations", a["total_combinations"], str(a["total_combinations"]), f"={rt}$C${total}")
+    ev = a["expected_return_per_ante"]
+    figure("total_loss_antes", a["total_loss_antes"]["value"], a["total_loss_antes"]["exact"],
+           f"=-SUMPRODUCT({col['comb']},{col['net']})")
+    figure("expected_return_per_ante", ev["value"], ev["exact"], f"={rt}$E${total}")
+    figure("house_edge_per_ante", a["house_edge_per_ante"]["value"], a["house_edge_per_ante"]["exact"],
+           "=-{expected_return_per_ante}")
+    figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
+           f'=1-SUMIF({col["key"]},"fold",{col["prob"]})')
+    figure("average_total_wager_antes", a["average_total_wager_antes"]["value"], a["average_total_wager_antes"]["exact"],
+           "=1+{raise size (antes)}*{raise_probability}")
+    figure("element_of_risk_per_total_wager", a["element_of_risk_per_total_wager"]["value"],
+           a["element_of_risk_per_total_wager"]["exact"], "={house_edge_per_ante}/{average_total_wager_antes}")
+    figure("variance_antes_squared", a["variance_antes_squared"]["value"], a["variance_antes_squared"]["exact"],
+           f"=SUMPRODUCT({col['prob']},{col['net']},{col['net']})-{{expected_return_per_ante}}^2")
+    figure("standard_deviation_antes", a["standard_deviation_antes"], "", "=SQRT({variance_antes_squared})")
+    figure("hit_frequency", a["hit_frequency"]["value"], a["hit_frequency"]["exact"],
+           f'=SUMIF({col["net"]},">0",{col["prob"]})')
+    figure("dealer_qualifies_probability", a["dealer_qualifies_probability"]["value"],
+           a["dealer_qualifies_probability"]["exact"])
+    if "rtp_per_ante" in cert:
+        figure("rtp_per_ante", cert["rtp_per_ante"]["value"], cert["rtp_per_ante"]["exact"], "=1-{house_edge_per_ante}")
+        figure("rtp_per_total_wagered", cert["rtp_per_total_wagered"]["value"], cert["rtp_per_total_wagered"]["exact"],
+               "=1-{element_of_risk_per_total_wager}")
+    for key in ("fold_rate", "ante_return_per_hand", "raise_return_per_hand"):
         if key in cert:
-            figures.append((key, cert[key]["value"], cert[key]["exact"]))
+            figure(key, cert[key]["value"], cert[key]["exact"], "=1-{raise_probability}" if key == "fold_rate" else "")
     for v in cert.get("volatility_index", []):
-        figures.append((f"volatility index {v['confidence']['value']:.0%}", v["value"], ""))
-    for row in figures:
-        ws.append(list(row))
+        figure(f"volatility index {v['confidence']['value']:.0%}", v["value"], "")
 
     ws = wb.create_sheet("Return table")
-    ws.append(["outcome", "net result (antes)", "combinations", "probability", "return", "probability exact",
-               "return exact", "1 in"])
-    for r in a["return_table"]:
-        one_in = cert.get("one_in", {}).get(r["outcome"])
-        ws.append([r["label"], r["net_result_antes"]["value"], r["combinations"], r["probability"]["value"],
-                   r["return_per_ante"]["value"], r["probability"]["exact"], r["return_per_ante"]["exact"],
-                   one_in["value"] if one_in else None])
+    ws.append(["outcome", "net result (antes)", "combinations", "probability", "return", "net result exact",
+               "probability exact", "return exact", "1 in", "key"])
+    for i, r in enumerate(rows, start=first):
+        net = _net_formula(r["outcome"], Fraction(r["net_result_antes"]["exact"]), pays)
+        ws.append([r["label"], net if net is not None else r["net_result_antes"]["value"], r["combinations"],
+                   f"=C{i}/$C${total}", f"=D{i}*B{i}", r["net_result_antes"]["exact"], r["probability"]["exact"],
+                   r["return_per_ante"]["exact"], f'=IF(C{i}>0,$C${total}/C{i},"never")', r["outcome"]])
+    ws.append(["total", None, f"=SUM(C{first}:C{last})", f"=SUM(D{first}:D{last})", f"=SUM(E{first}:E{last})",
+               None, "1", a["expected_return_per_ante"]["exact"], None, "total"])
 
     ws = wb.create_sheet("Strategy")
-    for cells in csv.reader(io.StringIO(strategy_csv)):
-        ws.append(cells)
+    for line in csv.reader(io.StringIO(strategy_csv)):
+        ws.append(line)
 
     ws = wb.create_sheet("N hands")
     ws.append(["hands", "method", "P(ahead)", "P(even)", "P(behind)", "5%", "50%", "95%", "normal P(ahead)",
