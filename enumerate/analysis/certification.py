@@ -26,6 +26,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.analysis.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
+from enumerate.analysis.par import ParSheet
 from enumerate.analysis.strategies import StrategyResult, evaluate
 from enumerate.analysis.strategies import raise_all as everything
 from enumerate.core.engine import COMPLETIONS, CountTable
@@ -93,6 +94,7 @@ class CertificationFigures:
     simple: tuple[StrategyResult, ...]
     dealer_by_up_rank: dict[int, Fraction]
     hands: tuple[NHands, ...]
+    par: ParSheet | None = None          # the PAR table and its reachability check
 
     @property
     def rtp_per_ante(self) -> Fraction:
@@ -158,14 +160,18 @@ class CertificationFigures:
             "dealer_hand_categories": "same as player_hand_categories (both hands are uniformly random 5-card hands of one deck)",
             "dealer_qualifies_by_up_rank": {RANKS[r]: exact(p) for r, p in sorted(self.dealer_by_up_rank.items(), reverse=True)},
             "n_hands": [h.to_dict() for h in self.hands],
+            **({} if self.par is None else {"par_sheet": {k: v for k, v in self.par.to_dict().items()
+                                                          if k not in ("kind", "variant")}}),
         }
 
 
 def certification_figures(table: CountTable, a: Analysis, simple: Sequence[StrategyResult],
-                          hands: Sequence[int] = DEFAULT_HANDS, threads: int | None = None) -> CertificationFigures:
-    """Compute every figure of :class:`CertificationFigures` for an analysed variant."""
+                          hands: Sequence[int] = DEFAULT_HANDS, threads: int | None = None,
+                          par: ParSheet | None = None) -> CertificationFigures:
+    """Compute every figure of :class:`CertificationFigures` for an analysed variant (``par``:
+    its PAR table, when the caller has it)."""
     raise_all = next((s.analysis for s in simple if s.name == "raise everything"), None)
     if raise_all is None:
         raise_all = evaluate(table, a.variant, {"raise everything": everything}, threads=threads)[0][1].analysis
     return CertificationFigures(a, worst_play(a, raise_all), tuple(simple),
-                                dealer_qualifies_by_up_rank(table), tuple(n_hands(a, n) for n in hands))
+                                dealer_qualifies_by_up_rank(table), tuple(n_hands(a, n) for n in hands), par)

@@ -164,7 +164,7 @@ def _identity(strategy: Strategy) -> object:
     return getattr(strategy, "spec", strategy)
 
 
-def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
+def optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
                         threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
@@ -190,7 +190,7 @@ def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy
     """Exact figures of each strategy with its cost against the optimal strategy (the first
     result), and the optimal strategy chart.  ``index`` (a ThresholdIndex for the variant's
     ante pays) makes the optimal statistics of many paytables fast."""
-    optimal_stats, chart = _optimal_statistics(table, variant, index, threads)
+    optimal_stats, chart = optimal_statistics(table, variant, index, threads)
     best = analysis_from_stats(table, variant, optimal_stats)
     out = [StrategyResult("optimal", best, Fraction(0))]
     for name, fixed in zip(strategies, _fixed_statistics(table, variant, strategies, threads)):

@@ -19,6 +19,7 @@ from enumerate.analysis import strategies
 from enumerate.analysis.base import Analysis
 from enumerate.analysis.certification import CertificationFigures, certification_figures
 from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.analysis.par import par_from_stats
 from enumerate.analysis.strategies import StrategyComparison
 from enumerate.analysis.threshold_index import ThresholdIndex
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
@@ -150,7 +151,8 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     comparison = StrategyComparison(source.variant.name, tuple(results))
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
-    figures = certification_figures(table, a, results[1:], hands)
+    par = par_from_stats(source.variant, strategies.optimal_statistics(table, source.variant, index)[0])
+    figures = certification_figures(table, a, results[1:], hands, par=par)
     data = summary(comparison, prov, side, figures)
     markdown = report_md(a, prov, results[1:], side, figures)
     extra = {}

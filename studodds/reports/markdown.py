@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from enumerate.analysis.certification import CertificationFigures
+from enumerate.analysis.par import REACH_GAMES, STATES
 from enumerate.analysis.strategies import StrategyResult
 from enumerate.game.analysis import GameAnalysis
 from enumerate.progressive.figures import ProgressiveReport
@@ -150,6 +151,7 @@ def certification_md(f: CertificationFigures) -> list[str]:
         lines.append(f"| {h.hands:,} | {method} | {float(h.ahead):.6f} | {float(h.even):.6f} | {float(h.behind):.6f} | "
                      f"{float(q[0]):g} | {float(q[1]):g} | {float(q[2]):g} | {h.normal_ahead:.6f} | "
                      f"{nq[0]:.1f} / {nq[1]:.1f} / {nq[2]:.1f} |")
+    lines += _par_lines(f)
     lines += ["", "## How often", "", "| outcome | 1 in |", "|---|---:|"]
     lines += [f"| {r.event} | {d['one_in'][r.outcome]['value']:,.2f} |" if d["one_in"][r.outcome] else f"| {r.event} | never |"
               for r in a.rows]
@@ -161,4 +163,30 @@ def certification_md(f: CertificationFigures) -> list[str]:
               "| up card | " + " | ".join(RANKS[r] for r in range(12, -1, -1)) + " |", "|---|" + "---:|" * 13,
               "| P(qualifies) | " + " | ".join(f"{d['dealer_qualifies_by_up_rank'][RANKS[r]]['value']:.4f}"
                                                for r in range(12, -1, -1)) + " |"]
+    return lines
+
+
+def _par_lines(f: CertificationFigures) -> list[str]:
+    """The PAR sheet: combinations of each player category in each game state, the net results,
+    and the reachability check (none when the figures carry no PAR table)."""
+    if f.par is None:
+        return []
+    par = f.par
+    heads = ("folded", "dealer does not qualify", "player wins", "push", "dealer wins")
+    lines = ["", "## PAR sheet", "",
+             f"Combinations of each player hand in each game state under optimal strategy (of "
+             f"{par.total_combinations:,}); the net result in antes beside each (ante and raise together).", "",
+             "| player hand | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
+    for category in sorted({c.category for c in par.cells}, reverse=True):
+        cells = [par.cell(category, s) for s in STATES]
+        lines.append(f"| {category.label} | " + " | ".join(
+            f"{c.combinations:,} ({pays_text(c.net_result)})" for c in cells) + " |")
+    lines.append("| total | " + " | ".join(f"{par.state_total(s):,}" for s in STATES) + " |")
+    if par.unreachable:
+        lines += ["", f"**Reachability:** these paying outcomes are expected less than once in {REACH_GAMES:,} "
+                      "games (their odds are shown):", ""]
+        lines += [f"- {c.category.label}, {c.state.replace('_', ' ')}: 1 in {float(1 / c.probability):,.0f}"
+                  for c in par.unreachable]
+    else:
+        lines += ["", f"Reachability: every paying outcome is expected at least once in {REACH_GAMES:,} games."]
     return lines
