@@ -68,3 +68,14 @@ def test_reachability_flags_the_awards_rarer_than_once_in_a_hundred_million_game
     d = sheet.to_dict()
     assert d["states"] == list(STATES) and len(d["cells"]) == 10 * len(STATES)
     assert d["reachability"]["games"] == REACH_GAMES
+
+
+def test_an_unreachable_award_is_a_sanity_warning_of_the_certified_table(tmp_path, us_counts):
+    """ante-bonus pays its bonus on ties of straight flushes, 1 in 36.9 billion: the batch says so,
+    the report's warnings list it, and --strict refuses the table."""
+    from cli_runner import run_cli
+    r = run_cli("batch", "ante-bonus", "--out", str(tmp_path / "t"), "--formats", "md", "--quiet")
+    assert r.returncode == 0 and "expected less than once in 100,000,000 games" in r.stderr
+    assert "expected less than once in 100,000,000 games" in (tmp_path / "t" / "ante-bonus" / "report.md").read_text()
+    r = run_cli("batch", "ante-bonus", "--out", str(tmp_path / "s"), "--formats", "md", "--strict", "--quiet")
+    assert r.returncode == 2 and "100,000,000 games" in r.stderr and not (tmp_path / "s" / "ante-bonus").exists()

@@ -131,6 +131,10 @@ class CertificationFigures:
         best = max((r for r in self.analysis.rows if r.combinations), key=lambda r: r.pays)
         return best.pays, sum(r.combinations for r in self.analysis.rows if r.pays == best.pays)
 
+    def warnings(self) -> list[str]:
+        """Sanity warnings of the certification figures (the reachability check)."""
+        return [] if self.par is None else self.par.warnings()
+
     def to_dict(self) -> dict[str, Any]:
         a = self.analysis
         ante, raise_ = self.ante_and_raise()
@@ -162,6 +166,7 @@ class CertificationFigures:
             "n_hands": [h.to_dict() for h in self.hands],
             **({} if self.par is None else {"par_sheet": {k: v for k, v in self.par.to_dict().items()
                                                           if k not in ("kind", "variant")}}),
+            "warnings": self.warnings(),
         }
 
 

@@ -77,6 +77,15 @@ class ParSheet:
         return tuple(c for c in self.cells if c.net_result > 0 and c.combinations
                      and c.probability * REACH_GAMES < 1)
 
+    def warnings(self) -> list[str]:
+        """The reachability check as a sanity warning (empty when every award is reachable)."""
+        if not self.unreachable:
+            return []
+        rarest = max(self.unreachable, key=lambda c: 1 / c.probability)
+        return [f"{len(self.unreachable)} paying outcome(s) are expected less than once in {REACH_GAMES:,} games "
+                f"(the rarest: {rarest.category.label}, {rarest.state.replace('_', ' ')}, 1 in "
+                f"{float(1 / rarest.probability):,.0f}); the PAR sheet shows their odds"]
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "par_sheet", "variant": self.variant, "total_combinations": self.total_combinations,
                 "states": list(STATES), "cells": [c.to_dict() for c in self.cells],

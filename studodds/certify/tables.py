@@ -133,8 +133,9 @@ class RenderedTable:
 
     @property
     def warnings(self) -> list[str]:
-        """The sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`)."""
-        return list(self.summary["analysis"]["warnings"])
+        """The sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`),
+        and of the certification figures (an award rarer than once in 100 million games)."""
+        return list(self.summary["analysis"]["warnings"]) + list(self.summary.get("certification", {}).get("warnings", []))
 
 
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,

@@ -23,7 +23,7 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
     v = a.variant
     prov = provenance
     lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", ""]
-    warnings = a.warnings()
+    warnings = a.warnings() + (figures.warnings() if figures is not None else [])
     if warnings:
         lines += ["## Warnings", "", "The figures below are exact for these rules, but the rules look unusual:", ""]
         lines += [f"- **{w}**" for w in warnings]
