@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -117,6 +117,8 @@ class StrategyResult:
     name: str
     analysis: Analysis
     cost: Fraction
+    #: the (10, 8) per-category statistics it was made from (:class:`~enumerate.analysis.stats.Stat`)
+    stats: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         a = self.analysis
@@ -164,7 +166,7 @@ def _identity(strategy: Strategy) -> object:
     return getattr(strategy, "spec", strategy)
 
 
-def optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
+def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
                         threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
@@ -190,14 +192,14 @@ def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy
     """Exact figures of each strategy with its cost against the optimal strategy (the first
     result), and the optimal strategy chart.  ``index`` (a ThresholdIndex for the variant's
     ante pays) makes the optimal statistics of many paytables fast."""
-    optimal_stats, chart = optimal_statistics(table, variant, index, threads)
+    optimal_stats, chart = _optimal_statistics(table, variant, index, threads)
     best = analysis_from_stats(table, variant, optimal_stats)
-    out = [StrategyResult("optimal", best, Fraction(0))]
+    out = [StrategyResult("optimal", best, Fraction(0), optimal_stats)]
     for name, fixed in zip(strategies, _fixed_statistics(table, variant, strategies, threads)):
         stats = fixed.copy()
         stats[:, Stat.INDIFFERENT] = optimal_stats[:, Stat.INDIFFERENT]   # a property of the paytable
         a = analysis_from_stats(table, variant, stats)
-        out.append(StrategyResult(name, a, a.house_edge - best.house_edge))
+        out.append(StrategyResult(name, a, a.house_edge - best.house_edge, stats))
     return out, StrategyChart(chart[:, :, 0], chart[:, :, 1])
 
 

@@ -152,8 +152,8 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     comparison = StrategyComparison(source.variant.name, tuple(results))
     side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
-    par = par_from_stats(source.variant, strategies.optimal_statistics(table, source.variant, index)[0])
-    figures = certification_figures(table, a, results[1:], hands, par=par)
+    assert results[0].stats is not None
+    figures = certification_figures(table, a, results[1:], hands, par=par_from_stats(source.variant, results[0].stats))
     data = summary(comparison, prov, side, figures)
     markdown = report_md(a, prov, results[1:], side, figures)
     extra = {}
