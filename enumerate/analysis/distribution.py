@@ -39,11 +39,12 @@ c-interval of one hand's result under the normal approximation (per hand, in ant
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -104,9 +105,10 @@ DENSE_SLOTS = 1 << 15
 CANTELLI_K = 4.4
 
 
-def moments(one: dict[int, int], total: int) -> tuple[float, float]:
-    """Mean and variance of one hand's scaled net result (floating point: they only place cuts
-    and windows, never a reported figure)."""
+def moments(one: Mapping[int, float], total: float) -> tuple[float, float]:
+    """Mean and variance of one hand's scaled net result, from {value: combinations} over
+    ``total`` (or {value: probability} over 1) -- floating point: they only place cuts and
+    windows, never a reported figure."""
     mean = sum(v * c for v, c in one.items()) / total
     return mean, sum((v - mean) ** 2 * c for v, c in one.items()) / total
 
@@ -153,9 +155,13 @@ def _power(base: Any, n: int, mul: Any) -> Any:
         base = mul(base, base)
 
 
-def _truncated_product(x: dict[int, int], y: dict[int, int], d: int) -> dict[int, int]:
-    """The product of two sparse polynomials (exponents sorted, >= 0) up to exponent d."""
-    out: dict[int, int] = {}
+Number = TypeVar("Number", int, float)
+
+
+def _truncated_product(x: Mapping[int, Number], y: Mapping[int, Number], d: int) -> dict[int, Number]:
+    """The product of two sparse polynomials (exponents sorted, >= 0) up to exponent d: exact
+    with integer coefficients, a distribution of sums with probabilities."""
+    out: dict[int, Number] = {}
     ys = list(y.items())
     for e1, c1 in x.items():
         limit = d - e1
@@ -247,14 +253,19 @@ def float_n_hands(a: Analysis, n: int) -> tuple[int, np.ndarray, float]:
     return start, np.clip(p, 0.0, None), fft_error_bound(m, n) + (TAIL if m < support else 0.0)
 
 
+def _on_ring(dist: Iterable[tuple[int, float]], m: int) -> np.ndarray:
+    """A distribution {value: probability} on a circular grid of m points (value mod m)."""
+    ring = np.zeros(m)
+    for v, p in dist:
+        ring[v % m] += p
+    return ring
+
+
 @lru_cache(maxsize=8)
 def _spectrum(one: tuple[tuple[int, int], ...], total: int, m: int) -> np.ndarray:
     """The transform of the one-hand distribution on a circular grid of m points (shared by the
     numbers of hands whose windows have the same size)."""
-    base = np.zeros(m)
-    for v, c in one:
-        base[v % m] += c / total
-    spec = np.fft.rfft(base)
+    spec = np.fft.rfft(_on_ring(((v, c / total) for v, c in one), m))
     spec.flags.writeable = False
     return spec
 
@@ -318,8 +329,8 @@ def _binomial_tail(n: int, p: float, j: int) -> float:
 def _split_large_wins(values: dict[int, float], n: int) -> tuple[dict[int, float], int]:
     """The large wins (values more than LARGE_WIN_SDS sd above the mean, fewest first dropped
     until at most MAX_LARGE_WINS of them in n hands is certain up to TAIL) and that count."""
-    mean = sum(v * p for v, p in values.items())
-    sd = math.sqrt(sum((v - mean) ** 2 * p for v, p in values.items()))
+    mean, var = moments(values, 1)
+    sd = math.sqrt(var)
     large = sorted((v for v in values if v > max(0.0, mean + LARGE_WIN_SDS * sd)), reverse=True)
     while large:
         p_large = sum(values[v] for v in large)
@@ -345,8 +356,8 @@ def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | Non
     large, most = _split_large_wins(values, n)
     p_large = sum(large.values())
     common = {v // unit: p / (1 - p_large) for v, p in values.items() if v not in large}
-    large_u = {v // unit: p / p_large for v, p in large.items()}
-    mean_c, var_c = moments(common, 1) if common else (0.0, 0.0)   # type: ignore[arg-type]
+    large_u = {v // unit: p / p_large for v, p in sorted(large.items())}        # sorted: a truncated product
+    mean_c, var_c = moments(common, 1)            # never empty: a value at or below the mean is common
     lo_c, hi_c = min(common), max(common)
     b = max(abs(lo_c - mean_c), abs(hi_c - mean_c))
     starts, ends = [], []
@@ -362,13 +373,10 @@ def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | Non
     if window > GRID_MAX // 2:
         return None
     m = 2 << (window - 1).bit_length()                   # twice the window, a power of two
-    base = np.zeros(m)
-    for v, p in common.items():
-        base[v % m] += p
-    spec = np.fft.rfft(base)
-    heavy = [{0: 1.0}]                                    # the j-fold sums of large wins, truncated
+    spec = np.fft.rfft(_on_ring(common.items(), m))
+    heavy: list[dict[int, float]] = [{0: 1.0}]            # the j-fold sums of large wins, truncated
     for _ in range(most):
-        heavy.append(_float_product(heavy[-1], large_u, window))
+        heavy.append(_truncated_product(heavy[-1], large_u, window - 1))
     # Horner: sum_j w_j H_j C^(n - j) = C^(n - most) (...((w_0 H_0) C + w_1 H_1) C + ... + w_most H_most)
     total = np.zeros(len(spec), dtype=complex)
     for j in range(most + 1):
@@ -380,10 +388,7 @@ def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | Non
         if list(heavy[j]) == [0]:
             total += weight * heavy[j][0]
             continue
-        ring = np.zeros(m)
-        for v, p in heavy[j].items():
-            ring[v % m] += p
-        total += weight * np.fft.rfft(ring)
+        total += weight * np.fft.rfft(_on_ring(heavy[j].items(), m))
     total *= power_of_transform(spec, n - most)
     dist = np.roll(np.fft.irfft(total, m), -(start % m))[:window]
     cdf = np.cumsum(np.clip(dist, 0.0, None))
@@ -392,17 +397,6 @@ def _conditioned_cdf(values: dict[int, float], n: int, unit: int) -> Lower | Non
              + window * u                                           # the running sum
              + 3 * TAIL)                                            # outside the windows; more large wins
     return Lower(start, unit, cdf, bound)
-
-
-def _float_product(x: dict[int, float], y: dict[int, float], limit: int) -> dict[int, float]:
-    """The distribution of a sum of draws from x and from y, keeping the sums below ``limit``
-    (larger sums land above every grid point; the large wins are all positive)."""
-    out: dict[int, float] = {}
-    for a_, p in x.items():
-        for b_, q in y.items():
-            if a_ + b_ < limit:
-                out[a_ + b_] = out.get(a_ + b_, 0.0) + p * q
-    return out
 
 
 def conditioned_n_hands(one: dict[int, int], n: int) -> tuple[float, float, dict[Fraction, int], float]:
