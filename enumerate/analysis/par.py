@@ -26,7 +26,7 @@ from enumerate.analysis.base import raw_statistics
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
-from enumerate.rules.variant import Variant
+from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.ranking import Category
 
 #: The game states of a hand, in PAR-sheet order.
@@ -81,18 +81,17 @@ class ParSheet:
         """The reachability check as a sanity warning (empty when every award is reachable)."""
         if not self.unreachable:
             return []
-        rarest = max(self.unreachable, key=lambda c: 1 / c.probability)
+        rarest = min(self.unreachable, key=lambda c: c.probability)
         return [f"{len(self.unreachable)} paying outcome(s) are expected less than once in {REACH_GAMES:,} games "
                 f"(the rarest: {rarest.category.label}, {rarest.state.replace('_', ' ')}, 1 in "
-                f"{float(1 / rarest.probability):,.0f}); the PAR sheet shows their odds"]
+                f"{float(rarest.one_in or 0):,.0f}); the PAR sheet shows their odds"]
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "par_sheet", "variant": self.variant, "total_combinations": self.total_combinations,
                 "states": list(STATES), "cells": [c.to_dict() for c in self.cells],
                 "reachability": {"games": REACH_GAMES,
                                  "unreachable": [{"category": c.category.key, "state": c.state,
-                                                  "one_in": exact(Fraction(self.total_combinations, c.combinations))}
-                                                 for c in self.unreachable]}}
+                                                  "one_in": c.to_dict()["one_in"]} for c in self.unreachable]}}
 
 
 def net_result(variant: Variant, category: Category, state: str) -> Fraction:
@@ -123,7 +122,7 @@ def par_from_stats(variant: Variant, stats: np.ndarray) -> ParSheet:
     """The PAR table from the (10, 8) per-category statistics of the optimal strategy."""
     total = int(stats[:, Stat.SITUATIONS].sum()) * COMPLETIONS
     cells = []
-    for category in sorted(Category, reverse=True):
+    for category in PAY_CATEGORIES:
         row = stats[category]
         combos = {"folded": int(row[Stat.SITUATIONS] - row[Stat.RAISED]) * COMPLETIONS,
                   "dealer_does_not_qualify": int(row[Stat.NO_QUALIFY]), "player_wins": int(row[Stat.WIN]),

@@ -23,6 +23,7 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from enumerate.rules.variant import PAY_CATEGORIES
 from evaluator.errors import StudoddsError
 
 INSTALL_HINT = 'report.xlsx needs openpyxl: pip install "studodds[reports]" (or pip install openpyxl)'
@@ -42,8 +43,7 @@ def _number(x: Any) -> float:
 
 
 #: Pay categories in paytable order, as variant files name them.
-_CATEGORIES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
-               "three_of_a_kind", "two_pairs", "one_pair", "high_card")
+_CATEGORIES = tuple(c.key for c in PAY_CATEGORIES)
 
 
 def _exact(x: Any) -> Fraction:
@@ -190,9 +190,7 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
     ws.append(["hands", "method", "P(ahead)", "P(even)", "P(behind)", "5%", "50%", "95%", "normal P(ahead)",
                "normal 5%", "normal 50%", "normal 95%", "error bound"])
     for h in cert.get("n_hands", []):
-        def val(x: Any) -> float:
-            return float(x["value"]) if isinstance(x, dict) else float(x)
-        ws.append([h["hands"], h["method"], val(h["ahead"]), val(h["even"]), val(h["behind"]),
+        ws.append([h["hands"], h["method"], _number(h["ahead"]), _number(h["even"]), _number(h["behind"]),
                    *(q["net_result_antes"]["value"] for q in h["quantiles"]), h["normal"]["ahead"],
                    *(q["net_result_antes"] for q in h["normal"]["quantiles"]), h["error_bound"]])
     side = a.get("side_bets")
