@@ -34,10 +34,10 @@ DIRECTIVES = {
     "cdivision": True,          # C semantics for / and %: every operand here is non-negative
 }
 OPTIMISE = ["-O0", "-g"] if DEBUG else ["-O3"]
-#: Every compiled module, by floor: the evaluator, the count kernels, the aggregation kernel and
-#: the game-protection kernels (each beside the Python module that drives it).
+#: Every compiled module, by floor: the evaluator, the count kernels, the aggregation kernel,
+#: the game-protection kernels and the simulator (each beside the Python module that drives it).
 MODULES = ["evaluator._eval", "enumerate.core._engine", "enumerate.analysis._aggregate",
-           "enumerate.protection._exposure", "enumerate.protection._collusion"]
+           "enumerate.protection._exposure", "enumerate.protection._collusion", "enumerate.simulation._simulate"]
 
 
 def _compiles(flag: str, source: str) -> bool:

@@ -188,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--load", action="store_true", help="only the 1,000-variant load run")
     parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
     parser.add_argument("--design", action="store_true", help="only the paytable-design figures")
+    parser.add_argument("--simulate", action="store_true", help="only the simulator's throughput")
     parser.add_argument("--release", metavar="DIR",
                         help="also run each figure of the certified batch and the warm start on the release "
                              "installed in DIR (pip install --target DIR), interleaved, with the ratios")
@@ -201,6 +202,9 @@ def main() -> None:
         return
     if args.design:
         design()
+        return
+    if args.simulate:
+        simulation()
         return
     if args.load:
         seconds, mb = load_run(1000)
@@ -271,6 +275,21 @@ def protection() -> None:
         e = api.collusion("us-common", partners, burn_card=burn, samples=n, seed=1)
         print(f"collusion sampler, {5 * partners + burn} seen cards: {n / e.seconds:,.0f} situations/s "
               f"({n:,} samples in {e.seconds:.1f} s)", flush=True)
+
+
+def simulation() -> None:
+    """Games per second of the simulator (10^8 games, counts cached, after one warm-up run),
+    on 2 threads and 1, for the base game, three side bets, a best-of-six side bet and the
+    progressive with its meter."""
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    from studodds import api
+    games = 100_000_000
+    for name in ("us-common", "palms-managua", "five-plus-one", "progressive-100-75-50"):
+        api.simulate(name, games=1_000_000, seed=0)
+        for threads in (2, 1):
+            s = api.simulate(name, games=games, seed=1, threads=threads)
+            print(f"simulate {name}, {threads} thread(s): {games / s.seconds / 1e6:.1f} M games/s "
+                  f"({s.seconds:.2f} s for {games:,}; {'consistent' if s.passed else 'NOT consistent'})", flush=True)
 
 
 def design() -> None:

@@ -38,6 +38,7 @@ __all__ = [
     "SearchResult",
     "Sensitivity",
     "SideBetReport",
+    "Simulation",
     "SolveResult",
     "StrategyComparison",
     "StudoddsError",
@@ -61,6 +62,7 @@ __all__ = [
     "progressive",
     "search",
     "sensitivity",
+    "simulate",
     "solve",
     "strategies",
     "variants",
@@ -81,6 +83,7 @@ _LAZY = {
     "SearchResult": "enumerate.design.search",
     "Sensitivity": "enumerate.design.sensitivity",
     "SideBetReport": "enumerate.sidebets.analysis",
+    "Simulation": "enumerate.simulation.simulate",
     "SolveResult": "enumerate.design.solve",
     "StrategyComparison": "enumerate.analysis.strategies",
     "StudoddsError": "evaluator.errors",
@@ -89,8 +92,8 @@ _LAZY = {
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
         "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff", "edge_sort",
-        "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "solve",
-        "strategies", "variants")},
+        "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "simulate",
+        "solve", "strategies", "variants")},
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -109,6 +112,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
     from enumerate.rules.variant import Variant
     from enumerate.sidebets.analysis import SideBetReport
+    from enumerate.simulation.simulate import Simulation
     from evaluator.errors import ParameterError, StudoddsError
     from evaluator.ranking import Category
     from studodds.api import (
@@ -129,6 +133,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         progressive,
         search,
         sensitivity,
+        simulate,
         solve,
         strategies,
         variants,

@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.collusion import Strategy as CollusionStrategy
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+    from enumerate.simulation.simulate import Simulation
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant]
@@ -201,6 +202,51 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     results, _ = st.evaluate(table, v, named, threads=threads)
     return StrategyComparison(v.name, tuple(results))
+
+
+def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000, seed: int = 0,
+             strategy: str | Strategy | None = None, scheduler: str | None = None, threads: int | None = None,
+             use_cache: bool = True, progress: bool = False) -> Simulation:
+    """Play ``games`` games on real shuffled decks and compare them with the exact figures:
+    returns with 95% intervals and z-scores, outcome frequencies with chi-square p-values, one
+    verdict (see :mod:`enumerate.simulation.simulate`).  ``strategy``: None or "optimal" (the
+    certified strategy), the name of a simple strategy ("pair or better"; see :func:`strategies`),
+    or a function ``f(hands, up) -> raise mask``.  The same seed and games give the same result
+    on any number of threads or Dask workers (``scheduler``: a Dask scheduler address).
+
+    >>> s = simulate("us-common", games=1_000_000, seed=7)
+    >>> s.passed, s.returns[0].estimate.exact == analyze("us-common").expected_return
+    (True, True)
+    """
+    from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
+    from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED  # lazy: start-up time
+    from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
+    v = load_variant(variant)
+    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= MAX_GAMES:
+        raise ParameterError("games", f"a whole number 2 .. {MAX_GAMES:,}, got {games!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError("seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    func: Strategy | None = None
+    name = "optimal"
+    if isinstance(strategy, str) and strategy != "optimal":
+        named = simple_strategies()
+        if strategy not in named:
+            raise ParameterError("strategy", f"{strategy!r} is not optimal or a simple strategy "
+                                             f"({', '.join(named)})")
+        func, name = named[strategy], strategy
+    elif callable(strategy):
+        func, name = strategy, str(getattr(strategy, "__name__", "user"))
+    elif strategy is not None and strategy != "optimal":
+        raise ParameterError("strategy", f"a name or a function f(hands, up) -> raise mask, not {type(strategy).__name__}")
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    bar = bar_factory("simulating", unit="game")(games) if progress else None
+    try:
+        with using_threads(threads):
+            return _simulate(table, v, games, seed, strategy=func, strategy_name=name, threads=threads,
+                             scheduler=scheduler, progress=bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,

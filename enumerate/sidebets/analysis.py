@@ -224,7 +224,9 @@ def _class_of_situation(bet: SideBet, table: CountTable) -> np.ndarray:
     return np.broadcast_to(classes[table.strength][:, None], table.up.shape)
 
 
-def _dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
+def dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
+    """The count table of a ``dealer_beaten`` bet's dealer threshold (``table`` itself when it
+    is the qualifier)."""
     assert bet.dealer_at_least is not None
     t = bet.dealer_at_least.threshold
     if t == table.qualifier:
@@ -416,30 +418,42 @@ def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow
 
 # --------------------------------------------------------------------------- the whole variant
 
+def dealer_tables(table: CountTable, variant: Variant, threads: int | None = None) -> dict[str, CountTable | None]:
+    """The dealer-threshold count table of each ``dealer_beaten`` bet of ``variant`` by name
+    (None for the other kinds)."""
+    return {b.name: (dealer_table(b, table, threads) if b.kind == "dealer_beaten" else None)
+            for b in variant.side_bets}
+
+
+def combined_raise_set(table: CountTable, variant: Variant, dealers: dict[str, CountTable | None]) -> np.ndarray:
+    """(rows, 47) bool: where the combined game raises -- the base game's optimal decisions,
+    remade with the gain of every side bet lost on a fold (see the module docstring)."""
+    value = RaiseValue.of(variant)
+    forfeit = [b for b in variant.side_bets if b.fold_forfeits]
+    if not forfeit:
+        return value.optimal(table)
+    gains = [(b, *gain(b, table, dealers[b.name])) for b in forfeit]
+    denom = math.lcm(value.scale, *(d * b.wager.denominator for b, _, d in gains))
+    bound = (int(np.abs(value.c_win).max()) + value.c_nq + value.c_tie) * COMPLETIONS * (denom // value.scale)
+    bound += sum(int(np.abs(g).max()) * int(b.wager * denom / d) for b, g, d in gains)
+    if bound >= 2**62:
+        raise StudoddsError(f"variant {variant.name!r}: side bet pays too large for exact 64-bit evaluation")
+    total = (value.form(table).astype(np.int64) - value.row_thresholds(table)) * (denom // value.scale)
+    for b, g, d in gains:
+        total += g * int(b.wager * denom / d)
+    return total > 0
+
+
 def analyze_side_bets(table: CountTable, variant: Variant, threads: int | None = None,
                       base: Any = None) -> SideBetReport:
     """Every side bet of ``variant`` exactly, and the combined game (see the module); ``base``:
     the base game's analysis under its own optimal strategy, when already at hand."""
     if not variant.side_bets:
         raise StudoddsError(f"variant {variant.name!r} has no [side_bets]")
-    value = RaiseValue.of(variant)
-    base_raise = value.optimal(table)
-    dealers = {b.name: (_dealer_table(b, table, threads) if b.kind == "dealer_beaten" else None)
-               for b in variant.side_bets}
-    forfeit = [b for b in variant.side_bets if b.fold_forfeits]
-    if forfeit:
-        gains = [(b, *gain(b, table, dealers[b.name])) for b in forfeit]
-        denom = math.lcm(value.scale, *(d * b.wager.denominator for b, _, d in gains))
-        bound = (int(np.abs(value.c_win).max()) + value.c_nq + value.c_tie) * COMPLETIONS * (denom // value.scale)
-        bound += sum(int(np.abs(g).max()) * int(b.wager * denom / d) for b, g, d in gains)
-        if bound >= 2**62:
-            raise StudoddsError(f"variant {variant.name!r}: side bet pays too large for exact 64-bit evaluation")
-        total = (value.form(table).astype(np.int64) - value.row_thresholds(table)) * (denom // value.scale)
-        for b, g, d in gains:
-            total += g * int(b.wager * denom / d)
-        raised = total > 0
-    else:
-        raised = base_raise
+    dealers = dealer_tables(table, variant, threads)
+    base_raise = RaiseValue.of(variant).optimal(table)
+    raised = combined_raise_set(table, variant, dealers)
+    forfeit = any(b.fold_forfeits for b in variant.side_bets)
     w = table.weight.astype(np.int64)[:, None]
     changed = int((np.where(raised != base_raise, 1, 0) * w).sum())
     if forfeit or base is None:

@@ -17,6 +17,7 @@ from enumerate.core.atomic import remove_stale_temporaries, temporary_folder
 from enumerate.core.parallel import check_threads, using_threads
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
+from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED
 from evaluator.errors import ParameterError
 from studodds import api
 from studodds.certify.tables import (
@@ -89,6 +90,16 @@ def hand_counts(hands: Iterable[int]) -> tuple[int, ...]:
     return tuple(values)
 
 
+def simulation_run(games: int, seed: int) -> tuple[int, int] | None:
+    """(games, seed) of the simulation check, None for none; ParameterError naming the option
+    when either is out of range."""
+    if isinstance(games, bool) or not isinstance(games, int) or not (games == 0 or 2 <= games <= MAX_GAMES):
+        raise ParameterError("simulate", f"games: 0 (none) or 2 .. {MAX_GAMES:,}, got {games!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError("simulate_seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    return (games, seed) if games else None
+
+
 def writable_folder(folder: Path, parameter: str, make: bool = False, named: Path | None = None) -> None:
     """Fail now, before minutes of computing, if files cannot be created in ``folder`` (made
     first with ``make``); the error names ``parameter`` and ``named`` (default: the folder) as
@@ -104,12 +115,14 @@ def writable_folder(folder: Path, parameter: str, make: bool = False, named: Pat
 
 def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
           formats: Iterable[str] | str | None = None, hands: Iterable[int] = DEFAULT_HANDS,
-          protection: Iterable[int] = (), strict: bool = False, threads: int | None = None,
-          use_cache: bool = True, progress: bool = False) -> BatchResult:
+          protection: Iterable[int] = (), strict: bool = False, simulate: int = 0, simulate_seed: int = 0,
+          threads: int | None = None, use_cache: bool = True, progress: bool = False) -> BatchResult:
     """Certify ``variants`` (names, .toml files or folders of them; none: every built-in) into
     ``out/<variant>/``.  ``formats``: see :func:`report_formats`; ``hands``: the N-hand table;
     ``protection``: exposure levels (-1: no dealer card, 0..4 hole cards) of protection.json,
-    none for no file; ``strict``: a sanity warning is an error, and then nothing is written.
+    none for no file; ``strict``: a sanity warning is an error, and then nothing is written;
+    ``simulate``: games of the simulation check each table's report gains (0: none), from
+    ``simulate_seed``.
 
     Every table is rendered into a staging folder first and moved into place only when all are
     complete (see the module docstring)."""
@@ -117,6 +130,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     chosen = report_formats(formats)
     counts_of_hands = hand_counts(hands)
     levels = tuple(sorted({int(k) for k in protection}))
+    simulation = simulation_run(simulate, simulate_seed)
     if any(k not in PROTECTION_LEVELS for k in levels):
         raise ParameterError("protection", "levels are -1 (no dealer card) or 0..4 hole cards")
     sources = resolve_many([str(v) for v in variants])
@@ -132,7 +146,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
         writable_folder(root, "out", make=True)
-        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress)
+        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress, simulation)
     except BaseException:
         for folder in made:                    # deepest first: a batch that fails leaves no folder of its own
             try:
@@ -144,7 +158,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
 
 def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_of_hands: tuple[int, ...],
              levels: tuple[int, ...], strict: bool, threads: int | None, use_cache: bool,
-             progress: bool) -> BatchResult:
+             progress: bool, simulation: tuple[int, int] | None = None) -> BatchResult:
     """The work of :func:`batch` once every argument is accepted."""
     groups: dict[int, list[VariantSource]] = {}
     for s in sources:
@@ -161,7 +175,8 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
                 extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
-                table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen)
+                table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen,
+                               simulation=simulation)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)
                 found_warnings += [(s.variant.name, w) for w in table.warnings]

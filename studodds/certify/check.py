@@ -15,6 +15,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.parallel import check_threads, using_threads
 from enumerate.rules.compare import rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
+from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
@@ -150,6 +151,7 @@ class Committed:
     hands: tuple[int, ...]
     protection: dict[str, Any] | None
     protection_levels: tuple[int, ...]
+    simulation: tuple[int, int] | None = None       # (games, seed) of the simulation check
 
 
 def read_committed(folder: Path) -> Committed:
@@ -180,7 +182,16 @@ def read_committed(folder: Path) -> Committed:
             raise DamagedFile(folder / PROTECTION, f"invalid exposure level {bad[0] if bad else None!r} "
                                                    "(levels are -1 and 0..4)")
         levels = tuple(raw)
-    return Committed(source, hands, protection, levels)
+    simulation = None
+    if summary.get("simulation") is not None:
+        try:
+            run = summary["simulation"]
+            simulation = (int(run["games"]), int(run["seed"]))
+        except (KeyError, TypeError, ValueError):
+            raise DamagedFile(folder / "summary.json", "a simulation section without games and seed") from None
+        if simulation[0] < 2 or simulation[0] > MAX_GAMES or not 0 <= simulation[1] <= MAX_SEED:
+            raise DamagedFile(folder / "summary.json", f"simulation games or seed out of range: {simulation}")
+    return Committed(source, hands, protection, levels, simulation)
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -330,7 +341,7 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
             else:
                 state = "not checked (--no-protection)"
         fresh = render(source, spot_checked[q], counts, hands=committed.hands, protection=shown,
-                       html=(table / "report.html").exists())
+                       html=(table / "report.html").exists(), simulation=committed.simulation)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
         yield check_table(table, fresh, source, state)

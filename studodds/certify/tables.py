@@ -29,6 +29,7 @@ from enumerate.game.analysis import with_extras
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.progressive.figures import report as progressive_report
 from enumerate.rules.variant_file import VariantSource
+from enumerate.simulation.simulate import simulate
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
@@ -134,17 +135,23 @@ class RenderedTable:
     @property
     def warnings(self) -> list[str]:
         """The sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`),
-        and of the certification figures (an award rarer than once in 100 million games)."""
-        return list(self.summary["analysis"]["warnings"]) + list(self.summary.get("certification", {}).get("warnings", []))
+        of the certification figures (an award rarer than once in 100 million games), and a
+        simulation check that is not consistent with the exact figures."""
+        found = list(self.summary["analysis"]["warnings"]) + list(self.summary.get("certification", {}).get("warnings", []))
+        simulation = self.summary.get("simulation")
+        if simulation is not None and not simulation["passed"]:
+            found.append(f"simulation check: {simulation['verdict']}")
+        return found
 
 
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
            hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-           html: bool = True) -> RenderedTable:
+           html: bool = True, simulation: tuple[int, int] | None = None) -> RenderedTable:
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
     adds that file and the report's game-protection section; ``html``: render report.html, which
-    ``batch --formats md`` does not write)."""
+    ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
+    whose figures depend on nothing else, so a check reproduces them)."""
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -155,7 +162,11 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     assert results[0].stats is not None
     figures = certification_figures(table, a, results[1:], hands, par=par_from_stats(source.variant, results[0].stats))
     data = summary(comparison, prov, side, figures)
-    markdown = report_md(a, prov, results[1:], side, figures)
+    sim = None
+    if simulation is not None:
+        sim = simulate(table, source.variant, simulation[0], simulation[1])
+        data["simulation"] = sim.to_dict(timing=False)
+    markdown = report_md(a, prov, results[1:], side, figures, sim)
     extra = {}
     if protection is not None:
         markdown += "\n" + protection_markdown(protection)

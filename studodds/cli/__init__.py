@@ -1,7 +1,7 @@
 """The ``studodds`` command line (also ``python -m studodds``): parse, call the public API, print.
 
 One module per command group -- :mod:`~studodds.cli.game` (analyze, variants, hand, ev-table,
-strategies, plots, diff), :mod:`~studodds.cli.certify` (batch, check),
+strategies, plots, diff), :mod:`~studodds.cli.certify` (batch, check), :mod:`~studodds.cli.simulation` (simulate),
 :mod:`~studodds.cli.progressive`, :mod:`~studodds.cli.protection` (holecards, edgesort,
 collusion), :mod:`~studodds.cli.design` -- each registering its commands; the conventions they
 share are :mod:`~studodds.cli.common`.  No command computes anything itself.
@@ -9,10 +9,11 @@ share are :mod:`~studodds.cli.common`.  No command computes anything itself.
 Each command prints either text or, with ``--json``, the returned object's ``to_dict()`` (the
 convention of :mod:`enumerate.core.jsonform`, schema in ``studodds/schema.json``).
 
-Exit codes: 0 done; 1 ``check`` found differences; 2 bad input (a :class:`StudoddsError`, a
-usage error, or a file the system refused: one line on stderr naming the problem); 3 internal
-error (a bug: one line, and the traceback with ``--debug`` or ``STUDODDS_DEBUG=1``); 130 / 143
-interrupted / terminated.  A closed output pipe (``studodds analyze | head``) ends quietly.
+Exit codes: 0 done; 1 ``check`` found differences, or ``simulate`` is not consistent with the
+exact figures; 2 bad input (a :class:`StudoddsError`, a usage error, or a file the system
+refused: one line on stderr naming the problem); 3 internal error (a bug: one line, and the
+traceback with ``--debug`` or ``STUDODDS_DEBUG=1``); 130 / 143 interrupted / terminated.  A
+closed output pipe (``studodds analyze | head``) ends quietly.
 """
 from __future__ import annotations
 
@@ -28,13 +29,13 @@ from typing import Any
 
 from evaluator.errors import StudoddsError
 from studodds import __version__, api
-from studodds.cli import certify, design, game, progressive, protection
+from studodds.cli import certify, design, game, progressive, protection, simulation
 from studodds.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, Parser, error_text, one_line
 
 __all__ = ["build_parser", "main"]
 
 #: The command groups, in the order ``studodds --help`` lists their commands.
-GROUPS = (game, certify, progressive, protection, design)
+GROUPS = (game, certify, simulation, progressive, protection, design)
 
 
 def version_text() -> str:

@@ -18,6 +18,8 @@ The conventions, the same on every command:
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
 from collections.abc import Callable
@@ -173,3 +175,45 @@ def exposure_levels(parameter: str, text: str) -> tuple[int, ...]:
     if not levels:
         raise ParameterError(parameter, "give levels such as none,0,1,2,3,4")
     return tuple(sorted(set(levels)))
+
+
+def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
+    """``module:function`` or ``path/to/file.py:function``."""
+    module_name, _, func = spec.rpartition(":")
+    if not module_name or not func:
+        raise ParameterError("strategy", f"expected MODULE:FUNCTION, got {spec!r}")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            loader_spec = importlib.util.spec_from_file_location(path.stem, path)
+            if loader_spec is None or loader_spec.loader is None or not path.is_file():
+                raise ParameterError("strategy", f"no such file {module_name}")
+            module = importlib.util.module_from_spec(loader_spec)
+            loader_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except ParameterError:
+        raise
+    except BaseException as exc:     # the user's module failed to import (even by sys.exit): name it
+        raise ParameterError("strategy", f"cannot import {module_name}: {one_line(exc)}") from None
+    f = getattr(module, func, None)
+    if not callable(f):
+        raise ParameterError("strategy", f"{module_name} has no function {func!r}")
+    return f, func
+
+
+def games_number(text: str) -> int:
+    """A number of games: ``100000000``, ``100_000_000`` or ``1e8`` (a whole number)."""
+    t = text.strip().replace("_", "").replace(",", "")
+    try:
+        if "e" in t.lower():
+            mantissa, _, exponent = t.lower().partition("e")
+            if not exponent.isdigit() or len(exponent) > 2:
+                raise ValueError
+            value = float(mantissa) * 10 ** int(exponent)
+            if value != int(value):
+                raise ValueError
+            return int(value)
+        return int(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games (e.g. 100000000 or 1e8)") from None

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from evaluator.errors import ParameterError
@@ -16,7 +12,7 @@ from studodds.cli.common import (
     common,
     emit,
     exposure_levels,
-    one_line,
+    load_strategy,
     variant_argument,
     variant_of,
     whole_numbers,
@@ -77,31 +73,6 @@ def edgesort(args: argparse.Namespace) -> int:
     from studodds.reports.protection import edge_sort_text  # lazy: start-up time
     emit(args, api.edge_sort(variant_of(args), args.ranks, **api_options(args)), edge_sort_text)
     return 0
-
-
-def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
-    """``module:function`` or ``path/to/file.py:function``."""
-    module_name, _, func = spec.rpartition(":")
-    if not module_name or not func:
-        raise ParameterError("strategy", f"expected MODULE:FUNCTION, got {spec!r}")
-    try:
-        if module_name.endswith(".py"):
-            path = Path(module_name)
-            loader_spec = importlib.util.spec_from_file_location(path.stem, path)
-            if loader_spec is None or loader_spec.loader is None or not path.is_file():
-                raise ParameterError("strategy", f"no such file {module_name}")
-            module = importlib.util.module_from_spec(loader_spec)
-            loader_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(module_name)
-    except ParameterError:
-        raise
-    except BaseException as exc:     # the user's module failed to import (even by sys.exit): name it
-        raise ParameterError("strategy", f"cannot import {module_name}: {one_line(exc)}") from None
-    f = getattr(module, func, None)
-    if not callable(f):
-        raise ParameterError("strategy", f"{module_name} has no function {func!r}")
-    return f, func
 
 
 def collusion(args: argparse.Namespace) -> int:

@@ -10,20 +10,26 @@ from enumerate.analysis.par import REACH_GAMES, STATES
 from enumerate.analysis.strategies import StrategyResult
 from enumerate.game.analysis import GameAnalysis
 from enumerate.progressive.figures import ProgressiveReport
+from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
 from evaluator.ranking import Category
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
+from studodds.reports.simulation import simulation_markdown
 from studodds.reports.text import pays_text
 
 
 def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
-              side: ProgressiveReport | None = None, figures: CertificationFigures | None = None) -> str:
-    """The certified math report of a variant (``report.md``)."""
+              side: ProgressiveReport | None = None, figures: CertificationFigures | None = None,
+              simulation: Simulation | None = None) -> str:
+    """The certified math report of a variant (``report.md``); ``simulation``: the simulation
+    check of ``batch --simulate``."""
     v = a.variant
     prov = provenance
     lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", ""]
     warnings = a.warnings() + (figures.warnings() if figures is not None else [])
+    if simulation is not None and not simulation.passed:
+        warnings.append(f"simulation check: {simulation.verdict}")
     if warnings:
         lines += ["## Warnings", "", "The figures below are exact for these rules, but the rules look unusual:", ""]
         lines += [f"- **{w}**" for w in warnings]
@@ -89,8 +95,10 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
         lines += certification_md(figures)
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]
-    lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.",
-              "", "## Method", "",
+    lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.", ""]
+    if simulation is not None:
+        lines += simulation_markdown(simulation)
+    lines += ["## Method", "",
               "Every combination of player hand (2,598,960), dealer up card (47) and dealer hole cards (163,185) "
               "is counted exactly, in integers: for each of the 122,151,120 (hand, up card) situations the engine "
               "counts the hole-card sets where the dealer does not qualify, qualifies and loses, ties, or wins, by "

@@ -4,7 +4,8 @@
 Sheets: Figures (every headline figure, value and exact fraction), Return table (net result in
 antes, combinations as integers, probability and return with the exact fractions beside),
 Strategy (the strategy.csv cells), N hands (the net result after N hands, with the normal
-approximation).  Exact values are text cells (``p/q``) next to numeric ones, so nothing is lost
+approximation), and Simulation (the sampled simulation check of ``batch --simulate``, when
+the table has one).  Exact values are text cells (``p/q``) next to numeric ones, so nothing is lost
 to the spreadsheet's floating point.  Document properties are fixed, so the same figures give
 the same bytes.
 
@@ -208,9 +209,36 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
         edge = side["combined_game"]["house_edge_per_total_wager"]
         ws.append(["combined game", "house edge per total wagered", None, None, None, edge["value"], None,
                    edge["exact"]])
+    sim = summary.get("simulation")
+    if sim:
+        _simulation_sheet(wb.create_sheet("Simulation"), sim)
     for sheet in wb.worksheets:
         for cell in sheet[1]:
             cell.font = bold
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
+
+
+def _simulation_sheet(ws: Any, sim: dict[str, Any]) -> None:
+    """The simulation check (sampled): returns with interval, exact figure and z, then every
+    frequency table with its expected counts and chi-square test, and the verdict."""
+    ws.append(["simulation check (sampled)", f"{sim['games']:,} games, seed {sim['seed']}, {sim['strategy']} strategy"])
+    ws.append(["generator", sim["generator"]])
+    ws.append([])
+    ws.append(["return", "per", "simulated", "95% low", "95% high", "exact", "exact (fraction)", "z"])
+    for r in sim["returns"]:
+        ex = r["exact"]
+        ws.append([r["name"], r["per"], r["simulated"], r["ci95"][0], r["ci95"][1],
+                   None if ex is None else ex["value"], None if ex is None else ex["exact"], r["z"]])
+    for f in sim["frequencies"]:
+        ws.append([])
+        t = f["chi_square"]
+        ws.append([f["name"], f"chi-square {t['statistic']:.4f}", f"degrees of freedom {t['degrees_of_freedom']}",
+                   f"p = {t['p_value']:.6g}"])
+        ws.append(["outcome", "observed", "frequency", "probability", "probability (fraction)", "expected"])
+        for r in f["rows"]:
+            ws.append([r["outcome"], r["observed"], r["frequency"], r["probability"]["value"], r["probability"]["exact"],
+                       r["expected"]])
+    ws.append([])
+    ws.append(["verdict", sim["verdict"]])

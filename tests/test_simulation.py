@@ -1,0 +1,293 @@
+"""The simulator (enumerate.simulation): its generator against numpy's Philox, its shuffle against a
+plain Python reimplementation of the documented algorithm, its raise bits against the count
+table, its settlement cells against an independent evaluation of the same games, reproducibility
+over threads, chunks and a Dask cluster, the statistics, and that the verdict catches a wrong pay."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+from reference import QUALIFIER_KEY, poker_keys
+
+from enumerate.analysis.situation import locate
+from enumerate.rules.progressive import MeterPay, Progressive
+from enumerate.simulation import _simulate, settle
+from enumerate.simulation.simulate import CHUNK, Tally, exact_figures, make_plan, raise_mask, run, simulate
+from enumerate.simulation.statistics import chi_square, chi_square_sf, mean_estimate
+from evaluator.ranking import Category
+from studodds.api import load_variant
+
+SEED = (0x0123456789ABCDEF << 64) | 0xFEDCBA9876543210
+K0, K1 = SEED & (2**64 - 1), SEED >> 64
+
+
+@pytest.fixture(scope="module")
+def us_plan(us_counts):
+    v = load_variant("us-common")
+    mask = raise_mask(us_counts, v)
+    return v, mask, make_plan(us_counts, v, mask)
+
+
+# ------------------------------------------------------------------------------ the generator
+
+@pytest.mark.parametrize("game", [1, 2, 77, 2**40 + 5, 2**64 - 1])
+def test_philox_is_numpys(game):
+    """Game g's words are numpy.random.Philox(key=seed, counter=g << 64).random_raw()."""
+    words = np.random.Philox(key=SEED, counter=game << 64).random_raw(8).tolist()
+    assert _simulate.philox_block(K0, K1, 1, game, 0, 0) + _simulate.philox_block(K0, K1, 2, game, 0, 0) == words
+
+
+def _python_deal(seed: int, game: int) -> list[int]:
+    """The documented shuffle, written plainly: words of game g's stream, ten mixed-radix digits
+    by successive multiplication, a word rejected when the final low word < 2^64 mod P."""
+    P = 1
+    for m in range(43, 53):
+        P *= m
+    words = np.random.Philox(key=seed, counter=game << 64).random_raw(64).tolist()
+    for w in words:
+        digits, r = [], w
+        for i in range(10):
+            r *= 52 - i
+            digits.append(r >> 64)
+            r &= 2**64 - 1
+        if r >= (2**64) % P:
+            break
+    assert (w * P) >> 64 == sum(d * np.prod([52 - j for j in range(i + 1, 10)], dtype=object) for i, d in enumerate(digits))
+    deck = list(range(52))
+    for i, d in enumerate(digits):
+        deck[i], deck[i + d] = deck[i + d], deck[i]
+    return deck[:10]
+
+
+def test_deal_follows_the_documented_algorithm():
+    dealt = _simulate.deal_games(K0, K1, 1000, 300)
+    assert [_python_deal(SEED, 1000 + g) for g in range(300)] == dealt.tolist()
+
+
+def test_rejected_words_are_replaced():
+    """Find games whose first word is rejected (about 3 in 1,000) and check them too."""
+    P = _simulate.DEALS
+    limit = (2**64) % P
+    rejected = []
+    for g in range(1, 20_000):
+        w = int(np.random.Philox(key=SEED, counter=g << 64).random_raw(1)[0])
+        if (w * P) & (2**64 - 1) < limit:
+            rejected.append(g)
+    assert rejected
+    for g in rejected[:20]:
+        assert _simulate.deal_games(K0, K1, g, 1)[0].tolist() == _python_deal(SEED, g)
+
+
+def test_deals_are_uniform():
+    d = _simulate.deal_games(K0, K1, 0, 520_000)
+    assert all(len(set(row)) == 10 for row in d[:5000].tolist())
+    for position in range(10):
+        counts = np.bincount(d[:, position], minlength=52)
+        test = chi_square([(str(c), int(n), Fraction(1, 52)) for c, n in enumerate(counts)])
+        assert test.p_value > 1e-4, (position, test)
+
+
+# ------------------------------------------------------------------------------ strategy and cells
+
+def test_raise_bits_are_the_count_tables_decisions(us_counts, us_plan):
+    v, mask, plan = us_plan
+    rng = np.random.default_rng(3)
+    from evaluator.ranking import hand_index
+    for _ in range(3000):
+        cards = rng.choice(52, 6, replace=False)
+        hand, up = tuple(sorted(int(c) for c in cards[:5])), int(cards[5])
+        row, col = locate(us_counts, hand, up)
+        bit = (int(plan.raise_bits[hand_index(hand)]) >> up) & 1
+        assert bit == int(mask[row, col]), (hand, up)
+
+
+def test_cells_match_an_independent_evaluation(us_counts, us_plan):
+    """The kernel's cells for 20,000 games equal a count made here: the same cards, the tests'
+    own evaluator, the decision from the count table via locate()."""
+    v, mask, plan = us_plan
+    n = 20_000
+    dealt = _simulate.deal_games(K0, K1, 5_000, n).astype(np.int64)
+    pk, dk = poker_keys(dealt[:, :5]), poker_keys(dealt[:, 5:])
+    cat = pk // 13**5
+    is_royal = (cat == 8) & ((dealt[:, :5] // 4).min(axis=1) == 8)
+    category = np.where(is_royal, 9, cat)
+    expected = np.zeros(50, np.int64)
+    for g in range(n):
+        row, col = locate(us_counts, tuple(sorted(dealt[g, :5].tolist())), int(dealt[g, 5]))
+        if not mask[row, col]:
+            state = settle.FOLDED
+        elif dk[g] < QUALIFIER_KEY:
+            state = settle.NO_QUALIFY
+        else:
+            state = settle.WIN if pk[g] > dk[g] else settle.TIE if pk[g] == dk[g] else settle.LOSE
+        expected[state * 10 + category[g]] += 1
+    tally = plan.run(SEED, 5_000, n, threads=2)
+    assert tally.cells.tolist() == expected.tolist()
+
+
+def test_same_counts_on_any_threads_and_chunks(us_plan):
+    v, mask, plan = us_plan
+    one = plan.run(SEED, 10, 300_001, threads=1)
+    two = plan.run(SEED, 10, 300_001, threads=2)
+    a, b = plan.run(SEED, 10, 123_457, threads=2), plan.run(SEED, 123_467, 176_544, threads=1)
+    a.add(b)
+    for t in (two, a):
+        assert t.cells.tolist() == one.cells.tolist()
+
+
+def test_a_cancelled_chunk_stops(us_plan):
+    v, mask, plan = us_plan
+    tally = plan.run(SEED, 0, 1_000_000, threads=2, cancel=np.ones(1, np.int32))
+    assert tally.cells.sum() == 0
+
+
+# ------------------------------------------------------------------------------ money and statistics
+
+def test_settlement_of_the_rules():
+    v = load_variant("max-payout")                           # raise capped at 100 antes
+    assert settle.winning_hand(v, Category.ROYAL_FLUSH) == 1 + 100
+    assert settle.winning_hand(v, Category.FULL_HOUSE) == 1 + 2 * 7
+    b = load_variant("ante-bonus")
+    assert settle.cell_net(b, settle.LOSE, Category.FLUSH) == -3 + 2
+    assert settle.cell_row(b, settle.TIE, Category.FLUSH) == "push_bonus_flush"
+    assert settle.cell_net(load_variant("raise-one-ante"), settle.LOSE, Category.HIGH_CARD) == -2
+
+
+def test_meter_ledger_by_hand():
+    side = Progressive({Category.ROYAL_FLUSH: MeterPay(Fraction(1)), Category.STRAIGHT_FLUSH: MeterPay(Fraction(1, 10))},
+                       contribution=Fraction(1, 2), seed=Fraction(10))
+    ledger = settle.MeterLedger(side)
+    assert ledger.award(3, Category.STRAIGHT_FLUSH) == Fraction(1, 10) * (10 + 2)        # games 0..3 contributed
+    assert ledger.award(5, Category.ROYAL_FLUSH) == Fraction(108, 10) + 1
+    assert ledger.meter == 10 and ledger.cycles == 1 and ledger.sum_k == 6
+    assert ledger.sum_y == Fraction(12, 10) + Fraction(118, 10)
+
+
+def test_statistics():
+    assert abs(chi_square_sf(3.841458820694124, 1) - 0.05) < 1e-12
+    assert abs(chi_square_sf(30.0, 3) - 1.3800570312932545e-06) < 1e-15
+    e = mean_estimate([1, 1, 2], [Fraction(-1), Fraction(1), Fraction(0)], Fraction(0))
+    assert e.value == 0 and e.z == 0
+    impossible = chi_square([("a", 5, Fraction(1)), ("b", 1, Fraction(0))])
+    assert impossible.p_value == 0 and impossible.impossible == ("b",)
+    rare = chi_square([("a", 99_990, Fraction(9999, 10000)), ("b", 9, Fraction(9, 100000)), ("c", 1, Fraction(1, 100000))])
+    assert rare.pooled == ("c", "b") and rare.dof == 1
+
+
+# ------------------------------------------------------------------------------ the verdict
+
+def test_quick_run_agrees_and_a_wrong_pay_is_caught(us_counts, monkeypatch):
+    v = load_variant("us-common")
+    good = simulate(us_counts, v, 2_000_000, seed=1)
+    assert good.passed, good.verdict
+    real = settle.winning_hand
+    monkeypatch.setattr(settle, "winning_hand",
+                        lambda variant, c: real(variant, c) + (2 if c == Category.ONE_PAIR else 0))  # one pair pays 2 to 1
+    bad = simulate(us_counts, v, 2_000_000, seed=1)
+    assert not bad.passed and "base game (per ante)" in bad.verdict
+    assert bad.frequencies[0].test.p_value == good.frequencies[0].test.p_value   # the cells themselves are unchanged
+
+
+@pytest.mark.slow
+def test_a_flush_paid_six_instead_of_five_is_caught_at_1e8(us_counts, monkeypatch):
+    real = settle.winning_hand
+    monkeypatch.setattr(settle, "winning_hand",
+                        lambda variant, c: real(variant, c) + (2 if c == Category.FLUSH else 0))
+    bad = simulate(us_counts, load_variant("us-common"), 100_000_000, seed=2026)
+    assert not bad.passed
+    assert any(r.estimate.z is not None and r.estimate.z > 4 for r in bad.returns)
+
+
+BUILTINS = ["ante-bonus", "cyberstud", "envy-bonus", "five-plus-one", "max-payout", "nz-1994", "palms-managua",
+            "progressive-100-75-50", "progressive-150-100-50", "progressive-250-150-100", "progressive-500-100-50",
+            "progressive-500-250-100", "raise-one-ante", "royal-200", "uk-casino-stud", "us-common"]
+
+
+def test_builtins_listed():
+    from studodds.api import variants
+    assert sorted(v.name for v in variants()) == BUILTINS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BUILTINS)
+def test_every_builtin_agrees_at_1e8(name):
+    """10^8 games of every built-in, seed 2026: every |z| < 4 and every chi-square p > 1e-4."""
+    from studodds import api
+    s = api.simulate(name, games=100_000_000, seed=2026)
+    assert s.passed, s.verdict
+    assert all(r.estimate.exact is not None for r in s.returns if r.name.startswith("base"))
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_same_counts(us_counts):
+    distributed = pytest.importorskip("distributed")
+    v = load_variant("progressive-100-75-50")
+    mask = raise_mask(us_counts, v)
+    plan = make_plan(us_counts, v, mask)
+    games = 2 * CHUNK + 12_345
+    local, local_ledger = run(plan, v, games, 9, threads=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote, remote_ledger = run(plan, v, games, 9, scheduler=cluster.scheduler_address)
+    assert remote.cells.tolist() == local.cells.tolist()
+    assert remote.progressive.tolist() == local.progressive.tolist()
+    assert (remote_ledger.paid, remote_ledger.cycles) == (local_ledger.paid, local_ledger.cycles)
+    ex = exact_figures(us_counts, v, mask)
+    assert ex.progressive_rtp is not None
+
+
+# ------------------------------------------------------------------------------ the command line
+
+def test_simulate_command_json():
+    r = run_cli("simulate", "royal-200", "--games", "1e6", "--seed", "3", "--threads", "2", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["kind"] == "simulation" and data["games"] == 1_000_000 and data["passed"]
+    again = json.loads(run_cli("simulate", "royal-200", "--games", "1000000", "--seed", "3", "--threads", "1",
+                               "--json", "--quiet").stdout)
+    assert again["frequencies"] == data["frequencies"] and again["returns"] == data["returns"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "abc"], "--games"),
+    (["--games", "1"], "--games"),
+    (["--games", "1e40"], "--games"),
+    (["--seed", "-1"], "--seed"),
+    (["--strategy", "sometimes"], "--strategy"),
+    (["--strategy", "no_such_module:f"], "--strategy"),
+])
+def test_simulate_bad_input(args, message):
+    r = run_cli("simulate", *args, "--quiet")
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr, r.stderr
+
+
+def test_simulate_a_simple_strategy():
+    from studodds import api
+    s = api.simulate("us-common", games=1_000_000, seed=4, strategy="pair or better")
+    exact = api.strategies("us-common").results
+    assert s.strategy == "pair or better" and s.passed
+    assert s.returns[0].estimate.exact == next(r.analysis.expected_return for r in exact if r.name == "pair or better")
+
+
+@pytest.mark.slow
+def test_batch_simulate_is_checked(tmp_path):
+    out = tmp_path / "out"
+    r = run_cli("batch", "palms-managua", "--out", str(out), "--simulate", "2e6", "--simulate-seed", "8", "--quiet")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((out / "palms-managua" / "summary.json").read_text())
+    assert summary["simulation"]["games"] == 2_000_000 and summary["simulation"]["seed"] == 8
+    assert "seconds" not in summary["simulation"]
+    assert "## Simulation check" in (out / "palms-managua" / "report.md").read_text()
+    assert run_cli("check", str(out), "--quiet").returncode == 0
+    summary["simulation"]["returns"][0]["z"] = 1.5
+    (out / "palms-managua" / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    assert run_cli("check", str(out), "--quiet").returncode == 1
+
+
+def test_tally_add():
+    a = Tally(2, np.ones(50, np.int64), np.zeros((0, 1), np.int64), np.zeros(11, np.int64), np.zeros(0), np.zeros(0))
+    a.add(Tally(3, np.ones(50, np.int64), np.zeros((0, 1), np.int64), np.ones(11, np.int64), np.zeros(0), np.zeros(0)))
+    assert a.games == 5 and a.cells.sum() == 100 and a.progressive.sum() == 11
