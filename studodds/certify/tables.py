@@ -26,6 +26,7 @@ from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_
 from enumerate.core.engine import ENGINE_VERSION, CountTable
 from enumerate.core.parallel import resolve_threads
 from enumerate.game.analysis import with_extras
+from enumerate.game.components import components
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.progressive.figures import report as progressive_report
 from enumerate.rules.variant_file import VariantSource
@@ -162,11 +163,14 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     assert results[0].stats is not None
     figures = certification_figures(table, a, results[1:], hands, par=par_from_stats(source.variant, results[0].stats))
     data = summary(comparison, prov, side, figures)
+    parts, exposure = components(a, *figures.ante_and_raise(), figures.largest_win()[0])
+    data["certification"]["rtp_by_component"] = [c.to_dict() for c in parts]
+    data["certification"]["largest_exposure"] = exposure.to_dict()
     sim = None
     if simulation is not None:
         sim = simulate(table, source.variant, simulation[0], simulation[1])
         data["simulation"] = sim.to_dict(timing=False)
-    markdown = report_md(a, prov, results[1:], side, figures, sim)
+    markdown = report_md(a, prov, results[1:], side, figures, sim, (parts, exposure))
     extra = {}
     if protection is not None:
         markdown += "\n" + protection_markdown(protection)

@@ -9,6 +9,7 @@ from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.par import REACH_GAMES, STATES
 from enumerate.analysis.strategies import StrategyResult
 from enumerate.game.analysis import GameAnalysis
+from enumerate.game.components import Component, Exposure
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
@@ -21,9 +22,10 @@ from studodds.reports.text import pays_text
 
 def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
               side: ProgressiveReport | None = None, figures: CertificationFigures | None = None,
-              simulation: Simulation | None = None) -> str:
+              simulation: Simulation | None = None,
+              parts: tuple[tuple[Component, ...], Exposure] | None = None) -> str:
     """The certified math report of a variant (``report.md``); ``simulation``: the simulation
-    check of ``batch --simulate``."""
+    check of ``batch --simulate``; ``parts``: the RTP by component and the largest exposure."""
     v = a.variant
     prov = provenance
     lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", ""]
@@ -93,6 +95,8 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
     lines += side_bets_markdown(a)
     if figures is not None:
         lines += certification_md(figures)
+    if parts is not None:
+        lines += components_md(*parts)
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]
     lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.", ""]
@@ -197,4 +201,25 @@ def _par_lines(f: CertificationFigures) -> list[str]:
                   for c in par.unreachable]
     else:
         lines += ["", f"Reachability: every paying outcome is expected at least once in {REACH_GAMES:,} games."]
+    return lines
+
+
+def components_md(parts: tuple[Component, ...], exposure: Exposure) -> list[str]:
+    """RTP by component (each wager per game, in its own unit) and the largest exposure of one game."""
+    pct = lambda x: "-" if x is None else f"{float(x):.6%}"  # noqa: E731
+    lines = ["", "## RTP by component", "",
+             "Each wager per game, in its own unit (the progressive's wager is not tied to the ante); exact "
+             "fractions in summary.json.", "",
+             "| component | average stake per game | net return per game | RTP |", "|---|---:|---:|---:|"]
+    for c in parts:
+        net = "-" if c.net_per_game is None else f"{float(c.net_per_game):+.6f}"
+        lines.append(f"| {c.name} | {float(c.average_wager):.6f} {c.unit} | {net} | {pct(c.rtp)} |")
+    side = "".join(f" + {float(v):g} (side bet {k})" for k, v in exposure.side_bets)
+    text = (f"Largest exposure of one game: {float(exposure.total_antes):g} antes" +
+            (f" = {float(exposure.base):g} (base game){side}" if side else " (the base game's largest net win)"))
+    if exposure.progressive_fixed is not None:
+        text += (f"; the progressive pays at most {float(exposure.progressive_fixed):g} x its wager in fixed pays" +
+                 (", plus a meter award" if exposure.progressive_meter else ""))
+    lines += ["", text + ". With side bets this adds each bet's largest pay, an upper bound reached when the largest "
+              "wins come together (as one royal flush takes them all in the built-in variants)." if side else text + "."]
     return lines
