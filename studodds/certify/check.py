@@ -41,10 +41,14 @@ def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
         for k, v in value.items():
             _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
     elif isinstance(value, list):
+        seen: set[str] = set()
         for i, v in enumerate(value):
             key = str(i)
             if isinstance(v, dict):
                 key = str(v.get("outcome") or v.get("name") or v.get("category") or v.get("players") or i)
+            if key in seen:                       # two items of one name: the second by position too
+                key = f"{key}#{i}"
+            seen.add(key)
             _flatten(f"{prefix}[{key}]", v, out)
     else:
         out[prefix] = value
