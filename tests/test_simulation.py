@@ -33,20 +33,28 @@ def us_plan(us_counts):
 
 # ------------------------------------------------------------------------------ the generator
 
-@pytest.mark.parametrize("game", [1, 2, 77, 2**40 + 5, 2**64 - 1])
-def test_philox_is_numpys(game):
-    """Game g's words are numpy.random.Philox(key=seed, counter=g << 64).random_raw()."""
-    words = np.random.Philox(key=SEED, counter=game << 64).random_raw(8).tolist()
-    assert _simulate.philox_block(K0, K1, 1, game, 0, 0) + _simulate.philox_block(K0, K1, 2, game, 0, 0) == words
+@pytest.mark.parametrize("c1, c2", [(1, 0), (2, 0), (77, 1), (2**40 + 5, 1), (2**64 - 1, 0)])
+def test_philox_is_numpys(c1, c2):
+    """The block at counter (j, c1, c2, 0) is numpy.random.Philox(key=seed, counter=(c2 << 128) | (c1 << 64))'s
+    j-th block."""
+    words = np.random.Philox(key=SEED, counter=(c2 << 128) | (c1 << 64)).random_raw(8).tolist()
+    assert _simulate.philox_block(K0, K1, 1, c1, c2, 0) + _simulate.philox_block(K0, K1, 2, c1, c2, 0) == words
+
+
+def _first_word(seed: int, game: int) -> int:
+    """Game g's first word: word g mod 4 of the block at counter (1, g // 4, 0, 0)."""
+    return int(np.random.Philox(key=seed, counter=(game // 4) << 64).random_raw(4)[game % 4])
 
 
 def _python_deal(seed: int, game: int) -> list[int]:
-    """The documented shuffle, written plainly: words of game g's stream, ten mixed-radix digits
-    by successive multiplication, a word rejected when the final low word < 2^64 mod P."""
+    """The documented shuffle, written plainly: the game's first word, then (for a rejected word)
+    the words of its own stream; ten mixed-radix digits by successive multiplication, a word
+    rejected when the final low word < 2^64 mod P."""
     P = 1
     for m in range(43, 53):
         P *= m
-    words = np.random.Philox(key=seed, counter=game << 64).random_raw(64).tolist()
+    words = [_first_word(seed, game)]
+    words += np.random.Philox(key=seed, counter=(1 << 128) | (game << 64)).random_raw(64).tolist()
     for w in words:
         digits, r = [], w
         for i in range(10):
@@ -72,8 +80,8 @@ def test_rejected_words_are_replaced():
     P = _simulate.DEALS
     limit = (2**64) % P
     rejected = []
-    for g in range(1, 20_000):
-        w = int(np.random.Philox(key=SEED, counter=g << 64).random_raw(1)[0])
+    for g in range(1, 40_000):
+        w = _first_word(SEED, g)
         if (w * P) & (2**64 - 1) < limit:
             rejected.append(g)
     assert rejected

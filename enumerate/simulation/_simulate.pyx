@@ -1,11 +1,13 @@
 """The game simulator's kernels (private; use :mod:`enumerate.simulation.simulate`).
 
-**Random numbers.**  Game ``g`` of a run with seed ``S`` draws from Philox4x64-10 -- the
-counter-based generator of Salmon et al. (2011), numpy's ``numpy.random.Philox`` -- keyed by
-``S`` (128 bits: key word 0 is the low half), at the counters ``(j, g, 0, 0)`` for j = 1, 2, ...:
-exactly the words ``numpy.random.Philox(key=S, counter=g << 64).random_raw()`` returns.  A game's
-cards depend on (S, g) alone, so a run gives the same games however it is split into chunks,
-threads or machines.
+**Random numbers.**  Philox4x64-10 -- the counter-based generator of Salmon et al. (2011),
+numpy's ``numpy.random.Philox`` -- keyed by the seed ``S`` (128 bits: key word 0 is the low
+half).  Game ``g``'s first word is word ``g mod 4`` of the block at counter ``(1, g // 4, 0, 0)``,
+i.e. ``numpy.random.Philox(key=S, counter=(g // 4) << 64).random_raw(4)[g % 4]`` (one block
+serves four games); should that word be rejected (below), the game goes on with its own stream
+at the counters ``(j, g, 1, 0)``, j = 1, 2, ..., i.e. ``numpy.random.Philox(key=S, counter=(1 << 128)
+| (g << 64)).random_raw()``.  A game's cards depend on (S, g) alone, so a run gives the same
+games however it is split into chunks, threads or machines.
 
 **Shuffling.**  The ten cards dealt (player 5, dealer up card, dealer 4 hole cards, in that
 order) are the first ten steps of a Fisher-Yates shuffle of the 52-card deck: step i swaps
@@ -102,27 +104,34 @@ def philox_block(uint64_t key0, uint64_t key1, uint64_t c0, uint64_t c1, uint64_
     return [out[0], out[1], out[2], out[3]]
 
 
-cdef inline void _deal(uint64_t k0, uint64_t k1, uint64_t game, uint8_t* deck, uint8_t* out) noexcept nogil:
-    """The ten cards of ``game``; ``deck`` is the identity 0..51 on entry and on return."""
+cdef inline void _deal(uint64_t k0, uint64_t k1, uint64_t game, uint8_t* deck, uint8_t* out,
+                       uint64_t* shared, uint64_t* shared_of) noexcept nogil:
+    """The ten cards of ``game``; ``deck`` is the identity 0..51 on entry and on return.
+    ``shared`` holds the block of games 4k .. 4k + 3, ``shared_of`` k + 1 (0: none yet)."""
     cdef uint64_t ctr[4]
     cdef uint64_t block[4]
     cdef uint64_t r, hi
     cdef int d[10]
     cdef int i, pos = 4
     cdef uint8_t t
-    ctr[0] = 0; ctr[1] = game; ctr[2] = 0; ctr[3] = 0
+    if shared_of[0] != (game >> 2) + 1:
+        ctr[0] = 1; ctr[1] = game >> 2; ctr[2] = 0; ctr[3] = 0
+        sim_philox(ctr, k0, k1, shared)
+        shared_of[0] = (game >> 2) + 1
+    r = shared[game & 3]
+    ctr[0] = 0; ctr[1] = game; ctr[2] = 1; ctr[3] = 0
     while True:
-        if pos == 4:
-            ctr[0] += 1
-            sim_philox(ctr, k0, k1, block)
-            pos = 0
-        r = block[pos]
-        pos += 1
         for i in range(10):
             r = sim_mulhilo(r, <uint64_t>(52 - i), &hi)
             d[i] = <int>hi
         if r >= _REJECT_BELOW:
             break
+        if pos == 4:                       # the game's own stream, for a rejected word
+            ctr[0] += 1
+            sim_philox(ctr, k0, k1, block)
+            pos = 0
+        r = block[pos]
+        pos += 1
     for i in range(10):
         t = deck[i]; deck[i] = deck[i + d[i]]; deck[i + d[i]] = t
         out[i] = deck[i]
@@ -137,12 +146,14 @@ def deal_games(uint64_t key0, uint64_t key1, uint64_t first, int64_t n):
     out = np.empty((n, 10), dtype=np.uint8)
     cdef uint8_t[:, ::1] o = out
     cdef uint8_t deck[52]
+    cdef uint64_t shared[4]
+    cdef uint64_t shared_of = 0
     cdef int64_t g
     cdef int i
     for i in range(52):
         deck[i] = i
     for g in range(n):
-        _deal(key0, key1, first + <uint64_t>g, deck, &o[g, 0])
+        _deal(key0, key1, first + <uint64_t>g, deck, &o[g, 0], shared, &shared_of)
     return out
 
 
@@ -175,6 +186,8 @@ cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
     cdef const int16_t* category = category_table()
     cdef uint8_t deck[52]
     cdef uint8_t c[10]
+    cdef uint64_t shared[4]
+    cdef uint64_t shared_of = 0
     cdef int64_t g, events = 0
     cdef int i, b, ps, ds, pc, flag, raised, state, s, cls, k, six = 0
     for i in range(52):
@@ -182,7 +195,7 @@ cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
     for g in range(n):
         if (g & (POLL - 1)) == 0 and studodds_cancelled(cancel):
             break
-        _deal(k0, k1, first + <uint64_t>g, deck, c)
+        _deal(k0, k1, first + <uint64_t>g, deck, c, shared, &shared_of)
         ps = eval5(c[0], c[1], c[2], c[3], c[4])
         ds = eval5(c[5], c[6], c[7], c[8], c[9])
         pc = category[ps]

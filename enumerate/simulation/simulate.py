@@ -65,8 +65,9 @@ P_LIMIT = 1e-4
 #: Complete jackpot cycles needed before the progressive's meter return gets an interval.
 MIN_CYCLES = 30
 #: What the report says of the generator.
-GENERATOR = ("Philox4x64-10 (numpy.random.Philox), key = seed, counter (j, game, 0, 0); ten cards a game "
-             "by an exactly uniform batched Fisher-Yates draw")
+GENERATOR = ("Philox4x64-10 (numpy.random.Philox), key = seed; game g's word is word g mod 4 of the block at "
+             "counter (1, g // 4, 0, 0), a rejected word replaced from counters (j, g, 1, 0); ten cards a game by "
+             "an exactly uniform batched Fisher-Yates draw")
 
 
 # ------------------------------------------------------------------------------ the plan
