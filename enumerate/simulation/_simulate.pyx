@@ -28,9 +28,11 @@ Python from the rules (:mod:`enumerate.simulation.settle`), in exact rationals. 
 64-bit integers per chunk, summed exactly in Python.
 
 Hands are ranked by the compiled evaluator (``evaluator._eval.eval5``).  The raise decision is
-one bit per (player hand, up card): ``raise_bits[colex index of the hand] >> up & 1``, read only
-for hand strengths whose decision depends on the cards (``strength_flag`` 2): most strengths
-always raise or always fold.
+one bit per (player hand, up card), looked up only for the hand strengths whose decision depends
+on the cards (``strength_flag`` 2; most strengths always raise or always fold).  Hands of one
+strength differ only in suits, so with the cards sorted the suits s_0 .. s_4 name the hand: its
+64 decisions (bit u: up card u) are ``raise_words[mixed_base[strength] + s_0 + 4 s_1 + ... +
+256 s_4]``, about 1 MB for all such strengths, small enough to stay in cache.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from cython.parallel cimport prange
@@ -157,6 +159,24 @@ def deal_games(uint64_t key0, uint64_t key1, uint64_t first, int64_t n):
     return out
 
 
+cdef inline int _suit_key(const uint8_t* c) noexcept nogil:
+    """s_0 + 4 s_1 + ... + 256 s_4 for the suits of the five cards c[0..4] sorted (see the module)."""
+    cdef int v[5]
+    cdef int t
+    v[0] = c[0]; v[1] = c[1]; v[2] = c[2]; v[3] = c[3]; v[4] = c[4]
+    # sorting network (9 compare-exchanges)
+    if v[0] > v[1]: t = v[0]; v[0] = v[1]; v[1] = t
+    if v[3] > v[4]: t = v[3]; v[3] = v[4]; v[4] = t
+    if v[2] > v[4]: t = v[2]; v[2] = v[4]; v[4] = t
+    if v[2] > v[3]: t = v[2]; v[2] = v[3]; v[3] = t
+    if v[0] > v[3]: t = v[0]; v[0] = v[3]; v[3] = t
+    if v[0] > v[2]: t = v[0]; v[0] = v[2]; v[2] = t
+    if v[1] > v[4]: t = v[1]; v[1] = v[4]; v[4] = t
+    if v[1] > v[3]: t = v[1]; v[1] = v[3]; v[3] = t
+    if v[1] > v[2]: t = v[1]; v[1] = v[2]; v[2] = t
+    return (v[0] & 3) | ((v[1] & 3) << 2) | ((v[2] & 3) << 4) | ((v[3] & 3) << 6) | ((v[4] & 3) << 8)
+
+
 cdef inline int _best_of_six(const uint8_t* c) noexcept nogil:
     """Strength of the best five of the cards c[0..5]."""
     cdef int best = eval5(c[0], c[1], c[2], c[3], c[4])
@@ -175,7 +195,7 @@ cdef inline int _best_of_six(const uint8_t* c) noexcept nogil:
 
 
 cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
-               const uint64_t* raise_bits, const uint8_t* strength_flag, int qualifier,
+               const uint64_t* raise_words, const int32_t* mixed_base, const uint8_t* strength_flag, int qualifier,
                int n_bets, const int16_t* bet_class, const int32_t* bet_kind, const int32_t* bet_threshold,
                const int32_t* bet_forfeits, const int32_t* bet_k, int bins_width, int need_six,
                int progressive, int prog_forfeits, const uint8_t* meter_category,
@@ -201,7 +221,7 @@ cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
         pc = category[ps]
         flag = strength_flag[ps]
         if flag == 2:
-            raised = <int>((raise_bits[hand_index5(c[0], c[1], c[2], c[3], c[4])] >> c[5]) & 1)
+            raised = <int>((raise_words[mixed_base[ps] + _suit_key(c)] >> c[5]) & 1)
         else:
             raised = flag
         if not raised:
@@ -247,7 +267,8 @@ cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
 
 
 def simulate_chunk(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int n_threads,
-                   const uint64_t[::1] raise_bits, const uint8_t[::1] strength_flag, int qualifier,
+                   const uint64_t[::1] raise_words, const int32_t[::1] mixed_base,
+                   const uint8_t[::1] strength_flag, int qualifier,
                    const int16_t[:, ::1] bet_class, const int32_t[::1] bet_kind,
                    const int32_t[::1] bet_threshold, const int32_t[::1] bet_forfeits,
                    const int32_t[::1] bet_k, int need_six,
@@ -262,8 +283,12 @@ def simulate_chunk(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int 
     their number in ``n_events[t]``.  Stops early when ``cancel[0]`` is set."""
     if n_threads < 1 or cells.shape[0] < n_threads or prog_bins.shape[0] < n_threads or n_events.shape[0] < n_threads:
         raise ValueError("an output array has fewer rows than threads")
-    if raise_bits.shape[0] != 2598960 or strength_flag.shape[0] != N_STRENGTHS or meter_category.shape[0] != 10:
-        raise ValueError("raise_bits, strength_flag or meter_category has the wrong length")
+    if mixed_base.shape[0] != N_STRENGTHS or strength_flag.shape[0] != N_STRENGTHS or meter_category.shape[0] != 10:
+        raise ValueError("mixed_base, strength_flag or meter_category has the wrong length")
+    cdef int s
+    for s in range(N_STRENGTHS):
+        if strength_flag[s] == 2 and (mixed_base[s] < 0 or mixed_base[s] + 1024 > raise_words.shape[0]):
+            raise ValueError("mixed_base points outside raise_words")
     cdef int n_bets = bet_kind.shape[0]
     if bet_class.shape[0] != n_bets or (n_bets and bet_class.shape[1] != N_STRENGTHS) or bet_bins.shape[0] < n_threads:
         raise ValueError("side-bet arrays do not match")
@@ -288,7 +313,7 @@ def simulate_chunk(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int 
     for t in prange(n_threads, nogil=True, num_threads=n_threads, schedule="static", chunksize=1):
         start = n * t // n_threads
         length = n * (t + 1) // n_threads - start
-        _run(key0, key1, first + <uint64_t>start, length, &raise_bits[0], &strength_flag[0], qualifier,
+        _run(key0, key1, first + <uint64_t>start, length, &raise_words[0], &mixed_base[0], &strength_flag[0], qualifier,
              n_bets, classes, &bet_kind[0] if n_bets else NULL, &bet_threshold[0] if n_bets else NULL,
              &bet_forfeits[0] if n_bets else NULL, &bet_k[0] if n_bets else NULL, width, need_six,
              progressive, prog_forfeits, &meter_category[0], &cells[t, 0],

@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -52,7 +52,7 @@ from enumerate.simulation import _simulate
 from enumerate.simulation.settle import KIND_CODES, MeterLedger, base_cells, bet_bins, meter_categories, progressive_fixed
 from enumerate.simulation.statistics import ChiSquare, Estimate, chi_square, cycle_estimate, mean_estimate, ratio_estimate
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, Category, hands_of_indices, strength_by_index
+from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, Category, hands_of_indices, strength, strength_by_index
 
 #: Games per chunk: the unit of work of a thread team or a Dask task.
 CHUNK = 1 << 21
@@ -77,7 +77,8 @@ class Plan:
     """Everything the kernel needs for a variant and a strategy (plain arrays, so a Dask
     worker can be sent it once)."""
 
-    raise_bits: np.ndarray           # (2,598,960,) uint64: bit u = raise with up card u
+    raise_words: np.ndarray          # (strengths looked up x 1024,) uint64: bit u = raise with up card u
+    mixed_base: np.ndarray           # (7462,) int32: a looked-up strength's first word (-1: none)
     strength_flag: np.ndarray        # (7462,) uint8: 0 always folds, 1 always raises, 2 look up
     qualifier: int
     bet_class: np.ndarray            # (bets, 7462) int16
@@ -94,6 +95,14 @@ class Plan:
     def need_events(self) -> bool:
         return self.progressive and bool(self.meter_category.any())
 
+    def decision(self, hand: tuple[int, ...], up: int) -> bool:
+        """The raise decision the kernel reads for a hand (five cards) and an up card."""
+        s = strength(hand)
+        if self.strength_flag[s] != 2:
+            return bool(self.strength_flag[s])
+        key = sum((c & 3) << (2 * i) for i, c in enumerate(sorted(hand)))
+        return bool((int(self.raise_words[self.mixed_base[s] + key]) >> up) & 1)
+
     def run(self, seed: int, first: int, n: int, threads: int = 1, cancel: np.ndarray | None = None) -> Tally:
         """Simulate games ``first .. first + n - 1``."""
         t = max(1, min(threads, n))
@@ -105,7 +114,8 @@ class Plan:
         ev_cat = np.zeros(n if self.need_events else 1, np.int8)
         n_events = np.zeros(t, np.int64)
         flag = np.zeros(1, np.int32) if cancel is None else cancel
-        _simulate.simulate_chunk(seed & (2**64 - 1), seed >> 64, first, n, t, self.raise_bits, self.strength_flag,
+        _simulate.simulate_chunk(seed & (2**64 - 1), seed >> 64, first, n, t, self.raise_words, self.mixed_base,
+                                 self.strength_flag,
                                  self.qualifier, self.bet_class, self.bet_kind, self.bet_threshold, self.bet_forfeits,
                                  self.bet_k, int(any(self.bet_kind == KIND_CODES["player_and_up"])),
                                  int(self.progressive), int(self.prog_forfeits), self.meter_category,
@@ -168,11 +178,19 @@ def make_plan(table: CountTable, variant: Variant, mask: np.ndarray, threads: in
     always = np.bincount(strength, weights=kind == 1, minlength=N_STRENGTHS) == hands
     never = np.bincount(strength, weights=kind == 0, minlength=N_STRENGTHS) == hands
     flag = np.where(always, 1, np.where(never, 0, 2)).astype(np.uint8)
+    mixed = np.flatnonzero(flag == 2)
+    base = np.full(N_STRENGTHS, -1, np.int32)
+    base[mixed] = np.arange(mixed.size, dtype=np.int32) * 1024
+    looked_up = flag[strength] == 2
+    suits = cards[looked_up].astype(np.int64) & 3          # hands_of_indices: cards sorted ascending
+    key = (suits << np.array([0, 2, 4, 6, 8])).sum(axis=1)
+    words = np.zeros(max(mixed.size, 1) * 1024, np.uint64)
+    words[base[strength[looked_up]] + key] = bits[looked_up]
     bets = variant.side_bets
     width = max([2 * len(b.pays.pays) + 2 for b in bets] + [1])
     side = variant.progressive
     return Plan(
-        raise_bits=bits, strength_flag=flag, qualifier=variant.qualifier.threshold,
+        raise_words=words, mixed_base=base, strength_flag=flag, qualifier=variant.qualifier.threshold,
         bet_class=np.array([b.pays.classes() for b in bets], dtype=np.int16).reshape(len(bets), N_STRENGTHS),
         bet_kind=np.array([KIND_CODES[b.kind] for b in bets], dtype=np.int32),
         bet_threshold=np.array([b.dealer_at_least.threshold if b.dealer_at_least else 0 for b in bets], dtype=np.int32),
@@ -257,7 +275,8 @@ def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads
     """The exact figures of ``variant`` played by ``mask`` (see :class:`Exact`)."""
     base = analyze(table, variant, force=mask.astype(np.uint8), threads=threads)
     dealers = dealer_tables(table, variant, threads)
-    bets = tuple(settle(b, table, mask, dealers[b.name]) for b in variant.side_bets)
+    # the own bet only: envy bonuses are not simulated (and their exact rows cost seconds)
+    bets = tuple(settle(replace(b, envy=None), table, mask, dealers[b.name]) for b in variant.side_bets)
     side = variant.progressive
     if side is None:
         return Exact(base, bets, None, None, None)
