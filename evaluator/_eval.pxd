@@ -28,6 +28,8 @@ cdef const int32_t* binom_table() noexcept nogil
 cdef const int16_t* strength_table() noexcept nogil   # NULL until strength_by_index() is called
 # Pointer to the category of each strength (0 = high card .. 8 = straight flush, 9 = royal flush).
 cdef const int16_t* category_table() noexcept nogil
+# Sort five values in place (a 9-step sorting network).
+cdef void sort5(int* c) noexcept nogil
 # Colex index of five distinct cards given in any order.
 cdef int32_t hand_index5(int a, int b, int c, int d, int e) noexcept nogil
 # Strength of five distinct cards given in any order.

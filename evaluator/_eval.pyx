@@ -77,6 +77,10 @@ cdef inline void _sort5(int* c) noexcept nogil:
     if c[1] > c[2]: t = c[1]; c[1] = c[2]; c[2] = t
 
 
+cdef void sort5(int* c) noexcept nogil:
+    _sort5(c)
+
+
 cdef int32_t hand_index5(int a, int b, int c, int d, int e) noexcept nogil:
     cdef int v[5]
     v[0] = a; v[1] = b; v[2] = c; v[3] = d; v[4] = e

@@ -18,6 +18,18 @@ def _private_cache(tmp_path_factory):
         os.environ["STUDODDS_CACHE_DIR"] = old
 
 
+@pytest.fixture(autouse=True)
+def _environment_restored():
+    """Each test leaves the environment as it found it.  (Dask's LocalCluster with worker
+    processes sets OMP_NUM_THREADS=1 in the parent process; left in place it made every later
+    parallel step in the session run on one thread.)"""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 @pytest.fixture(scope="session")
 def us_counts(_private_cache):
     """The full count table for the Ace/King qualifier (computed once per session)."""

@@ -36,7 +36,7 @@ strength differ only in suits, so with the cards sorted the suits s_0 .. s_4 nam
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from cython.parallel cimport prange
-from evaluator._eval cimport eval5, hand_index5, category_table, N_STRENGTHS
+from evaluator._eval cimport eval5, hand_index5, sort5, category_table, N_STRENGTHS
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 
@@ -162,18 +162,8 @@ def deal_games(uint64_t key0, uint64_t key1, uint64_t first, int64_t n):
 cdef inline int _suit_key(const uint8_t* c) noexcept nogil:
     """s_0 + 4 s_1 + ... + 256 s_4 for the suits of the five cards c[0..4] sorted (see the module)."""
     cdef int v[5]
-    cdef int t
     v[0] = c[0]; v[1] = c[1]; v[2] = c[2]; v[3] = c[3]; v[4] = c[4]
-    # sorting network (9 compare-exchanges)
-    if v[0] > v[1]: t = v[0]; v[0] = v[1]; v[1] = t
-    if v[3] > v[4]: t = v[3]; v[3] = v[4]; v[4] = t
-    if v[2] > v[4]: t = v[2]; v[2] = v[4]; v[4] = t
-    if v[2] > v[3]: t = v[2]; v[2] = v[3]; v[3] = t
-    if v[0] > v[3]: t = v[0]; v[0] = v[3]; v[3] = t
-    if v[0] > v[2]: t = v[0]; v[0] = v[2]; v[2] = t
-    if v[1] > v[4]: t = v[1]; v[1] = v[4]; v[4] = t
-    if v[1] > v[3]: t = v[1]; v[1] = v[3]; v[3] = t
-    if v[1] > v[2]: t = v[1]; v[1] = v[2]; v[2] = t
+    sort5(v)
     return (v[0] & 3) | ((v[1] & 3) << 2) | ((v[2] & 3) << 4) | ((v[3] & 3) << 6) | ((v[4] & 3) << 8)
 
 
