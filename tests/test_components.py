@@ -1,6 +1,8 @@
 """RTP by component and the largest exposure of one game (enumerate.game.components)."""
 from fractions import Fraction
 
+import pytest
+
 from enumerate.analysis.certification import certification_figures
 from enumerate.analysis.strategies import evaluate
 from enumerate.game.analysis import analyze_game
@@ -26,6 +28,7 @@ def test_base_game_components(us_counts):
     assert exposure.total_antes == 201 and exposure.progressive_fixed is None
 
 
+@pytest.mark.slow          # counts a second table (the side bets' dealer threshold), about 1.5 s
 def test_side_bets_and_exposure(us_counts):
     a, (parts, exposure) = _parts(us_counts, "palms-managua")
     names = [p.name for p in parts]
