@@ -219,13 +219,10 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     (True, True)
     """
     from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
-    from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED  # lazy: start-up time
+    from enumerate.simulation.simulate import check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
     v = load_variant(variant)
-    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= MAX_GAMES:
-        raise ParameterError("games", f"a whole number 2 .. {MAX_GAMES:,}, got {games!r:.40}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ParameterError("seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    check_run(games, seed)
     func: Strategy | None = None
     name = "optimal"
     if isinstance(strategy, str) and strategy != "optimal":

@@ -109,6 +109,12 @@ class HandSpec:
         return f"{self.category.key} {RANKS[self.low]}" + (f"-{RANKS[self.high]}" if self.high != self.low else "")
 
     @property
+    def outcome_key(self) -> str:
+        """The specification as an outcome identifier of a return table: ``"one_pair_8_to_A"``,
+        ``"two_pairs_or_better"``."""
+        return self.key.replace(" ", "_").replace("+", "_or_better").replace("-", "_to_")
+
+    @property
     def label(self) -> str:
         """The specification in words: ``"one pair 8-A"``, ``"two pairs or better"``."""
         if self.category is None:

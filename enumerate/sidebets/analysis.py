@@ -199,8 +199,7 @@ def _classes(pays: HandPaytable) -> np.ndarray:
 def _labels(pays: HandPaytable) -> list[tuple[str, str]]:
     out = []
     for spec, pay in pays.pays:
-        key = spec.key.replace(" ", "_").replace("+", "_or_better").replace("-", "_to_")
-        out.append((key, f"{spec.label}" + (" (push)" if pay == PUSH else "")))
+        out.append((spec.outcome_key, f"{spec.label}" + (" (push)" if pay == PUSH else "")))
     return out + [("loses", "any other hand")]
 
 

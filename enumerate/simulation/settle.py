@@ -37,13 +37,9 @@ FOLDED, NO_QUALIFY, WIN, TIE, LOSE = range(5)
 KIND_CODES = {"player_hand": 0, "player_and_up": 1, "dealer_beaten": 2}
 
 
-def _ante_bonus(variant: Variant) -> list[Fraction]:
-    return variant.bonus_by_category()
-
-
 def winning_hand(variant: Variant, category: Category) -> Fraction:
-    """Net result (antes) of a raised hand that beats a qualifying dealer: ante and raise
-    wins, capped by the table's maximum payout, plus the ante bonus."""
+    """What a raised hand that beats a qualifying dealer wins on the ante and the raise (antes),
+    capped by the table's maximum payout (the ante bonus comes on top: :func:`cell_net`)."""
     ante = variant.ante_win
     raise_win = variant.raise_antes * variant.raise_pays[category]
     cap = variant.max_payout
@@ -52,22 +48,23 @@ def winning_hand(variant: Variant, category: Category) -> Fraction:
             raise_win = min(raise_win, cap.antes)
         else:                                     # ante and raise wins together
             raise_win = max(Fraction(0), min(ante + raise_win, cap.antes) - ante)
-    return ante + raise_win + _ante_bonus(variant)[category]
+    return ante + raise_win
 
 
-def cell_net(variant: Variant, state: int, category: Category) -> Fraction:
-    """Net result (antes) of one base-game cell."""
-    r = variant.raise_antes
-    bonus = _ante_bonus(variant)[category]
+def cell_net(variant: Variant, state: int, category: Category, bonus: Fraction | None = None) -> Fraction:
+    """Net result (antes) of one base-game cell; ``bonus``: the ante bonus of the category
+    (None: read from the variant)."""
+    if bonus is None:
+        bonus = variant.bonus_by_category()[category]
     if state == FOLDED:
         return Fraction(-1)
     if state == NO_QUALIFY:
         return variant.ante_no_qualify + bonus
     if state == WIN:
-        return winning_hand(variant, category)
+        return winning_hand(variant, category) + bonus
     if state == TIE:
         return bonus
-    return -1 - r + bonus
+    return -1 - variant.raise_antes + bonus
 
 
 def cell_wager(variant: Variant, state: int) -> int:
@@ -75,15 +72,18 @@ def cell_wager(variant: Variant, state: int) -> int:
     return 1 if state == FOLDED else 1 + variant.raise_antes
 
 
-def cell_row(variant: Variant, state: int, category: Category) -> str:
-    """The outcome key of the exact return table the cell belongs to."""
+def cell_row(variant: Variant, state: int, category: Category, bonus: Fraction | None = None) -> str:
+    """The outcome key of the exact return table the cell belongs to (``bonus`` as for
+    :func:`cell_net`)."""
     if state == FOLDED:
         return "fold"
     if state == WIN:
         c = Category.STRAIGHT_FLUSH if category == Category.ROYAL_FLUSH and not variant.royal_separate else category
         return f"player_wins_{c.key}"
+    if bonus is None:
+        bonus = variant.bonus_by_category()[category]
     base = {NO_QUALIFY: "dealer_does_not_qualify", TIE: "push", LOSE: "dealer_wins"}[state]
-    return f"{base}_bonus_{category.key}" if _ante_bonus(variant)[category] != 0 else base
+    return f"{base}_bonus_{category.key}" if bonus != 0 else base
 
 
 @dataclass(frozen=True)
@@ -99,16 +99,12 @@ class Cell:
 
 def base_cells(variant: Variant) -> tuple[Cell, ...]:
     """The 50 base-game cells in kernel order (state * 10 + category)."""
-    return tuple(Cell(s, c, cell_net(variant, s, c), cell_wager(variant, s), cell_row(variant, s, c))
+    bonus = variant.bonus_by_category()
+    return tuple(Cell(s, c, cell_net(variant, s, c, bonus[c]), cell_wager(variant, s), cell_row(variant, s, c, bonus[c]))
                  for s in range(5) for c in Category)
 
 
 # ------------------------------------------------------------------------------ side bets
-
-def bet_key(spec_key: str) -> str:
-    """The outcome key of a paytable line, as the exact side-bet table writes it."""
-    return spec_key.replace(" ", "_").replace("+", "_or_better").replace("-", "_to_")
-
 
 @dataclass(frozen=True)
 class Bin:
@@ -124,9 +120,9 @@ def bet_bins(bet: SideBet) -> tuple[Bin, ...]:
     out: list[Bin] = []
     lines = bet.pays.pays
     for spec, pay in lines:            # wins (or hits) by class
-        out.append(Bin(Fraction(0) if pay == PUSH else Fraction(pay), bet_key(spec.key)))
+        out.append(Bin(Fraction(0) if pay == PUSH else Fraction(pay), spec.outcome_key))
     for spec, _ in lines:              # ties in a class (dealer_beaten only)
-        out.append(Bin(Fraction(0), bet_key(spec.key) + "_tie") if bet.tie_pushes else Bin(Fraction(-1), "loses"))
+        out.append(Bin(Fraction(0), spec.outcome_key + "_tie") if bet.tie_pushes else Bin(Fraction(-1), "loses"))
     out.append(Bin(Fraction(-1), "loses"))
     out.append(Bin(Fraction(-1), "fold"))
     return tuple(out)

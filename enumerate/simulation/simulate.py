@@ -51,7 +51,7 @@ from enumerate.sidebets.analysis import SideBetAnalysis, combined_raise_set, dea
 from enumerate.simulation import _simulate
 from enumerate.simulation.settle import KIND_CODES, MeterLedger, base_cells, bet_bins, meter_categories, progressive_fixed
 from enumerate.simulation.statistics import ChiSquare, Estimate, chi_square, cycle_estimate, mean_estimate, ratio_estimate
-from evaluator.errors import StudoddsError
+from evaluator.errors import ParameterError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, Category, hands_of_indices, strength, strength_by_index
 
 #: Games per chunk: the unit of work of a thread team or a Dask task.
@@ -64,6 +64,20 @@ Z_LIMIT = 4.0
 P_LIMIT = 1e-4
 #: Complete jackpot cycles needed before the progressive's meter return gets an interval.
 MIN_CYCLES = 30
+
+
+def check_run(games: int, seed: int, games_name: str = "games", seed_name: str = "seed",
+              none_allowed: bool = False) -> None:
+    """ParameterError (naming ``games_name`` / ``seed_name``) unless ``games`` is a whole number
+    2 .. :data:`MAX_GAMES` (or 0, meaning none, when ``none_allowed``) and ``seed`` one of
+    0 .. :data:`MAX_SEED`."""
+    if isinstance(games, bool) or not isinstance(games, int) or not (2 <= games <= MAX_GAMES or none_allowed and games == 0):
+        raise ParameterError(games_name, f"{'0 (none) or ' if none_allowed else ''}a whole number of games "
+                                         f"2 .. {MAX_GAMES:,}, got {games!r:.40}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError(seed_name, f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+
+
 #: What the report says of the generator.
 GENERATOR = ("Philox4x64-10 (numpy.random.Philox), key = seed; game g's word is word g mod 4 of the block at "
              "counter (1, g // 4, 0, 0), a rejected word replaced from counters (j, g, 1, 0); ten cards a game by "
@@ -441,10 +455,9 @@ def compare(variant: Variant, tally: Tally, ledger: MeterLedger | None, ex: Exac
         assert ledger is not None and ex.progressive_probabilities is not None
         prog = [int(x) for x in tally.progressive]
         fixed = progressive_fixed(side) + [Fraction(0)]
-        returns.append(ReturnCheck("progressive, fixed pays", "unit of side wager",
-                                   mean_estimate(prog, fixed, ex.progressive_fixed)))
+        fixed_part = mean_estimate(prog, fixed, ex.progressive_fixed)
+        returns.append(ReturnCheck("progressive, fixed pays", "unit of side wager", fixed_part))
         meter = cycle_estimate(ledger.cycles, ledger.sum_y, ledger.sum_k, ledger.sum_yy, ledger.sum_kk, ledger.sum_yk)
-        fixed_part = mean_estimate(prog, fixed, None)
         if meter is not None and ledger.cycles >= MIN_CYCLES and any(meter_categories(side)):
             value, se = meter
             est = Estimate(fixed_part.value + value, (fixed_part.standard_error ** 2 + se ** 2) ** 0.5, ex.progressive_rtp)
@@ -467,10 +480,7 @@ def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
              threads: int | None = None, scheduler: str | None = None,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Simulate ``games`` games of ``variant`` and compare them with the exact figures."""
-    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= MAX_GAMES:
-        raise StudoddsError(f"games must be 2 .. {MAX_GAMES:,}, got {games!r:.40}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise StudoddsError(f"a seed is a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    check_run(games, seed)
     mask = raise_mask(table, variant, strategy, threads)
     ex = exact_figures(table, variant, mask, threads)
     plan = make_plan(table, variant, mask, threads)

@@ -17,7 +17,7 @@ from enumerate.core.atomic import remove_stale_temporaries, temporary_folder
 from enumerate.core.parallel import check_threads, using_threads
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
-from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED
+from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError
 from studodds import api
 from studodds.certify.tables import (
@@ -93,10 +93,7 @@ def hand_counts(hands: Iterable[int]) -> tuple[int, ...]:
 def simulation_run(games: int, seed: int) -> tuple[int, int] | None:
     """(games, seed) of the simulation check, None for none; ParameterError naming the option
     when either is out of range."""
-    if isinstance(games, bool) or not isinstance(games, int) or not (games == 0 or 2 <= games <= MAX_GAMES):
-        raise ParameterError("simulate", f"games: 0 (none) or 2 .. {MAX_GAMES:,}, got {games!r:.40}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ParameterError("simulate_seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+    check_run(games, seed, "simulate", "simulate_seed", none_allowed=True)
     return (games, seed) if games else None
 
 

@@ -15,7 +15,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.parallel import check_threads, using_threads
 from enumerate.rules.compare import rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
-from enumerate.simulation.simulate import MAX_GAMES, MAX_SEED
+from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
@@ -193,8 +193,10 @@ def read_committed(folder: Path) -> Committed:
             simulation = (int(run["games"]), int(run["seed"]))
         except (KeyError, TypeError, ValueError):
             raise DamagedFile(folder / "summary.json", "a simulation section without games and seed") from None
-        if simulation[0] < 2 or simulation[0] > MAX_GAMES or not 0 <= simulation[1] <= MAX_SEED:
-            raise DamagedFile(folder / "summary.json", f"simulation games or seed out of range: {simulation}")
+        try:
+            check_run(*simulation)
+        except ParameterError as exc:
+            raise DamagedFile(folder / "summary.json", f"simulation {exc}") from None
     return Committed(source, hands, protection, levels, simulation)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from evaluator.errors import ParameterError
 from studodds import api
 from studodds.cli.common import api_options, common, emit, games_number, load_strategy, variant_argument, variant_of
 
@@ -37,8 +36,6 @@ def simulate(args: argparse.Namespace) -> int:
     strategy: Any = args.strategy
     if ":" in strategy:
         strategy, _ = load_strategy(strategy)
-    if args.games < 2:
-        raise ParameterError("games", f"at least 2, got {args.games}")
     result = api.simulate(variant_of(args), games=args.games, seed=args.seed, strategy=strategy,
                           scheduler=args.scheduler, **api_options(args))
     emit(args, result, simulation_text)

@@ -7,6 +7,7 @@ from typing import Any
 
 from enumerate.protection.collusion import CollusionEstimate, CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+from studodds.reports.text import columns
 
 
 def _group_labels(groups: list[str]) -> list[str]:
@@ -44,16 +45,10 @@ def _plain(x: Fraction) -> str:
     return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.3f}"
 
 
-def _columns(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
-                     for r in rows)
-
-
 def hole_cards_text(t: HoleCardTable) -> str:
     """What ``studodds protection holecards`` prints."""
     out = [f"Variant: {t.variant.name}: optimal play knowing dealer cards (base game; exact)", "",
-           _columns(hole_card_rows(t)), "",
+           columns(hole_card_rows(t)), "",
            "combinations: every deal once for each choice of the exposed hole cards (so per-ante figures "
            "compare with the normal game)"]
     partial = t.partial()
@@ -80,7 +75,7 @@ def chart_text(chart: dict[str, Any], max_rows: int | None = None) -> str:
     rows = [header]
     for r in chart["rows"][:max_rows]:
         rows.append([str(r[key]), *[c["action"] for c in r["cells"]]])
-    return _columns(rows) + "\n" + chart["legend"] + "; columns: player's hand (none = no pair and below A-K, " \
+    return columns(rows) + "\n" + chart["legend"] + "; columns: player's hand (none = no pair and below A-K, " \
         "2..A = pair of that rank, 2pr = two pair, 3k = trips, st+ = straight or better)"
 
 
@@ -119,7 +114,7 @@ def collusion_text(t: CollusionTable) -> str:
     first = t.estimates[0]
     return "\n".join([
         f"Variant: {t.variant}: the player also sees partners' cards; strategy: {first.strategy} (SAMPLED)", "",
-        _columns(rows), "", *exact_line,
+        columns(rows), "", *exact_line,
         f"Normal game (exact): house edge {float(first.normal_house_edge):.4%}.  Every sampled situation is "
         "evaluated exactly over all dealer hole-card sets; the edge is the exact normal edge minus the mean "
         "sampled gain over the normal decision; 95% intervals by the normal approximation.",

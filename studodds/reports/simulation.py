@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from enumerate.simulation.simulate import GENERATOR
+from studodds.reports.text import columns
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation
@@ -42,12 +43,6 @@ def test_text(f: FrequencyCheck) -> str:
     return text
 
 
-def _columns(rows: list[list[str]], header: list[str]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
-    return [fmt(header), *(fmt(r) for r in rows)]
-
-
 def simulation_text(s: Simulation) -> str:
     """What ``studodds simulate`` prints."""
     lines = [f"Simulation of {s.variant}, {s.strategy} strategy: {s.games:,} games, seed {s.seed} (sampled)",
@@ -56,12 +51,12 @@ def simulation_text(s: Simulation) -> str:
         lines.append(f"{s.games / s.seconds / 1e6:,.1f} million games/s"
                      + (f" on {s.threads} threads" if s.threads else " on the Dask cluster") + f", {s.seconds:.1f} s")
     lines += ["", "Returns (net, per unit named; 95% interval of the simulated figure)"]
-    lines += ["  " + x for x in _columns([return_cells(r) for r in s.returns],
-                                         ["", "per", "simulated", "95% interval", "exact", "z"])]
+    lines += ["  " + x for x in columns([["", "per", "simulated", "95% interval", "exact", "z"],
+                                         *(return_cells(r) for r in s.returns)]).splitlines()]
     for f in s.frequencies:
         lines += ["", f"{f.name[0].upper() + f.name[1:]}: frequencies"]
-        lines += ["  " + x for x in _columns(frequency_cells(f, s.games),
-                                             ["outcome", "observed", "frequency", "probability", "expected"])]
+        lines += ["  " + x for x in columns([["outcome", "observed", "frequency", "probability", "expected"],
+                                             *frequency_cells(f, s.games)]).splitlines()]
         lines.append("  " + test_text(f))
     lines += [f"Note: {n}" for n in s.notes]
     lines += ["", f"Verdict: {s.verdict}"]

@@ -24,6 +24,13 @@ def exact(value: Fraction | int) -> str:
     return str(Fraction(value))
 
 
+def columns(rows: list[list[str]]) -> str:
+    """Rows of text cells as aligned columns: the first left-aligned, the others right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                     for r in rows)
+
+
 def pays_text(value: Fraction) -> str:
     """A pay as written in a paytable: ``"7"`` or ``"5/2"``."""
     v = Fraction(value)
