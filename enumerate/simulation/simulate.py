@@ -297,7 +297,7 @@ def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads
     if side.fold_forfeits:
         w = np.where(mask, table.weight.astype(np.int64)[:, None], 0).sum(axis=1)
         by_cat = np.bincount(CATEGORY_BY_STRENGTH[table.strength], weights=w, minlength=10)
-        p = {c: Fraction(int(by_cat[c]) * mask.shape[1], table.n_situations) for c in Category}
+        p = {c: Fraction(int(by_cat[c]), table.n_situations) for c in Category}
     else:
         p = hit_probabilities()
     return Exact(base, bets, p, fixed_return(side, p), long_run(side, p).return_to_player)
