@@ -46,7 +46,8 @@ def commands(work: Path):
         "holecards": ["holecards", "--exposed", "none,0,4", "--share", "1/4"],
         "edgesort": ["edgesort", "--ranks", "AK"],
         "collusion": ["collusion", "--partners", "0,6", "--burn", "both", "--samples", "2000"],
-        "simulate": ["simulate", "palms-managua", "--games", "1e6", "--seed", "5"],
+        "simulate": ["simulate", "envy-bonus", "--games", "1e6", "--seed", "5"],
+        "simulate-side-bets": ["simulate", "palms-managua", "--games", "1e6", "--seed", "5"],
         "simulate-progressive": ["simulate", "progressive-100-75-50", "--games", "2e6"],
         "design-sensitivity": ["design", "sensitivity", "uk-casino-stud"],
         "design-solve": ["design", "solve", "uk-casino-stud", "--target", "house_edge=3%", "--vary", "full_house=15..22"],
@@ -58,7 +59,8 @@ def commands(work: Path):
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
          "hand": "hand", "hand-up": "hand", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
-         "collusion": "collusion_table", "simulate": "simulation", "simulate-progressive": "simulation",
+         "collusion": "collusion_table", "simulate": "simulation", "simulate-side-bets": "simulation",
+         "simulate-progressive": "simulation",
          "analyze-side-bets": "analysis", "analyze-rule-variants": "analysis",
          "diff-side-bets": "diff", "design-sensitivity": "design_sensitivity", "design-solve": "design_solve",
          "design-search": "design_search"}
@@ -81,7 +83,7 @@ def test_every_command_has_json(validator, work):
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
                                   if k in ("plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
                                            "diff-side-bets", "design-sensitivity", "design-solve", "design-search",
-                                           "simulate-progressive") else k
+                                           "simulate-side-bets", "simulate-progressive") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]

@@ -299,6 +299,7 @@ def test_tally_add():
     assert a.games == 5 and a.cells.sum() == 100 and a.progressive.sum() == 11
 
 
+@pytest.mark.slow
 def test_progressive_lost_on_a_fold_is_hit_only_on_raised_hands(us_counts):
     """With a progressive lost on a fold, its exact hit probabilities are over the raised hands:
     they sum to the raise probability, and a 2 x 10^6-game run agrees with them."""
