@@ -37,7 +37,8 @@ OPTIMISE = ["-O0", "-g"] if DEBUG else ["-O3"]
 #: Every compiled module, by floor: the evaluator, the count kernels, the aggregation kernel,
 #: the game-protection kernels and the simulator (each beside the Python module that drives it).
 MODULES = ["evaluator._eval", "enumerate.core._engine", "enumerate.analysis._aggregate",
-           "enumerate.protection._exposure", "enumerate.protection._collusion", "enumerate.simulation._simulate"]
+           "enumerate.protection._exposure", "enumerate.protection._collusion", "enumerate.simulation._simulate",
+           "enumerate.draws._hand", "enumerate.draws._game"]
 
 
 def _compiles(flag: str, source: str) -> bool:

@@ -70,6 +70,13 @@ class RaiseValue:
 
     @classmethod
     def of(cls, variant: Variant) -> "RaiseValue":
+        """The form of ``variant``'s raise.  A table with draws (switching, a sixth card) is
+        refused: its decision comes after the draw, with other cards out of play, and only
+        :mod:`enumerate.draws` values it (with the form of :meth:`Variant.base_game`)."""
+        if variant.draws is not None:
+            raise StudoddsError(f"variant {variant.name!r} lets the player switch or buy cards before the "
+                                "decision: this analysis covers the plain game only (switching and buying "
+                                "are analysed by 'analyze', 'hand', 'batch', 'check' and 'diff')")
         r = variant.raise_antes
         pays = [variant.pay(c) for c in Category]
         bonus = variant.bonus_by_category()

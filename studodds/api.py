@@ -29,6 +29,7 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
+from enumerate.draws.game import check_whole_game
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
 from enumerate.rules.amounts import parse_amount, parse_rational
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult, Target
+    from enumerate.draws.hand import HandDraws
     from enumerate.game.diff import VariantDiff
     from enumerate.progressive.figures import ProgressiveReport
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
@@ -145,22 +147,38 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
     v = load_variant(variant)
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
+    if v.draws is not None:
+        check_whole_game(v)                       # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        a = _analyze(table, v)
+    with using_threads(threads), draws_bar(v, table, progress) as bar:
+        a = _analyze(table, v, progress=None if bar is None else bar.update)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
 
 
+def draws_bar(variant: Variant, table: CountTable, progress: bool) -> Any:
+    """The progress bar of a table with draws (the sweep, the values, the accounting: about a
+    minute each on 2 cores), or a context giving None."""
+    if variant.draws is None or not progress:
+        return nullcontext()
+    return bar_factory("switching and buying", unit="hand")(4 * table.hands.shape[0])
+
+
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
-         threads: int | None = None, use_cache: bool = True, progress: bool = False) -> HandEVs:
+         threads: int | None = None, use_cache: bool = True, progress: bool = False) -> HandEVs | HandDraws:
     """Counts over the 163,185 dealer completions and exact EVs (antes) of a player hand
     against one up card, or against each of the 47 with the EV before the up card is seen.
+    On a table with draws (switching cards, a sixth card) every allowed action instead, each
+    with its fee and exact EV after optimal raise/fold on every draw, best first
+    (:class:`~enumerate.draws.hand.HandDraws`).
 
     >>> h = hand("As Kd Jh 8c 3s", up="7d")
     >>> h.rows[0].action
     'fold'
+    >>> h = hand("As Kd Jh 8c 3s", up="7d", variant="oasis-one-card")
+    >>> h.rows[0].best.label, str(h.rows[0].best.ev)
+    ('keep', '-1')
     """
     from enumerate.analysis.ev import as_card, as_hand, hand_report  # lazy: start-up time
     hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
@@ -168,6 +186,12 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     if up_card is not None and up_card in hand_cards:
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
+    if v.draws is not None:
+        from enumerate.draws.hand import hand_draws  # lazy: start-up time (few tables have draws)
+        check_threads(threads)
+        bar = bar_factory("up cards", unit="up card")(47) if progress and up_card is None else nullcontext()
+        with bar as b:
+            return hand_draws(v, hand_cards, up_card, threads=threads, progress=None if b is None else b.update)
     return hand_report(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v, hand_cards, up_card)
 
 
@@ -284,6 +308,9 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     return tables, and the situations whose optimal action flips."""
     from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
     va, vb = load_variant(a), load_variant(b)
+    for v in (va, vb):
+        if v.draws is not None:
+            check_whole_game(v)                   # before any counting
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):

@@ -27,14 +27,8 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 
-# Offsets of the k-card sets in one flat counter array: 52 singles, 1326 pairs, 22100
-# triples, 270725 quadruples.
+# The counter layout (OFF1..OFF4, N_COUNTERS) and add_hand are declared in _engine.pxd.
 cdef enum:
-    OFF1 = 0
-    OFF2 = 52
-    OFF3 = 52 + 1326
-    OFF4 = 52 + 1326 + 22100
-    N_COUNTERS = 52 + 1326 + 22100 + 270725
     N_SUBSETS = 31      # subsets of the player's 5 cards with at most 4 cards
     N_SMALL = 26        # of which at most 3 cards (looked up in the counters)
 
@@ -107,7 +101,7 @@ cdef inline int32_t _count_below(const int32_t* cnt, const int32_t* base, const 
     return total
 
 
-cdef void _add_hand(int32_t* cnt, const uint8_t* c) noexcept nogil:
+cdef void add_hand(int32_t* cnt, const uint8_t* c) noexcept nogil:
     """Count one hand (sorted cards c) in every 1..4-card subset's counter."""
     cdef const int32_t* binom = binom_table()
     cdef int i, j, k, l
@@ -215,7 +209,7 @@ def sweep(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi,
                 j = j + 1
             h = class_start[s]
             while h < class_start[s + 1]:
-                _add_hand(&states[t, 0], &sorted_cards[h, 0])
+                add_hand(&states[t, 0], &sorted_cards[h, 0])
                 h = h + 1
 
 

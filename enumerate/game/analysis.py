@@ -7,15 +7,21 @@ size under a maximum payout, the cost of a hand left face down;
 under a strategy remade when a fold forfeits them (:mod:`enumerate.sidebets.analysis`).  This
 module puts the three together; it is what ``studodds.analyze`` returns and ``summary.json``
 holds.  A standard table has neither extra, and its figures are the base game's.
+
+A table that lets the player switch cards or buy a sixth card before deciding is analysed by
+:mod:`enumerate.draws.game` instead (its own return table, with the fees as rows), and carries
+the figures of the draws.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
 from enumerate.core.engine import CountTable
+from enumerate.draws.game import DrawFigures, analyze_draws
 from enumerate.rules.variant import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -29,11 +35,13 @@ class GameAnalysis(Analysis):
 
     rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
     side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
+    draws: DrawFigures | None = None                     # switching cards, a sixth card
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(),
                 **({} if self.rule_variants is None else {"rule_variants": self.rule_variants.to_dict()}),
-                **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()})}
+                **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()}),
+                **({} if self.draws is None else {"draws": self.draws.to_dict()})}
 
 
 def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:
@@ -50,6 +58,13 @@ def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads:
     return game
 
 
-def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None) -> GameAnalysis:
-    """The full game of ``variant`` under optimal strategy (see the module docstring)."""
+def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> GameAnalysis:
+    """The full game of ``variant`` under optimal strategy (see the module docstring);
+    ``progress`` (a table with draws only, minutes of work) gets the steps of
+    :func:`enumerate.draws.game.draw_counts`."""
+    if variant.draws is not None:
+        result, figures = analyze_draws(counts, variant, threads, progress)
+        fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
+        return GameAnalysis(**fields, draws=figures)
     return with_extras(counts, variant, analyze(counts, variant, threads=threads), threads)

@@ -10,6 +10,7 @@ import numpy as np
 
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.draws.game import action_values, choose
 from enumerate.game.analysis import GameAnalysis
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.compare import RuleChange, rule_changes
@@ -21,7 +22,9 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 @dataclass(frozen=True)
 class Flips:
     """Concrete situations (of 122,151,120) whose optimal action changes from A to B, by player
-    category and up-card rank: ``cells[(category, up_rank)] = (raise->fold, fold->raise)``."""
+    category and up-card rank: ``cells[(category, up_rank)] = (raise->fold, fold->raise)``.  On
+    a table with draws "raise" means keeping the dealt hand and raising with it (a switch or a
+    purchase counts as not raising the dealt hand)."""
 
     to_fold: int
     to_raise: int
@@ -33,8 +36,16 @@ class Flips:
                           for (c, r), (tf, tr) in self.cells.items()]}
 
 
+def raises_dealt_hand(counts: CountTable, variant: Variant) -> np.ndarray:
+    """Per situation: does optimal play raise with the hand as dealt?"""
+    if variant.draws is not None:
+        values, scale = action_values(counts, variant)
+        return choose(variant, values, scale)[0] == 8         # keep (0) and raise (8)
+    return RaiseValue.of(variant).optimal(counts)
+
+
 def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant) -> Flips:
-    ra, rb = RaiseValue.of(a).optimal(counts_a), RaiseValue.of(b).optimal(counts_b)
+    ra, rb = raises_dealt_hand(counts_a, a), raises_dealt_hand(counts_b, b)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
     up_rank = counts_a.up.astype(np.int64) >> 2

@@ -5,12 +5,13 @@ Pays are exact rationals (``fractions.Fraction``) "to 1", per unit of the wager 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from enumerate.core.jsonform import exact
+from enumerate.rules.draws import Draws
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.progressive import Progressive
 from enumerate.rules.qualifier import Qualifier
@@ -71,6 +72,8 @@ class Variant:
       whatever the dealer holds.
     * ``face_down_loses``: a raised hand left face down is settled as a loss (New Zealand rules).
     * ``side_bets``: side bets with fixed pays (:mod:`enumerate.sidebets`).
+    * ``draws``: switching cards or buying a sixth card before the decision
+      (:mod:`enumerate.rules.draws`); None for the plain game.
     """
 
     name: str
@@ -86,6 +89,7 @@ class Variant:
     ante_bonus: HandPaytable | None = None
     face_down_loses: bool = False
     side_bets: tuple[SideBet, ...] = ()
+    draws: Draws | None = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -119,9 +123,14 @@ class Variant:
 
     @property
     def standard_settlement(self) -> bool:
-        """True for a 2-ante raise without an ante bonus (what the game-protection kernels and
-        the paytable index handle)."""
-        return self.raise_antes == 2 and self.ante_bonus is None
+        """True for a 2-ante raise without an ante bonus or draws (what the game-protection
+        kernels and the paytable index handle)."""
+        return self.raise_antes == 2 and self.ante_bonus is None and self.draws is None
+
+    def base_game(self) -> "Variant":
+        """The same table without its draws: the game the player faces once the hand is final
+        (the raise/fold decision after a switch or a purchase is settled by these rules)."""
+        return self if self.draws is None else replace(self, draws=None)
 
     def bonus_by_category(self) -> list[Fraction]:
         """The ante bonus (antes) paid on a raised hand of each category (0 without a bonus)."""
@@ -158,5 +167,7 @@ class Variant:
             out["face_down_hand"] = "loses"
         if self.side_bets:
             out["side_bets"] = {b.name: b.to_dict() for b in self.side_bets}
+        if self.draws is not None:
+            out.update(self.draws.to_dict())
         return out
 

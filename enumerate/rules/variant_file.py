@@ -47,6 +47,15 @@ Rule variants of the base game (each optional)::
     straight = 1                     # by category (keys as in [raise_pays])
     flush = 2
 
+Improving the hand before the decision (each optional; together: one action a hand)::
+
+    [switch]                         # switch cards once, for a fee (Oasis Poker)
+    fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 2, 5 = 1 }   # antes by number of cards; unlisted: not allowed
+    all_five_must_raise = true       # switching all five forces a raise (default false)
+
+    [buy_card]                       # buy a sixth card and play the best five of six
+    fee = 1                          # antes
+
 Side bets with fixed pays (any number, each under its own name)::
 
     [side_bets.bonus]
@@ -85,6 +94,7 @@ from pathlib import Path
 from typing import Any
 
 from enumerate.rules.amounts import parse_amount
+from enumerate.rules.draws import Draws, SwitchRule, parse_fees
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
@@ -98,7 +108,9 @@ RAISE_KEYS = {c.key: c for c in reversed(Category)}
 SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                          "full_house", "flush")}
 TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive", "raise_antes",
-            "face_down_hand", "max_payout", "ante_bonus", "side_bets"}
+            "face_down_hand", "max_payout", "ante_bonus", "side_bets", "switch", "buy_card"}
+SWITCH_KEYS = {"fees", "all_five_must_raise"}
+BUY_KEYS = {"fee"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
@@ -248,10 +260,48 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
         except StudoddsError as exc:
             raise where.fail("", str(exc)) from None
     bets = _side_bets(where, data.get("side_bets"))
+    draws = _draws(where, data.get("switch"), data.get("buy_card"))
     return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
-                   max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets)
+                   max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
+                   draws=draws)
+
+
+def _draws(where: _Where, switch: Any, buy: Any) -> Draws | None:
+    """The [switch] and [buy_card] tables."""
+    if switch is None and buy is None:
+        return None
+    rule = None
+    if switch is not None:
+        if not isinstance(switch, dict):
+            raise where.fail("switch", "must be a table with fees")
+        where.unknown(switch, SWITCH_KEYS, "switch.")
+        fees = switch.get("fees")
+        if not isinstance(fees, dict) or not fees:
+            raise where.fail("switch.fees", "missing table of fees by number of cards ({ 1 = 1, 2 = 2 })")
+        try:
+            parsed = parse_fees(fees, lambda k, v: _amount(where, f"switch.fees.{k}", v))
+        except StudoddsError as exc:
+            if str(exc).startswith(where.origin):
+                raise
+            raise where.fail("switch.fees", str(exc)) from None
+        must = switch.get("all_five_must_raise", False)
+        if not isinstance(must, bool):
+            raise where.fail("switch.all_five_must_raise", "must be true or false")
+        try:
+            rule = SwitchRule(parsed, must)
+        except StudoddsError as exc:
+            raise where.fail("", str(exc)) from None
+    fee = None
+    if buy is not None:
+        if not isinstance(buy, dict):
+            raise where.fail("buy_card", "must be a table with a fee")
+        where.unknown(buy, BUY_KEYS, "buy_card.")
+        if "fee" not in buy:
+            raise where.fail("buy_card.fee", "missing (antes)")
+        fee = _amount(where, "buy_card.fee", buy["fee"])
+    return Draws(rule, fee)
 
 
 def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:

@@ -24,8 +24,9 @@ from enumerate.analysis.strategies import StrategyComparison
 from enumerate.analysis.threshold_index import ThresholdIndex
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION, CountTable
+from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
-from enumerate.game.analysis import with_extras
+from enumerate.game.analysis import analyze_game, with_extras
 from enumerate.game.components import components
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.progressive.figures import report as progressive_report
@@ -34,6 +35,7 @@ from enumerate.simulation.simulate import simulate
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
+from studodds.reports.draws import draws_strategy_csv, draws_strategy_markdown
 from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
 from studodds.reports.protection import protection_markdown
@@ -67,15 +69,17 @@ def environment() -> dict[str, Any]:
 
 
 def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, Any]:
-    """Where the figures come from and which self-checks they passed."""
+    """Where the figures come from and which self-checks they passed (the outcome rows: a
+    table with draws adds its fees as rows of their own)."""
+    outcomes = [r for r in a.rows if not r.outcome.startswith("fee_")]
     return {
         "tool": "studodds", "tool_version": __version__, "engine_version": ENGINE_VERSION,
         "evaluator_ordering_sha256": ordering_fingerprint(),
         "variant_file_sha256": source.sha256, "variant_origin": stable_origin(source.origin),
         "total_combinations": a.total_combinations,
         "self_checks": {
-            "return_table_rows_sum_to_total": sum(r.combinations for r in a.rows) == a.total_combinations,
-            "probabilities_sum_to_one": sum(r.probability for r in a.rows) == 1,
+            "return_table_rows_sum_to_total": sum(r.combinations for r in outcomes) == a.total_combinations,
+            "probabilities_sum_to_one": sum(r.probability for r in outcomes) == 1,
             "brute_force_spot_checks_agree": spot_checks,
         },
     }
@@ -105,6 +109,8 @@ def return_table_csv(a: Analysis) -> str:
                     f"{float(r.contribution):.12f}", str(r.probability), str(r.contribution)])
     w.writerow(["total", "", a.total_combinations, "1.000000000000", f"{float(a.expected_return):.12f}",
                 "1", str(a.expected_return)])
+    if any(r.outcome.startswith("fee_") for r in a.rows):
+        w.writerow(["# the fee rows are paid on top of an outcome: the outcome rows' probabilities sum to 1"])
     return buf.getvalue()
 
 
@@ -152,7 +158,10 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
     adds that file and the report's game-protection section; ``html``: render report.html, which
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
-    whose figures depend on nothing else, so a check reproduces them)."""
+    whose figures depend on nothing else, so a check reproduces them).  A table with draws:
+    :func:`render_draws`."""
+    if source.variant.draws is not None:
+        return render_draws(source, spot_checks, table, html)
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -186,6 +195,36 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
         "variant.toml": source.text,
     }
     return RenderedTable(source.variant.name, files, data, protection)
+
+
+def render_draws(source: VariantSource, spot_checks: int, table: CountTable, html: bool = True) -> RenderedTable:
+    """The files of a certified table with draws: the exact whole game
+    (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
+    the strategy chart as strategy.md and every cell as strategy.csv."""
+    a = analyze_game(table, source.variant)
+    plain = analyze_game(table, source.variant.base_game())
+    prov = provenance(a, source, spot_checks)
+    data: dict[str, Any] = {"kind": "certified_table", "analysis": a.to_dict(),
+                            "plain_game": {"house_edge_per_ante": exact(plain.house_edge),
+                                           "element_of_risk_per_total_wager": exact(plain.element_of_risk),
+                                           "draws_lower_the_house_edge_by": exact(plain.house_edge - a.house_edge)},
+                            "provenance": prov}
+    markdown = report_md(a, prov)
+    markdown += ("\n## The plain game beside it\n\nThe same table without switching or buying, under its optimal "
+                 f"strategy: house edge {float(plain.house_edge):.6%}, element of risk {float(plain.element_of_risk):.6%}; "
+                 f"the draws lower the house edge by {float(plain.house_edge - a.house_edge):.6%} "
+                 f"(exact {plain.house_edge - a.house_edge}).\n")
+    assert a.draws is not None
+    files = {
+        "summary.json": json.dumps(data, indent=2) + "\n",
+        "return_table.csv": return_table_csv(a),
+        "strategy.md": draws_strategy_markdown(a),
+        "strategy.csv": draws_strategy_csv(a.draws.strategy),
+        "report.md": markdown,
+        **({"report.html": report_html(markdown, data)} if html else {}),
+        "variant.toml": source.text,
+    }
+    return RenderedTable(source.variant.name, files, data)
 
 
 #: From this many variants sharing a count table and ante pays on, a batch builds a

@@ -14,6 +14,7 @@ from enumerate.progressive.figures import ProgressiveReport
 from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
 from evaluator.ranking import Category
+from studodds.reports.draws import draws_lines
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.simulation import simulation_markdown
@@ -53,9 +54,15 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
             continue
         label = "straight flush (royal included)" if c == Category.STRAIGHT_FLUSH and not v.royal_separate else c.label
         lines.append(f"| {label} | {pays_text(v.posted_pay(c))} |")
-    lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise.",
-              "- Strategy: optimal, raise iff EV(raise) > EV(fold) = -1 ante, for each of the "
-              "122,151,120 (player hand, up card) situations.", ""]
+    lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise."]
+    if v.draws is not None:
+        lines += [f"- Before deciding: {v.draws.text()}; fees are paid in antes, are not returned and are not "
+                  "wagers. Discarded cards are out of play; a sixth card plays as the best five of six.",
+                  "- Strategy: optimal: the action with the largest exact EV less its fee in each of the 122,151,120 "
+                  "(player hand, up card) situations, then raise iff EV(raise) > EV(fold) = -1 ante after the draw.", ""]
+    else:
+        lines += ["- Strategy: optimal, raise iff EV(raise) > EV(fold) = -1 ante, for each of the "
+                  "122,151,120 (player hand, up card) situations.", ""]
     if side is not None and v.progressive is not None:
         p = v.progressive
         lines += ["Progressive side bet: " + ", ".join(f"{c.label} {p.pay_text(c)}" for c in sorted(p.pays, reverse=True)) +
@@ -70,6 +77,12 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "
                      f"{float(r.contribution):.10f} |")
     lines.append(f"| **total** | | {a.total_combinations:,} | 1.0000000000 | {float(a.expected_return):.10f} |")
+    if v.draws is not None:
+        lines += ["", "The outcomes are those of the final decision, by the final hand; a fee row counts the "
+                  "combinations in which the fee is paid (its probability is the share of hands paying it), so the "
+                  "outcome rows sum to one and the returns of all rows to the expected return. A situation's 46 "
+                  "draws each face C(45, 4) = 148,995 dealer sets, 6,853,770 combinations; a kept hand counts each "
+                  "of its 163,185 dealer sets 42 times (6,853,770 = 42 x 163,185)."]
     fig = [("House edge (per ante)", f"{float(a.house_edge):.6%}", str(a.house_edge)),
            ("Element of risk (per total wagered)", f"{float(a.element_of_risk):.6%}", str(a.element_of_risk)),
            ("Total loss over all combinations (antes)", f"{float(a.total_loss):,.0f}" if a.total_loss.denominator == 1
@@ -81,7 +94,9 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
            ("Dealer qualifies", f"{float(a.dealer_qualifies):.6%}", str(a.dealer_qualifies))]
     lines += ["", "## Figures", "", "| figure | value | exact |", "|---|---:|---|"]
     lines += [f"| {name} | {val} | `{ex}` |" for name, val, ex in fig]
-    lines += ["", "## Strategy statistics", "", "| player hand | situations raised | of | share |", "|---|---:|---:|---:|"]
+    unit = "decisions" if v.draws is not None else "situations"
+    lines += ["", "## Strategy statistics", "", f"| {'final hand' if v.draws is not None else 'player hand'} | "
+              f"{unit} raised | of | share |", "|---|---:|---:|---:|"]
     for c, (raised, total) in sorted(a.raise_by_category.items(), reverse=True):
         share = raised / total if total else 0
         lines.append(f"| {c.label} | {raised:,} | {total:,} | {share:.4%} |")
@@ -93,15 +108,20 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
                          f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
     lines += side_bets_markdown(a)
+    if a.draws is not None:
+        lines += ["", *draws_lines(a, markdown=True)]
     if figures is not None:
         lines += certification_md(figures)
     if parts is not None:
         lines += components_md(*parts)
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]
-    lines += ["", f"Situations where raising and folding are worth exactly the same: {a.indifferent_situations:,}.", ""]
+    lines += ["", f"{unit.capitalize()} where raising and folding are worth exactly the same: {a.indifferent_situations:,}.", ""]
     if simulation is not None:
         lines += simulation_markdown(simulation)
+    if v.draws is not None:
+        lines += _draws_method(prov)
+        return "\n".join(lines)
     lines += ["## Method", "",
               "Every combination of player hand (2,598,960), dealer up card (47) and dealer hole cards (163,185) "
               "is counted exactly, in integers: for each of the 122,151,120 (hand, up card) situations the engine "
@@ -124,6 +144,30 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
               f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations agree with a brute-force "
               "enumeration of all 163,185 dealer completions: passed", ""]
     return "\n".join(lines)
+
+
+def _draws_method(prov: dict[str, Any]) -> list[str]:
+    """Method and provenance of a table with draws."""
+    checks = prov["self_checks"]
+    return ["## Method", "",
+            "Exact, in integers. For every canonical player hand, up card and card out of play (the discarded "
+            "card, or the sixth card a bought hand does not use), the dealer's outcomes among the 45 live cards "
+            "are the plain game's counts less the dealer hands that hold the dead card, counted by "
+            "inclusion-exclusion over the player's cards in one sweep of all hands in strength order. Every action "
+            "of each of the 122,151,120 situations is then the sum of its 46 draws' exact values (raise or fold, "
+            "whichever is worth more), and the best action, less its fee, is chosen by exact integer comparison. "
+            "Sampled situations are recomputed by the per-hand calculator (studodds hand), itself checked against "
+            "a brute-force enumeration of every draw and every dealer completion.",
+            "", "## Provenance", "",
+            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
+            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
+            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
+            f"- Combinations: {prov['total_combinations']:,} (122,151,120 situations x 46 draws x 148,995 dealer "
+            "hole-card sets)",
+            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
+            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
+            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the plain game agree with a "
+            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
 
 
 def certification_md(f: CertificationFigures) -> list[str]:

@@ -6,15 +6,17 @@ one ``--json`` away.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from evaluator.cards import RANKS, format_card, format_hand
+from studodds.reports.draws import LEGEND, UP_RANKS, chart_rows, draws_lines
 from studodds.reports.sidebets import side_bets_text
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.analysis.base import Analysis
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.strategies import StrategyComparison
+    from enumerate.draws.hand import HandDraws
     from enumerate.game.analysis import GameAnalysis
     from enumerate.game.diff import VariantDiff
 
@@ -79,9 +81,13 @@ def summary_text(a: GameAnalysis) -> str:
 
 
 def _extras(a: GameAnalysis) -> list[str]:
-    """Rule variants and side bets (nothing for a standard table)."""
+    """Rule variants, side bets and draws (nothing for a standard table)."""
     text = side_bets_text(a)
-    return ["", text] if text else []
+    out = ["", text] if text else []
+    if a.draws is not None:
+        out += ["", *draws_lines(a), "", "Strategy where a switch or a purchase is best (hand group by up-card rank); "
+                + LEGEND, columns([["hand group", *UP_RANKS], *chart_rows(a.draws.strategy, only_draws=True)])]
+    return out
 
 
 def _plain(value: Fraction) -> str:
@@ -101,8 +107,12 @@ def strategies_text(c: StrategyComparison) -> str:
     return "\n".join(lines)
 
 
-def hand_text(h: HandEVs) -> str:
-    """What ``studodds hand`` prints: counts and EVs per up card."""
+def hand_text(h: HandEVs | HandDraws) -> str:
+    """What ``studodds hand`` prints: counts and EVs per up card (every action on a table
+    with draws)."""
+    if getattr(h, "KIND", "hand") == "hand_draws":
+        return hand_draws_text(cast("HandDraws", h))
+    h = cast("HandEVs", h)
     lines = [f"Hand {format_hand(h.cards)}, variant {h.variant}; counts over 163,185 dealer completions",
              f"{'up':>3} {'no qualify':>10} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>11} "
              f"{'EV(fold)':>8} {'action':>6} {'margin':>9}  EV(raise) exact"]
@@ -114,6 +124,24 @@ def hand_text(h: HandEVs) -> str:
         b = h.ev_before_up_card
         lines.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
     return "\n".join(lines)
+
+
+def hand_draws_text(h: HandDraws) -> str:
+    """Every action of a hand on a table with draws, per up card, best first."""
+    out = [f"Hand {format_hand(h.cards)}, variant {h.variant}: every action before the decision, "
+           "EV after optimal raise/fold on every draw (fee included), best first"]
+    for r in h.rows:
+        rows = [["action", "fee", "draws", "dealer sets", "raise after", "EV (antes)", "EV exact"]]
+        for a in r.actions:
+            forced = " (forced)" if a.forced_raise else ""
+            rows.append([a.label, exact(a.fee), f"{a.draws:,}", f"{a.completions:,}",
+                         f"{a.raised_draws / a.draws:.2%}{forced}", f"{float(a.ev):.6f}", exact(a.ev)])
+        out += ["", f"Up card {format_card(r.up)}: best action {r.best.label}, EV {float(r.best.ev):.6f} antes",
+                columns(rows)]
+    if h.ev_before_up_card is not None:
+        b = h.ev_before_up_card
+        out.append(f"EV of the hand before the up card is seen (best action each time): {float(b):.6f} antes = {b}")
+    return "\n".join(out)
 
 
 def diff_text(d: VariantDiff) -> str:

@@ -1,0 +1,410 @@
+"""The whole game with switching one card or buying a sixth card, exactly.
+
+Every situation (player hand, up card) -- 6,319,573 up to suits, 122,151,120 in all -- has up to
+seven actions: keep, switch the i-th card (one ante at the Oasis tables), buy a sixth card.  The
+kernels of ``_game.pyx`` first count, for every canonical hand P', up card u and card d out of
+play, the dealer's outcomes among the 45 live cards (one sweep over the hands in strength
+order, like the count engine, 2.3 GB of packed counts), then value every action of every
+situation from those counts: 1,453,501,790 draws, each an exact integer.  The player takes the
+best action (the largest EV less its fee; ties: keep, then the lower card, then buying) and then
+raises or folds optimally.
+
+Probabilities share one denominator: a situation's 46 draws each face C(45, 4) = 148,995 dealer
+sets, 6,853,770 = 42 * C(46, 4) combinations, so a kept hand counts each of its 163,185 dealer
+sets 42 times; the game has 122,151,120 * 6,853,770 = 837,195,681,722,400 combinations.  The
+return table lists the outcomes of the final decisions (by final hand) and the fees as rows of
+their own; the house edge is the expected loss per ante, fees included; the element of risk
+divides it by the expected ante and raise (fees are not wagers); the fees per hand are reported
+beside it.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis, ReturnRow, check_table, return_table
+from enumerate.core.engine import COMPLETIONS, CountTable, hand_tables
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.draws import _game
+from enumerate.draws.hand import raise_form
+from enumerate.rules.variant import Variant
+from evaluator.errors import StudoddsError
+from evaluator.ranking import N_STRENGTHS, Category, category, strength, strength_by_index
+
+#: Dealer sets after one card is drawn: C(45, 4).
+DRAW_COMPLETIONS = 148_995
+#: Combinations of one situation: 46 draws of C(45, 4) dealer sets (= 42 * C(46, 4)).
+SITUATION_COMBINATIONS = 46 * DRAW_COMPLETIONS
+#: Actions of the whole-game kernel: keep, switch the i-th card (i = 1..5), buy.
+ACTIONS = ("keep", "switch 1st", "switch 2nd", "switch 3rd", "switch 4th", "switch 5th", "buy")
+KINDS = ("keep", "switch", "buy")
+#: Rows of hands the gather kernel takes per call (progress and Ctrl-C between calls).
+ROWS_PER_CALL = 2048
+
+
+def whole_game_supported(variant: Variant) -> bool:
+    """True when the exact whole game fits one machine: switching at most one card, buying."""
+    d = variant.draws
+    return d is not None and (d.switch is None or set(d.switch.fees) == {1})
+
+
+def check_whole_game(variant: Variant) -> None:
+    """StudoddsError unless :func:`whole_game_supported` (and no side bet or progressive)."""
+    if variant.draws is None:
+        raise StudoddsError(f"variant {variant.name!r} offers no switching or sixth card")
+    if not whole_game_supported(variant):
+        raise StudoddsError(f"variant {variant.name!r}: the exact whole game covers switching one card and buying "
+                            "a sixth card; switching more cards is estimated by 'studodds draws-sample' and valued "
+                            "exactly hand by hand by 'studodds hand'")
+    if variant.side_bets or variant.progressive is not None:
+        raise StudoddsError(f"variant {variant.name!r}: side bets and a progressive are not analysed with draws")
+
+
+@dataclass(frozen=True)
+class DrawCounts:
+    """The kernel's result: per action kind (keep, switch, buy) and final category, the raised
+    decisions, the raised combinations' no_qualify, win, tie, lose and the folded combinations;
+    per situation (count-table row, up column) the chosen action (:data:`ACTIONS`) and its value
+    less its fee (units of 1 / (scale * 6,853,770) antes)."""
+
+    stats: np.ndarray        # (3, 10, 8) int64
+    action: np.ndarray       # (rows, 47) uint8
+    best: np.ndarray         # (rows, 47) int64
+    scale: int
+
+
+@dataclass(frozen=True)
+class DrawFigures:
+    """What a table with draws adds to the analysis: the fees per hand, how often each action
+    is taken, and the strategy by hand group."""
+
+    fees_per_hand: Fraction
+    action_shares: dict[str, Fraction]        # action kind -> share of situations
+    switch_by_position: dict[int, Fraction]   # sorted-hand position of the switched card (0 = lowest)
+    strategy: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fees_per_hand_antes": exact(self.fees_per_hand),
+                "action_shares": {k: exact(v) for k, v in self.action_shares.items()},
+                "switched_card_by_position": {str(k + 1): exact(v) for k, v in self.switch_by_position.items()},
+                "strategy": list(self.strategy)}
+
+
+def dead_counts(table: CountTable, threads: int | None = None,
+                progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """(rows, 47, 46) uint64: the packed dead-card counts of ``_game.pyx`` for every canonical
+    hand, up card and card out of play."""
+    t = hand_tables()
+    n_threads = resolve_threads(threads)
+    n = t.canon_index.shape[0]
+    q = table.qualifier
+    row_of = np.ascontiguousarray(t.by_strength, dtype=np.int64)
+    nq, win, tie = (np.ascontiguousarray(a) for a in (table.no_qualify, table.win, table.tie))
+    dead = np.zeros((n, 47, 46), dtype=np.uint64)
+    states = np.zeros((n_threads, _game.COUNTERS_PER_STATE), dtype=np.int32)
+    tick = progress or (lambda _n: None)
+    canon_strength = t.canon_strength[t.by_strength].astype(np.int16)
+    bounds = np.unique(np.concatenate([np.searchsorted(t.canon_start, np.linspace(0, n, 65)), [0, q, N_STRENGTHS]]))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if lo == q and q > 0:
+            edges = np.linspace(0, n, 17).astype(np.int64)
+            for a, b in zip(edges[:-1], edges[1:]):
+                def below(cancel: np.ndarray, a: int = int(a), b: int = int(b)) -> None:
+                    _game.pairs_below_qualifier(states[0], q, t.canon_cards_by_strength, canon_strength, row_of,
+                                                a, b, nq, dead, cancel, n_threads)
+                interruptible(below)
+                tick(int(b - a))
+
+        def sweep(cancel: np.ndarray, lo: int = int(lo), hi: int = int(hi)) -> None:
+            _game.sweep_pairs(states, lo, hi, q, t.sorted_cards, t.sorted_masks, t.class_start,
+                              t.canon_cards_by_strength, t.canon_start, row_of, nq, win, tie, dead, cancel)
+        interruptible(sweep)
+        tick(int(t.canon_start[hi] - t.canon_start[lo]))
+    if q == 0:
+        tick(n)
+    return dead
+
+
+_CANON: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def canonical_map() -> tuple[np.ndarray, np.ndarray]:
+    """(code by colex index: canonical row * 32 + relabelling, the 24 relabellings)."""
+    global _CANON
+    if _CANON is None:
+        t = hand_tables()
+        row_of_index = np.full(strength_by_index().shape[0], -1, dtype=np.int32)
+        row_of_index[t.canon_index] = np.arange(t.canon_index.shape[0], dtype=np.int32)
+        out = np.empty(strength_by_index().shape[0], dtype=np.int32)
+        perms = np.zeros((24, 4), dtype=np.uint8)
+        _game.canonical_map(t.cards_by_index, row_of_index, out, perms)
+        _CANON = (out, perms)
+    return _CANON
+
+
+def coefficients(variant: Variant) -> tuple[int, int, np.ndarray, int, np.ndarray]:
+    """(scale, c_nq, c_win, c_tie, bonus) of the raise form of the table's base game."""
+    value = raise_form(variant, 46)
+    return (value.scale, value.c_nq, np.ascontiguousarray(value.c_win), value.c_tie,
+            np.ascontiguousarray(value.bonus))
+
+
+def memo_dead(table: CountTable, threads: int | None = None,
+              progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """:func:`dead_counts`, kept in the table's memo (2.3 GB: every table with draws and this
+    qualifier reads it)."""
+    if "draws_dead" not in table.memo:
+        table.memo["draws_dead"] = dead_counts(table, threads, progress)
+    return table.memo["draws_dead"]
+
+
+def action_values(table: CountTable, variant: Variant, threads: int | None = None,
+                  progress: Callable[[int], None] | None = None,
+                  rows: tuple[int, int] | None = None) -> tuple[np.ndarray, int]:
+    """((rows, 47, 7) int64 values of every action before fees, their scale): units of
+    1 / (scale * 6,853,770) antes; kept in the table's memo by paytable (the fees do not enter).
+    ``rows``: only these count-table rows (the others stay 0), for tests, not kept."""
+    check_table(table, variant)
+    coef = coefficients(variant)
+    key = ("draws_values", coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist()))
+    if rows is None and key in table.memo:
+        return table.memo[key], coef[0]
+    dead = memo_dead(table, threads, progress)
+    canon, perms = canonical_map()
+    n = table.hands.shape[0]
+    values = np.zeros((n, 47, 7), dtype=np.int64)
+    n_threads = resolve_threads(threads)
+    hands = np.ascontiguousarray(table.hands)
+    strength = np.ascontiguousarray(table.strength, dtype=np.int16)
+    lo_all, hi_all = rows or (0, n)
+    for lo in range(lo_all, hi_all, ROWS_PER_CALL):
+        hi = min(hi_all, lo + ROWS_PER_CALL)
+        def run(cancel: np.ndarray, lo: int = lo, hi: int = hi) -> None:
+            _game.action_values(hands, strength, table.up, table.no_qualify, table.win, table.tie, dead, canon, perms,
+                                lo, hi, *coef, values, cancel, n_threads)
+        interruptible(run)
+        if progress is not None:
+            progress(hi - lo)
+    if rows is None:
+        table.memo[key] = values
+    return values, coef[0]
+
+
+def choose(variant: Variant, values: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(action, best, denominator multiplier m): per situation the chosen kernel action (0..6,
+    plus 8 when a kept hand raises) -- the largest value less its fee among the allowed ones,
+    the first on a tie -- and that value in units of 1 / (scale * m * 6,853,770) antes."""
+    d = variant.draws
+    assert d is not None
+    fees = [Fraction(0)] + [d.fee(1) if d.switch is not None else Fraction(0)] * 5 + [d.buy_fee or Fraction(0)]
+    m = math.lcm(*(f.denominator for f in fees))
+    units = [int(f * scale * m * SITUATION_COMBINATIONS) for f in fees]
+    allowed = [True] + [d.switch is not None] * 5 + [d.buy_fee is not None]
+    if int(np.abs(values).max(initial=0)) * m + max(units) >= 2**62:
+        raise StudoddsError(f"variant {variant.name!r}: fees and pays too large for exact 64-bit comparison")
+    net = values * m - np.array(units, dtype=np.int64)
+    net[..., ~np.array(allowed)] = np.iinfo(np.int64).min
+    action = net.argmax(axis=2).astype(np.uint8)               # the first of equal values
+    best = np.take_along_axis(net, action[..., None].astype(np.int64), axis=2)[..., 0]
+    keep_raises = (action == 0) & (values[..., 0] > -42 * scale * COMPLETIONS)
+    return action | (keep_raises.astype(np.uint8) << 3), best, m
+
+
+def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
+                progress: Callable[[int], None] | None = None) -> DrawCounts:
+    """The whole game: values (:func:`action_values`), the choice, and the chosen actions'
+    outcomes.  ``progress`` gets hands swept, then rows valued, then rows accounted."""
+    check_whole_game(variant)
+    values, scale = action_values(table, variant, threads, progress)
+    action, best, m = choose(variant, values, scale)
+    dead = memo_dead(table, threads)
+    canon, perms = canonical_map()
+    coef = coefficients(variant)
+    n_threads = resolve_threads(threads)
+    n = table.hands.shape[0]
+    acc = np.zeros((n_threads, 3, 10, 8), dtype=np.int64)
+    hands = np.ascontiguousarray(table.hands)
+    weight = np.ascontiguousarray(table.weight, dtype=np.int64)
+    strength = np.ascontiguousarray(table.strength, dtype=np.int16)
+    chosen = np.ascontiguousarray(action & 7)
+    for lo in range(0, n, ROWS_PER_CALL * 8):
+        hi = min(n, lo + ROWS_PER_CALL * 8)
+        def run(cancel: np.ndarray, lo: int = lo, hi: int = hi) -> None:
+            _game.account(hands, weight, strength, table.up, table.no_qualify, table.win, table.tie, dead, canon,
+                          perms, chosen, lo, hi, *coef, acc, cancel, n_threads)
+        interruptible(run)
+        if progress is not None:
+            progress(hi - lo)
+    return DrawCounts(acc.sum(axis=0), action, best, scale * m)
+
+
+# ---------------------------------------------------------------------------------------------
+# From the kernel's sums to the analysis
+
+RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
+#: Decisions per situation: one after each of the 46 draws (a kept hand counts 46 times).
+DECISIONS = 46
+
+
+def kind_fees(variant: Variant) -> dict[str, Fraction]:
+    d = variant.draws
+    assert d is not None
+    return {"keep": Fraction(0), "switch": d.fee(1) if d.switch is not None else Fraction(0),
+            "buy": d.buy_fee if d.buy_fee is not None else Fraction(0)}
+
+
+def analysis_from_draws(table: CountTable, variant: Variant, dc: DrawCounts) -> tuple[Analysis, DrawFigures]:
+    """The exact analysis (return table with the fees as rows, house edge, element of risk,
+    variance) and the figures of the draws, from the kernel's sums."""
+    base = variant.base_game()
+    stats = dc.stats
+    situations = table.n_situations
+    total = situations * SITUATION_COMBINATIONS
+    fees = kind_fees(variant)
+    kind_total = [int(stats[k, :, [NQ, WIN, TIE, LOSE, FOLDED]].sum()) for k in range(3)]
+    if sum(kind_total) != total:
+        raise AssertionError("the draws' outcomes do not add up to every combination")
+    sums = stats.sum(axis=0)
+    wins = {c: int(sums[c, WIN]) for c in Category}
+    split = {c: (int(sums[c, NQ]), int(sums[c, TIE]), int(sums[c, LOSE])) for c in Category}
+    rows, expected, _ = return_table(base, wins, int(sums[:, NQ].sum()), int(sums[:, TIE].sum()),
+                                     int(sums[:, LOSE].sum()), int(sums[:, FOLDED].sum()), total, split)
+    fee_rows = []
+    for k, kind in enumerate(KINDS):
+        if fees[kind] and kind_total[k]:
+            p = Fraction(kind_total[k], total)
+            label = "switch one card" if kind == "switch" else "buy a sixth card"
+            fee_rows.append(ReturnRow(f"fee_{kind}", f"fee: {label}", -fees[kind], kind_total[k], p, -fees[kind] * p))
+    expected += sum((r.contribution for r in fee_rows), Fraction(0))
+    second = Fraction(0)
+    hit = Fraction(0)
+    for k, kind in enumerate(KINDS):
+        if not kind_total[k]:
+            continue
+        s = stats[k]
+        kw = {c: int(s[c, WIN]) for c in Category}
+        ks = {c: (int(s[c, NQ]), int(s[c, TIE]), int(s[c, LOSE])) for c in Category}
+        krows, _, _ = return_table(base, kw, int(s[:, NQ].sum()), int(s[:, TIE].sum()), int(s[:, LOSE].sum()),
+                                   int(s[:, FOLDED].sum()), kind_total[k], ks)
+        share = Fraction(kind_total[k], total)
+        second += share * sum((r.probability * (r.pays - fees[kind]) ** 2 for r in krows), Fraction(0))
+        hit += share * sum((r.probability for r in krows if r.pays - fees[kind] > 0), Fraction(0))
+    decisions = situations * DECISIONS
+    raised = int(sums[:, RAISED].sum())
+    average_wager = 1 + variant.raise_antes * Fraction(raised, decisions)
+    nq_all = int(sums[:, NQ].sum() + sums[:, NQ_FOLDED].sum())
+    analysis = Analysis(
+        variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
+        element_of_risk=-expected / average_wager, average_wager=average_wager,
+        variance=second - expected * expected, raise_probability=Fraction(raised, decisions),
+        raised_situations=raised, indifferent_situations=int(sums[:, INDIFFERENT].sum()),
+        dealer_qualifies=Fraction(total - nq_all, total), hit_frequency=hit, rows=tuple(rows) + tuple(fee_rows),
+        raise_by_category={c: (int(sums[c, RAISED]), int(sums[c, RAISED]) + int(stats[:, c, FOLDED].sum()
+                                                                                 // DRAW_COMPLETIONS)) for c in Category})
+    return analysis, figures(table, variant, dc, kind_total, total)
+
+
+def figures(table: CountTable, variant: Variant, dc: DrawCounts, kind_total: list[int], total: int) -> DrawFigures:
+    fees = kind_fees(variant)
+    shares = {kind: Fraction(kind_total[k], total) for k, kind in enumerate(KINDS)}
+    weight = table.weight.astype(np.int64)[:, None]
+    code = dc.action & 7
+    switched = {i: int((weight * (code == i + 1)).sum()) for i in range(5)}
+    all_switched = sum(switched.values())
+    by_position = {i: Fraction(n, all_switched) for i, n in switched.items() if n} if all_switched else {}
+    return DrawFigures(sum((fees[k] * shares[k] for k in KINDS), Fraction(0)), shares, by_position,
+                       strategy_chart(table, dc.action))
+
+
+# ---------------------------------------------------------------------------------------------
+# The strategy in words: by hand group and up-card rank
+
+RANK_TEXT = "23456789TJQKA"
+#: Short codes of the chart's cells.
+CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
+         "switch a paired card": "sp"}
+ORDINAL = ("lowest", "2nd lowest", "3rd lowest", "4th lowest", "5th lowest")
+
+
+def hand_group(cards: tuple[int, ...]) -> str:
+    """A player hand's group: its category with the ranks that matter (the top two cards of a
+    high-card hand, the rank of a pair), and four to a flush or to a straight when it has them."""
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    counts = {r: ranks.count(r) for r in set(ranks)}
+    suits = [c & 3 for c in cards]
+    cat = category(strength(cards))
+    if cat == Category.HIGH_CARD:
+        label = f"{RANK_TEXT[ranks[0]]}-{RANK_TEXT[ranks[1]]} high"
+    elif cat == Category.ONE_PAIR:
+        label = f"pair of {RANK_TEXT[max(counts, key=lambda r: (counts[r], r))]}s"
+    else:
+        return cat.label
+    extras = []
+    if max(suits.count(s) for s in range(4)) == 4:
+        extras.append("4 to a flush")
+    distinct = set(ranks) | ({-1} if 12 in ranks else set())
+    if any(len({r for r in distinct if lo <= r < lo + 5}) >= 4 for lo in range(-1, 9)):
+        extras.append("4 to a straight")
+    return label + ("" if not extras else ", " + ", ".join(extras))
+
+
+def switch_role(cards: tuple[int, ...], i: int) -> str:
+    """The switched card (the i-th of the sorted hand) by its role in the hand."""
+    card = cards[i]
+    others = [c for j, c in enumerate(cards) if j != i]
+    if len({c & 3 for c in others}) == 1 and card & 3 != others[0] & 3:
+        return "switch the off-suit card"
+    ranks = [c >> 2 for c in cards]
+    if ranks.count(card >> 2) > 1:
+        return "switch a paired card"
+    singles = sorted(c for c in cards if ranks.count(c >> 2) == 1)
+    return f"switch the {ORDINAL[singles.index(card)]} single card"
+
+
+def action_label(cards: tuple[int, ...], code: int) -> str:
+    a = code & 7
+    if a == 0:
+        return "keep and raise" if code & 8 else "keep and fold"
+    return "buy a sixth card" if a == 6 else switch_role(cards, a - 1)
+
+
+def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any], ...]:
+    """Per hand group and up-card rank: the situations (concrete, of 122,151,120) and the share
+    of each action, exact; groups ordered from the strongest hands down."""
+    cells: dict[tuple[str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    order: dict[str, int] = {}
+    for row in range(table.hands.shape[0]):
+        cards = tuple(int(c) for c in table.hands[row])
+        group = hand_group(cards)
+        order[group] = max(order.get(group, -1), int(table.strength[row]))
+        w = int(table.weight[row])
+        ups = table.up[row] >> 2
+        codes = action[row]
+        for code in np.unique(codes):
+            label = action_label(cards, int(code))
+            sel = codes == code
+            for r, n in zip(*np.unique(ups[sel], return_counts=True)):
+                cells[(group, int(r))][label] += w * int(n)
+    out = []
+    for group in sorted(order, key=lambda g: -order[g]):
+        for r in range(12, -1, -1):
+            cell = cells.get((group, r))
+            if not cell:
+                continue
+            n = sum(cell.values())
+            out.append({"hand_group": group, "up_rank": RANK_TEXT[r], "situations": n,
+                        "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda kv: -kv[1])}})
+    return tuple(out)
+
+
+def analyze_draws(table: CountTable, variant: Variant, threads: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> tuple[Analysis, DrawFigures]:
+    """The exact whole game of a table with one-card switching or a sixth card."""
+    return analysis_from_draws(table, variant, draw_counts(table, variant, threads, progress))

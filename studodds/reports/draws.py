@@ -1,0 +1,88 @@
+"""Text and markdown for tables with draws (switching cards, a sixth card): the fees, how often
+each action is taken, and the strategy chart by hand group and up-card rank."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.game.analysis import GameAnalysis
+
+#: Short codes of the strategy chart.
+CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
+         "switch a paired card": "sp", "switch the lowest single card": "s1", "switch the 2nd lowest single card": "s2",
+         "switch the 3rd lowest single card": "s3", "switch the 4th lowest single card": "s4",
+         "switch the 5th lowest single card": "s5"}
+UP_RANKS = "AKQJT98765432"
+POSITIONS = ("lowest", "2nd lowest", "middle", "2nd highest", "highest")
+LEGEND = ("R keep and raise, F keep and fold, B buy a sixth card; switch: so the off-suit card (four suited), "
+          "sp a paired card, s1 the lowest single card, s2 the 2nd lowest, ... s5 the highest; "
+          "* the action of most but not all suit patterns in the cell")
+
+
+def chart_rows(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ...], only_draws: bool) -> list[list[str]]:
+    """[hand group, cell per up rank A..2]: each cell the code of the most frequent action (with
+    * when not every situation in it takes it); ``only_draws``: only groups where some cell is
+    a switch or a purchase."""
+    cells: dict[str, dict[str, str]] = {}
+    for entry in strategy:
+        actions = entry["actions"]
+        top = next(iter(actions))
+        share = Fraction(actions[top]["exact"])
+        cells.setdefault(entry["hand_group"], {})[entry["up_rank"]] = CODES[top] + ("" if share == 1 else "*")
+    rows = []
+    for group, by_up in cells.items():
+        codes = [by_up.get(r, "") for r in UP_RANKS]
+        if only_draws and all(c.rstrip("*") in ("R", "F", "") for c in codes):
+            continue
+        rows.append([group, *codes])
+    return rows
+
+
+def draws_lines(a: GameAnalysis, markdown: bool = False) -> list[str]:
+    """The draws section up to the chart: rules, fees per hand, action shares, switched
+    positions; in markdown the whole chart follows (the terminal adds its own, see
+    :func:`studodds.reports.text.summary_text`)."""
+    d = a.draws
+    v = a.variant
+    if d is None or v.draws is None:
+        return []
+    shares = ", ".join(f"{k} {float(p):.4%}" for k, p in d.action_shares.items() if p)
+    out = [("## Switching and buying" if markdown else "Switching and buying"), "",
+           f"Rules: {v.draws.text()}.",
+           f"Fees per hand: {float(d.fees_per_hand):.6f} antes (exact {d.fees_per_hand}); fees are not wagers: the house "
+           "edge counts them, the element of risk divides by the ante and raise only.",
+           f"Actions taken (share of situations): {shares}."]
+    if d.switch_by_position:
+        pos = ", ".join(f"{POSITIONS[k]} card "
+                        f"{float(p):.2%}" for k, p in d.switch_by_position.items())
+        out.append(f"Switched card, by its place in the sorted hand: {pos}.")
+    out.append(f"Decisions after the draw: 46 per situation (one per drawn card; a kept hand counts 46 times); "
+               f"raised {float(a.raise_probability):.4%}.")
+    if markdown:
+        header = ["hand group", *UP_RANKS]
+        out += ["", "### Strategy by hand group and up-card rank", "", LEGEND + ".", "",
+                "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        out += ["| " + " | ".join(r) + " |" for r in chart_rows(d.strategy, only_draws=False)]
+    return out
+
+
+def draws_strategy_markdown(a: GameAnalysis) -> str:
+    """strategy.md of a table with draws: the chart of every hand group."""
+    assert a.draws is not None and a.variant.draws is not None
+    header = ["hand group", *UP_RANKS]
+    lines = [f"# Optimal strategy: {a.variant.name}", "", f"Before deciding: {a.variant.draws.text()}.", "",
+             "Each cell: the action most suit patterns of the hand group take against that up-card rank. "
+             + LEGEND + "; every cell with the share of every action: strategy.csv.", "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in chart_rows(a.draws.strategy, only_draws=False)]
+    return "\n".join(lines) + "\n"
+
+
+def draws_strategy_csv(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> str:
+    """strategy.csv of a table with draws: hand group, up rank, situations, action, exact share."""
+    lines = ["hand_group,up_rank,situations,action,share"]
+    for e in strategy:
+        for action, share in e["actions"].items():
+            lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{share['exact']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,210 @@
+"""Switching cards and buying a sixth card: the rules, and every action of a situation against
+brute force over every draw and every dealer completion with the independent evaluator."""
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from reference import QUALIFIER_KEY, parse, poker_keys
+
+from enumerate.draws.hand import BUY, SituationTables, allowed_actions, situation_draws
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.variant_file import load_builtin, parse_variant_text, resolve
+from evaluator.errors import StudoddsError
+
+US = load_builtin("us-common").variant
+ONE = load_builtin("oasis-one-card").variant
+SIX = load_builtin("sixth-card").variant
+GALEWIND = resolve("docs/variants/oasis-galewind.toml").variant
+
+
+def _pay(variant, key: int) -> Fraction:
+    """Raise pay of a hand from its reference key (a royal flush is a straight flush to an ace)."""
+    from evaluator.ranking import Category
+    cat = key // 13**5
+    if cat == 8 and (key // 13**4) % 13 == 12:
+        return variant.pay(Category.ROYAL_FLUSH)
+    return variant.pay(Category(cat))
+
+
+def _ev_raise(variant, pkey: int, dealer: np.ndarray) -> Fraction:
+    """EV(raise) in antes by settling every dealer hand (keys) against the player's key."""
+    qualifies = dealer >= QUALIFIER_KEY
+    nq = int((~qualifies).sum())
+    win = int((qualifies & (dealer < pkey)).sum())
+    lose = int((qualifies & (dealer > pkey)).sum())
+    r = variant.raise_antes
+    total = nq * variant.ante_no_qualify + win * (variant.ante_win + r * _pay(variant, pkey)) - (1 + r) * lose
+    return Fraction(total) / len(dealer)
+
+
+class Brute:
+    """A situation's dealer hands over the unseen cards, evaluated once by the reference
+    evaluator; a draw's live dealer hands are those holding none of the drawn cards."""
+
+    def __init__(self, cards, up, unseen):
+        self.cards, self.up = sorted(cards), up
+        self.unseen = np.array(unseen, dtype=np.int64)
+        holes = np.array(list(itertools.combinations(range(len(unseen)), 4)), dtype=np.int64)
+        self.keys = poker_keys(np.concatenate([self.unseen[holes], np.full((len(holes), 1), up)], axis=1))
+        self.masks = (np.int64(1) << holes).sum(axis=1)
+
+    def action_ev(self, variant, action, forced=False) -> Fraction:
+        k = 1 if action == BUY else bin(action).count("1")
+        kept = [c for j, c in enumerate(self.cards) if not (action >> j) & 1] if action != BUY else self.cards
+        total = Fraction(0)
+        draws = list(itertools.combinations(range(len(self.unseen)), k))
+        for a in draws:
+            new = [int(self.unseen[x]) for x in a]
+            if action == BUY:
+                pkey = max(int(poker_keys(np.array([list(h)]))[0]) for h in itertools.combinations(kept + new, 5))
+            else:
+                pkey = int(poker_keys(np.array([kept + new]))[0])
+            live = (self.masks & sum(1 << x for x in a)) == 0
+            ev = _ev_raise(variant, pkey, self.keys[live])
+            total += ev if forced else max(ev, Fraction(-1))
+        fee = variant.draws.buy_fee if action == BUY else variant.draws.fee(k)
+        return total / len(draws) - fee
+
+
+def _unseen(cards, up, deck=range(52)):
+    return [c for c in deck if c not in cards and c != up]
+
+
+@pytest.mark.parametrize("hand,up", [("As Kd Jh 8c 3s", "7d"),
+                                     pytest.param("Qh Qd 9c 5s 2c", "Ah", marks=pytest.mark.slow),
+                                     pytest.param("Th 9h 8h 7h 2c", "Kc", marks=pytest.mark.slow)])
+def test_one_card_switches_and_the_sixth_card_match_brute_force(hand, up):
+    variant = parse_variant_text(ONE_AND_BUY, "both.toml")
+    cards, u = parse(hand), parse(up)[0]
+    brute = Brute(cards, u, _unseen(cards, u))
+    one_card = [0, 1, 2, 4, 8, 16, BUY]
+    got = {(a.kind, a.discard): a.ev for a in situation_draws(variant, tuple(cards), u, actions=one_card).actions}
+    assert len(got) == 7
+    for action in one_card:
+        kind = "keep" if action == 0 else "buy" if action == BUY else "switch"
+        discard = () if kind != "switch" else tuple(c for j, c in enumerate(sorted(cards)) if (action >> j) & 1)
+        assert got[(kind, discard)] == brute.action_ev(variant, action), (kind, discard)
+
+
+ONE_AND_BUY = """
+name = "both"
+qualifier = "AK"
+[raise_pays]
+royal_flush = 100
+straight_flush = 50
+four_of_a_kind = 20
+full_house = 7
+flush = 5
+straight = 4
+three_of_a_kind = 3
+two_pairs = 2
+one_pair = 1
+high_card = 1
+[switch]
+fees = { 1 = 1, 2 = "3/2" }
+[buy_card]
+fee = "1/2"
+"""
+
+
+@pytest.mark.slow
+def test_two_card_switches_match_brute_force():
+    cards, u = parse("Ah Kh 8c 4d 2s"), parse("9c")[0]
+    brute = Brute(cards, u, _unseen(cards, u))
+    variant = parse_variant_text(ONE_AND_BUY, "both.toml")
+    got = situation_draws(variant, tuple(cards), u, actions=[m for m in range(32) if bin(m).count("1") == 2])
+    for a in got.actions:
+        mask = sum(1 << sorted(cards).index(c) for c in a.discard)
+        assert a.ev == brute.action_ev(variant, mask), a.label
+
+
+@pytest.mark.slow
+def test_every_option_on_a_reduced_deck_matches_brute_force():
+    """Ranks 9 to ace (24 cards): 18 unseen cards, every switch set of 1 to 5 cards and the
+    sixth card, each draw against every dealer completion; all five forced to raise."""
+    deck = [c for c in range(52) if c // 4 >= 7]
+    cards, u = parse("Ah Kh Th 9c Qd"), parse("Js")[0]
+    unseen = _unseen(cards, u, deck)
+    brute = Brute(cards, u, unseen)
+    variant = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }',
+                                                     'fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 2, 5 = 1 }\n'
+                                                     'all_five_must_raise = true'), "reduced.toml")
+    got = situation_draws(variant, tuple(cards), u, unseen=np.array(unseen))
+    assert len(got.actions) == 33
+    for a in got.actions:
+        mask = BUY if a.kind == "buy" else sum(1 << sorted(cards).index(c) for c in a.discard)
+        assert a.ev == brute.action_ev(variant, mask, forced=mask == 31), a.label
+        assert a.draws == math.comb(18, 1 if mask == BUY else bin(mask).count("1"))
+
+
+def test_sampled_draws_of_every_size_count_like_brute_force():
+    cards, u = parse("Js Jd 7c 6h 2d"), parse("Qs")[0]
+    tables = SituationTables(tuple(cards), u)
+    brute = Brute(cards, u, tables.unseen)
+    rng = np.random.default_rng(23)
+    for action in [3, 7, 15, 31, 21]:
+        k = bin(action).count("1")
+        draws = np.sort(rng.choice(math.comb(46, k), size=25, replace=False))
+        out = tables.outcomes(US.qualifier.threshold, action, draws)
+        for t, row in zip(draws, out):
+            a = _unrank(int(t), k)
+            kept = [c for j, c in enumerate(sorted(cards)) if not (action >> j) & 1]
+            pkey = int(poker_keys(np.array([kept + [int(tables.unseen[x]) for x in a]]))[0])
+            d = brute.keys[(brute.masks & sum(1 << x for x in a)) == 0]
+            q = d >= QUALIFIER_KEY
+            assert tuple(row[1:]) == (int((~q).sum()), int((q & (d < pkey)).sum()), int((q & (d == pkey)).sum()))
+
+
+def _unrank(t, k):
+    out, n = [], 45
+    for i in range(k, 0, -1):
+        while math.comb(n, i) > t:
+            n -= 1
+        out.append(n)
+        t -= math.comb(n, i)
+        n -= 1
+    return tuple(sorted(out))
+
+
+def test_keeping_is_the_plain_game():
+    from studodds import api
+    plain = api.hand("As Kd Jh 8c 3s", up="7d")
+    draws = api.hand("As Kd Jh 8c 3s", up="7d", variant="oasis-one-card")
+    keep = next(a for a in draws.rows[0].actions if a.kind == "keep")
+    assert keep.ev == plain.rows[0].best and keep.completions == 163185
+
+
+def test_rules_in_the_variant_file():
+    assert ONE.draws.switch.fees == {1: 1} and ONE.draws.buy_fee is None
+    assert SIX.draws.buy_fee == 1 and SIX.draws.switch is None
+    assert GALEWIND.draws.switch.all_five_must_raise and dict(GALEWIND.draws.switch.fees) == {1: 1, 2: 2, 3: 3, 4: 2, 5: 1}
+    assert ONE.base_game().draws is None and ONE.base_game().raise_pays == ONE.raise_pays
+    assert ONE.to_dict()["switch"]["fees_antes"]["1"]["exact"] == "1"
+    assert allowed_actions(ONE) == [0, 1, 2, 4, 8, 16]
+    assert len(allowed_actions(GALEWIND)) == 32 and allowed_actions(SIX) == [0, BUY]
+    for text, message in [
+        ("[switch]\nfees = { 6 = 1 }", "switch.fees: '6': a number of cards from 1 to 5"),
+        ("[switch]\nfees = { 1 = -1 }", "switch.fees.1"),
+        ("[switch]\nfees = {}", "switch.fees: missing"),
+        ("[switch]\nfees = { 1 = 1 }\nall_five_must_raise = true", "needs a fee for switching 5 cards"),
+        ("[switch]\nfees = { 1 = 1 }\nall_five = true", "unknown key"),
+        ("[buy_card]\nprice = 1", "unknown key"),
+        ("[buy_card]\n", "buy_card.fee: missing"),
+    ]:
+        with pytest.raises(StudoddsError, match=message.replace("(", r"\(").replace("[", r"\[")):
+            parse_variant_text(US_TEXT + text, "bad.toml")
+    with pytest.raises(StudoddsError, match="bad.toml: switch: must be a table"):
+        parse_variant_text("switch = 3\n" + US_TEXT, "bad.toml")
+
+
+US_TEXT = ONE_AND_BUY[:ONE_AND_BUY.index("[switch]")]
+
+
+def test_analyses_of_the_plain_game_refuse_a_table_with_draws():
+    with pytest.raises(StudoddsError, match="switch or buy cards before the decision"):
+        RaiseValue.of(ONE)
+    base, us = RaiseValue.of(ONE.base_game()), RaiseValue.of(US)
+    assert (base.scale, base.c_nq, base.c_tie) == (us.scale, us.c_nq, us.c_tie)
+    assert (base.c_win == us.c_win).all() and (base.thresholds == us.thresholds).all()
