@@ -17,6 +17,7 @@ from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.simulation import _simulate, settle
 from enumerate.simulation.simulate import CHUNK, Tally, exact_figures, make_plan, raise_mask, run, simulate
 from enumerate.simulation.statistics import chi_square, chi_square_sf, mean_estimate
+from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 from studodds.api import load_variant
 
@@ -212,9 +213,16 @@ BUILTINS = ["ante-bonus", "cyberstud", "envy-bonus", "five-plus-one", "max-payou
             "progressive-500-250-100", "raise-one-ante", "royal-200", "uk-casino-stud", "us-common"]
 
 
+#: Built-ins with switching or a sixth card: the simulator plays the plain game and refuses them.
+DRAWS = ["oasis-one-card", "sixth-card"]
+
+
 def test_builtins_listed():
-    from studodds.api import variants
-    assert sorted(v.name for v in variants()) == BUILTINS
+    from studodds import api
+    assert sorted(v.name for v in api.variants()) == sorted(BUILTINS + DRAWS)
+    for name in DRAWS:
+        with pytest.raises(StudoddsError, match="switch or buy cards before the decision"):
+            api.simulate(name, games=1000)
 
 
 @pytest.mark.slow

@@ -377,11 +377,20 @@ cdef void _situation_of(Situation* st, int64_t r, int c, const uint8_t[:, ::1] h
             nu += 1
 
 
-cdef uint64_t _switch_word(const Situation* st, int i, int x, const uint64_t[:, :, ::1] dead,
-                           const int32_t* canon, const uint8_t[:, ::1] perms, const int16_t* strength,
-                           int* s_out) noexcept nogil:
-    """The packed dead-card counts after switching the i-th card for x, and (s_out) the new
-    hand's strength: P - p_i + x relabelled to its canonical hand."""
+cdef extern from *:
+    """
+    #define studodds_prefetch(p) __builtin_prefetch((const void *)(p))
+    """
+    void studodds_prefetch(const void* p) noexcept nogil
+
+
+cdef const uint64_t* _switch_slot(const Situation* st, int i, int x, const uint64_t[:, :, ::1] dead,
+                                  const int32_t* canon, const uint8_t[:, ::1] perms, const int16_t* strength,
+                                  int* s_out) noexcept nogil:
+    """Where the packed dead-card counts after switching the i-th card for x are, and (s_out)
+    the new hand's strength: P - p_i + x relabelled to its canonical hand.  The word is
+    prefetched: a situation asks for 230 words scattered over 2.3 GB, and issuing every load
+    before reading any lets the memory system serve them together."""
     cdef const int32_t* binom = binom_table()
     cdef const uint8_t* p = st.p
     cdef int np_[5]
@@ -410,7 +419,9 @@ cdef uint64_t _switch_word(const Situation* st, int i, int x, const uint64_t[:, 
     sd = (p[i] & ~3) | perms[pid, p[i] & 3]
     ucol = su - ((sig[0] < su) + (sig[1] < su) + (sig[2] < su) + (sig[3] < su) + (sig[4] < su))
     didx = sd - ((sig[0] < sd) + (sig[1] < sd) + (sig[2] < sd) + (sig[3] < sd) + (sig[4] < sd)) - (su < sd)
-    return dead[code >> 5, ucol, didx]
+    cdef const uint64_t* slot = &dead[code >> 5, ucol, didx]
+    studodds_prefetch(slot)
+    return slot
 
 
 def action_values(const uint8_t[:, ::1] hands, const int16_t[::1] hand_strength, const uint8_t[:, ::1] up,
@@ -443,7 +454,12 @@ cdef void _values(int64_t r, int c, const uint8_t[:, ::1] hands, const int16_t[:
     cdef int xi, i, sp, best_s, cat
     cdef uint64_t e, best_e
     cdef int64_t fold1 = -scale * N1, fold0 = -scale * N0, keep_rv
+    cdef const uint64_t* slots[46 * 5]
+    cdef int strengths[46 * 5]
     _situation_of(&st, r, c, hands, hand_strength, up)
+    for xi in range(46):
+        for i in range(5):
+            slots[xi * 5 + i] = _switch_slot(&st, i, st.unseen[xi], dead, canon, perms, strength, &strengths[xi * 5 + i])
     cat = category[st.s0]
     keep_rv = (<int64_t>base_nq[r, c]) * c_nq + (<int64_t>base_win[r, c]) * c_win[cat] \
         + (<int64_t>base_tie[r, c]) * c_tie - N0 * (c_tie - bonus[cat])
@@ -454,7 +470,8 @@ cdef void _values(int64_t r, int c, const uint8_t[:, ::1] hands, const int16_t[:
         best_e = dead[r, c, xi]                  # P itself, x out of play
         best_s = st.s0
         for i in range(5):
-            e = _switch_word(&st, i, st.unseen[xi], dead, canon, perms, strength, &sp)
+            e = slots[xi * 5 + i][0]
+            sp = strengths[xi * 5 + i]
             out[1 + i] += _value(e, sp, N1, fold1, c_nq, c_win, c_tie, bonus, category)
             if sp > best_s:
                 best_s = sp
@@ -504,13 +521,13 @@ cdef void _account_situation(int64_t r, int c, const uint8_t[:, ::1] hands, cons
     _situation_of(&st, r, c, hands, hand_strength, up)
     for xi in range(46):
         if a <= 5:
-            e = _switch_word(&st, a - 1, st.unseen[xi], dead, canon, perms, strength, &sp)
+            e = _switch_slot(&st, a - 1, st.unseen[xi], dead, canon, perms, strength, &sp)[0]
             _account(acc + 10 * N_STATS, e, sp, N1, fold1, c_nq, c_win, c_tie, bonus, category, w, w)
         else:
             best_e = dead[r, c, xi]
             best_s = st.s0
             for i in range(5):
-                e = _switch_word(&st, i, st.unseen[xi], dead, canon, perms, strength, &sp)
+                e = _switch_slot(&st, i, st.unseen[xi], dead, canon, perms, strength, &sp)[0]
                 if sp > best_s:
                     best_s = sp
                     best_e = e
