@@ -189,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--protection", action="store_true", help="only the game-protection figures")
     parser.add_argument("--design", action="store_true", help="only the paytable-design figures")
     parser.add_argument("--simulate", action="store_true", help="only the simulator's throughput")
+    parser.add_argument("--draws", action="store_true",
+                        help="only switching and buying: one hand's 32 switch sets, the one-card and sixth-card games")
     parser.add_argument("--release", metavar="DIR",
                         help="also run each figure of the certified batch and the warm start on the release "
                              "installed in DIR (pip install --target DIR), interleaved, with the ratios")
@@ -205,6 +207,9 @@ def main() -> None:
         return
     if args.simulate:
         simulation()
+        return
+    if args.draws:
+        draws()
         return
     if args.load:
         seconds, mb = load_run(1000)
@@ -290,6 +295,24 @@ def simulation() -> None:
             s = api.simulate(name, games=games, seed=1, threads=threads)
             print(f"simulate {name}, {threads} thread(s): {games / s.seconds / 1e6:.1f} M games/s "
                   f"({s.seconds:.2f} s for {games:,}; {'consistent' if s.passed else 'NOT consistent'})", flush=True)
+
+
+GALEWIND = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "variants", "oasis-galewind.toml")
+
+
+def draws() -> None:
+    """Switching and buying, each in a fresh process (count table cached, nothing else): one
+    hand's every action under the Galewind schedule (32 switch sets), the whole one-card game,
+    the whole sixth-card game."""
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    hand = timed([sys.executable, "-m", "studodds", "hand", "As Kd Jh 8c 3s", "--up", "7d", "--variant",
+                  os.path.abspath(GALEWIND), "--quiet"], 3)
+    print(f"`studodds hand` with all 32 switch sets (Galewind), process start to exit: median "
+          f"{statistics.median(hand):.2f} s (min {min(hand):.2f})", flush=True)
+    for name in ("oasis-one-card", "sixth-card"):
+        seconds, mb, code = timed_run(["-m", "studodds", "analyze", name, "--quiet"])
+        print(f"whole game {name}, cold (counts cached), process start to exit: {seconds:.1f} s, "
+              f"peak {mb:,.0f} MB (exit {code})", flush=True)
 
 
 def design() -> None:

@@ -29,7 +29,6 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
-from enumerate.draws.game import check_whole_game
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
 from enumerate.rules.amounts import parse_amount, parse_rational
@@ -62,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult, Target
     from enumerate.draws.hand import HandDraws
+    from enumerate.draws.sample import DrawSample
     from enumerate.game.diff import VariantDiff
     from enumerate.progressive.figures import ProgressiveReport
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
@@ -148,6 +148,7 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
     if v.draws is not None:
+        from enumerate.draws.game import check_whole_game  # lazy: start-up time (few tables have draws)
         check_whole_game(v)                       # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads), draws_bar(v, table, progress) as bar:
@@ -270,6 +271,31 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
             bar.close()
 
 
+def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, checkpoint: str | Path | None = None,
+                 scheduler: str | None = None, threads: int | None = None, use_cache: bool = True,
+                 progress: bool = False) -> DrawSample:
+    """A table with switches of two or more cards, estimated: the exact whole game with at most
+    one switched card plus the mean gain of the larger switches over ``situations`` uniformly
+    sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`).  Shards of 16
+    situations; ``checkpoint``: a file that keeps finished shards (a rerun resumes); ``scheduler``:
+    a Dask scheduler address.  The result does not depend on how the work is split."""
+    from enumerate.draws.sample import check_sampled, one_card_variant, sample_draws  # lazy: start-up time
+    source = variant_source(variant)
+    v = source.variant
+    if isinstance(situations, bool) or not isinstance(situations, int) or not 1 <= situations <= 10**8:
+        raise ParameterError("situations", "a whole number of situations from 1 to 100,000,000")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ParameterError("seed", "a whole number from 0 to 2^64 - 1")
+    check_sampled(v)
+    check_threads(threads)
+    one = analyze(one_card_variant(v), threads=threads, use_cache=use_cache, progress=progress)
+    bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
+    with using_threads(threads), bar as b:
+        return sample_draws(v, source.text, situations, seed, one.expected_return,
+                            checkpoint=None if checkpoint is None else Path(checkpoint), scheduler=scheduler,
+                            threads=threads, progress=None if b is None else b.update)
+
+
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
              use_cache: bool = True, progress: bool = False) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
@@ -310,6 +336,7 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     va, vb = load_variant(a), load_variant(b)
     for v in (va, vb):
         if v.draws is not None:
+            from enumerate.draws.game import check_whole_game  # lazy: start-up time (few tables have draws)
             check_whole_game(v)                   # before any counting
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)

@@ -208,3 +208,108 @@ def test_analyses_of_the_plain_game_refuse_a_table_with_draws():
     base, us = RaiseValue.of(ONE.base_game()), RaiseValue.of(US)
     assert (base.scale, base.c_nq, base.c_tie) == (us.scale, us.c_nq, us.c_tie)
     assert (base.c_win == us.c_win).all() and (base.thresholds == us.thresholds).all()
+
+
+# ------------------------------------------------------------------------------------------
+# The whole game (one switched card, the sixth card)
+
+PROHIBITIVE = ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', 'fees = { 1 = 1000 }').replace(
+    'fee = "1/2"', "fee = 1000").replace('name = "both"', 'name = "prohibitive"')
+
+
+@pytest.fixture(scope="module")
+def table():
+    from studodds import api
+    return api.count_table("us-common")          # the session's table: its memo keeps the draws' work
+
+
+@pytest.mark.slow
+def test_prohibitive_fees_give_the_plain_game_exactly(table):
+    from enumerate.analysis.base import analyze
+    from enumerate.game.analysis import analyze_game
+    v = parse_variant_text(PROHIBITIVE, "prohibitive.toml")
+    a, plain = analyze_game(table, v), analyze(table, US)
+    assert a.house_edge == plain.house_edge and a.variance == plain.variance
+    assert a.element_of_risk == plain.element_of_risk and a.hit_frequency == plain.hit_frequency
+    assert a.raise_probability == plain.raise_probability and a.dealer_qualifies == plain.dealer_qualifies
+    assert [(r.outcome, r.probability) for r in a.rows] == [(r.outcome, r.probability) for r in plain.rows]
+    assert a.total_combinations == 42 * plain.total_combinations      # 46 x C(45, 4) = 42 x C(46, 4)
+    assert a.draws.action_shares["keep"] == 1 and a.draws.fees_per_hand == 0
+
+
+@pytest.mark.slow
+def test_suit_classes_of_the_whole_game_equal_the_per_hand_enumeration(table):
+    """Every action's value in sampled count-table rows (all 47 up cards) equals the per-hand
+    calculator's, on the canonical cards and on a suit-relabelled copy of the situation."""
+    from enumerate.draws import game
+    v = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "one.toml")
+    values, scale = game.action_values(table, v)
+    rng = np.random.default_rng(2026)
+    rows = rng.choice(table.hands.shape[0], 4, replace=False)
+    for row in rows:
+        cards = tuple(int(c) for c in table.hands[row])
+        for col in rng.choice(47, 3, replace=False):
+            up = int(table.up[row, col])
+            perm = rng.permutation(4)
+            relabel = {c: (c & ~3) | int(perm[c & 3]) for c in range(52)}
+            back = {v: c for c, v in relabel.items()}
+            for hand, u, to_canonical in ((cards, up, {c: c for c in range(52)}),
+                                          (tuple(relabel[c] for c in cards), relabel[up], back)):
+                r = situation_draws(v, hand, u, actions=[0, 1, 2, 4, 8, 16, BUY])
+                for a in r.actions:            # kernel actions: keep, switch the i-th canonical card, buy
+                    k = 0 if a.kind == "keep" else 6 if a.kind == "buy" else 1 + cards.index(to_canonical[a.discard[0]])
+                    got = Fraction(int(values[row, col, k]), scale * game.SITUATION_COMBINATIONS)
+                    assert got == a.ev_before_fee, (cards, up, a.label)
+
+
+@pytest.mark.slow
+def test_the_built_in_tables_with_draws():
+    from studodds import api
+    one, six = api.analyze("oasis-one-card"), api.analyze("sixth-card")
+    for a in (one, six):
+        outcomes = [r for r in a.rows if not r.outcome.startswith("fee_")]
+        assert sum(r.combinations for r in outcomes) == a.total_combinations == 122_151_120 * 46 * 148_995
+        assert sum(r.contribution for r in a.rows) == a.expected_return
+        assert a.element_of_risk == a.house_edge / a.average_wager
+    assert one.total_loss == 8_683_003_637_268 and six.total_loss == -14_710_325_721_756
+    assert one.draws.fees_per_hand == one.draws.action_shares["switch"]      # one ante a switch
+    assert six.draws.action_shares["switch"] == 0 < six.draws.action_shares["buy"]
+    plain = api.analyze("us-common")
+    assert one.house_edge < plain.house_edge and six.house_edge < 0
+
+
+# ------------------------------------------------------------------------------------------
+# Any number of cards: the sampled estimate
+
+def test_sampled_situations_are_dealt_from_the_seed_alone():
+    from enumerate.draws.sample import deal
+    hands = [deal(7, i) for i in range(2000)]
+    assert hands[:50] == [deal(7, i) for i in range(50)]               # the same, however split
+    assert all(len(set(h) | {u}) == 6 for h, u in hands)
+    assert deal(8, 0) != deal(7, 0)
+    ups = np.bincount([u for _, u in hands], minlength=52)
+    assert ups.min() > 15 and ups.max() < 65                               # 2000/52 = 38.5 a card
+
+
+def test_the_sample_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    from enumerate.draws import sample as sm
+    monkeypatch.setattr(sm, "SHARD", 2)
+    v = parse_variant_text(ONE_AND_BUY.replace("[buy_card]\nfee = \"1/2\"\n", ""), "two.toml")
+    text = ONE_AND_BUY
+    calls = []
+    real = sm.value_shard
+
+    def counted(*args, **kw):
+        calls.append(args[2])
+        return real(*args, **kw)
+    monkeypatch.setattr(sm, "value_shard", counted)
+    ck = tmp_path / "ck.json"
+    first = sm.sample_draws(v, text, 4, 3, Fraction(-1, 10), checkpoint=ck)
+    assert calls == [0, 1] and ck.exists()
+    again = sm.sample_draws(v, text, 6, 3, Fraction(-1, 10), checkpoint=ck)
+    assert calls == [0, 1, 2]                                              # shards 0 and 1 were kept
+    assert again.samples[:4] == first.samples
+    for s in again.samples:
+        assert s.best >= s.best_one and (s.best_switched >= 2) == (s.gain > 0)
+    with pytest.raises(StudoddsError, match="another variant, seed or shard size"):
+        sm.sample_draws(v, text, 4, 4, Fraction(-1, 10), checkpoint=ck)

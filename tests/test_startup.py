@@ -24,7 +24,7 @@ print(json.dumps({"code": code, "strength_table": _eval._STRENGTH_BY_INDEX is no
 #: Modules a warm analyze or hand has no use for.
 NOT_AT_START = ("enumerate.design", "enumerate.protection", "enumerate.progressive.figures", "studodds.certify",
                 "studodds.reports.design", "studodds.reports.markdown", "enumerate.analysis.ev_table",
-                "enumerate.analysis.distribution", "numpy.ma")
+                "enumerate.analysis.distribution", "enumerate.draws", "numpy.ma")
 
 
 def _probe(*args: str) -> dict:

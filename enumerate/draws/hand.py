@@ -63,7 +63,7 @@ class ActionEV:
     @property
     def label(self) -> str:
         if self.kind == "switch":
-            return "switch " + " ".join(format_card(c) for c in self.discard)
+            return "switch " + " ".join(format_card(c) for c in sorted(self.discard, reverse=True))
         return "buy a sixth card" if self.kind == "buy" else "keep"
 
     def to_dict(self) -> dict[str, Any]:
@@ -211,7 +211,7 @@ def hand_draws(variant: Variant, cards: tuple[int, ...], up: int | None, *, thre
     """:class:`HandDraws` against ``up``, or against every up card (``progress``: a callable
     taking the number of up cards done)."""
     if up is not None:
-        return HandDraws(tuple(sorted(cards)), variant.name, (situation_draws(variant, cards, up, threads=threads),), None)
+        return HandDraws(tuple(cards), variant.name, (situation_draws(variant, cards, up, threads=threads),), None)
     rows = []
     for u in range(52):
         if u in cards:
@@ -220,4 +220,4 @@ def hand_draws(variant: Variant, cards: tuple[int, ...], up: int | None, *, thre
         if progress is not None:
             progress(1)
     before = sum((r.best.ev for r in rows), Fraction(0)) / len(rows)
-    return HandDraws(tuple(sorted(cards)), variant.name, tuple(rows), before)
+    return HandDraws(tuple(cards), variant.name, tuple(rows), before)

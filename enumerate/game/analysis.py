@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
 from enumerate.core.engine import CountTable
-from enumerate.draws.game import DrawFigures, analyze_draws
 from enumerate.rules.variant import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.draws.game import DrawFigures
     from enumerate.sidebets.analysis import SideBetReport
 
 
@@ -64,6 +64,7 @@ def analyze_game(counts: CountTable, variant: Variant, threads: int | None = Non
     ``progress`` (a table with draws only, minutes of work) gets the steps of
     :func:`enumerate.draws.game.draw_counts`."""
     if variant.draws is not None:
+        from enumerate.draws.game import analyze_draws  # lazy: start-up time (few tables have draws)
         result, figures = analyze_draws(counts, variant, threads, progress)
         fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
         return GameAnalysis(**fields, draws=figures)

@@ -29,13 +29,13 @@ from typing import Any
 
 from evaluator.errors import StudoddsError
 from studodds import __version__, api
-from studodds.cli import certify, design, game, progressive, protection, simulation
+from studodds.cli import certify, design, draws, game, progressive, protection, simulation
 from studodds.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, Parser, error_text, one_line
 
 __all__ = ["build_parser", "main"]
 
 #: The command groups, in the order ``studodds --help`` lists their commands.
-GROUPS = (game, certify, simulation, progressive, protection, design)
+GROUPS = (game, certify, simulation, draws, progressive, protection, design)
 
 
 def version_text() -> str:

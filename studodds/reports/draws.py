@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.draws.sample import DrawSample
     from enumerate.game.analysis import GameAnalysis
 
 #: Short codes of the strategy chart.
@@ -86,3 +87,31 @@ def draws_strategy_csv(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ..
         for action, share in e["actions"].items():
             lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{share['exact']}")
     return "\n".join(lines) + "\n"
+
+
+def sample_text(s: DrawSample) -> str:
+    """What ``studodds draws-sample`` prints."""
+    d = s.to_dict()
+    he = d["house_edge_per_ante"]
+    multi = d["switch_two_or_more_best"]
+    lines = [f"{s.variant.name}: {s.variant.draws.text() if s.variant.draws else ''}",
+             f"{s.n:,} situations sampled uniformly (seed {s.seed}), every action of each valued exactly (sampled)",
+             f"exact part: the game switching at most one card, house edge {float(s.one_card_house_edge):.6%} "
+             f"(exact {s.one_card_house_edge})",
+             f"mean gain of switching two or more cards: {float(s.mean_gain):.6f} antes a hand "
+             f"(sd {s.gain_sd:.6f}, 95% half-width {s.half_width:.6f})",
+             f"house edge (per ante): {he['estimate']:.4%}, 95% interval {he['ci95'][0]:.4%} .. {he['ci95'][1]:.4%} "
+             "(sampled)",
+             f"switching two or more cards is best in {multi['situations']:,} of {s.n:,} situations "
+             f"({multi['share']:.2%}, 95% interval {multi['ci95'][0]:.2%} .. {multi['ci95'][1]:.2%}); by cards: "
+             + ", ".join(f"{k}: {v:,}" for k, v in multi["by_cards"].items())]
+    if d["samples_for_0_01_points"] is not None:
+        lines.append(f"situations for a 95% half-width of 0.01 percentage points at this spread: "
+                     f"{d['samples_for_0_01_points']:,}")
+    if d["core_seconds_per_situation"] is not None:
+        lines.append(f"measured: {d['core_seconds_per_situation']:.2f} core-seconds a situation; the exact game "
+                     f"(6,319,573 situations up to suits) would take {d['cost_of_the_exact_game_core_hours']:,.0f} "
+                     "core-hours")
+    for e in d["examples"]:
+        lines.append(f"  e.g. {e['hand']} against {e['up']}: {e['best_action']}, gains {e['gain_antes']['value']:.6f} antes")
+    return "\n".join(lines)
