@@ -313,3 +313,24 @@ def test_the_sample_resumes_from_its_checkpoint(tmp_path, monkeypatch):
         assert s.best >= s.best_one and (s.best_switched >= 2) == (s.gain > 0)
     with pytest.raises(StudoddsError, match="another variant, seed or shard size"):
         sm.sample_draws(v, text, 4, 4, Fraction(-1, 10), checkpoint=ck)
+
+
+@pytest.mark.slow
+def test_the_sample_on_a_dask_cluster_equals_the_local_run(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from enumerate.draws import sample as sm
+    v = parse_variant_text(ONE_AND_BUY.replace("[buy_card]\nfee = \"1/2\"\n", ""), "two.toml")
+    local = sm.sample_draws(v, ONE_AND_BUY, 2 * sm.SHARD, 11, Fraction(-1, 10), threads=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = sm.sample_draws(v, ONE_AND_BUY, 2 * sm.SHARD, 11, Fraction(-1, 10), scheduler=cluster.scheduler_address,
+                                 checkpoint=tmp_path / "ck.json")
+    assert remote.samples == local.samples and remote.mean_gain == local.mean_gain
+
+
+def test_draws_sample_command_refuses_what_it_cannot_estimate():
+    from cli_runner import run_cli
+    for args, needle in [(["draws-sample", "oasis-one-card"], "does not switch two or more cards"),
+                         (["draws-sample", "us-common"], "does not switch two or more cards"),
+                         (["draws-sample", "oasis-one-card", "--situations", "0"], "situations")]:
+        r = run_cli(*args, "--quiet")
+        assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

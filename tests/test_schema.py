@@ -38,6 +38,7 @@ def commands(work: Path):
         "hand-draws": ["hand", "As Kd Jh 8c 3s", "--up", "7d", "--variant", "oasis-one-card"],
         "analyze-draws": ["analyze", "sixth-card"],
         "batch-draws": ["batch", "oasis-one-card", "--out", str(work / "draws")],
+        "draws-sample": ["draws-sample", str(REPO / "docs" / "variants" / "oasis-online.toml"), "--situations", "16"],
         "ev-table": ["ev-table", "--out", str(work / "ev.npz")],
         "strategies": ["strategies", "--raise-at-least", "AKJ83"],
         "plots": ["plots", "--out", str(work / "pictures")],
@@ -61,7 +62,7 @@ def commands(work: Path):
 
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
          "hand": "hand", "hand-up": "hand", "hand-draws": "hand_draws", "analyze-draws": "analysis",
-         "batch-draws": "batch", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
+         "batch-draws": "batch", "draws-sample": "draws_sample", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
          "collusion": "collusion_table", "simulate": "simulation", "simulate-side-bets": "simulation",
          "simulate-progressive": "simulation",
@@ -85,7 +86,7 @@ def test_every_command_has_json(validator, work):
 
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
-                                  if k in ("analyze-draws", "batch-draws", "plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
+                                  if k in ("analyze-draws", "batch-draws", "draws-sample", "plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
                                            "diff-side-bets", "design-sensitivity", "design-solve", "design-search",
                                            "simulate-side-bets", "simulate-progressive") else k
                                   for k in KINDS])

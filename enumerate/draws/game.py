@@ -368,39 +368,58 @@ def switch_role(cards: tuple[int, ...], i: int) -> str:
     return f"switch the {ORDINAL[singles.index(card)]} single card"
 
 
-def action_label(cards: tuple[int, ...], code: int) -> str:
-    a = code & 7
-    if a == 0:
-        return "keep and raise" if code & 8 else "keep and fold"
-    return "buy a sixth card" if a == 6 else switch_role(cards, a - 1)
+#: The actions of the chart: kept (fold, raise), bought, then the switched card by its role.
+LABELS = ("keep and fold", "keep and raise", "buy a sixth card", "switch the off-suit card", "switch a paired card",
+          *(f"switch the {o} single card" for o in ORDINAL))
+
+
+def _groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(group names, strongest first; each row's group index; each row's role label index of
+    each of its five cards), kept in the table's memo: they depend on the hands alone."""
+    if "draw_groups" not in table.memo:
+        names: dict[str, int] = {}
+        top: dict[str, int] = {}
+        group = np.empty(table.hands.shape[0], dtype=np.int64)
+        roles = np.empty((table.hands.shape[0], 5), dtype=np.int64)
+        for row in range(table.hands.shape[0]):
+            cards = tuple(int(c) for c in table.hands[row])
+            g = hand_group(cards)
+            group[row] = names.setdefault(g, len(names))
+            top[g] = max(top.get(g, -1), int(table.strength[row]))
+            for i in range(5):
+                roles[row, i] = LABELS.index(switch_role(cards, i))
+        order = sorted(names, key=lambda g: -top[g])
+        rank = np.empty(len(names), dtype=np.int64)
+        for k, g in enumerate(order):
+            rank[names[g]] = k
+        table.memo["draw_groups"] = (order, rank[group], roles)
+    return table.memo["draw_groups"]
 
 
 def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any], ...]:
     """Per hand group and up-card rank: the situations (concrete, of 122,151,120) and the share
     of each action, exact; groups ordered from the strongest hands down."""
-    cells: dict[tuple[str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    order: dict[str, int] = {}
-    for row in range(table.hands.shape[0]):
-        cards = tuple(int(c) for c in table.hands[row])
-        group = hand_group(cards)
-        order[group] = max(order.get(group, -1), int(table.strength[row]))
-        w = int(table.weight[row])
-        ups = table.up[row] >> 2
-        codes = action[row]
-        for code in np.unique(codes):
-            label = action_label(cards, int(code))
-            sel = codes == code
-            for r, n in zip(*np.unique(ups[sel], return_counts=True)):
-                cells[(group, int(r))][label] += w * int(n)
+    names, group, roles = _groups_and_roles(table)
+    code = action & 7
+    label = np.where(code == 0, (action >> 3) & 1, np.where(code == 6, 2, 0))
+    switched = (code >= 1) & (code <= 5)
+    label = np.where(switched, np.take_along_axis(roles, np.clip(code.astype(np.int64) - 1, 0, 4), axis=1), label)
+    n_labels = len(LABELS)
+    key = (group[:, None] * 13 + (table.up.astype(np.int64) >> 2)) * n_labels + label
+    weight = np.broadcast_to(table.weight.astype(np.int64)[:, None], key.shape)
+    weighted = np.zeros(len(names) * 13 * n_labels, dtype=np.int64)
+    np.add.at(weighted, key.ravel(), weight.ravel())
+    cells = weighted.reshape(len(names), 13, n_labels)
     out = []
-    for group in sorted(order, key=lambda g: -order[g]):
+    for g, name in enumerate(names):
         for r in range(12, -1, -1):
-            cell = cells.get((group, r))
-            if not cell:
+            cell = cells[g, r]
+            n = int(cell.sum())
+            if not n:
                 continue
-            n = sum(cell.values())
-            out.append({"hand_group": group, "up_rank": RANK_TEXT[r], "situations": n,
-                        "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda kv: -kv[1])}})
+            shares = sorted(((int(v), k) for k, v in enumerate(cell) if v), key=lambda x: (-x[0], x[1]))
+            out.append({"hand_group": name, "up_rank": RANK_TEXT[r], "situations": n,
+                        "actions": {LABELS[k]: exact(Fraction(v, n)) for v, k in shares}})
     return tuple(out)
 
 
