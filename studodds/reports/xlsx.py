@@ -122,9 +122,11 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
     wb.calculation.fullCalcOnLoad = True          # the formulas carry no cached values: compute on opening
     bold = Font(bold=True)
 
-    rows = a["return_table"]
+    rows = [r for r in a["return_table"] if not r["outcome"].startswith("fee_")]
+    fees = [r for r in a["return_table"] if r["outcome"].startswith("fee_")]   # a table with draws
     first, last = 2, len(rows) + 1                     # the return table's rows on its sheet
     total = last + 1
+    fee_first, fee_last = total + 1, total + len(fees)   # each fee is paid on top of an outcome
     rt = "'Return table'!"
     col = {name: f"{rt}${letter}${first}:${letter}${last}" for name, letter in
            (("net", "B"), ("comb", "C"), ("prob", "D"), ("ret", "E"), ("key", "J"))}
@@ -144,9 +146,11 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
     figure("raise size (antes)", float(pays["raise"][0]), str(pays["raise"][0]), f"={pays['raise'][1]}")
     figure("total combinations", a["total_combinations"], str(a["total_combinations"]), f"={rt}$C${total}")
     ev = a["expected_return_per_ante"]
+    fee_loss = f"+SUMPRODUCT({rt}$C${fee_first}:$C${fee_last},{rt}$B${fee_first}:$B${fee_last})" if fees else ""
+    fee_return = f"+SUM({rt}$E${fee_first}:$E${fee_last})" if fees else ""
     figure("total_loss_antes", a["total_loss_antes"]["value"], a["total_loss_antes"]["exact"],
-           f"=-SUMPRODUCT({col['comb']},{col['net']})")
-    figure("expected_return_per_ante", ev["value"], ev["exact"], f"={rt}$E${total}")
+           f"=-(SUMPRODUCT({col['comb']},{col['net']}){fee_loss})")
+    figure("expected_return_per_ante", ev["value"], ev["exact"], f"={rt}$E${total}{fee_return}")
     figure("house_edge_per_ante", a["house_edge_per_ante"]["value"], a["house_edge_per_ante"]["exact"],
            "=-{expected_return_per_ante}")
     figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
@@ -155,11 +159,13 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
            "=1+{raise size (antes)}*{raise_probability}")
     figure("element_of_risk_per_total_wager", a["element_of_risk_per_total_wager"]["value"],
            a["element_of_risk_per_total_wager"]["exact"], "={house_edge_per_ante}/{average_total_wager_antes}")
+    # with fees the net result of a hand is its outcome less the fee of its action: the
+    # variance and the hit frequency need the outcomes by action, which the sheet does not hold
     figure("variance_antes_squared", a["variance_antes_squared"]["value"], a["variance_antes_squared"]["exact"],
-           f"=SUMPRODUCT({col['prob']},{col['net']},{col['net']})-{{expected_return_per_ante}}^2")
+           "" if fees else f"=SUMPRODUCT({col['prob']},{col['net']},{col['net']})-{{expected_return_per_ante}}^2")
     figure("standard_deviation_antes", a["standard_deviation_antes"], "", "=SQRT({variance_antes_squared})")
     figure("hit_frequency", a["hit_frequency"]["value"], a["hit_frequency"]["exact"],
-           f'=SUMIF({col["net"]},">0",{col["prob"]})')
+           "" if fees else f'=SUMIF({col["net"]},">0",{col["prob"]})')
     figure("dealer_qualifies_probability", a["dealer_qualifies_probability"]["value"],
            a["dealer_qualifies_probability"]["exact"])
     if "rtp_per_ante" in cert:
@@ -180,8 +186,13 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
         ws.append([r["label"], net if net is not None else r["net_result_antes"]["value"], r["combinations"],
                    f"=C{i}/$C${total}", f"=D{i}*B{i}", r["net_result_antes"]["exact"], r["probability"]["exact"],
                    r["return_per_ante"]["exact"], f'=IF(C{i}>0,$C${total}/C{i},"never")', r["outcome"]])
+    outcomes_return = str(sum((Fraction(r["return_per_ante"]["exact"]) for r in rows), Fraction(0)))
     ws.append(["total", None, f"=SUM(C{first}:C{last})", f"=SUM(D{first}:D{last})", f"=SUM(E{first}:E{last})",
-               None, "1", a["expected_return_per_ante"]["exact"], None, "total"])
+               None, "1", outcomes_return, None, "total"])
+    for i, r in enumerate(fees, start=fee_first):
+        ws.append([r["label"], r["net_result_antes"]["value"], r["combinations"], f"=C{i}/$C${total}", f"=D{i}*B{i}",
+                   r["net_result_antes"]["exact"], r["probability"]["exact"], r["return_per_ante"]["exact"],
+                   f'=IF(C{i}>0,$C${total}/C{i},"never")', r["outcome"]])
 
     ws = wb.create_sheet("Strategy")
     for line in csv.reader(io.StringIO(strategy_csv)):
