@@ -276,6 +276,10 @@ def test_the_built_in_tables_with_draws():
     assert six.draws.action_shares["switch"] == 0 < six.draws.action_shares["buy"]
     plain = api.analyze("us-common")
     assert one.house_edge < plain.house_edge and six.house_edge < 0
+    d = api.diff("us-common", "oasis-one-card")
+    assert [c.to_dict()["rule"] for c in d.rule_changes()] == ["switch.fees_antes.1", "switch.all_five_must_raise"]
+    assert d.to_dict()["figures"]["house_edge_per_ante"]["delta"]["exact"] == str(one.house_edge - plain.house_edge)
+    assert d.flips.to_fold > 0 and d.flips.to_raise == 0     # raising a dealt hand gives way to switching
 
 
 # ------------------------------------------------------------------------------------------
@@ -334,3 +338,48 @@ def test_draws_sample_command_refuses_what_it_cannot_estimate():
                          (["draws-sample", "oasis-one-card", "--situations", "0"], "situations")]:
         r = run_cli(*args, "--quiet")
         assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.slow
+def test_a_reduced_deck_whole_game_matches_brute_force():
+    """Every situation of a 12-card deck (nine to ace in two suits: 5,544 situations, six unseen
+    cards each), every action of one switched card and of the sixth card: the per-hand values
+    and the whole game's expected value (the best action everywhere) equal a brute-force
+    enumeration of every draw and every dealer completion with the reference evaluator."""
+    deck = [c for c in range(52) if c // 4 >= 7 and c % 4 < 2]
+    variant = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "small.toml")
+    fee_switch, fee_buy = variant.draws.fee(1), variant.draws.buy_fee
+    fives = list(itertools.combinations(deck, 5))
+    key = dict(zip(fives, (int(k) for k in poker_keys(np.array(fives)))))
+
+    def best_key(cards):
+        return max(key[tuple(sorted(h))] for h in itertools.combinations(cards, 5))
+
+    def ev(pkey, dealer_keys, forced=False):
+        e = _ev_raise(variant, pkey, np.array(dealer_keys))
+        return e if forced else max(e, Fraction(-1))
+
+    actions = [0, 1, 2, 4, 8, 16, BUY]
+    total_kernel = total_brute = Fraction(0)
+    n = 0
+    for hand in fives:
+        for up in deck:
+            if up in hand:
+                continue
+            unseen = _unseen(hand, up, deck)
+            holes = [(set(h), key[tuple(sorted((*h, up)))]) for h in itertools.combinations(unseen, 4)]
+            brute = {0: ev(key[hand], [k for _, k in holes])}
+            for i, card in enumerate(hand):              # hand is sorted: bit i is the i-th card
+                kept = [c for c in hand if c != card]
+                brute[1 << i] = sum((ev(key[tuple(sorted(kept + [x]))], [k for h, k in holes if x not in h])
+                                     for x in unseen), Fraction(0)) / len(unseen) - fee_switch
+            brute[BUY] = sum((ev(best_key([*hand, x]), [k for h, k in holes if x not in h]) for x in unseen),
+                             Fraction(0)) / len(unseen) - fee_buy
+            got = situation_draws(variant, hand, up, unseen=np.array(unseen), actions=actions, threads=1)
+            for a in got.actions:
+                mask = BUY if a.kind == "buy" else sum(1 << hand.index(c) for c in a.discard)
+                assert a.ev == brute[mask], (hand, up, a.label)
+            total_kernel += got.best.ev
+            total_brute += max(brute.values())
+            n += 1
+    assert n == 5544 and total_kernel == total_brute

@@ -148,8 +148,8 @@ class SituationTables:
             unseen = np.array([c for c in range(52) if c not in self.cards and c != up], dtype=np.uint8)
         self.unseen = np.ascontiguousarray(unseen, dtype=np.uint8)
         m = self.unseen.shape[0]
-        if m < 9:
-            raise StudoddsError("a deck needs at least 9 unseen cards (five to draw, four for the dealer)")
+        if m < 4:
+            raise StudoddsError("a deck needs at least 4 unseen cards (the dealer's hole cards)")
         self.hole = np.zeros(math.comb(m, 4), dtype=np.int16)
         self.below0 = np.zeros(_hand.ROW, dtype=np.int32)
         self.below1 = np.zeros((m, _hand.ROW), dtype=np.int32)
@@ -180,6 +180,8 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     tables = SituationTables(cards, up, unseen, threads)
     m = tables.unseen.shape[0]
     ks = [1 if a == BUY else bin(a).count("1") for a in masks]
+    if m - max(ks) < 4:
+        raise StudoddsError(f"{m} unseen cards leave the dealer fewer than four after drawing {max(ks)}")
     value = raise_form(variant, max(math.comb(m, k) for k in ks))
     forced = [bool(a == 31 and d.switch is not None and d.switch.all_five_must_raise) for a in masks]
     n = len(masks)

@@ -49,17 +49,17 @@ def draws_lines(a: GameAnalysis, markdown: bool = False) -> list[str]:
     if d is None or v.draws is None:
         return []
     shares = ", ".join(f"{k} {float(p):.4%}" for k, p in d.action_shares.items() if p)
-    out = [("## Switching and buying" if markdown else "Switching and buying"), "",
-           f"Rules: {v.draws.text()}.",
-           f"Fees per hand: {float(d.fees_per_hand):.6f} antes (exact {d.fees_per_hand}); fees are not wagers: the house "
-           "edge counts them, the element of risk divides by the ante and raise only.",
-           f"Actions taken (share of situations): {shares}."]
+    facts = [f"Rules: {v.draws.text()}.",
+             f"Fees per hand: {float(d.fees_per_hand):.6f} antes (exact {d.fees_per_hand}); fees are not wagers: the "
+             "house edge counts them, the element of risk divides by the ante and raise only.",
+             f"Actions taken (share of situations): {shares}."]
     if d.switch_by_position:
-        pos = ", ".join(f"{POSITIONS[k]} card "
-                        f"{float(p):.2%}" for k, p in d.switch_by_position.items())
-        out.append(f"Switched card, by its place in the sorted hand: {pos}.")
-    out.append(f"Decisions after the draw: 46 per situation (one per drawn card; a kept hand counts 46 times); "
-               f"raised {float(a.raise_probability):.4%}.")
+        pos = ", ".join(f"{POSITIONS[k]} card {float(p):.2%}" for k, p in d.switch_by_position.items())
+        facts.append(f"Switched card, by its place in the sorted hand: {pos}.")
+    facts.append("Decisions after the draw: 46 per situation (one per drawn card; a kept hand counts 46 times); "
+                 f"raised {float(a.raise_probability):.4%}.")
+    out = [("## Switching and buying" if markdown else "Switching and buying"), ""]
+    out += [("- " + f) if markdown else f for f in facts]
     if markdown:
         header = ["hand group", *UP_RANKS]
         out += ["", "### Strategy by hand group and up-card rank", "", LEGEND + ".", "",
