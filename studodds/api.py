@@ -561,7 +561,7 @@ def _protection_variant(variant: VariantLike) -> Variant:
     v = load_variant(variant)
     if not v.standard_settlement:
         raise StudoddsError(f"variant {v.name!r}: game-protection analysis covers a raise of 2 antes "
-                            "without an ante bonus")
+                            "without an ante bonus or draws")
     return v
 
 

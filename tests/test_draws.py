@@ -3,6 +3,7 @@ brute force over every draw and every dealer completion with the independent eva
 import itertools
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -383,3 +384,22 @@ def test_a_reduced_deck_whole_game_matches_brute_force():
             total_brute += max(brute.values())
             n += 1
     assert n == 5544 and total_kernel == total_brute
+
+
+@pytest.mark.parametrize("args", [["strategies", "oasis-one-card"], ["simulate", "sixth-card", "--games", "1000"],
+                                  ["holecards", "oasis-one-card", "--exposed", "1"], ["edgesort", "sixth-card"],
+                                  ["collusion", "oasis-one-card", "--partners", "1"], ["ev-table", "sixth-card", "--out", "x.npz"],
+                                  ["design", "sensitivity", "oasis-one-card"], ["progressive", "with-progressive.toml"],
+                                  ["analyze", "docs/variants/oasis-galewind.toml"]])
+def test_what_does_not_cover_draws_refuses_them_in_one_line(args, tmp_path):
+    """Every analysis of the plain game (and the exact whole game beyond one card) refuses a table
+    with draws: one line, exit 2, never a figure of the wrong game."""
+    import shutil
+
+    from cli_runner import run_cli
+    shutil.copytree(Path(__file__).parents[1] / "docs" / "variants", tmp_path / "docs" / "variants")
+    (tmp_path / "with-progressive.toml").write_text(ONE_AND_BUY + "[progressive]\nseed = 100\n"
+                                                    "[progressive.pays]\nroyal_flush = \"100% meter\"\n")
+    r = run_cli(*args, "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and not r.stdout, (r.stdout, r.stderr)
+    assert "switch" in r.stderr or "draws" in r.stderr or "sixth card" in r.stderr, r.stderr

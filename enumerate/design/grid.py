@@ -71,7 +71,7 @@ def check_designable(variant: Variant) -> None:
     """StudoddsError unless the design tools model the variant's settlement exactly."""
     if not variant.standard_settlement:
         raise StudoddsError(f"variant {variant.name!r}: paytable design needs the standard settlement "
-                            "(a 2-ante raise, no ante bonus)")
+                            "(a 2-ante raise, no ante bonus, no draws)")
     if variant.max_payout is not None:
         raise StudoddsError(f"variant {variant.name!r}: paytable design works on uncapped pays "
                             "(remove [max_payout])")

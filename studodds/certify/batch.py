@@ -139,7 +139,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
             raise strict_error(s.variant.name, rule_warnings(s.variant))
         if levels and not s.variant.standard_settlement:
             raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
-                                               "raise of 2 antes without an ante bonus")
+                                               "raise of 2 antes without an ante bonus or draws")
     made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
         writable_folder(root, "out", make=True)

@@ -33,9 +33,11 @@ def register(sub: Any) -> None:
     common(p)
     p.set_defaults(func=variants)
 
-    p = sub.add_parser("hand", help="call/fold EV of one player hand",
+    p = sub.add_parser("hand", help="call/fold EV of one player hand (every switch or purchase on a table with draws)",
                        description="Counts over the 163,185 dealer completions and exact EVs of a hand "
-                                   "against one up card, or against each of the 47.")
+                                   "against one up card, or against each of the 47.  On a table that lets the "
+                                   "player switch cards or buy a sixth card: every allowed action with its fee "
+                                   "and its exact EV after the optimal raise/fold on every draw, best first.")
     p.add_argument("cards", help='five cards, e.g. "As Kd Jh 8c 3s"')
     variant_argument(p)
     p.add_argument("--up", help="the dealer's up card, e.g. 7d")
