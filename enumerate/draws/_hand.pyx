@@ -24,7 +24,7 @@ caller checks the bound); draws are split among threads, each summing its own sh
 """
 import numpy as np
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, eval5, category_table, N_STRENGTHS
 from evaluator._eval import strength_by_index
 from enumerate.core._cancel cimport studodds_cancelled
@@ -65,10 +65,11 @@ cdef inline void _unrank(int64_t t, int k, int m, int* a) noexcept nogil:
 
 
 def prepare(const uint8_t[::1] unseen, int up, int16_t[::1] hole, int32_t[::1] below0,
-            int32_t[:, ::1] below1, int32_t[:, ::1] below2, int16_t[:, ::1] triples, int n_threads):
+            int16_t[:, ::1] below1, int16_t[:, ::1] below2, int16_t[:, ::1] triples, int n_threads):
     """Fill the tables of the module docstring for the unseen cards (increasing) and the up card.
     ``hole``: C(m, 4); ``below0``: ROW; ``below1``: (m, ROW); ``below2``: (C(m, 2), ROW);
-    ``triples``: (C(m, 3), m - 3); all zero on entry."""
+    ``triples``: (C(m, 3), m - 3), each row sorted; all zero on entry.  The count of each
+    triple's row below the qualifier (``triple_q`` of the kernels) is the caller's."""
     strength_by_index()
     cdef int m = unseen.shape[0]
     cdef int a[4]
@@ -121,33 +122,65 @@ cdef void _triple_row(int64_t t, int m, const int16_t[::1] hole, int16_t[:, ::1]
                 j += 1
         triples[t, n] = hole[_colex(b, 4)]
         n += 1
+    cdef int16_t v
+    for i in range(1, m - 3):              # sorted: a threshold's count is a binary search
+        v = triples[t, i]
+        j = i - 1
+        while j >= 0 and triples[t, j] > v:
+            triples[t, j + 1] = triples[t, j]
+            j -= 1
+        triples[t, j + 1] = v
 
 
-cdef inline void _below(const int* a, int k, int m, const int* x,
-                        const int16_t[::1] hole, const int32_t[::1] below0,
-                        const int32_t[:, ::1] below1, const int32_t[:, ::1] below2,
-                        const int16_t[:, ::1] triples, int64_t* out) noexcept nogil:
+cdef inline int _count_below(const int16_t* row, int n, int x) noexcept nogil:
+    """Entries of the sorted row[0..n-1] below x."""
+    cdef int lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if row[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef struct Tables:
+    # raw views of the per-situation tables (memoryview arguments cost reference counting on
+    # every call of a per-draw function; these pointers cost nothing)
+    const int16_t* hole
+    const int32_t* below0
+    const int16_t* below1        # (m, ROW_WIDTH)
+    const int16_t* below2        # (C(m, 2), ROW_WIDTH)
+    const int16_t* triples       # (C(m, 3), m - 3), rows sorted
+    const int32_t* triple_q      # each triple's row below the qualifier
+    int m
+
+
+cdef inline void _below(const int* a, int k, const Tables* tb, const int* x, int64_t* out) noexcept nogil:
     """out[0..2] = #{hole sets disjoint from the labels a[0..k-1] with strength below x[0..2]}."""
-    cdef int i, j, l, h, e
+    cdef int i, j, l, h, e, w = tb.m - 3
     cdef int b[4]
     cdef int64_t t, p
     cdef int16_t s
+    cdef const int16_t* row
     for h in range(3):
-        out[h] = below0[x[h]]
+        out[h] = tb.below0[x[h]]
     for i in range(k):
+        row = tb.below1 + a[i] * ROW_WIDTH
         for h in range(3):
-            out[h] -= below1[a[i], x[h]]
+            out[h] -= row[x[h]]
         for j in range(i + 1, k):
             p = _c(a[i], 1) + _c(a[j], 2)
+            row = tb.below2 + p * ROW_WIDTH
             for h in range(3):
-                out[h] += below2[p, x[h]]
+                out[h] += row[x[h]]
             for l in range(j + 1, k):
-                t = _c(a[i], 1) + _c(a[j], 2) + _c(a[l], 3)
-                for e in range(m - 3):
-                    s = triples[t, e]
-                    out[0] -= s < x[0]
-                    out[1] -= s < x[1]
-                    out[2] -= s < x[2]
+                t = p + _c(a[l], 3)
+                row = tb.triples + t * w
+                out[0] -= tb.triple_q[t]
+                e = _count_below(row, w, x[1])
+                out[1] -= e
+                out[2] -= e + _count_below(row + e, w - e, x[2])
     if k >= 4:
         for i in range(k):             # the 4-subsets: leave out a[i] (k == 5) or none (k == 4)
             if k == 4 and i > 0:
@@ -157,9 +190,23 @@ cdef inline void _below(const int* a, int k, int m, const int* x,
                 if l != i or k == 4:
                     b[j] = a[l]
                     j += 1
-            s = hole[_colex(b, 4)]
+            s = tb.hole[_colex(b, 4)]
             for h in range(3):
                 out[h] += s < x[h]
+
+
+cdef Tables _tables(const int16_t[::1] hole, const int32_t[::1] below0, const int16_t[:, ::1] below1,
+                    const int16_t[:, ::1] below2, const int16_t[:, ::1] triples,
+                    const int32_t[::1] triple_q, int m):
+    cdef Tables tb
+    tb.hole = &hole[0]
+    tb.below0 = &below0[0]
+    tb.below1 = &below1[0, 0]
+    tb.below2 = &below2[0, 0]
+    tb.triples = &triples[0, 0]
+    tb.triple_q = &triple_q[0]
+    tb.m = m
+    return tb
 
 
 cdef inline void _outcomes(const int64_t* below, int s, int q, int64_t* nq, int64_t* win,
@@ -200,26 +247,27 @@ cdef inline int _final_hand(const uint8_t* hand, int mask, int buy, const uint8_
     return eval5(c[0], c[1], c[2], c[3], c[4])
 
 
-cdef int64_t _draw_value(int64_t t, int k, int m, int mask, int buy, int force, const uint8_t* hand,
-                         const uint8_t* unseen, int q, const int16_t[::1] hole, const int32_t[::1] below0,
-                         const int32_t[:, ::1] below1, const int32_t[:, ::1] below2,
-                         const int16_t[:, ::1] triples, int64_t scale, int64_t n, int64_t c_nq,
-                         const int64_t* c_win, int64_t c_tie, const int64_t* bonus) noexcept nogil:
+cdef int64_t _draw_value(int64_t t, int k, int mask, int buy, int force, const uint8_t* hand,
+                         const uint8_t* unseen, int q, const Tables* tb, int64_t scale, int64_t n,
+                         int64_t c_nq, const int64_t* c_win, int64_t c_tie, const int64_t* bonus,
+                         int64_t* finals) noexcept nogil:
     """The value of draw ``t`` of an action (units of the module docstring): the player raised
-    iff it is forced or the value exceeds the fold's -scale * n."""
+    iff it is forced or the value exceeds the fold's -scale * n.  The final hand's category is
+    counted in finals[category] (the calling thread's own row)."""
     cdef int a[5]
     cdef int x[3]
     cdef int64_t below[3]
     cdef int64_t nq, win, tie, rv
     cdef int s, cat
-    _unrank(t, k, m, a)
+    _unrank(t, k, tb.m, a)
     s = _final_hand(hand, mask, buy, unseen, a, k)
     x[0] = q
     x[1] = s
     x[2] = s + 1
-    _below(a, k, m, x, hole, below0, below1, below2, triples, below)
+    _below(a, k, tb, x, below)
     _outcomes(below, s, q, &nq, &win, &tie)
     cat = category_table()[s]
+    finals[cat] += 1
     rv = nq * c_nq + win * c_win[cat] + tie * c_tie - n * (c_tie - bonus[cat])
     if force or rv > -scale * n:
         return rv
@@ -228,8 +276,8 @@ cdef int64_t _draw_value(int64_t t, int k, int m, int mask, int buy, int force, 
 
 def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int q,
                   const int16_t[::1] hole, const int32_t[::1] below0,
-                  const int32_t[:, ::1] below1, const int32_t[:, ::1] below2,
-                  const int16_t[:, ::1] triples,
+                  const int16_t[:, ::1] below1, const int16_t[:, ::1] below2,
+                  const int16_t[:, ::1] triples, const int32_t[::1] triple_q,
                   const int32_t[::1] actions, const uint8_t[::1] forced,
                   int64_t scale, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
                   const int64_t[::1] bonus,
@@ -246,6 +294,10 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int q,
     cdef int64_t n, t, total, n_raised, v, fold
     cdef int a[5]
     cdef const int32_t* cancel_ptr = &cancel[0]
+    cdef Tables tb = _tables(hole, below0, below1, below2, triples, triple_q, m)
+    cdef int i, j
+    per_thread_np = np.zeros((max(n_threads, 1), 10), dtype=np.int64)
+    cdef int64_t[:, ::1] per_thread = per_thread_np
     for w in range(actions.shape[0]):
         mask = actions[w]
         buy = mask == BUY
@@ -258,23 +310,24 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int q,
         for t in prange(_c(m, k), nogil=True, num_threads=n_threads, schedule="static"):
             if studodds_cancelled(cancel_ptr):
                 continue
-            v = _draw_value(t, k, m, mask, buy, force, &hand[0], &unseen[0], q, hole, below0, below1,
-                            below2, triples, scale, n, c_nq, &c_win[0], c_tie, &bonus[0])
+            v = _draw_value(t, k, mask, buy, force, &hand[0], &unseen[0], q, &tb, scale, n, c_nq, &c_win[0],
+                            c_tie, &bonus[0], &per_thread[threadid(), 0])
             total += v
             if force or v > fold:
                 n_raised += 1
         value[w] = total
         raised[w] = n_raised
-        with nogil:                    # final hands by category: no dealer counting
-            for t in range(_c(m, k)):
-                _unrank(t, k, m, a)
-                finals[w, category[_final_hand(&hand[0], mask, buy, &unseen[0], a, k)]] += 1
+        for i in range(10):
+            for j in range(per_thread.shape[0]):
+                finals[w, i] += per_thread[j, i]
+                per_thread[j, i] = 0
 
 
 def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int q,
                   const int16_t[::1] hole, const int32_t[::1] below0,
-                  const int32_t[:, ::1] below1, const int32_t[:, ::1] below2,
-                  const int16_t[:, ::1] triples, int action, const int64_t[::1] draws,
+                  const int16_t[:, ::1] below1, const int16_t[:, ::1] below2,
+                  const int16_t[:, ::1] triples, const int32_t[::1] triple_q, int action,
+                  const int64_t[::1] draws,
                   int32_t[:, ::1] out):
     """For the draws with colex indices ``draws`` of one action: (strength of the final hand,
     no_qualify, win, tie) per row of ``out`` -- what :func:`action_values` values, for tests."""
@@ -288,13 +341,14 @@ def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int q,
     cdef int64_t nq, win, tie
     cdef Py_ssize_t r
     cdef int s
+    cdef Tables tb = _tables(hole, below0, below1, below2, triples, triple_q, m)
     for r in range(draws.shape[0]):
         _unrank(draws[r], k, m, a)
         s = _final_hand(&hand[0], action, buy, &unseen[0], a, k)
         x[0] = q
         x[1] = s
         x[2] = s + 1
-        _below(a, k, m, x, hole, below0, below1, below2, triples, below)
+        _below(a, k, &tb, x, below)
         _outcomes(below, s, q, &nq, &win, &tie)
         out[r, 0] = s
         out[r, 1] = <int32_t>nq

@@ -152,21 +152,22 @@ class SituationTables:
             raise StudoddsError("a deck needs at least 4 unseen cards (the dealer's hole cards)")
         self.hole = np.zeros(math.comb(m, 4), dtype=np.int16)
         self.below0 = np.zeros(_hand.ROW, dtype=np.int32)
-        self.below1 = np.zeros((m, _hand.ROW), dtype=np.int32)
-        self.below2 = np.zeros((math.comb(m, 2), _hand.ROW), dtype=np.int32)
+        self.below1 = np.zeros((m, _hand.ROW), dtype=np.int16)      # at most C(45, 3) = 14,190
+        self.below2 = np.zeros((math.comb(m, 2), _hand.ROW), dtype=np.int16)   # at most C(44, 2) = 946
         self.triples = np.zeros((math.comb(m, 3), m - 3), dtype=np.int16)
         _hand.prepare(self.unseen, up, self.hole, self.below0, self.below1, self.below2, self.triples,
                       resolve_threads(threads))
 
-    @property
-    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return self.hole, self.below0, self.below1, self.below2, self.triples
+    def tables(self, qualifier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The tables for the kernels, with each triple's count below the qualifier."""
+        triple_q = np.ascontiguousarray((self.triples < qualifier).sum(axis=1), dtype=np.int32)
+        return self.hole, self.below0, self.below1, self.below2, self.triples, triple_q
 
     def outcomes(self, qualifier: int, action: int, draws: np.ndarray) -> np.ndarray:
         """(len(draws), 4) int32: final strength, no_qualify, win, tie of the draws (colex
         indices over the unseen cards) of one action."""
         out = np.zeros((len(draws), 4), dtype=np.int32)
-        _hand.draw_outcomes(np.array(self.cards, dtype=np.uint8), self.unseen, qualifier, *self.tables,
+        _hand.draw_outcomes(np.array(self.cards, dtype=np.uint8), self.unseen, qualifier, *self.tables(qualifier),
                             action, np.ascontiguousarray(draws, dtype=np.int64), out)
         return out
 
@@ -191,7 +192,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     hand = np.array(tables.cards, dtype=np.uint8)
     n_threads = resolve_threads(threads)
     interruptible(lambda cancel: _hand.action_values(
-        hand, tables.unseen, variant.qualifier.threshold, *tables.tables,
+        hand, tables.unseen, variant.qualifier.threshold, *tables.tables(variant.qualifier.threshold),
         np.array(masks, dtype=np.int32), np.array(forced, dtype=np.uint8),
         value.scale, value.c_nq, value.c_win, value.c_tie, value.bonus, sums, raised, finals, cancel, n_threads))
     out = []
