@@ -176,6 +176,12 @@ class DrawSample:
         sd = self.gain_sd
         return None if not sd == sd else math.ceil((Z95 * sd / target) ** 2)
 
+    @property
+    def gains_seen(self) -> bool:
+        """False when no sampled situation gains: then the normal interval (of width zero) says
+        nothing, and only the share of situations that gain is bounded (Wilson)."""
+        return any(s.gain for s in self.samples)
+
     def to_dict(self) -> dict[str, Any]:
         hits, lo, hi = self.multi_share()
         need = self.samples_needed()
@@ -189,11 +195,11 @@ class DrawSample:
             "gain_standard_deviation_antes": self.gain_sd,
             "house_edge_per_ante": {"estimate": float(self.house_edge),
                                     "ci95": [float(self.house_edge) - self.half_width,
-                                             float(self.house_edge) + self.half_width],
+                                             float(self.house_edge) + self.half_width] if self.gains_seen else None,
                                     "exact_part": exact(self.one_card_house_edge)},
             "switch_two_or_more_best": {"situations": hits, "share": hits / self.n, "ci95": [lo, hi],
                                         "by_cards": {str(k): self.multi_share(k)[0] for k in range(2, 6)}},
-            "samples_for_0_01_points": need,
+            "samples_for_0_01_points": need if self.gains_seen else None,
             "core_seconds_per_situation": per,
             "cost_of_the_exact_game_core_hours": None if per is None else per * CANONICAL_SITUATIONS / 3600,
             "examples": [{"hand": format_hand(s.cards), "up": format_card(s.up), "best_action": s.best_label,

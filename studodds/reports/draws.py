@@ -98,10 +98,12 @@ def sample_text(s: DrawSample) -> str:
              f"{s.n:,} situations sampled uniformly (seed {s.seed}), every action of each valued exactly (sampled)",
              f"exact part: the game switching at most one card, house edge {float(s.one_card_house_edge):.6%} "
              f"(exact {s.one_card_house_edge})",
-             f"mean gain of switching two or more cards: {float(s.mean_gain):.6f} antes a hand "
-             f"(sd {s.gain_sd:.6f}, 95% half-width {s.half_width:.6f})",
-             f"house edge (per ante): {he['estimate']:.4%}, 95% interval {he['ci95'][0]:.4%} .. {he['ci95'][1]:.4%} "
-             "(sampled)",
+             (f"mean gain of switching two or more cards: {float(s.mean_gain):.6f} antes a hand "
+              f"(sd {s.gain_sd:.6f}, 95% half-width {s.half_width:.6f})" if s.gains_seen else
+              "no sampled situation gains from switching two or more cards: the house edge is the exact one-card "
+              "figure unless the share below gains"),
+             (f"house edge (per ante): {he['estimate']:.4%}, 95% interval {he['ci95'][0]:.4%} .. {he['ci95'][1]:.4%} "
+              "(sampled)" if he["ci95"] is not None else f"house edge (per ante): {he['estimate']:.4%} in the sample"),
              f"switching two or more cards is best in {multi['situations']:,} of {s.n:,} situations "
              f"({multi['share']:.2%}, 95% interval {multi['ci95'][0]:.2%} .. {multi['ci95'][1]:.2%}); by cards: "
              + ", ".join(f"{k}: {v:,}" for k, v in multi["by_cards"].items())]
