@@ -3,7 +3,7 @@
 The exact whole game of :mod:`enumerate.draws.game` covers one switched card and the sixth card.
 With switches of two to five cards a situation has up to 32 switch sets and 2,349,059 draws (all
 five cards alone: 1,370,754); :mod:`enumerate.draws.hand` values all of them exactly in about a
-second on 2 cores, which makes the 6,319,573 situations up to suits a job of months here (the
+second on 2 cores, which makes the 6,319,573 situations up to suits about five weeks here (the
 measured cost is in the result).  This module estimates it instead, with a control variate that
 is exact:
 
