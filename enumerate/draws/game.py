@@ -221,11 +221,17 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
     """The whole game: values (:func:`action_values`), the choice, and the chosen actions'
     outcomes.  ``progress`` gets hands swept, then rows valued, then rows accounted."""
     check_whole_game(variant)
+    d = variant.draws
+    assert d is not None
+    coef = coefficients(variant)
+    key = ("draws_counts", coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist()),
+           d.fee(1) if d.switch is not None else None, d.buy_fee)
+    if key in table.memo:                          # the same rules analysed again in this process
+        return table.memo[key]
     values, scale = action_values(table, variant, threads, progress)
     action, best, m = choose(variant, values, scale)
     dead = memo_dead(table, threads)
     canon, perms = canonical_map()
-    coef = coefficients(variant)
     n_threads = resolve_threads(threads)
     n = table.hands.shape[0]
     acc = np.zeros((n_threads, 3, 10, 8), dtype=np.int64)
@@ -241,7 +247,9 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
         interruptible(run)
         if progress is not None:
             progress(hi - lo)
-    return DrawCounts(acc.sum(axis=0), action, best, scale * m)
+    result = DrawCounts(acc.sum(axis=0), action, best, scale * m)
+    table.memo[key] = result
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
