@@ -153,11 +153,7 @@ def compute_counts(
     states = np.zeros((n_threads, _engine.COUNTERS_PER_STATE), dtype=np.int32)
     tick = progress or (lambda _n: None)
 
-    # sweep the strength classes in chunks (for the progress bar), stopping at the qualifier
-    # to count, for every situation, the dealer hands below it
-    bounds = np.unique(np.concatenate([
-        np.searchsorted(t.canon_start, np.linspace(0, n, chunks + 1)), [0, qualifier, N_STRENGTHS]
-    ]))
+    bounds = sweep_bounds(qualifier, chunks)
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         if lo == qualifier and qualifier > 0:
             _below_threshold(states[0], qualifier, t.canon_cards_by_strength, below_q, n_threads, tick)
@@ -168,6 +164,17 @@ def compute_counts(
         tick(n)
 
     return _assemble(qualifier, t, lt, tie, below_q)
+
+
+def sweep_bounds(qualifier: int, chunks: int = 64) -> np.ndarray:
+    """The strength classes where a sweep stops: about ``chunks`` equal shares of the canonical
+    hands (for the progress bar), and the qualifier (to count, for every situation, the dealer
+    hands below it)."""
+    t = hand_tables()
+    n = t.canon_index.shape[0]
+    return np.unique(np.concatenate([
+        np.searchsorted(t.canon_start, np.linspace(0, n, chunks + 1)), [0, qualifier, N_STRENGTHS]
+    ]))
 
 
 def _below_threshold(state, threshold, cards, out, n_threads, tick, pieces: int = 16) -> None:

@@ -193,7 +193,6 @@ def pairs_below_qualifier(const int32_t[::1] state, int q, const uint8_t[:, ::1]
     strength order, the no-qualify terms; final words for hands below q."""
     strength_by_index()
     cdef int64_t j
-    cdef int32_t* buf
     cdef const int32_t* cancel_ptr = &cancel[0]
     buf_np = np.zeros((max(n_threads, 1), 52 * 52), dtype=np.int32)
     cdef int32_t[:, ::1] bufs = buf_np
@@ -354,7 +353,6 @@ cdef inline void _account(int64_t* acc, uint64_t w, int s, int64_t n, int64_t fo
 cdef struct Situation:
     const uint8_t* p           # the canonical hand, sorted
     int u                      # the up card
-    int c                      # its column
     int64_t r                  # the count-table row
     int s0                     # the hand's strength
     int unseen[46]
@@ -366,7 +364,6 @@ cdef void _situation_of(Situation* st, int64_t r, int c, const uint8_t[:, ::1] h
     cdef int i, x, nu = 0
     st.p = &hands[r, 0]
     st.u = up[r, c]
-    st.c = c
     st.r = r
     st.s0 = hand_strength[r]
     for i in range(5):

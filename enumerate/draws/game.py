@@ -28,14 +28,14 @@ from typing import Any
 import numpy as np
 
 from enumerate.analysis.base import Analysis, ReturnRow, check_table, return_table
-from enumerate.core.engine import COMPLETIONS, CountTable, hand_tables
+from enumerate.core.engine import COMPLETIONS, CountTable, hand_tables, sweep_bounds
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import N_STRENGTHS, Category, category, strength, strength_by_index
+from evaluator.ranking import Category, category, strength, strength_by_index
 
 #: Dealer sets after one card is drawn: C(45, 4).
 DRAW_COMPLETIONS = 148_995
@@ -110,7 +110,7 @@ def dead_counts(table: CountTable, threads: int | None = None,
     states = np.zeros((n_threads, _game.COUNTERS_PER_STATE), dtype=np.int32)
     tick = progress or (lambda _n: None)
     canon_strength = t.canon_strength[t.by_strength].astype(np.int16)
-    bounds = np.unique(np.concatenate([np.searchsorted(t.canon_start, np.linspace(0, n, 65)), [0, q, N_STRENGTHS]]))
+    bounds = sweep_bounds(q)
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         if lo == q and q > 0:
             edges = np.linspace(0, n, 17).astype(np.int64)
@@ -202,7 +202,8 @@ def choose(variant: Variant, values: np.ndarray, scale: int) -> tuple[np.ndarray
     the first on a tie -- and that value in units of 1 / (scale * m * 6,853,770) antes."""
     d = variant.draws
     assert d is not None
-    fees = [Fraction(0)] + [d.fee(1) if d.switch is not None else Fraction(0)] * 5 + [d.buy_fee or Fraction(0)]
+    kind = kind_fees(variant)
+    fees = [kind["keep"]] + [kind["switch"]] * 5 + [kind["buy"]]
     m = math.lcm(*(f.denominator for f in fees))
     units = [int(f * scale * m * SITUATION_COMBINATIONS) for f in fees]
     allowed = [True] + [d.switch is not None] * 5 + [d.buy_fee is not None]
@@ -261,6 +262,7 @@ DECISIONS = 46
 
 
 def kind_fees(variant: Variant) -> dict[str, Fraction]:
+    """The fee of each action kind (0 for keeping, and for a kind the table does not offer)."""
     d = variant.draws
     assert d is not None
     return {"keep": Fraction(0), "switch": d.fee(1) if d.switch is not None else Fraction(0),
@@ -334,9 +336,6 @@ def figures(table: CountTable, variant: Variant, dc: DrawCounts, kind_total: lis
 # The strategy in words: by hand group and up-card rank
 
 RANK_TEXT = "23456789TJQKA"
-#: Short codes of the chart's cells.
-CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
-         "switch a paired card": "sp"}
 ORDINAL = ("lowest", "2nd lowest", "3rd lowest", "4th lowest", "5th lowest")
 
 
