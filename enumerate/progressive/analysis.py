@@ -29,6 +29,7 @@ import numpy as np
 
 from enumerate.analysis.base import analyze
 from enumerate.core.engine import COMPLETIONS
+from enumerate.core.intervals import Z95
 from enumerate.core.jsonform import exact
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.progressive import MeterPay, Progressive
@@ -168,7 +169,7 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
                 royal_awards = np.minimum(royal_awards, float(royal.cap))
         per_cycle = other_awards + royal_awards
         estimate = float(fixed) + float(r) * float(per_cycle.mean())
-        half = 1.959963984540054 * float(r) * float(per_cycle.std(ddof=1)) / math.sqrt(len(per_cycle))
+        half = Z95 * float(r) * float(per_cycle.std(ddof=1)) / math.sqrt(len(per_cycle))
         return LongRun(None, None, 1 / r, None, None, quantiles, not others, award_q, (estimate, half))
     a = 1 - sum((v.share * p[k] / (1 - r) for k, v in others.items()), Fraction(0))
     s = 1 - r

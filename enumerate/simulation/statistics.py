@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-#: Two-sided 95% normal quantile.
-Z95 = 1.959963984540054
+from enumerate.core.intervals import Z95
+
 #: Rows are pooled until the pool expects at least this many games.
 MIN_EXPECTED = 5
 
