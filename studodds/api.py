@@ -271,15 +271,18 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
             bar.close()
 
 
-def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, checkpoint: str | Path | None = None,
-                 scheduler: str | None = None, threads: int | None = None, use_cache: bool = True,
-                 progress: bool = False) -> DrawSample:
+def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
+                 checkpoint: str | Path | None = None, scheduler: str | None = None, threads: int | None = None,
+                 use_cache: bool = True, progress: bool = False) -> DrawSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
-    sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`).  Shards of 16
-    situations; ``checkpoint``: a file that keeps finished shards (a rerun resumes); ``scheduler``:
-    a Dask scheduler address.  The result does not depend on how the work is split."""
-    from enumerate.draws.sample import check_sampled, one_card_variant, sample_draws  # lazy: start-up time
+    sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
+    by up-card rank and the one-card value, with Neyman's allocation (see
+    :mod:`enumerate.draws.strata`).  Shards of 16 situations; ``checkpoint``: a file that keeps
+    finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
+    not depend on how the work is split."""
+    from enumerate.draws.game import draw_counts  # lazy: start-up time
+    from enumerate.draws.sample import check_sampled, one_card_variant, sample_draws, sample_stratified  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
     if isinstance(situations, bool) or not isinstance(situations, int) or not 1 <= situations <= 10**8:
@@ -288,12 +291,20 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         raise ParameterError("seed", "a whole number from 0 to 2^64 - 1")
     check_sampled(v)
     check_threads(threads)
-    one = analyze(one_card_variant(v), threads=threads, use_cache=use_cache, progress=progress)
+    if not isinstance(stratified, bool):
+        raise ParameterError("stratified", "True or False")
+    one_v = one_card_variant(v)
+    one = analyze(one_v, threads=threads, use_cache=use_cache, progress=progress)
+    path = None if checkpoint is None else Path(checkpoint)
     bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
     with using_threads(threads), bar as b:
-        return sample_draws(v, source.text, situations, seed, one.expected_return,
-                            checkpoint=None if checkpoint is None else Path(checkpoint), scheduler=scheduler,
-                            threads=threads, progress=None if b is None else b.update)
+        if stratified:
+            table = count_table(one_v, threads=threads, use_cache=use_cache)
+            return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads),
+                                     one.expected_return, checkpoint=path, scheduler=scheduler, threads=threads,
+                                     progress=None if b is None else b.update)
+        return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=path,
+                            scheduler=scheduler, threads=threads, progress=None if b is None else b.update)
 
 
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,

@@ -14,6 +14,8 @@ from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin, parse_variant_text, resolve
 from evaluator.errors import StudoddsError
 
+REPO = Path(__file__).resolve().parents[1]
+
 US = load_builtin("us-common").variant
 ONE = load_builtin("oasis-one-card").variant
 SIX = load_builtin("sixth-card").variant
@@ -302,12 +304,12 @@ def test_the_sample_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     v = parse_variant_text(ONE_AND_BUY.replace("[buy_card]\nfee = \"1/2\"\n", ""), "two.toml")
     text = ONE_AND_BUY
     calls = []
-    real = sm.value_shard
+    real = sm.uniform_shard
 
-    def counted(*args, **kw):
-        calls.append(args[2])
-        return real(*args, **kw)
-    monkeypatch.setattr(sm, "value_shard", counted)
+    def counted(seed, shard):
+        calls.append(shard)
+        return real(seed, shard)
+    monkeypatch.setattr(sm, "uniform_shard", counted)
     ck = tmp_path / "ck.json"
     first = sm.sample_draws(v, text, 4, 3, Fraction(-1, 10), checkpoint=ck)
     assert calls == [0, 1] and ck.exists()
@@ -316,7 +318,7 @@ def test_the_sample_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     assert again.samples[:4] == first.samples
     for s in again.samples:
         assert s.best >= s.best_one and (s.best_switched >= 2) == (s.gain > 0)
-    with pytest.raises(StudoddsError, match="another variant, seed or shard size"):
+    with pytest.raises(StudoddsError, match="another variant, seed, design or shard size"):
         sm.sample_draws(v, text, 4, 4, Fraction(-1, 10), checkpoint=ck)
 
 
@@ -403,3 +405,103 @@ def test_what_does_not_cover_draws_refuses_them_in_one_line(args, tmp_path):
     r = run_cli(*args, "--quiet", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and not r.stdout, (r.stdout, r.stderr)
     assert "switch" in r.stderr or "draws" in r.stderr or "sixth card" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------------------------------
+# The stratified sample
+
+def _toy_strata():
+    """Two up cards (a deuce and an ace) for three canonical hands of weights 1, 4 and 24."""
+    from types import SimpleNamespace
+
+    from enumerate.draws import strata as sd
+    from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
+    unit = 3 * SITUATION_COMBINATIONS
+    up = np.zeros((3, 47), dtype=np.uint8)
+    up[:, 1::2] = 48                                    # odd columns: an ace of clubs, even: the two of clubs
+    best = np.zeros((3, 47), dtype=np.int64)
+    best[0] = -unit                                     # fold
+    best[1] = -unit * 4 // 5                            # exactly -4/5: weak
+    best[2, :] = -unit * 4 // 5 + 1                     # just above: other
+    best[2, 0] = -unit + 1                              # just above folding: weak
+    table = SimpleNamespace(up=up, weight=np.array([1, 4, 24]))
+    return sd.strata(table, DrawCounts(np.zeros((3, 10, 8), dtype=np.int64), up.copy(), best, 3))
+
+
+def test_strata_classify_every_situation_by_up_rank_and_one_card_value():
+    st = _toy_strata()
+    assert st.labels == ("up 2, fold", "up 2, weak", "up 2, other", "up A, fold", "up A, weak", "up A, other")
+    assert st.weights == (24, 4 * 24 + 24, 24 * 23, 23, 4 * 23, 24 * 23)
+    assert st.total == (1 + 4 + 24) * 47
+    weak2 = st.members[1]
+    assert weak2[-1] == 2 * 47 + 0 and all(st.situation(1, p) == 2 * 47 for p in range(96, 120))
+    assert {st.situation(1, p) for p in range(96)} == {47 + c for c in range(0, 47, 2)}
+
+
+def test_neyman_allocation_keeps_the_pilot_and_spends_the_rest_by_weight_times_spread():
+    from enumerate.draws.strata import PILOT_SHARDS, allocate
+    shards = allocate((100, 300, 600), [0.0, 0.2, 0.1], 3 * PILOT_SHARDS + 13)
+    assert sum(shards) == 3 * PILOT_SHARDS + 13 and shards[0] == PILOT_SHARDS
+    assert shards[1] - PILOT_SHARDS in (6, 7) and shards[2] - PILOT_SHARDS in (6, 7)   # 60 : 60
+    assert allocate((1, 2), [0.0, 0.0], 50) == [PILOT_SHARDS] * 2                       # no spread seen
+    assert allocate((1, 2), [0.1, 0.1], 2) == [PILOT_SHARDS] * 2                        # budget below the pilot
+
+
+def test_the_stratified_estimate_weights_each_stratum_by_its_exact_share():
+    from enumerate.draws.sample import Z95, DrawSample, Sample, Stratum
+
+    def samples(gains, switched=5):
+        return tuple(Sample(i, (0, 1, 2, 3, 4), 5, Fraction(-1), Fraction(-1) + g, "x", switched if g else 0)
+                     for i, g in enumerate(gains))
+    a = Stratum("a", Fraction(1, 4), samples([Fraction(1, 10), Fraction(3, 10)]))
+    b = Stratum("b", Fraction(3, 4), samples([Fraction(0)] * 3 + [Fraction(1, 5)]))
+    v = parse_variant_text(ONE_AND_BUY, "both.toml")
+    s = DrawSample(v, 1, "stratified", (a, b), Fraction(-1, 10), Fraction(1, 10), None)
+    assert s.mean_gain == Fraction(1, 4) * Fraction(1, 5) + Fraction(3, 4) * Fraction(1, 20)
+    assert s.house_edge == Fraction(1, 10) - s.mean_gain
+    var = (1 / 16) * np.var([0.1, 0.3], ddof=1) / 2 + (9 / 16) * np.var([0, 0, 0, 0.2], ddof=1) / 4
+    assert s.half_width == pytest.approx(Z95 * var ** 0.5)
+    hits, share, lo, hi = s.multi_share()
+    assert hits == 3 and share == pytest.approx(1 / 4 + 3 / 4 * 1 / 4) and lo < share < hi
+    uniform = DrawSample(v, 1, "uniform", (Stratum("all", Fraction(1), a.samples + b.samples),),
+                         Fraction(-1, 10), Fraction(1, 10), None)
+    assert uniform.mean_gain == Fraction(3, 5) / 6 and uniform.multi_share()[:2] == (3, 0.5)
+    d = s.to_dict()
+    assert d["design"] == "stratified" and [x["situations"] for x in d["strata"]] == [2, 4]
+
+
+def test_a_sampled_situation_must_agree_with_the_whole_one_card_game():
+    from enumerate.draws.sample import value_situation
+    v = parse_variant_text(ONE_AND_BUY.replace("[buy_card]\nfee = \"1/2\"\n", ""), "two.toml")
+    cards, up = tuple(parse("2c 7d 9h Js Kd")), parse("4s")[0]
+    s = value_situation(v, (0, cards, up, None))
+    assert value_situation(v, (0, cards, up, s.best_one)) == s
+    with pytest.raises(StudoddsError, match="differs from the whole game"):
+        value_situation(v, (0, cards, up, s.best_one + Fraction(1, 10**9)))
+
+
+@pytest.mark.slow
+def test_the_stratified_sample_draws_each_stratum_from_the_whole_one_card_game(tmp_path, monkeypatch):
+    from enumerate.draws import sample as sm
+    from enumerate.draws import strata as sd
+    from studodds import api
+    monkeypatch.setattr(sm, "SHARD", 2)
+    monkeypatch.setattr(sd, "PILOT_SHARDS", 1)
+    online = (REPO / "docs" / "variants" / "oasis-online.toml").read_text()
+    two = tmp_path / "two.toml"
+    two.write_text(online.replace("oasis-online", "two").replace("fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5 }",
+                                                                  "fees = { 1 = 1, 2 = 1 }"))
+    with pytest.raises(StudoddsError, match="at least 78 situations"):
+        api.draws_sample(str(two), situations=60, seed=5, stratified=True)
+    ck = tmp_path / "ck.json"
+    s = api.draws_sample(str(two), situations=100, seed=5, stratified=True, checkpoint=ck)
+    assert s.design == "stratified" and len(s.strata) == 39 and s.n == 100
+    assert sum(st.share for st in s.strata) == 1
+    for st in s.strata:                   # every sample lies in its stratum (its one-card value checked on the way)
+        rank, cls = st.label.removeprefix("up ").split(", ")
+        for x in st.samples:
+            assert "23456789TJQKA"[x.up // 4] == rank
+            assert cls == ("fold" if x.best_one == -1 else "weak" if x.best_one <= Fraction(-4, 5) else "other")
+    again = api.draws_sample(str(two), situations=100, seed=5, stratified=True, checkpoint=ck)
+    assert again.samples == s.samples and again.seconds_per_situation is None        # all read back
+    assert s.mean_gain == sum((st.share * st.mean for st in s.strata), Fraction(0))

@@ -34,14 +34,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from enumerate.core.atomic import atomic_write_text
+from enumerate.core.engine import CountTable
+from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import dask_client, resolve_threads
+from enumerate.draws import strata as strata_module
+from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
 from enumerate.draws.hand import situation_draws
 from enumerate.rules.draws import Draws, SwitchRule
 from enumerate.rules.variant import Variant
@@ -53,27 +58,38 @@ SHARD = 16
 #: Concrete situations, and the canonical ones the exact whole game would value.
 SITUATIONS = 122_151_120
 CANONICAL_SITUATIONS = 6_319_573
-Z95 = 1.959963984540054
 _M64 = (1 << 64) - 1
+
+
+def _words(gen: np.random.Philox) -> Callable[[int], int]:
+    """A uniform integer below ``bound`` from the stream, by Lemire's rejection on 64-bit words."""
+    words: list[int] = []
+
+    def below(bound: int) -> int:
+        threshold = (-bound & _M64) % bound
+        while True:
+            if not words:
+                words.extend(int(w) for w in gen.random_raw(4))
+            m = words.pop(0) * bound
+            if (m & _M64) >= threshold:
+                return m >> 64
+    return below
 
 
 def deal(seed: int, i: int) -> tuple[tuple[int, ...], int]:
     """Situation ``i`` of the sample keyed by ``seed``: (five cards, up card); see the module."""
-    gen = np.random.Philox(key=seed, counter=[i, 0, 0, 0])
-    words: list[int] = []
+    below = _words(np.random.Philox(key=seed, counter=[i, 0, 0, 0]))
     deck = list(range(52))
     for j in range(6):
-        bound = 52 - j
-        threshold = (-bound & _M64) % bound
-        while True:
-            if not words:
-                words = [int(w) for w in gen.random_raw(4)]
-            m = words.pop(0) * bound
-            if (m & _M64) >= threshold:
-                break
-        k = j + (m >> 64)
+        k = j + below(52 - j)
         deck[j], deck[k] = deck[k], deck[j]
     return tuple(deck[:5]), deck[5]
+
+
+def stratum_position(seed: int, h: int, j: int, weight: int) -> int:
+    """Sample ``j`` of stratum ``h``: a uniform position below the stratum's weight, from the
+    stream keyed by ``seed`` at counter (j, h + 1, 0, 0) (the uniform sample's counters have 0 there)."""
+    return _words(np.random.Philox(key=seed, counter=[j, h + 1, 0, 0]))(weight)
 
 
 def one_card_variant(variant: Variant) -> Variant:
@@ -113,68 +129,135 @@ class Sample:
         return cls(int(i), tuple(int(c) for c in cards), int(up), Fraction(one), Fraction(best), str(label), int(k))
 
 
-def value_sample(variant: Variant, seed: int, i: int, threads: int | None = None) -> Sample:
-    """Every action of sample ``i``, exactly."""
-    cards, up = deal(seed, i)
+#: A situation to value: (index in its stream, five cards, up card, the one-card game's value or None).
+Situation = tuple[int, tuple[int, ...], int, Fraction | None]
+
+
+def value_situation(variant: Variant, situation: Situation, threads: int | None = None) -> Sample:
+    """Every action of a situation, exactly; with the whole one-card game's value of it, that
+    value and this one's best action with at most one card must agree (two exact paths)."""
+    i, cards, up, expected = situation
     r = situation_draws(variant, cards, up, threads=threads)
     one = max(a.ev for a in r.actions if a.kind != "switch" or len(a.discard) == 1)
+    if expected is not None and one != expected:
+        raise StudoddsError(f"{format_hand(cards)} against {format_card(up)}: the per-hand value with at most "
+                            f"one card, {one}, differs from the whole game's, {expected}")
     top = r.best                                   # on a tie the action with fewer cards comes first
     switched = len(top.discard) if top.kind == "switch" else 0
     return Sample(i, tuple(sorted(cards)), up, one, top.ev, top.label, switched)
 
 
-def value_shard(variant: Variant, seed: int, shard: int, size: int, threads: int | None = None) -> list[Sample]:
-    return [value_sample(variant, seed, i, threads) for i in range(shard * size, (shard + 1) * size)]
+def value_situations(variant: Variant, situations: list[Situation], threads: int | None = None) -> list[Sample]:
+    return [value_situation(variant, s, threads) for s in situations]
 
 
-def _remote_shard(variant: Variant, seed: int, shard: int, size: int) -> list[Sample]:
+def _remote(variant: Variant, situations: list[Situation]) -> list[Sample]:
     """One shard on a Dask worker, on one thread (the workers are the parallelism)."""
-    return value_shard(variant, seed, shard, size, threads=1)
+    return value_situations(variant, situations, threads=1)
+
+
+def uniform_shard(seed: int, shard: int) -> list[Situation]:
+    return [(i, *deal(seed, i), None) for i in range(shard * SHARD, (shard + 1) * SHARD)]
 
 
 @dataclass(frozen=True)
-class DrawSample:
-    """The estimate of a table with switches of any number of cards (see the module)."""
+class Stratum:
+    """The samples of one stratum and its exact share of all situations."""
 
-    variant: Variant
-    seed: int
+    label: str
+    share: Fraction
     samples: tuple[Sample, ...]
-    one_card_expected: Fraction          # exact: E[best action with at most one card]
-    one_card_house_edge: Fraction
-    seconds_per_situation: float | None  # core-seconds, measured in this run (None: resumed or on Dask)
 
     @property
     def n(self) -> int:
         return len(self.samples)
 
     @property
-    def mean_gain(self) -> Fraction:
+    def mean(self) -> Fraction:
         return sum((s.gain for s in self.samples), Fraction(0)) / self.n
 
     @property
-    def gain_sd(self) -> float:
+    def sd(self) -> float:
+        """Sample standard deviation of the gain (antes); nan below two samples."""
         g = np.array([float(s.gain) for s in self.samples])
         return float(g.std(ddof=1)) if self.n > 1 else float("nan")
+
+    def hits(self, k: int | None = None) -> int:
+        """Samples whose best action switches two or more cards (or exactly ``k``)."""
+        return sum(1 for s in self.samples if (s.best_switched >= 2 if k is None else s.best_switched == k))
+
+    def to_dict(self) -> dict[str, Any]:
+        sd = self.sd
+        return {"label": self.label, "share": exact(self.share), "situations": self.n, "mean_gain_antes": exact(self.mean),
+                "gain_sd_antes": sd if sd == sd else None, "gains": sum(1 for s in self.samples if s.gain > 0),
+                "share_that_gains_ci95": list(wilson(self.hits(), self.n))}
+
+
+@dataclass(frozen=True)
+class DrawSample:
+    """The estimate of a table with switches of any number of cards (see the module): one
+    stratum of weight one when the sample is uniform, the strata of :mod:`enumerate.draws.strata`
+    when it is stratified."""
+
+    variant: Variant
+    seed: int
+    design: str                          # "uniform" or "stratified"
+    strata: tuple[Stratum, ...]
+    one_card_expected: Fraction          # exact: E[best action with at most one card]
+    one_card_house_edge: Fraction
+    seconds_per_situation: float | None  # core-seconds, measured in this run (None: resumed or on Dask)
+
+    @property
+    def samples(self) -> tuple[Sample, ...]:
+        return tuple(s for st in self.strata for s in st.samples)
+
+    @property
+    def n(self) -> int:
+        return sum(st.n for st in self.strata)
+
+    @property
+    def mean_gain(self) -> Fraction:
+        return sum((st.share * st.mean for st in self.strata), Fraction(0))
+
+    @property
+    def gain_sd(self) -> float:
+        """Standard deviation of a situation's gain over all situations (antes)."""
+        if self.design == "uniform":
+            return self.strata[0].sd
+        m = float(self.mean_gain)
+        return math.sqrt(sum(float(st.share) * (st.sd ** 2 * (st.n - 1) / st.n + (float(st.mean) - m) ** 2)
+                             for st in self.strata))
 
     @property
     def half_width(self) -> float:
         """95% half-width of the mean gain (normal approximation), antes per hand."""
-        return Z95 * self.gain_sd / math.sqrt(self.n)
+        return Z95 * math.sqrt(sum(float(st.share) ** 2 * st.sd ** 2 / st.n for st in self.strata))
 
     @property
     def house_edge(self) -> Fraction:
         """Estimated house edge per ante: -(exact one-card expectation + mean gain)."""
         return -(self.one_card_expected + self.mean_gain)
 
-    def multi_share(self, k: int | None = None) -> tuple[int, float, float]:
-        """(situations whose best action switches >= 2 cards, or exactly ``k``; 95% Wilson interval)."""
-        hits = sum(1 for s in self.samples if (s.best_switched >= 2 if k is None else s.best_switched == k))
-        return (hits, *wilson(hits, self.n))
+    def multi_share(self, k: int | None = None) -> tuple[int, float, float, float]:
+        """(sampled situations whose best action switches >= 2 cards, or exactly ``k``; the
+        estimated share of all situations; its 95% interval: Wilson's for a uniform sample, the
+        normal one of the stratified estimate otherwise)."""
+        hits = sum(st.hits(k) for st in self.strata)
+        if self.design == "uniform":
+            return (hits, hits / self.n, *wilson(hits, self.n))
+        p = [st.hits(k) / st.n for st in self.strata]
+        share = sum(float(st.share) * q for st, q in zip(self.strata, p))
+        h = Z95 * math.sqrt(sum(float(st.share) ** 2 * q * (1 - q) / st.n for st, q in zip(self.strata, p)))
+        return (hits, share, max(0.0, share - h), min(1.0, share + h))
 
     def samples_needed(self, target: float = 1e-4) -> int | None:
-        """Samples for a 95% half-width of ``target`` antes at the measured spread."""
-        sd = self.gain_sd
-        return None if not sd == sd else math.ceil((Z95 * sd / target) ** 2)
+        """Samples for a 95% half-width of ``target`` antes at the measured spread (with
+        Neyman's allocation when stratified)."""
+        if self.design == "uniform":
+            sd = self.gain_sd
+            return None if not sd == sd else math.ceil((Z95 * sd / target) ** 2)
+        spread = sum(float(st.share) * st.sd for st in self.strata)
+        return None if not spread == spread else math.ceil((Z95 * spread / target) ** 2)
 
     @property
     def gains_seen(self) -> bool:
@@ -183,22 +266,24 @@ class DrawSample:
         return any(s.gain for s in self.samples)
 
     def to_dict(self) -> dict[str, Any]:
-        hits, lo, hi = self.multi_share()
+        hits, share, lo, hi = self.multi_share()
         need = self.samples_needed()
         per = self.seconds_per_situation
         return {
             "kind": "draws_sample", "variant": self.variant.to_dict(), "seed": self.seed, "situations": self.n,
-            "sampled": True,
+            "sampled": True, "design": self.design,
             "one_card_game": {"house_edge_per_ante": exact(self.one_card_house_edge),
                               "expected_return_per_ante": exact(self.one_card_expected)},
             "mean_gain_per_hand_antes": exact(self.mean_gain),
+            "mean_gain_ci95_half_width_antes": self.half_width if self.gains_seen else None,
             "gain_standard_deviation_antes": self.gain_sd,
             "house_edge_per_ante": {"estimate": float(self.house_edge),
                                     "ci95": [float(self.house_edge) - self.half_width,
                                              float(self.house_edge) + self.half_width] if self.gains_seen else None,
                                     "exact_part": exact(self.one_card_house_edge)},
-            "switch_two_or_more_best": {"situations": hits, "share": hits / self.n, "ci95": [lo, hi],
+            "switch_two_or_more_best": {"situations": hits, "share": share, "ci95": [lo, hi],
                                         "by_cards": {str(k): self.multi_share(k)[0] for k in range(2, 6)}},
+            "strata": [st.to_dict() for st in self.strata],
             "samples_for_0_01_points": need if self.gains_seen else None,
             "core_seconds_per_situation": per,
             "cost_of_the_exact_game_core_hours": None if per is None else per * CANONICAL_SITUATIONS / 3600,
@@ -206,17 +291,6 @@ class DrawSample:
                           "gain_antes": exact(s.gain)} for s in sorted(self.samples, key=lambda s: -s.gain)[:5]
                          if s.gain > 0],
         }
-
-
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = hits / n
-    d = 1 + Z95 ** 2 / n
-    c = (p + Z95 ** 2 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def check_sampled(variant: Variant) -> None:
@@ -230,11 +304,11 @@ def check_sampled(variant: Variant) -> None:
 
 
 class Checkpoint:
-    """Finished shards in a JSON file, for one variant file, seed and shard size."""
+    """Finished shards in a JSON file, for one variant file, seed, design and shard size."""
 
     def __init__(self, path: Path | None, key: dict[str, Any]) -> None:
         self.path, self.key = path, key
-        self.shards: dict[int, list[Sample]] = {}
+        self.shards: dict[str, list[Sample]] = {}
         if path is None or not path.exists():
             return
         try:
@@ -242,50 +316,119 @@ class Checkpoint:
             if data.get("kind") != "draws_sample_checkpoint":
                 raise ValueError("not a checkpoint of draws-sample")
             if data["key"] != key:
-                raise ParameterError("checkpoint", f"{path}: made for another variant, seed or shard size")
-            self.shards = {int(k): [Sample.from_list(r) for r in v] for k, v in data["shards"].items()}
+                raise ParameterError("checkpoint", f"{path}: made for another variant, seed, design or shard size")
+            self.shards = {str(k): [Sample.from_list(r) for r in v] for k, v in data["shards"].items()}
         except ParameterError:
             raise
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ParameterError("checkpoint", f"{path}: not a readable checkpoint ({exc})") from None
 
-    def save(self, shard: int, samples: list[Sample]) -> None:
+    def save(self, shard: str, samples: list[Sample]) -> None:
         self.shards[shard] = samples
         if self.path is not None:
             atomic_write_text(self.path, json.dumps({"kind": "draws_sample_checkpoint", "key": self.key,
-                                                     "shards": {str(k): [s.to_list() for s in v]
-                                                                for k, v in sorted(self.shards.items())}}) + "\n")
+                                                     "shards": {k: [s.to_list() for s in v]
+                                                                for k, v in sorted(self.shards.items(), key=_shard_order)}}) + "\n")
+
+
+def _shard_order(item: tuple[str, Any]) -> tuple[int, ...]:
+    return tuple(int(x) for x in item[0].split("/"))
+
+
+class _Runner:
+    """Values shards not in the checkpoint, locally or on Dask, saving each as it finishes."""
+
+    def __init__(self, variant: Variant, store: Checkpoint, scheduler: str | None, threads: int | None,
+                 progress: Callable[[int], None] | None) -> None:
+        self.variant, self.store, self.scheduler, self.threads, self.progress = variant, store, scheduler, threads, progress
+        self.valued = 0
+        self.seconds = 0.0
+
+    def run(self, shards: dict[str, Callable[[], list[Situation]]]) -> None:
+        todo = {k: make for k, make in shards.items() if k not in self.store.shards}
+        if self.progress is not None:
+            self.progress(SHARD * (len(shards) - len(todo)))
+        start = time.perf_counter()
+        if self.scheduler is not None and todo:
+            with dask_client(self.scheduler) as client:
+                futures = {client.submit(_remote, self.variant, make(), pure=False): k for k, make in todo.items()}
+                from distributed import as_completed  # optional heavy dependency: the dask extra
+                for fut in as_completed(futures):
+                    self._done(futures[fut], fut.result())
+        else:
+            for k, make in todo.items():
+                self._done(k, value_situations(self.variant, make(), self.threads))
+        self.seconds += time.perf_counter() - start
+
+    def _done(self, key: str, samples: list[Sample]) -> None:
+        self.store.save(key, samples)
+        self.valued += len(samples)
+        if self.progress is not None:
+            self.progress(len(samples))
+
+    @property
+    def per_situation(self) -> float | None:
+        """Core-seconds per situation valued in this run (the local run keeps every thread busy)."""
+        if not self.valued or self.scheduler is not None:
+            return None
+        return self.seconds * resolve_threads(self.threads) / self.valued
+
+
+def _key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
+    key: dict[str, Any] = {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
+                           "shard": SHARD}
+    if design != "uniform":                        # a uniform checkpoint keeps its earlier key
+        key.update(design=design, strata_version=strata_module.VERSION, pilot_shards=strata_module.PILOT_SHARDS)
+    return key
 
 
 def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int, one_card_expected: Fraction, *,
                  checkpoint: Path | None = None, scheduler: str | None = None, threads: int | None = None,
                  progress: Callable[[int], None] | None = None) -> DrawSample:
-    """Value ``situations`` sampled situations (rounded up to whole shards) of ``variant``
-    exactly, resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
+    """Value ``situations`` uniformly sampled situations (rounded up to whole shards) of
+    ``variant`` exactly, resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
     check_sampled(variant)
     n_shards = -(-situations // SHARD)
-    key = {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed, "shard": SHARD}
-    store = Checkpoint(checkpoint, key)
-    todo = [j for j in range(n_shards) if j not in store.shards]
-    if progress is not None:
-        progress(SHARD * (n_shards - len(todo)))
-    start = time.perf_counter()
-    if scheduler is not None and todo:
-        with dask_client(scheduler) as client:
-            futures = {client.submit(_remote_shard, variant, seed, j, SHARD, pure=False): j for j in todo}
-            from distributed import as_completed  # optional heavy dependency: the dask extra
-            for fut in as_completed(futures):
-                store.save(futures[fut], fut.result())
-                if progress is not None:
-                    progress(SHARD)
-    else:
-        for j in todo:
-            store.save(j, value_shard(variant, seed, j, SHARD, threads))
-            if progress is not None:
-                progress(SHARD)
-    elapsed = time.perf_counter() - start
-    samples = tuple(s for j in range(n_shards) for s in store.shards[j])
-    # core-seconds per situation: the local run keeps every thread busy
-    per = elapsed * resolve_threads(threads) / (len(todo) * SHARD) if todo and scheduler is None else None
-    return DrawSample(variant, seed, samples, one_card_expected, -one_card_expected, per)
+    store = Checkpoint(checkpoint, _key(variant_text, seed, "uniform"))
+    runner = _Runner(variant, store, scheduler, threads, progress)
+    runner.run({str(j): partial(uniform_shard, seed, j) for j in range(n_shards)})
+    samples = tuple(s for j in range(n_shards) for s in store.shards[str(j)])
+    return DrawSample(variant, seed, "uniform", (Stratum("all situations", Fraction(1), samples),),
+                      one_card_expected, -one_card_expected, runner.per_situation)
 
+
+def sample_stratified(variant: Variant, variant_text: str, situations: int, seed: int, table: CountTable,
+                      one_card: DrawCounts, one_card_expected: Fraction, *, checkpoint: Path | None = None,
+                      scheduler: str | None = None, threads: int | None = None,
+                      progress: Callable[[int], None] | None = None) -> DrawSample:
+    """The stratified estimate (:mod:`enumerate.draws.strata`) from about ``situations``
+    situations: the pilot in every stratum, then the rest by Neyman's allocation."""
+    check_sampled(variant)
+    st = strata_module.strata(table, one_card)
+    n = len(st.labels)
+    if situations < n * strata_module.PILOT_SHARDS * SHARD:
+        raise ParameterError("situations", f"a stratified sample needs at least {n * strata_module.PILOT_SHARDS * SHARD:,} "
+                                           f"situations ({strata_module.PILOT_SHARDS} shards of {SHARD} in each of "
+                                           f"{n} strata)")
+    unit = one_card.scale * SITUATION_COMBINATIONS
+
+    def shard(h: int, k: int) -> list[Situation]:
+        out: list[Situation] = []
+        for j in range(k * SHARD, (k + 1) * SHARD):
+            flat = st.situation(h, stratum_position(seed, h, j, st.weights[h]))
+            row, col = divmod(flat, 47)
+            out.append((j, tuple(int(c) for c in table.hands[row]), int(table.up[row, col]),
+                        Fraction(int(one_card.best[row, col]), unit)))
+        return out
+
+    store = Checkpoint(checkpoint, _key(variant_text, seed, "stratified"))
+    runner = _Runner(variant, store, scheduler, threads, progress)
+    pilot = strata_module.PILOT_SHARDS
+    runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot)})
+    pilot_sd = [Stratum("", Fraction(1), tuple(s for k in range(pilot) for s in store.shards[f"{h}/{k}"])).sd
+                for h in range(n)]
+    shards = strata_module.allocate(st.weights, pilot_sd, -(-situations // SHARD))
+    runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot, shards[h])})
+    out = tuple(Stratum(st.labels[h], st.share(h), tuple(s for k in range(shards[h]) for s in store.shards[f"{h}/{k}"]))
+                for h in range(n))
+    return DrawSample(variant, seed, "stratified", out, one_card_expected, -one_card_expected, runner.per_situation)

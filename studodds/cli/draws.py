@@ -20,6 +20,8 @@ def register(sub: Any) -> None:
     variant_argument(p)
     p.add_argument("--situations", type=games_number, default=1024, help="situations to sample (default 1,024)")
     p.add_argument("--seed", type=int, default=0, help="random seed, 0 .. 2**64 - 1 (default 0)")
+    p.add_argument("--stratified", action="store_true",
+                   help="sample by up-card rank and one-card value with Neyman's allocation (at least 48 situations a stratum)")
     p.add_argument("--checkpoint", metavar="FILE", help="keep finished shards in FILE and resume from it")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the shards on this Dask scheduler (needs the dask extra)")
     common(p)
@@ -29,6 +31,7 @@ def register(sub: Any) -> None:
 def draws_sample(args: argparse.Namespace) -> int:
     from studodds.reports.draws import sample_text  # lazy: start-up time
     result = api.draws_sample(variant_of(args), situations=args.situations, seed=args.seed,
+                              stratified=args.stratified,
                               checkpoint=args.checkpoint, scheduler=args.scheduler, **api_options(args))
     emit(args, result, sample_text)
     return 0

@@ -95,7 +95,10 @@ def sample_text(s: DrawSample) -> str:
     he = d["house_edge_per_ante"]
     multi = d["switch_two_or_more_best"]
     lines = [f"{s.variant.name}: {s.variant.draws.text() if s.variant.draws else ''}",
-             f"{s.n:,} situations sampled uniformly (seed {s.seed}), every action of each valued exactly (sampled)",
+             (f"{s.n:,} situations sampled uniformly (seed {s.seed}), every action of each valued exactly (sampled)"
+              if s.design == "uniform" else
+              f"{s.n:,} situations sampled in {len(s.strata)} strata (up-card rank x value with at most one card; "
+              f"Neyman's allocation after a pilot; seed {s.seed}), every action of each valued exactly (sampled)"),
              f"exact part: the game switching at most one card, house edge {float(s.one_card_house_edge):.6%} "
              f"(exact {s.one_card_house_edge})",
              (f"mean gain of switching two or more cards: {float(s.mean_gain):.6f} antes a hand "
@@ -104,9 +107,16 @@ def sample_text(s: DrawSample) -> str:
               "figure unless the share below gains"),
              (f"house edge (per ante): {he['estimate']:.4%}, 95% interval {he['ci95'][0]:.4%} .. {he['ci95'][1]:.4%} "
               "(sampled)" if he["ci95"] is not None else f"house edge (per ante): {he['estimate']:.4%} in the sample"),
-             f"switching two or more cards is best in {multi['situations']:,} of {s.n:,} situations "
-             f"({multi['share']:.2%}, 95% interval {multi['ci95'][0]:.2%} .. {multi['ci95'][1]:.2%}); by cards: "
+             f"switching two or more cards is best in {multi['situations']:,} of {s.n:,} sampled situations; "
+             f"estimated share of all situations {multi['share']:.2%} (95% interval {multi['ci95'][0]:.2%} .. "
+             f"{multi['ci95'][1]:.2%}); sampled situations by cards switched: "
              + ", ".join(f"{k}: {v:,}" for k, v in multi["by_cards"].items())]
+    if s.design == "stratified":
+        lines.append("stratum               share of situations  sampled  gain>0  mean gain (antes)  sd")
+        for st in d["strata"]:
+            sd = "-" if st["gain_sd_antes"] is None else f"{st['gain_sd_antes']:.6f}"
+            lines.append(f"  {st['label']:<20}{st['share']['value']:>19.4%}{st['situations']:>9,}{st['gains']:>8,}"
+                         f"{st['mean_gain_antes']['value']:>19.6f}  {sd}")
     if d["samples_for_0_01_points"] is not None:
         lines.append(f"situations for a 95% half-width of 0.01 percentage points at this spread: "
                      f"{d['samples_for_0_01_points']:,}")
