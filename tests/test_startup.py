@@ -35,6 +35,7 @@ def _probe(*args: str) -> dict:
 
 def test_a_warm_analyze_loads_only_what_it_uses(us_counts):
     for args in (("analyze", "--quiet"), ("hand", "As Kd Jh 8c 3s", "--up", "7d", "--quiet")):
+        assert _probe(*args)["code"] == 0          # warms this session's cache for the probe's build
         seen = _probe(*args)
         assert seen["code"] == 0
         assert not seen["strength_table"], "the 2,598,960-hand strength table was made"
@@ -62,10 +63,11 @@ def _memo_then_analyze(text: str) -> None:
 
 
 def _memo_key() -> str:
+    """This build's memo file, after a call wrote it (every earlier build left one of its own)."""
     counts.evaluator_fingerprint.cache_clear()
     counts.evaluator_fingerprint()
-    (memo,) = [p for p in counts.cache.cache_dir().glob("evaluator-*.txt")
-               if p.read_text().strip() == ordering_fingerprint()]
+    memo = counts.fingerprint_memo()
+    assert memo is not None and memo.read_text().strip() == ordering_fingerprint()
     return memo.stem.removeprefix("evaluator-")
 
 

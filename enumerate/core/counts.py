@@ -22,6 +22,18 @@ from evaluator.ranking import ordering_fingerprint
 _FIELDS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 
 
+def fingerprint_memo() -> Path | None:
+    """The file that remembers the fingerprint for this build of the evaluator (named by the
+    compiled module's path, size and modification time); None when the module cannot be read."""
+    module = Path(_eval.__file__)
+    try:
+        st = module.stat()
+    except OSError:
+        return None
+    build = f"{module.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()
+    return cache.cache_dir() / f"evaluator-{hashlib.sha256(build).hexdigest()[:16]}.txt"
+
+
 @lru_cache(maxsize=1)
 def evaluator_fingerprint() -> str:
     """:func:`~evaluator.ranking.ordering_fingerprint`, remembered for this build of the
@@ -30,13 +42,9 @@ def evaluator_fingerprint() -> str:
     hashes it.  It only names cache files: a stale or damaged memo can make a cache miss (the
     counts are then recomputed from the evaluator itself), never a wrong table; certified
     tables record the fingerprint computed afresh."""
-    module = Path(_eval.__file__)
-    try:
-        st = module.stat()
-        build = f"{module.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()
-    except OSError:
+    memo = fingerprint_memo()
+    if memo is None:
         return ordering_fingerprint()
-    memo = cache.cache_dir() / f"evaluator-{hashlib.sha256(build).hexdigest()[:16]}.txt"
     try:
         text = memo.read_text(encoding="ascii").strip()
         if re.fullmatch(r"[0-9a-f]{64}", text):
