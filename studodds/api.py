@@ -152,7 +152,7 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
         check_whole_game(v)                       # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads), draws_bar(v, table, progress) as bar:
-        a = _analyze(table, v, progress=None if bar is None else bar.update)
+        a = _analyze(table, v, progress=None if bar is None else bar.update, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
@@ -163,7 +163,8 @@ def draws_bar(variant: Variant, table: CountTable, progress: bool) -> Any:
     minute each on 2 cores), or a context giving None."""
     if variant.draws is None or not progress:
         return nullcontext()
-    return bar_factory("switching and buying", unit="hand")(4 * table.hands.shape[0])
+    from enumerate.draws.game import PROGRESS_PER_HAND  # lazy: start-up time (few tables have draws)
+    return bar_factory("switching and buying", unit="hand")(PROGRESS_PER_HAND * table.hands.shape[0])
 
 
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
@@ -300,7 +301,7 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     with using_threads(threads), bar as b:
         if stratified:
             table = count_table(one_v, threads=threads, use_cache=use_cache)
-            return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads),
+            return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads, use_cache=use_cache),
                                      one.expected_return, checkpoint=path, scheduler=scheduler, threads=threads,
                                      progress=None if b is None else b.update)
         return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=path,
@@ -352,7 +353,8 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
-        return VariantDiff(_analyze(ca, va), _analyze(cb, vb), flips(ca, va, cb, vb))
+        return VariantDiff(_analyze(ca, va, use_cache=use_cache), _analyze(cb, vb, use_cache=use_cache),
+                           flips(ca, va, cb, vb))
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,

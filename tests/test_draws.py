@@ -1,6 +1,7 @@
 """Switching cards and buying a sixth card: the rules, and every action of a situation against
 brute force over every draw and every dealer completion with the independent evaluator."""
 import itertools
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -285,6 +286,41 @@ def test_the_built_in_tables_with_draws():
     assert d.flips.to_fold > 0 and d.flips.to_raise == 0     # raising a dealt hand gives way to switching
 
 
+@pytest.mark.slow
+def test_the_whole_game_is_cached_by_its_inputs_and_a_damaged_file_is_recomputed(tmp_path, monkeypatch):
+    from enumerate.core import array_store
+    from enumerate.draws import game
+    from studodds import api
+    first = api.analyze("oasis-one-card").to_dict()
+    files = sorted(array_store.cache_dir().glob("draws-q*.bin"))
+    assert files
+    api.clear_memory()                                 # a new process, as far as the memo knows
+
+    def never(*args, **kw):
+        raise AssertionError("recomputed")
+    monkeypatch.setattr(game, "action_values", never)
+    assert api.analyze("oasis-one-card").to_dict() == first             # read from the file
+    with pytest.raises(AssertionError, match="recomputed"):
+        api.analyze("oasis-one-card", use_cache=False)                   # --no-cache: not read
+    dearer = tmp_path / "dearer.toml"
+    dearer.write_text((REPO / "enumerate" / "rules" / "variants" / "oasis-one-card.toml").read_text()
+                      .replace("name = \"oasis-one-card\"", "name = \"dearer\"").replace("fees = { 1 = 1 }", "fees = { 1 = 2 }"))
+    with pytest.raises(AssertionError, match="recomputed"):
+        api.analyze(str(dearer))                                         # other fees: another file
+    api.clear_memory()
+    saved = {f: f.read_bytes() for f in files}
+    try:
+        for f in files:                                # one flipped byte: detected, recomputed
+            f.write_bytes(saved[f][:-100] + bytes([saved[f][-100] ^ 1]) + saved[f][-99:])
+        with pytest.warns(UserWarning, match="draws cache .* unusable"), \
+                pytest.raises(AssertionError, match="recomputed"):
+            api.analyze("oasis-one-card")
+    finally:
+        for f, data in saved.items():
+            f.write_bytes(data)
+        api.clear_memory()
+
+
 # ------------------------------------------------------------------------------------------
 # Any number of cards: the sampled estimate
 
@@ -505,3 +541,46 @@ def test_the_stratified_sample_draws_each_stratum_from_the_whole_one_card_game(t
     again = api.draws_sample(str(two), situations=100, seed=5, stratified=True, checkpoint=ck)
     assert again.samples == s.samples and again.seconds_per_situation is None        # all read back
     assert s.mean_gain == sum((st.share * st.mean for st in s.strata), Fraction(0))
+
+
+GALEWIND_SAMPLE = REPO / "docs" / "samples" / "oasis-galewind-stratified.json"
+
+
+def test_the_committed_galewind_estimate_holds_together():
+    """The stratified Galewind run kept in docs/: its figures follow from its strata, its exact
+    part is the certified one-card table, its interval meets +-0.01 percentage points, and the
+    pages quote it."""
+    import jsonschema
+
+    from enumerate.core.intervals import Z95
+    d = json.loads(GALEWIND_SAMPLE.read_text())
+    jsonschema.Draft202012Validator(json.loads((REPO / "studodds" / "schema.json").read_text())).validate(d)
+    assert d["design"] == "stratified" and d["variant"] == GALEWIND.to_dict()
+    certified = json.loads((REPO / "results" / "oasis-one-card" / "summary.json").read_text())["analysis"]
+    assert d["one_card_game"]["expected_return_per_ante"] == certified["expected_return_per_ante"]
+    shares = [Fraction(s["share"]["exact"]) for s in d["strata"]]
+    assert sum(shares) == 1 and sum(s["situations"] for s in d["strata"]) == d["situations"]
+    mean = sum((w * Fraction(s["mean_gain_antes"]["exact"]) for w, s in zip(shares, d["strata"])), Fraction(0))
+    assert str(mean) == d["mean_gain_per_hand_antes"]["exact"]
+    half = Z95 * math.sqrt(sum(float(w) ** 2 * (s["gain_sd_antes"] or 0.0) ** 2 / s["situations"]
+                               for w, s in zip(shares, d["strata"])))
+    assert half == pytest.approx(d["mean_gain_ci95_half_width_antes"]) and half <= 1e-4
+    edge = -(Fraction(certified["expected_return_per_ante"]["exact"]) + mean)
+    assert d["house_edge_per_ante"]["estimate"] == pytest.approx(float(edge), abs=1e-15)
+    quoted = f"{float(edge):.4%}"
+    for page in (REPO / "README.md", REPO / "docs" / "draws.md"):
+        assert quoted in page.read_text(), (page, quoted)
+
+
+@pytest.mark.slow
+def test_the_committed_galewind_strata_are_those_of_the_whole_one_card_game():
+    from enumerate.draws.game import draw_counts
+    from enumerate.draws.sample import one_card_variant
+    from enumerate.draws.strata import strata
+    from studodds import api
+    d = json.loads(GALEWIND_SAMPLE.read_text())
+    one = one_card_variant(GALEWIND)
+    table = api.count_table(one)
+    st = strata(table, draw_counts(table, one))
+    assert [(s["label"], s["share"]["exact"]) for s in d["strata"]] == \
+        [(st.labels[h], str(st.share(h))) for h in range(len(st.labels))]

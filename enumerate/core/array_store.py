@@ -9,6 +9,7 @@ Loaded arrays are read-only views of one private copy of the file, checked befor
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import os
@@ -25,6 +26,13 @@ import numpy as np
 from enumerate.core.atomic import atomic_write_bytes, remove_stale_temporaries
 
 MAGIC = b"STUDODDS-ARRAYS 2\n"
+
+
+def keyed_path(prefix: str, meta: dict[str, Any]) -> Path:
+    """``<cache folder>/<prefix>-<16 hex digits of the SHA-256 of meta>.bin``: one file per set
+    of inputs (``meta`` holds every input that changes the cached arrays, JSON-serialisable)."""
+    digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
+    return cache_dir() / f"{prefix}-{digest}.bin"
 
 
 class CacheError(Exception):

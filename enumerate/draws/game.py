@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 
 from enumerate.analysis.base import Analysis, ReturnRow, check_table, return_table
-from enumerate.core.engine import COMPLETIONS, CountTable, hand_tables, sweep_bounds
+from enumerate.core.array_store import ArrayCache, keyed_path
+from enumerate.core.counts import evaluator_fingerprint
+from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, hand_tables, sweep_bounds
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
@@ -44,6 +46,12 @@ SITUATION_COMBINATIONS = 46 * DRAW_COMPLETIONS
 #: Actions of the whole-game kernel: keep, switch the i-th card (i = 1..5), buy.
 ACTIONS = ("keep", "switch 1st", "switch 2nd", "switch 3rd", "switch 4th", "switch 5th", "buy")
 KINDS = ("keep", "switch", "buy")
+#: Version of what :func:`draw_counts` returns: bump it when a kernel or the choice changes the
+#: result, so a cached result of another version is never read.
+DRAWS_VERSION = 1
+#: Progress steps of :func:`draw_counts` per canonical hand: the sweep's two passes, the values,
+#: the accounting (all at once when the result is read from the cache).
+PROGRESS_PER_HAND = 4
 #: Rows of hands the gather kernel takes per call (progress and Ctrl-C between calls).
 ROWS_PER_CALL = 2048
 
@@ -218,9 +226,14 @@ def choose(variant: Variant, values: np.ndarray, scale: int) -> tuple[np.ndarray
 
 
 def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
-                progress: Callable[[int], None] | None = None) -> DrawCounts:
+                progress: Callable[[int], None] | None = None, use_cache: bool = True) -> DrawCounts:
     """The whole game: values (:func:`action_values`), the choice, and the chosen actions'
-    outcomes.  ``progress`` gets hands swept, then rows valued, then rows accounted."""
+    outcomes.  ``progress`` gets hands swept, then rows valued, then rows accounted.
+
+    The result (56 MB) is kept in the table's memo and, with ``use_cache``, in the cache folder,
+    keyed by every input that changes it: the count table's (qualifier, engine version,
+    evaluator fingerprint), :data:`DRAWS_VERSION` and the rules (raise form, fees); a damaged
+    file is reported and recomputed (:class:`enumerate.core.array_store.ArrayCache`)."""
     check_whole_game(variant)
     d = variant.draws
     assert d is not None
@@ -228,6 +241,17 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
     key = ("draws_counts", coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist()),
            d.fee(1) if d.switch is not None else None, d.buy_fee)
     if key in table.memo:                          # the same rules analysed again in this process
+        if progress is not None:
+            progress(PROGRESS_PER_HAND * table.hands.shape[0])
+        return table.memo[key]
+    meta = {"kind": "draws", "draws_version": DRAWS_VERSION, "qualifier": table.qualifier,
+            "engine_version": ENGINE_VERSION, "evaluator": evaluator_fingerprint(), "rules": [str(k) for k in key[1:]]}
+    stored = ArrayCache(keyed_path(f"draws-q{table.qualifier}", meta), meta, "draws", enabled=use_cache)
+    arrays = stored.load(("stats", "action", "best", "scale"))
+    if arrays is not None:
+        table.memo[key] = DrawCounts(arrays["stats"], arrays["action"], arrays["best"], int(arrays["scale"][0]))
+        if progress is not None:
+            progress(PROGRESS_PER_HAND * table.hands.shape[0])
         return table.memo[key]
     values, scale = action_values(table, variant, threads, progress)
     action, best, m = choose(variant, values, scale)
@@ -249,6 +273,8 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
         if progress is not None:
             progress(hi - lo)
     result = DrawCounts(acc.sum(axis=0), action, best, scale * m)
+    stored.save({"stats": result.stats, "action": action, "best": best,
+                 "scale": np.array([result.scale], dtype=np.int64)})
     table.memo[key] = result
     return result
 
@@ -430,6 +456,7 @@ def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any
 
 
 def analyze_draws(table: CountTable, variant: Variant, threads: int | None = None,
-                  progress: Callable[[int], None] | None = None) -> tuple[Analysis, DrawFigures]:
+                  progress: Callable[[int], None] | None = None,
+                  use_cache: bool = True) -> tuple[Analysis, DrawFigures]:
     """The exact whole game of a table with one-card switching or a sixth card."""
-    return analysis_from_draws(table, variant, draw_counts(table, variant, threads, progress))
+    return analysis_from_draws(table, variant, draw_counts(table, variant, threads, progress, use_cache))

@@ -59,13 +59,14 @@ def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads:
 
 
 def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> GameAnalysis:
+                 progress: Callable[[int], None] | None = None, use_cache: bool = True) -> GameAnalysis:
     """The full game of ``variant`` under optimal strategy (see the module docstring);
     ``progress`` (a table with draws only, minutes of work) gets the steps of
-    :func:`enumerate.draws.game.draw_counts`."""
+    :func:`enumerate.draws.game.draw_counts`, and ``use_cache`` lets that result be read from
+    and written to the user's cache folder."""
     if variant.draws is not None:
         from enumerate.draws.game import analyze_draws  # lazy: start-up time (few tables have draws)
-        result, figures = analyze_draws(counts, variant, threads, progress)
+        result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
         fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
         return GameAnalysis(**fields, draws=figures)
     return with_extras(counts, variant, analyze(counts, variant, threads=threads), threads)

@@ -16,8 +16,6 @@ the exposed cards in order of the deal's choice, the number of sorted hole cards
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -206,8 +204,7 @@ def _cache_meta(j: int, marked: tuple[int, ...], variant: Variant, value: RaiseV
 
 
 def _cache_path(meta: dict[str, Any]) -> Path:
-    digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
-    return cache.cache_dir() / f"exposure-j{meta['known']}-{digest}.bin"
+    return cache.keyed_path(f"exposure-j{meta['known']}", meta)
 
 
 def level_of_card(marked: Sequence[int]) -> np.ndarray:

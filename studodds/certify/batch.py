@@ -173,7 +173,7 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
                 extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
                 table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen,
-                               simulation=simulation)
+                               simulation=simulation, use_cache=use_cache)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)
                 found_warnings += [(s.variant.name, w) for w in table.warnings]

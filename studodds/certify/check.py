@@ -347,7 +347,8 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
             else:
                 state = "not checked (--no-protection)"
         fresh = render(source, spot_checked[q], counts, hands=committed.hands, protection=shown,
-                       html=(table / "report.html").exists(), simulation=committed.simulation)
+                       html=(table / "report.html").exists(), simulation=committed.simulation,
+                       use_cache=use_cache)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
         yield check_table(table, fresh, source, state)

@@ -153,15 +153,16 @@ class RenderedTable:
 
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
            hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-           html: bool = True, simulation: tuple[int, int] | None = None) -> RenderedTable:
+           html: bool = True, simulation: tuple[int, int] | None = None, use_cache: bool = True) -> RenderedTable:
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
     adds that file and the report's game-protection section; ``html``: render report.html, which
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
-    whose figures depend on nothing else, so a check reproduces them).  A table with draws:
+    whose figures depend on nothing else, so a check reproduces them; ``use_cache``: a table
+    with draws may read and write its whole game in the cache folder).  A table with draws:
     :func:`render_draws`."""
     if source.variant.draws is not None:
-        return render_draws(source, spot_checks, table, html)
+        return render_draws(source, spot_checks, table, html, use_cache)
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -197,11 +198,12 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     return RenderedTable(source.variant.name, files, data, protection)
 
 
-def render_draws(source: VariantSource, spot_checks: int, table: CountTable, html: bool = True) -> RenderedTable:
+def render_draws(source: VariantSource, spot_checks: int, table: CountTable, html: bool = True,
+                 use_cache: bool = True) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
     the strategy chart as strategy.md and every cell as strategy.csv."""
-    a = analyze_game(table, source.variant)
+    a = analyze_game(table, source.variant, use_cache=use_cache)
     plain = analyze_game(table, source.variant.base_game())
     prov = provenance(a, source, spot_checks)
     data: dict[str, Any] = {"kind": "certified_table", "analysis": a.to_dict(),
