@@ -118,7 +118,8 @@ def test_newline_in_a_path_gives_one_line():
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no such file" in r.stderr
 
 
-@pytest.mark.parametrize("args,needle", cases(), ids=lambda x: " ".join(x)[:40] if isinstance(x, list) else None)
+@pytest.mark.parametrize("args,needle", cases(),                 # ids without the random folder name
+                         ids=lambda x: " ".join(x).replace(str(WORK), "WORK")[:40] if isinstance(x, list) else None)
 def test_every_bad_cli_argument(args, needle):
     before = _files(WORK)
     r = run(*_materialise(args), "--quiet") if args[0] not in ("nosuchcommand",) else run(*args)
