@@ -163,6 +163,11 @@ def coefficients(variant: Variant) -> tuple[int, int, np.ndarray, int, np.ndarra
             np.ascontiguousarray(value.bonus))
 
 
+def _paytable_key(coef: tuple[int, int, np.ndarray, int, np.ndarray]) -> tuple[Any, ...]:
+    """:func:`coefficients` as a hashable key (the part of the memo and cache keys set by the paytable)."""
+    return coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist())
+
+
 def memo_dead(table: CountTable, threads: int | None = None,
               progress: Callable[[int], None] | None = None) -> np.ndarray:
     """:func:`dead_counts`, kept in the table's memo (2.3 GB: every table with draws and this
@@ -180,7 +185,7 @@ def action_values(table: CountTable, variant: Variant, threads: int | None = Non
     ``rows``: only these count-table rows (the others stay 0), for tests, not kept."""
     check_table(table, variant)
     coef = coefficients(variant)
-    key = ("draws_values", coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist()))
+    key = ("draws_values", *_paytable_key(coef))
     if rows is None and key in table.memo:
         return table.memo[key], coef[0]
     dead = memo_dead(table, threads, progress)
@@ -238,21 +243,18 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
     d = variant.draws
     assert d is not None
     coef = coefficients(variant)
-    key = ("draws_counts", coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist()),
-           d.fee(1) if d.switch is not None else None, d.buy_fee)
-    if key in table.memo:                          # the same rules analysed again in this process
-        if progress is not None:
-            progress(PROGRESS_PER_HAND * table.hands.shape[0])
-        return table.memo[key]
+    key = ("draws_counts", *_paytable_key(coef), d.fee(1) if d.switch is not None else None, d.buy_fee)
     meta = {"kind": "draws", "draws_version": DRAWS_VERSION, "qualifier": table.qualifier,
             "engine_version": ENGINE_VERSION, "evaluator": evaluator_fingerprint(), "rules": [str(k) for k in key[1:]]}
     stored = ArrayCache(keyed_path(f"draws-q{table.qualifier}", meta), meta, "draws", enabled=use_cache)
-    arrays = stored.load(("stats", "action", "best", "scale"))
-    if arrays is not None:
-        table.memo[key] = DrawCounts(arrays["stats"], arrays["action"], arrays["best"], int(arrays["scale"][0]))
+    found = table.memo.get(key)                    # the same rules analysed again in this process
+    if found is None and (arrays := stored.load(("stats", "action", "best", "scale"))) is not None:
+        found = table.memo[key] = DrawCounts(arrays["stats"], arrays["action"], arrays["best"],
+                                             int(arrays["scale"][0]))
+    if found is not None:                          # nothing to count: the bar is done at once
         if progress is not None:
             progress(PROGRESS_PER_HAND * table.hands.shape[0])
-        return table.memo[key]
+        return found
     values, scale = action_values(table, variant, threads, progress)
     action, best, m = choose(variant, values, scale)
     dead = memo_dead(table, threads)
