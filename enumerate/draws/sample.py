@@ -160,6 +160,12 @@ def uniform_shard(seed: int, shard: int) -> list[Situation]:
     return [(i, *deal(seed, i), None) for i in range(shard * SHARD, (shard + 1) * SHARD)]
 
 
+def gain_sd(samples: tuple[Sample, ...] | list[Sample]) -> float:
+    """Sample standard deviation of the samples' gains (antes); nan below two samples."""
+    g = np.array([float(s.gain) for s in samples])
+    return float(g.std(ddof=1)) if len(g) > 1 else float("nan")
+
+
 @dataclass(frozen=True)
 class Stratum:
     """The samples of one stratum and its exact share of all situations."""
@@ -179,8 +185,7 @@ class Stratum:
     @property
     def sd(self) -> float:
         """Sample standard deviation of the gain (antes); nan below two samples."""
-        g = np.array([float(s.gain) for s in self.samples])
-        return float(g.std(ddof=1)) if self.n > 1 else float("nan")
+        return gain_sd(self.samples)
 
     def hits(self, k: int | None = None) -> int:
         """Samples whose best action switches two or more cards (or exactly ``k``)."""
@@ -252,10 +257,7 @@ class DrawSample:
 
     def samples_needed(self, target: float = 1e-4) -> int | None:
         """Samples for a 95% half-width of ``target`` antes at the measured spread (with
-        Neyman's allocation when stratified)."""
-        if self.design == "uniform":
-            sd = self.gain_sd
-            return None if not sd == sd else math.ceil((Z95 * sd / target) ** 2)
+        Neyman's allocation when stratified; a uniform sample is one stratum of share 1)."""
         spread = sum(float(st.share) * st.sd for st in self.strata)
         return None if not spread == spread else math.ceil((Z95 * spread / target) ** 2)
 
@@ -425,8 +427,7 @@ def sample_stratified(variant: Variant, variant_text: str, situations: int, seed
     runner = _Runner(variant, store, scheduler, threads, progress)
     pilot = strata_module.PILOT_SHARDS
     runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot)})
-    pilot_sd = [Stratum("", Fraction(1), tuple(s for k in range(pilot) for s in store.shards[f"{h}/{k}"])).sd
-                for h in range(n)]
+    pilot_sd = [gain_sd([s for k in range(pilot) for s in store.shards[f"{h}/{k}"]]) for h in range(n)]
     shards = strata_module.allocate(st.weights, pilot_sd, -(-situations // SHARD))
     runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot, shards[h])})
     out = tuple(Stratum(st.labels[h], st.share(h), tuple(s for k in range(shards[h]) for s in store.shards[f"{h}/{k}"]))
