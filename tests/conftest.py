@@ -38,6 +38,21 @@ def us_counts(_private_cache):
     return load_or_compute(Qualifier.ace_king().threshold)
 
 
+def pytest_sessionfinish(session):
+    """On an xdist worker: hand this worker's fuzzing counts to the controller."""
+    from fuzzstats import COUNTS
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["fuzz_counts"] = dict(COUNTS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """On the xdist controller: add up the workers' fuzzing counts for the summary."""
+    from fuzzstats import COUNTS
+    for name, n in getattr(node, "workeroutput", {}).get("fuzz_counts", {}).items():
+        COUNTS[name] = COUNTS.get(name, 0) + n
+
+
 def pytest_terminal_summary(terminalreporter):
     from fuzzstats import COUNTS
     if COUNTS:
