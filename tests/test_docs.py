@@ -4,7 +4,8 @@ a page shows is compared with what the program prints.
 How the pages are written (docs/development.md repeats it for writers):
 
 * ```` ```console ````: ``$ studodds ...`` lines are commands (a trailing backslash continues one;
-  a trailing ``# exit N`` says the command ends with exit code N, else 0); the lines after a
+  a trailing ``# exit N`` says the command ends with exit code N, else 0; a refusal, which
+  prints nothing on stdout, is compared with what it prints on stderr); the lines after a
   command, up to the next ``$``, are its standard output.  A line ``...`` stands for any number
   of lines, ``...`` inside a line for any text there.
 * ```` ```pycon ````: doctest examples (``>>>``), with ELLIPSIS; one namespace per page.
@@ -116,8 +117,10 @@ def run_page(page: Path, tmp_path: Path, monkeypatch) -> int:
                 command, _, code = command.partition("  # exit ")
                 r = run_cli(*studodds_argv(command), cwd=tmp_path)
                 assert r.returncode == int(code or 0), f"{where}: {command}: exit {r.returncode}: {r.stderr}"
-                assert matches(shown, r.stdout.splitlines()), (
-                    f"{where}: {command}: the page shows\n" + "\n".join(shown) + "\n\nthe program prints\n" + r.stdout)
+                # a refusal prints nothing on stdout: the page then shows its message (stderr)
+                printed = r.stderr if code and not r.stdout else r.stdout
+                assert matches(shown, printed.splitlines()), (
+                    f"{where}: {command}: the page shows\n" + "\n".join(shown) + "\n\nthe program prints\n" + printed)
         elif lang == "pycon":
             test = doctest.DocTestParser().get_doctest(body, namespace, where, str(page), line)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -20,7 +20,7 @@ MARK = b"\n<!-- previous version -->\n"
 
 
 def batch(out: Path, env=None):
-    return subprocess.Popen([sys.executable, "-m", "studodds", "batch", *VARIANTS, "--out", str(out), "--quiet"],
+    return subprocess.Popen([sys.executable, "-m", "studodds", "batch", *VARIANTS, "--out", str(out), "--replace", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE, env=env)
 
 

@@ -184,3 +184,53 @@ def test_same_variant_from_two_working_directories_gives_identical_files(tmp_pat
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
         assert str(tmp_path) not in (a / name).read_text(), name
     assert json.loads((a / "summary.json").read_text())["provenance"]["variant_origin"] == "file house.toml"
+
+
+def test_batch_never_replaces_a_table_unless_told(tmp_path):
+    """A table folder that holds files is refused before any work, named with what to do, and
+    left byte for byte as it was; --replace replaces each folder whole (no file of the old one
+    left), and a table folder that does not exist yet is simply written."""
+    shutil.copytree(REPO / "results" / "uk-casino-stud", tmp_path / "uk-casino-stud")
+    (tmp_path / "uk-casino-stud" / "notes.txt").write_text("a lab's own file\n")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "uk-casino-stud").iterdir()}
+    r = studodds("batch", "royal-200", "uk-casino-stud", "--out", str(tmp_path), "--formats", "md")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == (f"studodds: error: --out: {tmp_path / 'uk-casino-stud'}: already holds a table; "
+                                "add --replace to replace it, or write the new tables elsewhere with --out DIR")
+    assert {p.name: p.read_bytes() for p in (tmp_path / "uk-casino-stud").iterdir()} == before
+    assert not (tmp_path / "royal-200").exists(), "nothing is written when one table is refused"
+    r = studodds("batch", "uk-casino-stud", "--out", str(tmp_path), "--formats", "md", "--replace")
+    assert r.returncode == 0, r.stderr
+    after = sorted(p.name for p in (tmp_path / "uk-casino-stud").iterdir())
+    assert "notes.txt" not in after and "report.html" not in after and "variant.toml" in after
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "no staging or aside folder is left"
+    assert studodds("check", str(tmp_path / "uk-casino-stud")).returncode == 0
+
+
+def test_check_takes_one_table_and_tells_a_report_change_from_a_figure_change(tmp_path):
+    """check of one table folder (not only of their parent); a change to the report alone is
+    "report differs, figures identical" naming the file and section, still exit 1; a change to
+    a figure is "figures differ"."""
+    table = tmp_path / "uk-casino-stud"
+    shutil.copytree(REPO / "results" / "uk-casino-stud", table)
+    r = studodds("check", str(table))
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == f"{table}: unchanged", r.stdout + r.stderr
+    report = table / "report.md"
+    report.write_text(report.read_text().replace("## Return table\n", "## Return table\n\nA line a lab added.\n", 1))
+    r = studodds("check", str(table))
+    assert r.returncode == 1
+    first = r.stdout.splitlines()[0]
+    assert first.startswith(f"{table}: report differs, figures identical: report.md (section 'Return table', "), first
+    entry = json.loads(studodds("check", str(table), "--json").stdout)["tables"][0]
+    assert entry["status"] == "report_differs" and entry["differences"][0]["section"] == "Return table"
+    summary = table / "summary.json"
+    data = json.loads(summary.read_text())
+    data["analysis"]["total_loss_antes"]["exact"] = "1"
+    summary.write_text(json.dumps(data, indent=2) + "\n")
+    r = studodds("check", str(table))
+    assert r.returncode == 1 and "rules unchanged, figures differ" in r.stdout.splitlines()[0]
+
+
+def test_check_of_a_folder_without_tables_says_what_to_name(tmp_path):
+    r = studodds("check", str(tmp_path))
+    assert r.returncode == 2 and "name a table folder such as results/us-common" in r.stderr

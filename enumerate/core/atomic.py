@@ -98,3 +98,44 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, [text.encode("utf-8")])
 
 
+
+
+def _renameat2_exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one system call (Linux's renameat2 with RENAME_EXCHANGE); False where
+    the C library or the file system does not offer it."""
+    import ctypes
+    import ctypes.util
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    errno = ctypes.get_errno()
+    import errno as codes
+    if errno in (codes.ENOSYS, codes.EINVAL, codes.ENOTSUP, codes.EOPNOTSUPP):
+        return False
+    raise OSError(errno, os.strerror(errno), str(b))
+
+
+def replace_folder(new: Path, target: Path) -> None:
+    """Put the complete folder ``new`` at ``target`` (same file system), replacing whatever
+    folder is there: one rename when ``target`` does not exist, else an atomic exchange of the
+    two folders (the old one is then removed from where ``new`` was).  Where the system cannot
+    exchange, the old folder is renamed aside first: for the instant between the two renames
+    ``target`` is missing, never half old and half new."""
+    new, target = Path(new), Path(target)
+    if not target.exists():
+        os.rename(new, target)
+        return
+    if _renameat2_exchange(new, target):
+        shutil.rmtree(new, ignore_errors=True)
+        return
+    aside = temporary_folder(target.parent, f"{target.name}.replaced")
+    os.rmdir(aside)
+    os.rename(target, aside)
+    os.rename(new, target)
+    shutil.rmtree(aside, ignore_errors=True)

@@ -1,5 +1,10 @@
 """Certify many variants at once (:func:`batch`, returning a :class:`BatchResult`): every
-table rendered into a staging folder, then moved into place only when all are complete."""
+table rendered into a staging folder, then moved into place only when all are complete.
+
+A certified table is never lost: a batch refuses, before any work, to write where a table
+folder already holds files, unless told to (``replace=True``, ``--replace``); it then replaces
+each table folder whole, in one atomic exchange of the old folder and the new one, so a table
+is never half old and half new."""
 from __future__ import annotations
 
 import os
@@ -13,7 +18,7 @@ from typing import Any
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.selfcheck import spot_check
-from enumerate.core.atomic import remove_stale_temporaries, temporary_folder
+from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
 from enumerate.core.parallel import check_threads, using_threads
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
@@ -113,13 +118,14 @@ def writable_folder(folder: Path, parameter: str, make: bool = False, named: Pat
 def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
           formats: Iterable[str] | str | None = None, hands: Iterable[int] = DEFAULT_HANDS,
           protection: Iterable[int] = (), strict: bool = False, simulate: int = 0, simulate_seed: int = 0,
-          threads: int | None = None, use_cache: bool = True, progress: bool = False) -> BatchResult:
+          replace: bool = False, threads: int | None = None, use_cache: bool = True, progress: bool = False) -> BatchResult:
     """Certify ``variants`` (names, .toml files or folders of them; none: every built-in) into
     ``out/<variant>/``.  ``formats``: see :func:`report_formats`; ``hands``: the N-hand table;
     ``protection``: exposure levels (-1: no dealer card, 0..4 hole cards) of protection.json,
     none for no file; ``strict``: a sanity warning is an error, and then nothing is written;
     ``simulate``: games of the simulation check each table's report gains (0: none), from
-    ``simulate_seed``.
+    ``simulate_seed``; ``replace``: replace table folders that already hold files (refused
+    otherwise, before any work).
 
     Every table is rendered into a staging folder first and moved into place only when all are
     complete (see the module docstring)."""
@@ -140,6 +146,12 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
         if levels and not s.variant.standard_settlement:
             raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
                                                "raise of 2 antes without an ante bonus or draws")
+    if not replace:
+        occupied = [root / s.variant.name for s in sources if _holds_files(root / s.variant.name)]
+        if occupied:
+            raise ParameterError("out", f"{occupied[0]}: already holds a table; add --replace to replace "
+                                        f"{'it' if len(occupied) == 1 else f'it and {len(occupied) - 1} more'}, "
+                                        "or write the new tables elsewhere with --out DIR")
     made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
         writable_folder(root, "out", make=True)
@@ -181,8 +193,8 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
                 write(staging, table, binary, chosen)
                 staged.append((table.name, written_files(table, chosen, binary)))
                 bar.update(1)
-        for name, files in staged:
-            _publish(staging / name, root / name, files)
+        for name, _files in staged:
+            replace_folder(staging / name, root / name)
     written = tuple(WrittenTable(name, str(root / name), tuple(sorted(files))) for name, files in staged)
     return BatchResult(str(root), written, tuple(found_warnings), tuple(notes))
 
@@ -200,10 +212,14 @@ def _staging(root: Path) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _publish(staged: Path, folder: Path, files: list[str]) -> None:
-    """Move a staged table's files into ``folder``, each with an atomic rename, ``variant.toml``
-    (the last of ``files``) last."""
-    folder.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(folder)
-    for name in files:
-        os.replace(staged / name, folder / name)
+def _holds_files(folder: Path) -> bool:
+    """True when ``folder`` exists and is not an empty folder (a file of that name, or a folder
+    with anything in it but a dead writer's temporaries)."""
+    if not folder.exists() and not folder.is_symlink():
+        return False
+    if not folder.is_dir() or folder.is_symlink():
+        return True
+    try:
+        return any(not f.name.endswith(TMP_SUFFIX) for f in folder.iterdir())
+    except OSError:
+        return True

@@ -30,10 +30,40 @@ from studodds.certify.tables import (
 
 @dataclass
 class Difference:
+    """One difference: the file, the figure (a flattened JSON key, or "line N" of a text file),
+    the committed and the recomputed value, and for a report's line the section it stands in."""
+
     file: str
     figure: str
     old: Any
     new: Any
+    section: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"file": self.file, "figure": self.figure, "old": self.old, "new": self.new}
+        if self.section is not None:
+            out["section"] = self.section
+        return out
+
+
+#: Files that hold figures; a difference anywhere else (the reports and the readable strategy)
+#: is one of presentation: "report differs, figures identical".
+FIGURE_FILES = ("summary.json", "protection.json", "return_table.csv", "strategy.csv")
+#: The text files compared line by line, figures first.
+TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "report.html")
+
+
+def _section(lines: list[str], index: int) -> str | None:
+    """The heading of the report section that line ``index`` stands in (Markdown ``#``
+    headings, HTML ``<h1>``..``<h3>``), None before the first heading."""
+    import re
+    for line in reversed(lines[:index + 1]):
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+        m = re.search(r"<h[1-3][^>]*>(.*?)</h[1-3]>", line)
+        if m:
+            return re.sub(r"<[^>]+>", "", m.group(1)).strip()
+    return None
 
 
 def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
@@ -75,7 +105,7 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
             diffs += _json_differences(PROTECTION, old_p, fresh.protection)
-    for fname in ("return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html"):
+    for fname in TEXT_FILES:
         if fname == "report.html" and not (folder / fname).exists():
             continue
         try:
@@ -84,12 +114,31 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(fname, "(file)", f"unreadable: {exc.strerror}", "recomputed"))
             continue
         new_lines = fresh.files[fname].splitlines()
-        for i in range(max(len(old_lines), len(new_lines))):
-            o = old_lines[i] if i < len(old_lines) else "(missing)"
-            n = new_lines[i] if i < len(new_lines) else "(missing)"
-            if o != n and not _tool_version_line(o, n):
-                diffs.append(Difference(fname, f"line {i + 1}", o, n))
+        if old_lines != new_lines:
+            diffs += _line_differences(fname, old_lines, new_lines)
     return diffs
+
+
+def _line_differences(fname: str, old_lines: list[str], new_lines: list[str]) -> list[Difference]:
+    """The lines that differ between two versions of a text file, aligned (a line added or
+    removed is one difference, not a shift of every line after it): "line N" numbers the
+    recomputed file's line (the committed one's for a line removed), "(missing)" stands for
+    the side without the line, and a report's line carries the section it stands in."""
+    import difflib
+    report = fname not in FIGURE_FILES
+    out: list[Difference] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for k in range(max(i2 - i1, j2 - j1)):
+            o = old_lines[i1 + k] if i1 + k < i2 else "(missing)"
+            n = new_lines[j1 + k] if j1 + k < j2 else "(missing)"
+            if _tool_version_line(o, n):
+                continue
+            i, lines = (j1 + k, new_lines) if j1 + k < j2 else (i1 + k, old_lines)
+            out.append(Difference(fname, f"line {i + 1}", o, n, _section(lines, i) if report else None))
+    return out
 
 
 def _json_differences(fname: str, old: Any, new: Any) -> list[Difference]:
@@ -206,7 +255,8 @@ HEADLINE = (("house_edge_per_ante", "house edge"), ("element_of_risk_per_total_w
 
 @dataclass(frozen=True)
 class TableCheck:
-    """The result of checking one committed table: ``status`` "ok", "differs" or "unreadable";
+    """The result of checking one committed table: ``status`` "ok", "differs" (a figure
+    differs), "report_differs" (only the reports differ: figures identical) or "unreadable";
     the rule changes (committed rules against the table's variant.toml), the headline deltas
     and every difference; ``protection``: whether protection.json was recomputed."""
 
@@ -220,8 +270,7 @@ class TableCheck:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
                                "headline": self.headline,
-                               "differences": [{"file": d.file, "figure": d.figure, "old": d.old, "new": d.new}
-                                               for d in self.differences]}
+                               "differences": [d.to_dict() for d in self.differences]}
         if self.protection is not None:
             out["protection"] = self.protection
         return out
@@ -233,6 +282,8 @@ class TableCheck:
             return f"{self.table}: unchanged{note}"
         if self.status == "unreadable":
             return f"{self.table}: {self.differences[0].old}"
+        if self.status == "report_differs":
+            return f"{self.table}: report differs, figures identical: {self.where()}"
         parts = []
         if self.rule_changes:
             parts.append("rules changed: " + ", ".join(f"{c['rule']} {c['old']} -> {c['new']}" for c in self.rule_changes))
@@ -244,12 +295,29 @@ class TableCheck:
         parts.append(f"{len(self.differences)} difference(s)")
         return f"{self.table}: " + "; ".join(parts)
 
+    def where(self) -> str:
+        """The files that differ, each with the report sections and the number of lines."""
+        by_file: dict[str, list[Difference]] = {}
+        for d in self.differences:
+            by_file.setdefault(d.file, []).append(d)
+        parts = []
+        for fname, ds in by_file.items():
+            sections = list(dict.fromkeys(d.section for d in ds if d.section))
+            named = ""
+            if sections:
+                shown = ", ".join(repr(x) for x in sections[:3]) + (f" and {len(sections) - 3} more" if len(sections) > 3 else "")
+                named = f" section{'s' if len(sections) > 1 else ''} {shown},"
+            parts.append(f"{fname} ({named.strip(' ,')}{', ' if named else ''}{len(ds)} line{'s' if len(ds) != 1 else ''})")
+        return "; ".join(parts)
+
 
 def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protection: str | None = None) -> TableCheck:
     """Check one committed table against its recomputed files (see :class:`TableCheck`)."""
     diffs = tuple(compare(table, fresh))
     if not diffs:
         return TableCheck(str(table), "ok", protection=protection)
+    if all(d.file not in FIGURE_FILES for d in diffs):
+        return TableCheck(str(table), "report_differs", differences=diffs, protection=protection)
     changes: tuple[dict[str, Any], ...] = ()
     headline: dict[str, Any] = {}
     try:
@@ -295,11 +363,12 @@ class CheckResult:
         lines = [t.summary_line() for t in self.tables]
         lines.append(f"checked {len(self.tables)} table(s): {self.tables_with_differences} with differences")
         for t in self.tables:
-            if t.status != "differs":
+            if t.status not in ("differs", "report_differs"):
                 continue
             diffs = t.differences
             lines += ["", f"{t.table}: {len(diffs)} difference(s)"]
-            lines += [f"  {d.file}: {d.figure}: old {d.old!r} -> new {d.new!r}" for d in diffs[:50]]
+            lines += [f"  {d.file}: {d.figure}{f' ({d.section})' if d.section else ''}: old {d.old!r} -> new {d.new!r}"
+                      for d in diffs[:50]]
             if len(diffs) > 50:
                 lines.append(f"  ... and {len(diffs) - 50} more (--json lists all)")
         return "\n".join(lines)
@@ -307,17 +376,20 @@ class CheckResult:
 
 def check(folder: str | Path = "results", *, protection: bool = True, threads: int | None = None,
           use_cache: bool = True, progress: bool = False) -> CheckResult:
-    """Recompute every committed table ``<folder>/<variant>/`` from its own variant.toml and
-    compare every exact value and every line of its files.  ``protection=False`` does not
+    """Recompute every committed table ``<folder>/<variant>/`` (or the one table ``folder``
+    itself, when it holds a summary.json) from its own variant.toml and compare every exact
+    value and every line of its files.  ``protection=False`` does not
     recompute protection.json (minutes when not cached): the report's protection section is
     then rendered from the committed file, and the file itself is not compared."""
     check_threads(threads)
     root = Path(folder)
     if not root.is_dir():
         raise ParameterError("folder", f"{root}: no such folder of results")
-    tables = sorted(p.parent for p in root.glob("*/summary.json"))
+    tables = [root] if (root / "summary.json").is_file() else sorted(p.parent for p in root.glob("*/summary.json"))
     if not tables:
-        raise ParameterError("folder", f"{root}: holds no results (no */summary.json)")
+        raise ParameterError("folder", f"{root}: holds no certified table (no summary.json in it or in its "
+                                       "subfolders): name a table folder such as results/us-common, or the folder "
+                                       "that holds table folders, such as results")
     with using_threads(threads):
         return CheckResult(str(root), tuple(_check_each(tables, protection, threads, use_cache, progress)))
 

@@ -27,7 +27,12 @@ def register(sub: Any) -> None:
                                    "(default: every built-in); nothing is written unless every table is "
                                    "complete.")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="names, .toml files or folders of .toml files")
-    p.add_argument("--out", default="results", help="output folder (default results/)")
+    p.add_argument("--out", default="results",
+                   help="output folder (default results/); a table folder that already holds files is refused "
+                        "unless --replace is given")
+    p.add_argument("--replace", action="store_true",
+                   help="replace table folders that already hold a table (each folder whole, atomically; "
+                        "files of the old folder that the new table does not write are removed)")
     p.add_argument("--formats", default=None,
                    help="report formats beside summary.json and the CSVs: md (always), html, pdf (needs headless "
                         "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
@@ -62,7 +67,7 @@ def batch(args: argparse.Namespace) -> int:
     from studodds import certify  # lazy: start-up time
     result = certify.batch(args.variants, args.out, formats=args.formats, hands=whole_numbers("hands", args.hands),
                            protection=levels, strict=args.strict, simulate=args.simulate,
-                           simulate_seed=args.simulate_seed, **api_options(args))
+                           simulate_seed=args.simulate_seed, replace=args.replace, **api_options(args))
     for name, w in result.warnings:
         warn(name, [w])
     for note in result.notes:
