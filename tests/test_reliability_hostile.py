@@ -35,16 +35,18 @@ CAPPED = (ROOT / "enumerate" / "rules" / "variants" / "max-payout.toml").read_te
 
 #: Numbers no amount may be: each is refused wherever an amount is read.
 BAD_NUMBERS = ["1e999999999", "1e-999999999", "nan", "inf", "", "1/0", "9" * 1000, "0x10", "\x00", "1e41"]
-#: Seconds a refused input may take, the command line's start included (in-process).
-BOUND = 5.0
+#: CPU seconds a refused input may take, the command line's start included (in-process): a hang
+#: bound, not a speed test (CPU time does not grow on a loaded machine; refusing counts nothing,
+#: while the work a refusal must prevent costs minutes).
+BOUND = 20.0
 
 
 def refused(tmp_path: Path, *args: str, needle: str = "") -> None:
     """Run ``studodds ARGS`` in a fresh folder and check the whole contract of bad input."""
     before = {p for p in tmp_path.rglob("*")}
-    start = time.monotonic()
+    start = time.process_time()
     r = run_cli(*args, cwd=tmp_path)
-    seconds = time.monotonic() - start
+    seconds = time.process_time() - start
     assert r.returncode == 2, (args, r.returncode, r.stdout[-500:], r.stderr[-500:])
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("studodds: error: "), (args, r.stderr)
     assert "Traceback" not in r.stderr and r.stdout == "", args
@@ -278,22 +280,24 @@ def test_check_names_a_damaged_protection_file_and_does_not_recompute(tmp_path, 
                          (good.replace('"exposed_hole_cards": 4', '"exposed_hole_cards": 9'), "invalid exposure level 9")):
         (copy / "us-common" / "protection.json").write_text(text)
         for extra in ((), ("--no-protection",)):
-            start = time.monotonic()
+            start = time.process_time()
             r = run_cli("check", str(copy), "--quiet", *extra, cwd=tmp_path)
             assert r.returncode == 1 and needle in r.stdout, (extra, r.stdout)
             assert r.stdout.splitlines()[0].count("difference") == 0   # named as damage, not as figures
-            assert time.monotonic() - start < 30                       # nothing recomputed
+            assert time.process_time() - start < 60                    # nothing recomputed (CPU-minutes)
 
 
 # --- the parsers, fuzzed ---------------------------------------------------------------------
 
 def _decided(parse, value):
-    start = time.perf_counter()
+    """A parser decides at once: a hang bound in CPU time (a number like 1e999999999 must not
+    be expanded), generous enough for any machine."""
+    start = time.process_time()
     try:
         parse(value)
     except StudoddsError:
         pass
-    assert time.perf_counter() - start < 0.5, value
+    assert time.process_time() - start < 5, value
 
 
 NUMBERISH = st.one_of(
