@@ -28,9 +28,11 @@ __all__ = [
     "CollusionEstimate",
     "CollusionTable",
     "CountTable",
+    "DrawSample",
     "EVTable",
     "GameAnalysis",
     "ExposureAnalysis",
+    "HandDraws",
     "HandEVs",
     "HoleCardTable",
     "ParameterError",
@@ -53,6 +55,7 @@ __all__ = [
     "count_table",
     "design_file",
     "diff",
+    "draws_sample",
     "edge_sort",
     "ev_table",
     "hand",
@@ -83,6 +86,9 @@ _LAZY = {
     "SearchResult": "enumerate.design.search",
     "Sensitivity": "enumerate.design.sensitivity",
     "SideBetReport": "enumerate.sidebets.analysis",
+    "DrawSample": "enumerate.draws.sample",
+    "GameAnalysis": "enumerate.game.analysis",
+    "HandDraws": "enumerate.draws.hand",
     "Simulation": "enumerate.simulation.simulate",
     "SolveResult": "enumerate.design.solve",
     "StrategyComparison": "enumerate.analysis.strategies",
@@ -91,7 +97,8 @@ _LAZY = {
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
-        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff", "edge_sort",
+        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff",
+        "draws_sample", "edge_sort",
         "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "simulate",
         "solve", "strategies", "variants")},
 }
@@ -105,6 +112,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult
+    from enumerate.draws.hand import HandDraws
+    from enumerate.draws.sample import DrawSample
     from enumerate.game.analysis import GameAnalysis
     from enumerate.game.diff import VariantDiff
     from enumerate.progressive.figures import ProgressiveReport
@@ -124,6 +133,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         count_table,
         design_file,
         diff,
+        draws_sample,
         edge_sort,
         ev_table,
         hand,

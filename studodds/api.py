@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import numbers
 import os
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
@@ -189,7 +191,9 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
     if v.draws is not None:
+        from enumerate.draws.game import check_no_side_wagers  # lazy: start-up time (few tables have draws)
         from enumerate.draws.hand import hand_draws  # lazy: start-up time (few tables have draws)
+        check_no_side_wagers(v)
         check_threads(threads)
         bar = bar_factory("up cards", unit="up card")(47) if progress and up_card is None else nullcontext()
         with bar as b:
@@ -224,6 +228,16 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
         except StudoddsError as exc:
             raise ParameterError("raise_at_least", str(exc)) from None
         named[f"{raise_at_least} or better"] = st.raise_at_least(threshold.threshold)
+    if extra is not None and not isinstance(extra, Mapping):
+        raise ParameterError("extra", f"a mapping of names to functions f(hands, up) -> raise mask, not "
+                                      f"{type(extra).__name__}")
+    for name, func in (extra or {}).items():
+        if not isinstance(name, str) or not name.strip():
+            raise ParameterError("extra", f"strategy names are text, got {name!r:.40}")
+        try:
+            st.check_strategy(func, name)
+        except StudoddsError as exc:
+            raise ParameterError("extra", str(exc)) from None
     named.update(extra or {})
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     results, _ = st.evaluate(table, v, named, threads=threads)
@@ -259,6 +273,8 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
         func, name = named[strategy], strategy
     elif callable(strategy):
         func, name = strategy, str(getattr(strategy, "__name__", "user"))
+        from enumerate.analysis.strategies import check_strategy  # lazy: start-up time
+        _parsed("strategy", lambda f: check_strategy(f, name), func)
     elif strategy is not None and strategy != "optimal":
         raise ParameterError("strategy", f"a name or a function f(hands, up) -> raise mask, not {type(strategy).__name__}")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -283,7 +299,14 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
     from enumerate.draws.game import draw_counts  # lazy: start-up time
-    from enumerate.draws.sample import check_sampled, one_card_variant, sample_draws, sample_stratified  # lazy: start-up time
+    from enumerate.draws.sample import (  # lazy: start-up time
+        Checkpoint,
+        check_sampled,
+        checkpoint_key,
+        one_card_variant,
+        sample_draws,
+        sample_stratified,
+    )
     source = variant_source(variant)
     v = source.variant
     if isinstance(situations, bool) or not isinstance(situations, int) or not 1 <= situations <= 10**8:
@@ -294,9 +317,11 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     check_threads(threads)
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
+    path = None if checkpoint is None else _checkpoint_path(checkpoint)
+    if path is not None:           # verified before the minutes of the one-card game, and again when used
+        Checkpoint(path, checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
     one_v = one_card_variant(v)
     one = analyze(one_v, threads=threads, use_cache=use_cache, progress=progress)
-    path = None if checkpoint is None else Path(checkpoint)
     bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
     with using_threads(threads), bar as b:
         if stratified:
@@ -306,6 +331,19 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
                                      progress=None if b is None else b.update)
         return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=path,
                             scheduler=scheduler, threads=threads, progress=None if b is None else b.update)
+
+
+def _checkpoint_path(checkpoint: Any) -> Path:
+    """A checkpoint file's path: text or a path, in a folder that exists; a file already there
+    must be a regular file (never a FIFO or a device, which would block or never end)."""
+    if isinstance(checkpoint, bool) or not isinstance(checkpoint, (str, os.PathLike)) or not str(checkpoint).strip():
+        raise ParameterError("checkpoint", f"a file path, not {type(checkpoint).__name__} {str(checkpoint)[:40]!r}")
+    path = Path(checkpoint)
+    if not path.parent.is_dir():
+        raise ParameterError("checkpoint", f"{path.parent}: no such folder")
+    if path.is_dir():
+        raise ParameterError("checkpoint", f"{path}: a folder; name a file such as {path / 'run.json'}")
+    return path
 
 
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
@@ -345,7 +383,11 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
     from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
-    va, vb = load_variant(a), load_variant(b)
+    sa, sb = variant_source(a), variant_source(b)
+    va, vb = sa.variant, sb.variant
+    labels = None
+    if va.name == vb.name and sa.origin != sb.origin:
+        labels = (f"{va.name} ({sa.origin})", f"{vb.name} ({sb.origin})")
     for v in (va, vb):
         if v.draws is not None:
             from enumerate.draws.game import check_whole_game  # lazy: start-up time (few tables have draws)
@@ -354,7 +396,7 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return VariantDiff(_analyze(ca, va, use_cache=use_cache), _analyze(cb, vb, use_cache=use_cache),
-                           flips(ca, va, cb, vb))
+                           flips(ca, va, cb, vb), labels)
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
@@ -371,8 +413,8 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     """
     from enumerate.protection.exposure import hole_card_table  # lazy: start-up time
     v = _protection_variant(variant)
-    levels = sorted(set(int(k) for k in exposed))
-    if not levels or any(k not in (-1, 0, 1, 2, 3, 4) for k in levels):
+    levels = sorted(set(_whole_numbers("exposed", exposed, -1, 4, "exposed hole cards: -1 (no dealer card visible) or 0..4")))
+    if not levels:
         raise ParameterError("exposed", "exposed hole cards are -1 (no dealer card visible) or 0..4")
     fractions = [_share(p) for p in shares]
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -408,7 +450,14 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
     sample count give the same result on any number of threads or Dask workers
     (``scheduler``: a Dask scheduler address)."""
-    from enumerate.protection.collusion import MAX_SAMPLES, MAX_SEED, check_strategy, estimate  # lazy: start-up time
+    from enumerate.protection.collusion import (  # lazy: start-up time
+        MAX_SAMPLES,
+        MAX_SEED,
+        check_strategy,
+        duration_text,
+        estimate,
+        projected_seconds,
+    )
     v = _protection_variant(variant)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise ParameterError("samples", "must be an integer of at least 2")
@@ -416,10 +465,13 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
         raise ParameterError("samples", f"at most {MAX_SAMPLES:,} a run, got {samples:,}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ParameterError("seed", f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
-    if not 0 <= partners <= 6:
-        raise ParameterError("partners", f"0 .. 6 (a table seats 7), got {partners}")
+    _whole_number("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
     if strategy is not None:
         _parsed("strategy", check_strategy, strategy)
+    if scheduler is None and (seconds := projected_seconds(samples, resolve_threads(threads))) > 3600:
+        warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on "
+                      f"{resolve_threads(threads)} thread(s); interrupt with Ctrl-C, or ask for fewer with --samples",
+                      stacklevel=2)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = None
     if progress:
@@ -447,7 +499,11 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     reported exactly instead of sampled."""
     from enumerate.protection.collusion import CollusionTable  # lazy: start-up time
     v = _protection_variant(variant)
-    pairs = [(p, b) for p in partners for b in burn_cards]
+    seen = _whole_numbers("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
+    burns = list(burn_cards) if isinstance(burn_cards, Iterable) and not isinstance(burn_cards, (str, bytes)) else None
+    if burns is None or not all(isinstance(b, bool) for b in burns):
+        raise ParameterError("burn_cards", f"a list of True/False, got {str(burn_cards)[:40]!r}")
+    pairs = [(p, b) for p in seen for b in burns]
     if not pairs:
         raise ParameterError("partners", "no partner counts given")
     exact = None
@@ -596,10 +652,21 @@ def _ranks(ranks: str | Iterable[int]) -> tuple[int, ...]:
         if bad:
             raise ParameterError("ranks", f"sorted ranks are written like AK or A,K,Q (ranks {RANKS}), not {ranks!r}")
         return tuple(sorted({RANKS.index(c) for c in text}))
-    out = tuple(sorted({int(r) for r in ranks}))
-    if any(not 0 <= r < 13 for r in out):
-        raise ParameterError("ranks", "sorted ranks are 0 (deuce) .. 12 (ace)")
-    return out
+    return tuple(sorted(set(_whole_numbers("ranks", ranks, 0, 12, "sorted ranks: text such as AK, or ranks 0 (deuce) .. 12 (ace)"))))
+
+
+def _whole_number(parameter: str, value: Any, lo: int, hi: int, what: str) -> int:
+    """``value`` if it is a whole number lo..hi (an int, not a bool, a float or text)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= int(value) <= hi:
+        raise ParameterError(parameter, f"{what}, got {type(value).__name__} {str(value)[:40]!r}")
+    return int(value)
+
+
+def _whole_numbers(parameter: str, values: Any, lo: int, hi: int, what: str) -> list[int]:
+    """A list of whole numbers lo..hi (see :func:`_whole_number`) from any iterable but text."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ParameterError(parameter, f"{what}, as a list; got {type(values).__name__} {str(values)[:40]!r}")
+    return [_whole_number(parameter, v, lo, hi, what) for v in values]
 
 
 class _LevelBars:

@@ -49,7 +49,7 @@ def test_analyze_json_is_exact():
 
 @pytest.mark.parametrize("args,needle", [
     (["analyze", "no-such-variant"], "unknown variant 'no-such-variant'"),
-    (["analyze", "--threads", "0"], "--threads: must be at least 1"),
+    (["analyze", "--threads", "0"], "--threads: must be from 1 to 256, got 0"),
 ])
 def test_bad_input_one_line_exit_2(args, needle):
     r = run(*args)
@@ -136,3 +136,13 @@ def test_console_script_and_module_agree():
     b = run_process("analyze", "--json", "--quiet", cwd=OUTSIDE)
     assert a.returncode == 0 and a.stdout == b.stdout
     assert json.loads(a.stdout) == json.loads(run("analyze", "--json", "--quiet").stdout)
+
+
+def test_options_and_positionals_mix_in_any_order(us_counts):
+    """argparse's intermixed parsing: a positional after an option is read as a positional."""
+    a = run_cli("hand", "As Kd Jh 8c 3s", "--up", "7d", "royal-200", "--quiet", "--json")
+    b = run_cli("hand", "--quiet", "As Kd Jh 8c 3s", "royal-200", "--up", "7d", "--json")
+    assert a.returncode == 0 and a.stdout == b.stdout, a.stderr + b.stderr
+    assert json.loads(a.stdout)["variant"] == "royal-200"
+    c = run_cli("diff", "--quiet", "us-common", "--json", "royal-200")
+    assert c.returncode == 0 and json.loads(c.stdout)["kind"] == "diff"

@@ -118,7 +118,7 @@ def run_page(page: Path, tmp_path: Path, monkeypatch) -> int:
                 r = run_cli(*studodds_argv(command), cwd=tmp_path)
                 assert r.returncode == int(code or 0), f"{where}: {command}: exit {r.returncode}: {r.stderr}"
                 # a refusal prints nothing on stdout: the page then shows its message (stderr)
-                printed = r.stderr if code and not r.stdout else r.stdout
+                printed = r.stderr if code and shown and not r.stdout else r.stdout
                 assert matches(shown, printed.splitlines()), (
                     f"{where}: {command}: the page shows\n" + "\n".join(shown) + "\n\nthe program prints\n" + printed)
         elif lang == "pycon":

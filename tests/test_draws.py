@@ -189,7 +189,7 @@ def test_rules_in_the_variant_file():
     assert allowed_actions(ONE) == [0, 1, 2, 4, 8, 16]
     assert len(allowed_actions(GALEWIND)) == 32 and allowed_actions(SIX) == [0, BUY]
     for text, message in [
-        ("[switch]\nfees = { 6 = 1 }", "switch.fees: '6': a number of cards from 1 to 5"),
+        ("[switch]\nfees = { 6 = 1 }", "switch.fees: '6': a number of cards written 1, 2, 3, 4 or 5"),
         ("[switch]\nfees = { 1 = -1 }", "switch.fees.1"),
         ("[switch]\nfees = {}", "switch.fees: missing"),
         ("[switch]\nfees = { 1 = 1 }\nall_five_must_raise = true", "needs a fee for switching 5 cards"),
@@ -340,17 +340,17 @@ def test_the_sample_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     v = parse_variant_text(ONE_AND_BUY.replace("[buy_card]\nfee = \"1/2\"\n", ""), "two.toml")
     text = ONE_AND_BUY
     calls = []
-    real = sm.uniform_shard
+    real = sm.value_situations
 
-    def counted(seed, shard):
-        calls.append(shard)
-        return real(seed, shard)
-    monkeypatch.setattr(sm, "uniform_shard", counted)
+    def counted(variant, situations, threads=None):
+        calls.append(situations[0][0] // sm.SHARD)
+        return real(variant, situations, threads)
+    monkeypatch.setattr(sm, "value_situations", counted)
     ck = tmp_path / "ck.json"
     first = sm.sample_draws(v, text, 4, 3, Fraction(-1, 10), checkpoint=ck)
     assert calls == [0, 1] and ck.exists()
     again = sm.sample_draws(v, text, 6, 3, Fraction(-1, 10), checkpoint=ck)
-    assert calls == [0, 1, 2]                                              # shards 0 and 1 were kept
+    assert calls == [0, 1, 2]                  # shards 0 and 1 were kept (dealt again to verify them, not valued)
     assert again.samples[:4] == first.samples
     for s in again.samples:
         assert s.best >= s.best_one and (s.best_switched >= 2) == (s.gain > 0)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -28,16 +29,29 @@ def _damaged(good: bytes):
     flipped[len(good) - 12345] ^= 0x01
     yield "one bit flipped", bytes(flipped)
     header_len = struct.unpack("<Q", good[len(cache.MAGIC):len(cache.MAGIC) + 8])[0]
-    start = len(cache.MAGIC) + 8
+    start = len(cache.MAGIC) + 12
     header = json.loads(good[start:start + header_len])
     header["meta"]["engine_version"] = -1
     new = json.dumps(header, sort_keys=True).encode()
-    yield "wrong version", cache.MAGIC + struct.pack("<Q", len(new)) + new + good[start + header_len:]
+    yield "wrong version", cache.MAGIC + struct.pack("<QI", len(new), zlib.crc32(new)) + new + good[start + header_len:]
+    # the header is covered too: one flipped bit in an array's offset, or a shape digit changed
+    text = good[start:start + header_len].decode()
+    for what, old, repl in (("offset bit flipped", '"offset": 0', '"offset": 1'),
+                            ("shape digit changed", '"shape": [', '"shape": [1')):
+        assert old in text, what
+        yield what, good[:start] + text.replace(old, repl, 1).encode() + good[start + header_len:]
+    # and a header whose checksum was made to match still has to fit the file
+    header = json.loads(good[start:start + header_len])
+    name = next(iter(header["arrays"]))
+    header["arrays"][name]["length"] += 8
+    new = json.dumps(header, sort_keys=True).encode()
+    yield "layout beyond the file", cache.MAGIC + struct.pack("<QI", len(new), zlib.crc32(new)) + new + good[start + header_len:]
     yield "not a cache", b"hello"
 
 
 @pytest.mark.parametrize("which", [pytest.param(w, marks=() if w == "one bit flipped" else pytest.mark.slow) for w in
-                                   ["truncated", "truncated tail", "one bit flipped", "wrong version", "not a cache"]])
+                                   ["truncated", "truncated tail", "one bit flipped", "wrong version", "offset bit flipped",
+                                    "shape digit changed", "layout beyond the file", "not a cache"]])
 def test_damaged_cache_is_rebuilt_with_a_warning(us_counts, good_bytes, which):
     path = cache_path(us_counts.qualifier)
     bad = dict(_damaged(good_bytes))[which]

@@ -206,7 +206,6 @@ def test_a_device_is_not_a_variant_file(tmp_path, path):
     (("batch", "us-common", "--hands", "0"), "--hands"),
     (("batch", "us-common", "--hands", "x"), "--hands"),
     (("batch", "us-common", "--formats", "docx"), "--formats"),
-    (("batch", "us-common", "--formats", "pdf"), "--formats"),
     (("batch", "us-common", "--protection", "9"), "--protection"),
     (("batch", "raise-one-ante", "--protection", "0"), "raise of 2 antes"),
     (("hand", "As Kd Jh 8c 3s", "--up", "As"), "--up"),

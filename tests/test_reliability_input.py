@@ -44,8 +44,8 @@ def cases():
     out = WORK / "out"
     return [
         (["analyze", "nope"], "unknown variant 'nope'"),
-        (["analyze", "--threads", "0"], "--threads: must be at least 1"),
-        (["analyze", "--threads", "two"], "invalid int value"),
+        (["analyze", "--threads", "0"], "--threads: must be from 1 to 256, got 0"),
+        (["analyze", "--threads", "two"], "is not a whole number of threads from 1 to 256"),
         (["analyze", "--bogus"], "unrecognized arguments"),
         (["analyze", str(WORK / "missing.toml")], "no such file"),
         (["analyze", str(WORK / "empty_dir")], "is a folder"),
@@ -62,9 +62,9 @@ def cases():
         (["batch", "us-common", "us-common", "--out", str(out)], "is also the name of"),
         (["batch", "us-common", "--out", "/proc/no/such"], "/proc/no/such"),
         (["check", str(WORK / "missing")], "no such folder"),
-        (["check", str(WORK / "empty_dir")], "holds no results"),
+        (["check", str(WORK / "empty_dir")], "holds no certified table"),
         (["diff", "us-common", "nope"], "unknown variant 'nope'"),
-        (["diff", "us-common"], "the following arguments are required"),
+        (["diff", "us-common"], "diff compares two tables: name both"),
         (["hand", "As Kd Jh 8c"], "expected 5 cards"),
         (["hand", "As Kd Jh 8c 3s 2d"], "expected 5 cards"),
         (["hand", "As Kd Jh 8c Xs"], "bad card 'Xs'"),

@@ -234,3 +234,14 @@ def test_check_takes_one_table_and_tells_a_report_change_from_a_figure_change(tm
 def test_check_of_a_folder_without_tables_says_what_to_name(tmp_path):
     r = studodds("check", str(tmp_path))
     assert r.returncode == 2 and "name a table folder such as results/us-common" in r.stderr
+
+
+def test_pdf_brings_its_html_and_a_wrong_chromium_path_is_named(tmp_path, monkeypatch):
+    """--formats pdf adds the html it is printed from; a STUDODDS_CHROMIUM that names no program
+    is named in the warning (the rest of the table is written)."""
+    monkeypatch.setenv("STUDODDS_CHROMIUM", "/nonexistent/chromium-typo")
+    r = studodds("batch", "uk-casino-stud", "--out", str(tmp_path), "--formats", "pdf")
+    assert r.returncode == 0, r.stderr
+    files = {p.name for p in (tmp_path / "uk-casino-stud").iterdir()}
+    assert "report.html" in files and "report.pdf" not in files
+    assert "STUDODDS_CHROMIUM=/nonexistent/chromium-typo names no program" in r.stderr

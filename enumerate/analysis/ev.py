@@ -6,10 +6,13 @@ average over the 47 possible up cards of max(EV(raise), EV(fold)).
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from enumerate.analysis.base import check_table
 from enumerate.analysis.situation import SituationCounts, counts_of
@@ -24,12 +27,25 @@ Cards = str | Iterable[int]
 Card = str | int
 
 
+def _card_number(c: object) -> int:
+    """A card number: a whole number 0..51 (an int or a numpy integer, never a bool or a float)."""
+    if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
+        raise StudoddsError(f"a card is text such as 7d or a number 0..51, got {type(c).__name__} {str(c)[:20]!r}")
+    if not 0 <= int(c) < 52:
+        raise StudoddsError(f"a card number is 0..51, got {int(c)}")
+    return int(c)
+
+
 def as_hand(cards: Cards) -> tuple[int, ...]:
     """Five distinct cards from text (``"As Kd Jh 8c 3s"``) or card numbers 0..51."""
     if isinstance(cards, str):
         return parse_hand(cards)
-    out = tuple(int(c) for c in cards)
-    if len(out) != 5 or len(set(out)) != 5 or not all(0 <= c < 52 for c in out):
+    if isinstance(cards, (bytes, dict)) or not isinstance(cards, Iterable):
+        raise StudoddsError(f"a hand is text such as 'As Kd Jh 8c 3s' or five card numbers 0..51, "
+                            f"got {type(cards).__name__} {str(cards)[:40]!r}")
+    items = list(itertools.islice(iter(cards), 6))
+    out = tuple(_card_number(c) for c in items)
+    if len(out) != 5 or len(set(out)) != 5:
         raise StudoddsError(f"expected five distinct cards 0..51, got {out}")
     return out
 
@@ -38,9 +54,7 @@ def as_card(card: Card) -> int:
     """One card from text (``"7d"``) or its number 0..51."""
     if isinstance(card, str):
         return parse_card(card)
-    c = int(card)
-    format_card(c)                      # validates the range
-    return c
+    return _card_number(card)
 
 FOLD = Fraction(-1)
 

@@ -8,6 +8,7 @@ for all 122,151,120 situations, its figures are exact.
 from __future__ import annotations
 
 import hashlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -101,11 +102,36 @@ def simple_strategies() -> dict[str, Strategy]:
     }
 
 
-def strategy_mask(table: CountTable, strategy: Strategy) -> np.ndarray:
-    """The strategy's raise decisions over ``table`` as a uint8 array of shape (n, 47)."""
-    mask = np.asarray(strategy(table.hands, table.up))
+def check_strategy(strategy: Strategy, name: str) -> None:
+    """StudoddsError unless ``strategy`` is a function that can be called as f(hands, up)
+    (checked before any work)."""
+    if not callable(strategy):
+        raise StudoddsError(f"strategy {name}: not a function f(hands, up) -> raise mask, "
+                            f"but {type(strategy).__name__} {str(strategy)[:40]!r}")
+    try:
+        inspect.signature(strategy).bind(np.zeros((1, 5)), np.zeros((1, 47)))
+    except TypeError as exc:
+        raise StudoddsError(f"strategy {name}: cannot be called as f(hands, up): {exc}") from None
+    except ValueError:                  # a builtin without a signature: called as it is
+        pass
+
+
+def strategy_mask(table: CountTable, strategy: Strategy, name: str = "user") -> np.ndarray:
+    """The strategy's raise decisions over ``table`` as a uint8 array of shape (n, 47).  A user
+    strategy is input: anything it raises -- an exception, SystemExit, KeyboardInterrupt -- and
+    any answer but booleans (or 0/1) of that shape is a StudoddsError naming the strategy."""
+    check_strategy(strategy, name)
+    try:
+        answer = strategy(table.hands, table.up)
+        mask = np.asarray(answer)
+    except BaseException as exc:         # user code: even SystemExit is its failure, not ours
+        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}: {str(exc)[:200]}") from None
     if mask.shape != table.up.shape:
-        raise StudoddsError(f"a strategy must return shape {table.up.shape}, got {mask.shape}")
+        raise StudoddsError(f"strategy {name} must return a raise mask of shape {table.up.shape} "
+                            f"(hands x up cards), got {type(answer).__name__} of shape {mask.shape}")
+    if mask.dtype != np.bool_:
+        if mask.dtype.kind not in "iu" or not np.isin(mask, (0, 1)).all():
+            raise StudoddsError(f"strategy {name} must return booleans (True: raise), got {mask.dtype} values")
     return mask.astype(np.uint8)
 
 
@@ -151,7 +177,7 @@ def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str,
     keys = {name: (name, _identity(f)) for name, f in strategies.items()}
     missing = [name for name in strategies if keys[name] not in memo]
     if missing:
-        masks = [strategy_mask(table, strategies[name]) for name in missing]
+        masks = [strategy_mask(table, strategies[name], name) for name in missing]
         stats, _ = raw_statistics(table, variant, masks, with_chart=False, threads=threads)
         for name, st in zip(missing, stats[1:]):
             memo[keys[name]] = st

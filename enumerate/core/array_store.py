@@ -1,9 +1,11 @@
 """Atomic, self-checking storage of named numpy arrays.
 
-File layout: the magic line ``STUDODDS-ARRAYS 2\\n``, an 8-byte little-endian header length, a
-JSON header (caller's metadata, for each array its dtype, shape, offset and length, and the
-CRC-32 of everything after the header), then the raw arrays.  CRC-32 detects truncation and
-accidental corruption (every burst of up to 32 flipped bits) at memory speed.  Files are written
+File layout: the magic line ``STUDODDS-ARRAYS 3\\n``, an 8-byte little-endian header length, the
+4-byte CRC-32 of the header, a JSON header (caller's metadata, for each array its dtype, shape,
+offset and length, and the CRC-32 of everything after the header), then the raw arrays.  CRC-32
+detects truncation and accidental corruption (every burst of up to 32 flipped bits) at memory
+speed, in the header as in the arrays; the layout is checked against the body before any array
+is made of it.  Files are written
 with :func:`enumerate.core.atomic.atomic_write_bytes`, so a reader never sees a half-written file.
 Loaded arrays are read-only views of one private copy of the file, checked before use.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import mmap
 import os
 import queue
@@ -25,7 +28,7 @@ import numpy as np
 
 from enumerate.core.atomic import atomic_write_bytes, remove_stale_temporaries
 
-MAGIC = b"STUDODDS-ARRAYS 2\n"
+MAGIC = b"STUDODDS-ARRAYS 3\n"
 
 
 def keyed_path(prefix: str, meta: dict[str, Any]) -> Path:
@@ -61,7 +64,7 @@ def save_arrays(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray])
         offset += len(blob)
     header = json.dumps({"meta": meta, "arrays": layout, "crc32": crc, "length": offset},
                         sort_keys=True).encode()
-    atomic_write_bytes(path, [MAGIC, struct.pack("<Q", len(header)), header, *blobs])
+    atomic_write_bytes(path, [MAGIC, struct.pack("<QI", len(header), zlib.crc32(header)), header, *blobs])
 
 
 #: Bytes read between two checksum steps: the reading thread fills the next chunk while the
@@ -78,14 +81,17 @@ def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray
     chunk by chunk while the next chunk is read; the arrays are read-only views of it."""
     try:
         with open(path, "rb", buffering=0) as f:
-            head = _read_exact(f, len(MAGIC) + 8)
-            if len(head) < len(MAGIC) + 8 or head[:len(MAGIC)] != MAGIC:
-                raise CacheError("not a studodds cache file")
-            (header_len,) = struct.unpack("<Q", head[len(MAGIC):])
+            head = _read_exact(f, len(MAGIC) + 12)
+            if len(head) < len(MAGIC) + 12 or head[:len(MAGIC)] != MAGIC:
+                raise CacheError("not a studodds cache file of this version")
+            header_len, header_crc = struct.unpack("<QI", head[len(MAGIC):])
             if header_len > 1 << 24:
                 raise CacheError("cache header is corrupted")
+            raw = _read_exact(f, header_len)
+            if zlib.crc32(raw) != header_crc:
+                raise CacheError("cache header checksum does not match (truncated or corrupted)")
             try:
-                header = json.loads(_read_exact(f, header_len))
+                header = json.loads(raw)
             except (ValueError, UnicodeDecodeError):
                 raise CacheError("cache header is corrupted") from None
             if not isinstance(header, dict) or header.get("meta") != expect_meta:
@@ -103,11 +109,20 @@ def load_arrays(path: Path, expect_meta: dict[str, Any]) -> dict[str, np.ndarray
     if len(body) != length or crc != header.get("crc32"):
         raise CacheError("cache checksum does not match (truncated or corrupted)")
     body.flags.writeable = False
-    out = {}
-    for name, spec in header["arrays"].items():
-        chunk = body[spec["offset"]:spec["offset"] + spec["length"]]
-        out[name] = chunk.view(np.dtype(spec["dtype"])).reshape(spec["shape"])
-    return out
+    try:
+        return {name: _array(body, spec) for name, spec in header["arrays"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise CacheError("cache header is corrupted (an array's layout does not fit the file)") from None
+
+
+def _array(body: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
+    """One array of the body as the header lays it out; ValueError unless the layout fits."""
+    offset, length, shape = spec["offset"], spec["length"], spec["shape"]
+    dtype = np.dtype(spec["dtype"])
+    if (not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (offset, length, *shape))
+            or offset + length > len(body) or math.prod(shape) * dtype.itemsize != length or dtype.hasobject):
+        raise ValueError("layout")
+    return body[offset:offset + length].view(dtype).reshape(shape)
 
 
 def _read_exact(f: Any, n: int) -> bytes:

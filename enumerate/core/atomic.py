@@ -7,6 +7,9 @@ temporaries of writers that no longer run (it reads their PID from the name).
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno as codes
 import os
 import shutil
 import tempfile
@@ -103,8 +106,6 @@ def atomic_write_text(path: Path, text: str) -> None:
 def _renameat2_exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one system call (Linux's renameat2 with RENAME_EXCHANGE); False where
     the C library or the file system does not offer it."""
-    import ctypes
-    import ctypes.util
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         renameat2 = libc.renameat2
@@ -115,7 +116,6 @@ def _renameat2_exchange(a: Path, b: Path) -> bool:
     if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
         return True
     errno = ctypes.get_errno()
-    import errno as codes
     if errno in (codes.ENOSYS, codes.EINVAL, codes.ENOTSUP, codes.EOPNOTSUPP):
         return False
     raise OSError(errno, os.strerror(errno), str(b))

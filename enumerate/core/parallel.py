@@ -24,6 +24,9 @@ import numpy as np
 from evaluator.errors import ParameterError
 
 T = TypeVar("T")
+#: The most threads any step starts: OpenMP cannot create tens of thousands (libgomp gives up,
+#: or the process runs out of stack), and no machine this runs on has more cores.
+MAX_THREADS = 256
 _OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
 
 
@@ -41,16 +44,22 @@ def default_threads() -> int:
     for var in ("STUDODDS_THREADS", "OMP_NUM_THREADS"):
         value = os.environ.get(var, "").strip()
         if value.isdigit() and int(value) > 0:
+            if len(value) > 6 or int(value) > MAX_THREADS:
+                raise ParameterError("threads", f"${var}={value[:20]} asks for more than {MAX_THREADS} threads: "
+                                                f"set it to at most {MAX_THREADS}, or unset it")
             return int(value)
-    return available_cpus()
+    return min(available_cpus(), MAX_THREADS)
 
 
 def check_threads(threads: int | None) -> int | None:
-    """``threads`` itself if it is None or a positive integer; StudoddsError otherwise."""
+    """``threads`` itself if it is None or a whole number from 1 to :data:`MAX_THREADS`;
+    ParameterError otherwise."""
     if threads is None:
         return None
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ParameterError("threads", f"must be at least 1, got {threads}")
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise ParameterError("threads", f"must be a whole number from 1 to {MAX_THREADS}, got {threads!r:.40}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ParameterError("threads", f"must be from 1 to {MAX_THREADS}, got {threads}")
     return threads
 
 
@@ -113,14 +122,47 @@ def dask_client(address: str) -> Iterator[Any]:
         raise ParameterError("scheduler", "needs Dask's distributed: pip install 'studodds[dask]'") from None
     if not isinstance(address, str) or not address.strip() or len(address) > 500 or not address.isprintable():
         raise ParameterError("scheduler", f"{str(address)[:60]!r} is not a scheduler address such as tcp://host:8786")
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise ParameterError("scheduler", f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    except (ValueError, TypeError) as exc:      # a malformed address, as distributed words it
-        raise ParameterError("scheduler", f"{address!r} is not a scheduler address such as tcp://host:8786 "
-                                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    client = _connect(Client, address)
     try:
         yield client
     finally:
         client.close()
+
+
+#: Seconds to wait for a Dask scheduler's answer: a server that accepts the connection and never
+#: answers (or is not a Dask scheduler at all) is refused after this, never waited on for ever.
+CONNECT_SECONDS = 20.0
+
+
+def _connect(client_type: Any, address: str) -> Any:
+    """``client_type(address)``, bounded: the connection is made on a helper thread (distributed's
+    own timeout covers the TCP connect, not a server that accepts and stays silent); what goes
+    wrong is a ParameterError naming the address and what to check."""
+    done: list[Any] = []
+    error: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            done.append(client_type(address, timeout="10s"))
+        except BaseException as exc:         # handed to the caller's thread below
+            error.append(exc)
+
+    helper = threading.Thread(target=connect, name="studodds-dask-connect", daemon=True)
+    helper.start()
+    helper.join(CONNECT_SECONDS)
+    if helper.is_alive():
+        raise ParameterError("scheduler", f"no answer from {address} within {CONNECT_SECONDS:.0f} s: is a Dask scheduler "
+                                          "running there? (start one with 'dask scheduler')")
+    if not error:
+        return done[0]
+    exc = error[0]
+    if isinstance(exc, (OSError, TimeoutError)):
+        raise ParameterError("scheduler", f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    if isinstance(exc, (ValueError, TypeError)):      # a malformed address, as distributed words it
+        raise ParameterError("scheduler", f"{address!r} is not a scheduler address such as tcp://host:8786 "
+                                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    if isinstance(exc, (MemoryError, EOFError)) or type(exc).__module__.startswith(("distributed", "msgpack")):
+        # a server that speaks another protocol (an HTTP server: its reply read as a frame length)
+        raise ParameterError("scheduler", f"{address} answered, but not as a Dask scheduler "
+                                          f"({type(exc).__name__}): check the address and port") from None
+    raise exc

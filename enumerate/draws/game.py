@@ -70,8 +70,15 @@ def check_whole_game(variant: Variant) -> None:
         raise StudoddsError(f"variant {variant.name!r}: the exact whole game covers switching one card and buying "
                             "a sixth card; switching more cards is estimated by 'studodds draws-sample' and valued "
                             "exactly hand by hand by 'studodds hand'")
-    if variant.side_bets or variant.progressive is not None:
-        raise StudoddsError(f"variant {variant.name!r}: side bets and a progressive are not analysed with draws")
+    check_no_side_wagers(variant)
+
+
+def check_no_side_wagers(variant: Variant) -> None:
+    """StudoddsError when a table with draws has side bets or a progressive, which no analysis
+    of draws values (the whole game and every hand alike)."""
+    if variant.draws is not None and (variant.side_bets or variant.progressive is not None):
+        raise StudoddsError(f"variant {variant.name!r}: side bets and a progressive are not analysed with draws "
+                            "(remove them from the variant file, or the [switch] and [buy_card] tables)")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -125,8 +126,22 @@ class Sample:
 
     @classmethod
     def from_list(cls, row: list[Any]) -> "Sample":
+        """A sample as a checkpoint stores it; ValueError unless every field is well formed."""
+        if not isinstance(row, list) or len(row) != 7:
+            raise ValueError(f"a sample is a list of 7 fields, got {str(row)[:60]}")
         i, cards, up, one, best, label, k = row
-        return cls(int(i), tuple(int(c) for c in cards), int(up), Fraction(one), Fraction(best), str(label), int(k))
+        if (not all(isinstance(x, int) and not isinstance(x, bool) for x in (i, up, k)) or not isinstance(cards, list)
+                or not all(isinstance(x, str) for x in (one, best, label))):
+            raise ValueError(f"a sample of the wrong types: {str(row)[:80]}")
+        cards_t = tuple(cards)
+        if (len(cards_t) != 5 or len(set(cards_t)) != 5 or up in cards_t
+                or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52 for c in (*cards_t, up))
+                or not 0 <= k <= 5 or i < 0 or len(one) > 200 or len(best) > 200):
+            raise ValueError(f"a sample out of range: {str(row)[:80]}")
+        sample = cls(i, cards_t, up, Fraction(one), Fraction(best), label, k)
+        if sample.best < sample.best_one:
+            raise ValueError(f"a sample whose best value is below its one-card value: {str(row)[:80]}")
+        return sample
 
 
 #: A situation to value: (index in its stream, five cards, up card, the one-card game's value or None).
@@ -305,32 +320,74 @@ def check_sampled(variant: Variant) -> None:
                             "switched card, which this table does not allow")
 
 
+#: The largest checkpoint read (a run of a million situations writes about 150 MB).
+MAX_CHECKPOINT_BYTES = 1 << 30
+
+
 class Checkpoint:
-    """Finished shards in a JSON file, for one variant file, seed, design and shard size."""
+    """Finished shards in a JSON file, for one variant file, seed, design and shard size.
+
+    A checkpoint is input, verified when read: a regular file (not a FIFO or a device) of at
+    most :data:`MAX_CHECKPOINT_BYTES`, a ``draws_sample_checkpoint`` object whose SHA-256 over
+    its key and shards matches, made for this run's parameters, with well-formed samples; and
+    each shard a run uses must hold exactly the situations that shard deals (checked by
+    :meth:`verify_shard`, the indices, cards and up cards dealt again from the seed).  Anything
+    else is refused with one line naming the file; nothing is silently trusted or dropped."""
 
     def __init__(self, path: Path | None, key: dict[str, Any]) -> None:
         self.path, self.key = path, key
         self.shards: dict[str, list[Sample]] = {}
-        if path is None or not path.exists():
+        if path is None or not (path.exists() or path.is_symlink()):
             return
         try:
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise ParameterError("checkpoint", f"{path}: not a regular file (a checkpoint is a JSON file "
+                                                   "draws-sample wrote): name another file")
+            if info.st_size > MAX_CHECKPOINT_BYTES:
+                raise ParameterError("checkpoint", f"{path}: {info.st_size:,} bytes, more than a checkpoint holds "
+                                                   f"({MAX_CHECKPOINT_BYTES:,}): name another file")
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("kind") != "draws_sample_checkpoint":
+            if not isinstance(data, dict) or data.get("kind") != "draws_sample_checkpoint":
                 raise ValueError("not a checkpoint of draws-sample")
+            if "sha256" not in data:
+                raise ValueError("no checksum (written by an older version): remove it to start again")
+            if data["sha256"] != _digest(data.get("key"), data.get("shards")):
+                raise ValueError("its checksum does not match its content: it was edited or damaged; "
+                                 "restore it or remove it to start again")
             if data["key"] != key:
                 raise ParameterError("checkpoint", f"{path}: made for another variant, seed, design or shard size")
+            if not isinstance(data["shards"], dict):
+                raise ValueError("its shards are not an object")
             self.shards = {str(k): [Sample.from_list(r) for r in v] for k, v in data["shards"].items()}
         except ParameterError:
             raise
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except RecursionError:
+            raise ParameterError("checkpoint", f"{path}: not a readable checkpoint (nested too deeply)") from None
+        except (OSError, ValueError, KeyError, TypeError, ArithmeticError) as exc:
             raise ParameterError("checkpoint", f"{path}: not a readable checkpoint ({exc})") from None
+
+    def verify_shard(self, shard: str, situations: list[Situation]) -> None:
+        """The stored samples of ``shard`` are exactly the situations it deals, in order."""
+        samples = self.shards[shard]
+        dealt = [(i, tuple(sorted(cards)), up) for i, cards, up, _ in situations]
+        stored = [(s.index, s.cards, s.up) for s in samples]
+        if stored != dealt:
+            raise ParameterError("checkpoint", f"{self.path}: shard {shard} does not hold the situations the seed "
+                                               "deals (edited, or from another run): remove it to start again")
 
     def save(self, shard: str, samples: list[Sample]) -> None:
         self.shards[shard] = samples
         if self.path is not None:
+            shards = {k: [s.to_list() for s in v] for k, v in sorted(self.shards.items(), key=_shard_order)}
             atomic_write_text(self.path, json.dumps({"kind": "draws_sample_checkpoint", "key": self.key,
-                                                     "shards": {k: [s.to_list() for s in v]
-                                                                for k, v in sorted(self.shards.items(), key=_shard_order)}}) + "\n")
+                                                     "sha256": _digest(self.key, shards), "shards": shards}) + "\n")
+
+
+def _digest(key: Any, shards: Any) -> str:
+    """The checkpoint's SHA-256: over its key and shards in canonical JSON."""
+    text = json.dumps({"key": key, "shards": shards}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _shard_order(item: tuple[str, Any]) -> tuple[int, ...]:
@@ -347,6 +404,9 @@ class _Runner:
         self.seconds = 0.0
 
     def run(self, shards: dict[str, Callable[[], list[Situation]]]) -> None:
+        for k, make in shards.items():
+            if k in self.store.shards:
+                self.store.verify_shard(k, make())
         todo = {k: make for k, make in shards.items() if k not in self.store.shards}
         if self.progress is not None:
             self.progress(SHARD * (len(shards) - len(todo)))
@@ -376,7 +436,8 @@ class _Runner:
         return self.seconds * resolve_threads(self.threads) / self.valued
 
 
-def _key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
+def checkpoint_key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
+    """What a checkpoint is made for: the variant file, seed, shard size and design."""
     key: dict[str, Any] = {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
                            "shard": SHARD}
     if design != "uniform":                        # a uniform checkpoint keeps its earlier key
@@ -391,7 +452,7 @@ def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int
     ``variant`` exactly, resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
     check_sampled(variant)
     n_shards = -(-situations // SHARD)
-    store = Checkpoint(checkpoint, _key(variant_text, seed, "uniform"))
+    store = Checkpoint(checkpoint, checkpoint_key(variant_text, seed, "uniform"))
     runner = _Runner(variant, store, scheduler, threads, progress)
     runner.run({str(j): partial(uniform_shard, seed, j) for j in range(n_shards)})
     samples = tuple(s for j in range(n_shards) for s in store.shards[str(j)])
@@ -423,7 +484,7 @@ def sample_stratified(variant: Variant, variant_text: str, situations: int, seed
                         Fraction(int(one_card.best[row, col]), unit)))
         return out
 
-    store = Checkpoint(checkpoint, _key(variant_text, seed, "stratified"))
+    store = Checkpoint(checkpoint, checkpoint_key(variant_text, seed, "stratified"))
     runner = _Runner(variant, store, scheduler, threads, progress)
     pilot = strata_module.PILOT_SHARDS
     runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot)})

@@ -76,6 +76,17 @@ class VariantDiff:
     a: GameAnalysis
     b: GameAnalysis
     flips: Flips
+    #: how the two tables are named in print: their names, or, when both have one name, the
+    #: name and where each came from ("us-common (built-in)", "us-common (my/us-common.toml)")
+    labels: tuple[str, str] | None = None
+
+    @property
+    def label_a(self) -> str:
+        return self.labels[0] if self.labels else self.a.variant.name
+
+    @property
+    def label_b(self) -> str:
+        return self.labels[1] if self.labels else self.b.variant.name
 
     def rule_changes(self) -> list[RuleChange]:
         """The rules that differ from A to B (name and description are not rules)."""

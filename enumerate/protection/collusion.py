@@ -50,6 +50,25 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, hand_indices, strengths
 CHUNK = 8192
 #: The most situations one estimate samples (chunks are streamed: memory does not grow with it).
 MAX_SAMPLES = 10**15
+#: About how many situations one thread samples a second with optimal play (126,000 on this
+#: project's 2-core machine: docs/speed.md); used only to say up front how long a large run
+#: will take, never as a figure of the result.
+SITUATIONS_PER_THREAD_SECOND = 63_000
+
+
+def projected_seconds(samples: int, threads: int) -> float:
+    """About how long ``samples`` situations take on ``threads`` local threads."""
+    return samples / (SITUATIONS_PER_THREAD_SECOND * max(1, threads))
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` in the largest unit that reads well: 40 minutes, 6.5 hours, 300 years."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.{0 if seconds >= 100 * size else 1}f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
 #: Seeds are integers 0 .. 2**128 - 1 (numpy's SeedSequence entropy).
 MAX_SEED = 2**128 - 1
 

@@ -112,8 +112,9 @@ def parse_fees(table: Mapping[str, Any], parse) -> dict[int, Fraction]:
     """``{"1": 1, "2": "3/2"}`` (keys: numbers of cards as text) to fees; ``parse`` reads an amount."""
     out: dict[int, Fraction] = {}
     for key, value in table.items():
-        k = str(key).strip()
-        if not k.isdigit() or not 1 <= int(k) <= 5:
-            raise StudoddsError(f"{key!r}: a number of cards from 1 to 5")
+        k = str(key)
+        if k not in ("1", "2", "3", "4", "5"):      # exactly: " 1", "01" or "¹" would be a second key for 1
+            raise StudoddsError(f"{str(key)[:20]!r}: a number of cards written 1, 2, 3, 4 or 5 "
+                                "(such as fees = { 1 = 1, 2 = 2 })")
         out[int(k)] = parse(k, value)
     return out

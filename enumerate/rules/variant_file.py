@@ -83,6 +83,7 @@ Every mistake raises :class:`~evaluator.errors.StudoddsError` with ``file: key: 
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import re
@@ -424,7 +425,12 @@ def resolve(spec: str) -> VariantSource:
         return load_builtin(spec)
     if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
         return load_variant_file(spec)
-    raise StudoddsError(f"unknown variant {spec!r}: neither a built-in ({', '.join(builtin_names())}) "
+    if Path(spec + ".toml").is_file():
+        raise StudoddsError(f"unknown variant {spec!r}: not a built-in; did you mean the file {spec}.toml? "
+                            "(a variant file is named with its .toml)")
+    close = difflib.get_close_matches(spec, builtin_names(), n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise StudoddsError(f"unknown variant {spec!r}: {hint}neither a built-in ({', '.join(builtin_names())}) "
                         "nor a .toml file")
 
 

@@ -165,12 +165,12 @@ class Tally:
 
 
 def raise_mask(table: CountTable, variant: Variant, strategy: Callable[..., Any] | None = None,
-               threads: int | None = None) -> np.ndarray:
+               threads: int | None = None, strategy_name: str = "user") -> np.ndarray:
     """(rows, 47) bool: the decisions simulated -- ``strategy(hands, up)`` (see
     :mod:`enumerate.analysis.strategies`) or the certified optimal strategy, which, when a side
     bet is lost on a fold, is the combined game's."""
     if strategy is not None:
-        return strategy_mask(table, strategy).astype(bool)
+        return strategy_mask(table, strategy, strategy_name).astype(bool)
     if any(b.fold_forfeits for b in variant.side_bets):
         return combined_raise_set(table, variant, dealer_tables(table, variant, threads))
     return RaiseValue.of(variant).optimal(table)
@@ -333,9 +333,11 @@ class FrequencyRow:
     net: Fraction
     observed: int
     probability: Fraction
+    label: str = ""              # the row's label, as the return table prints it
 
     def to_dict(self, games: int) -> dict[str, Any]:
-        return {"outcome": self.outcome, "net_result": exact(self.net), "observed": self.observed,
+        return {"outcome": self.outcome, "label": self.label or self.outcome, "net_result": exact(self.net),
+                "observed": self.observed,
                 "frequency": self.observed / games, "probability": exact(self.probability),
                 "expected": float(self.probability * games)}
 
@@ -413,11 +415,12 @@ class Simulation:
 
 
 def _frequencies(name: str, observed: dict[str, int], nets: dict[str, Fraction],
-                 probabilities: dict[str, Fraction]) -> FrequencyCheck:
+                 probabilities: dict[str, Fraction], labels: dict[str, str] | None = None) -> FrequencyCheck:
     unknown = [k for k, n in observed.items() if n and k not in probabilities]
     if unknown:
         raise AssertionError(f"{name}: simulated outcomes {unknown} are not rows of the exact table")
-    rows = tuple(FrequencyRow(k, nets.get(k, Fraction(0)), observed.get(k, 0), p) for k, p in probabilities.items())
+    rows = tuple(FrequencyRow(k, nets.get(k, Fraction(0)), observed.get(k, 0), p, (labels or {}).get(k, k))
+                 for k, p in probabilities.items())
     return FrequencyCheck(name, rows, chi_square([(r.outcome, r.observed, r.probability) for r in rows]))
 
 
@@ -436,7 +439,8 @@ def compare(variant: Variant, tally: Tally, ledger: MeterLedger | None, ex: Exac
     for c, k in zip(cells, counts):
         observed[c.row] = observed.get(c.row, 0) + k
         nets[c.row] = c.net
-    freq = [_frequencies("return table", observed, nets, {r.outcome: r.probability for r in ex.base.rows})]
+    freq = [_frequencies("return table", observed, nets, {r.outcome: r.probability for r in ex.base.rows},
+                         {r.outcome: r.event for r in ex.base.rows})]
     notes: list[str] = []
     for bet, exact_bet, bins_count in zip(variant.side_bets, ex.bets, tally.bets):
         bins = bet_bins(bet)
@@ -447,7 +451,8 @@ def compare(variant: Variant, tally: Tally, ledger: MeterLedger | None, ex: Exac
         for b, m in zip(bins, hits):
             obs[b.row] = obs.get(b.row, 0) + m
         freq.append(_frequencies(f"side bet {bet.name}", obs, {b.row: b.net for b in bins},
-                                 {r.outcome: r.probability for r in exact_bet.rows}))
+                                 {r.outcome: r.probability for r in exact_bet.rows},
+                                 {r.outcome: r.event for r in exact_bet.rows}))
         if bet.envy is not None:
             notes.append(f"side bet {bet.name}: the envy bonus (paid on other players' hands) is not simulated")
     side = variant.progressive
@@ -481,7 +486,7 @@ def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Simulate ``games`` games of ``variant`` and compare them with the exact figures."""
     check_run(games, seed)
-    mask = raise_mask(table, variant, strategy, threads)
+    mask = raise_mask(table, variant, strategy, threads, strategy_name)
     ex = exact_figures(table, variant, mask, threads)
     plan = make_plan(table, variant, mask, threads)
     start = time.perf_counter()

@@ -71,7 +71,7 @@ class BatchResult:
 
 def report_formats(formats: Iterable[str] | str | None) -> set[str]:
     """The report formats of a batch: ``md`` always, plus any of ``html``, ``pdf`` (printed from
-    the html) and ``xlsx``; None means ``$STUDODDS_FORMATS``, else all."""
+    the html, which it brings along) and ``xlsx``; None means ``$STUDODDS_FORMATS``, else all."""
     if formats is None:
         formats = os.environ.get("STUDODDS_FORMATS", ",".join(FORMATS))
     items = formats.split(",") if isinstance(formats, str) else list(formats)
@@ -79,9 +79,7 @@ def report_formats(formats: Iterable[str] | str | None) -> set[str]:
     unknown = chosen - set(FORMATS)
     if unknown:
         raise ParameterError("formats", f"unknown format {sorted(unknown)[0]!r} (choose from {', '.join(FORMATS)})")
-    if "pdf" in chosen and "html" not in chosen:
-        raise ParameterError("formats", "pdf is printed from the html report: ask for html too")
-    return chosen
+    return chosen | ({"html"} if "pdf" in chosen else set())     # pdf is printed from the html report
 
 
 def hand_counts(hands: Iterable[int]) -> tuple[int, ...]:
@@ -143,6 +141,9 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     for s in sources:                          # everything that can be refused, before any work
         if strict and rule_warnings(s.variant):
             raise strict_error(s.variant.name, rule_warnings(s.variant))
+        if simulation is not None and s.variant.draws is not None:
+            raise ParameterError("simulate", f"variant {s.variant.name!r} has draws (switching or a sixth card), which "
+                                             "the simulation check does not play: leave out --simulate for it")
         if levels and not s.variant.standard_settlement:
             raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
                                                "raise of 2 antes without an ante bonus or draws")

@@ -2,7 +2,9 @@
 every exact value and every line (:func:`check`, returning a :class:`CheckResult`)."""
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -56,7 +58,6 @@ TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "r
 def _section(lines: list[str], index: int) -> str | None:
     """The heading of the report section that line ``index`` stands in (Markdown ``#``
     headings, HTML ``<h1>``..``<h3>``), None before the first heading."""
-    import re
     for line in reversed(lines[:index + 1]):
         if line.startswith("#"):
             return line.lstrip("#").strip()
@@ -124,7 +125,6 @@ def _line_differences(fname: str, old_lines: list[str], new_lines: list[str]) ->
     removed is one difference, not a shift of every line after it): "line N" numbers the
     recomputed file's line (the committed one's for a line removed), "(missing)" stands for
     the side without the line, and a report's line carries the section it stands in."""
-    import difflib
     report = fname not in FIGURE_FILES
     out: list[Difference] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)

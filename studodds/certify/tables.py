@@ -249,9 +249,10 @@ def binary_files(table: RenderedTable, formats: set[str], notes: list[str]) -> d
     what cannot be made is added to ``notes`` (once per reason) instead."""
     out: dict[str, bytes] = {}
     if "pdf" in formats:
-        if pdf.chromium() is None:
-            if pdf.INSTALL_HINT not in notes:
-                notes.append(pdf.INSTALL_HINT)
+        reason = pdf.missing_reason()
+        if reason is not None:
+            if reason not in notes:
+                notes.append(reason)
         else:
             out["report.pdf"] = pdf.html_to_pdf(table.files["report.html"])
     if "xlsx" in formats:

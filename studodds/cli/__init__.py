@@ -18,9 +18,11 @@ closed output pipe (``studodds analyze | head``) ends quietly.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
+import tempfile
 import threading
 import traceback
 import warnings
@@ -72,6 +74,7 @@ class _Terminated(BaseException):
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # a second SIGTERM while this one is handled: already stopping
     raise _Terminated()
 
 
@@ -84,6 +87,17 @@ def _quiet_broken_pipe() -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def os_error_text(exc: OSError) -> str:
+    """The one line for a file the system refused: the file when the error names one; a full
+    disk without a file name is a temporary file, so the temporary folder is named."""
+    if exc.filename:
+        return f"studodds: error: {exc.filename}: {exc.strerror or exc}"
+    if exc.errno == errno.ENOSPC:
+        return (f"studodds: error: no space left on device: free space in the output folder or in the temporary "
+                f"folder {tempfile.gettempdir()} (set TMPDIR to another)")
+    return f"studodds: error: {exc.strerror or exc}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -107,21 +121,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except KeyboardInterrupt:
+        if main_thread:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C while this one is reported
         print("studodds: interrupted", file=sys.stderr)
         return 130
     except _Terminated:
         print("studodds: terminated", file=sys.stderr)
         return 143
     except MemoryError:
-        print(f"studodds: error: out of memory in 'studodds {args.command}' (a cold count needs about 0.4 GB; "
-              "every size an option sets is checked against its limit first)", file=sys.stderr)
+        print(f"studodds: error: out of memory in 'studodds {args.command}': free memory or run fewer jobs at once "
+              "(a cold count needs about 0.4 GB, the whole game of a table with draws about 3.6 GB; every size an "
+              "option sets is checked against its limit first)", file=sys.stderr)
         return EXIT_BAD_INPUT
     except StudoddsError as exc:
         print(error_text(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        print(one_line(f"studodds: error:{where}: {exc.strerror or exc}"), file=sys.stderr)
+        print(one_line(os_error_text(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as exc:                          # a bug: say so, show the traceback on request
         if debug:

@@ -36,7 +36,8 @@ DEFAULT_VARIANT = "us-common"
 #: API parameter -> the option (or positional) that gives it, where the two names differ by
 #: more than ``--`` and dashes for underscores.
 OPTION_OF = {"variant": "VARIANT", "cards": "CARDS", "folder": "FOLDER", "bounds": "--bound", "shares": "--share",
-             "burn_cards": "--burn", "variants": "VARIANTS"}
+             "burn_cards": "--burn", "variants": "VARIANTS",
+             "a": "A", "b": "B"}
 
 
 def option_name(parameter: str) -> str:
@@ -57,7 +58,21 @@ def error_text(exc: StudoddsError) -> str:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``studodds: error: ...`` and exit code 2."""
+    """argparse with one-line errors (``studodds: error: ...`` and exit code 2), and options and
+    positionals in any order: a command's parser reads its arguments intermixed
+    (``studodds hand "As Kd Jh 8c 3s" --up 7d oasis-one-card``), as ``parse_intermixed_args``
+    does; a parser of subcommands dispatches as usual."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._intermixing or self._subparsers is not None:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True            # parse_known_intermixed_args calls back here
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
     def error(self, message: str) -> NoReturn:
         where = f"studodds {self.prog.split()[-1]} --help" if " " in self.prog else "studodds --help"
@@ -76,14 +91,15 @@ def common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact value
 
 
 def threads_option(text: str) -> int:
-    """``--threads``: a whole number of at least 1 (checked by every command, even one that
+    """``--threads``: a whole number from 1 to 256 (checked by every command, even one that
     does not count)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r:.40}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    from enumerate.core.parallel import MAX_THREADS  # lazy: start-up time (numpy)
+    text = text.strip()
+    if not text.isdigit() or len(text) > 6:
+        raise argparse.ArgumentTypeError(f"{text!r:.40} is not a whole number of threads from 1 to {MAX_THREADS}")
+    value = int(text)
+    if not 1 <= value <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}, got {value}")
     return value
 
 

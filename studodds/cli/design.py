@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
     q.add_argument("--best", type=int, default=10, help="how many of the closest paytables to list (default 10)")
     q.add_argument("--write", metavar="FILE.toml", help="write the closest paytable as a variant file (certify it "
                                                        "with studodds batch FILE.toml)")
-    q.add_argument("--name", help="name of the written variant (default <variant>-design)")
+    q.add_argument("--name", help="name of the written variant (default: the file's name without .toml)")
     common(q)
     q.set_defaults(func=solve)
 
@@ -72,7 +72,7 @@ def solve(args: argparse.Namespace) -> int:
     result = api.solve(spec, args.target, args.vary, ordered=not args.any_order, best=args.best, **api_options(args))
     if out is not None and result.best:
         best = result.best[0][0]
-        name = args.name or f"{result.variant.name}-design"
+        name = args.name or out.stem
         moved = ", ".join(f"{k} {best.pays[k]}" for k in (a.key for a in result.axes))
         desc = f"{result.variant.name} with {moved}: {result.target.figure} {float(best.figure(result.target.figure)):.6%}"
         api.design_file(spec, best.pays, name, desc, path=out)

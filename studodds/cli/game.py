@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from evaluator.errors import ParameterError
 from studodds import api
 from studodds.cli.common import (
     api_options,
@@ -68,8 +69,8 @@ def register(sub: Any) -> None:
     p.set_defaults(func=pictures)
 
     p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
-    p.add_argument("a", help="variant name or file")
-    p.add_argument("b", help="variant name or file")
+    p.add_argument("a", nargs="?", metavar="A", help="the table before: a variant name or file")
+    p.add_argument("b", nargs="?", metavar="B", help="the table after: a variant name or file")
     common(p)
     p.set_defaults(func=diff)
 
@@ -123,5 +124,8 @@ def pictures(args: argparse.Namespace) -> int:
 
 
 def diff(args: argparse.Namespace) -> int:
+    if args.a is None or args.b is None:
+        raise ParameterError("b", "diff compares two tables: name both, the table before and the table after, "
+                                         "such as 'studodds diff us-common royal-200'")
     emit(args, api.diff(args.a, args.b, **api_options(args)), diff_text)
     return 0

@@ -104,8 +104,8 @@ def search_text(r: SearchResult) -> str:
 
 def csv_writer(path: Path) -> tuple[Any, Any]:
     """(callback for :func:`enumerate.design.search.search`'s ``rows``, finish()) writing every
-    feasible candidate to ``path`` atomically: pays exact, figures as exact fractions (house
-    edge, hit frequency; not reduced) and doubles."""
+    feasible candidate to ``path`` atomically: pays exact, figures as exact fractions in lowest
+    terms (house edge, hit frequency: as everywhere else) and doubles."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     state: dict[str, Any] = {"header": False}
@@ -118,8 +118,8 @@ def csv_writer(path: Path) -> tuple[Any, Any]:
         floats = grid.floats(block)
         unit, t = grid.scale * grid.combinations, grid.combinations
         pays = [np.array([pays_text(v) for v in a.values], dtype=object)[block.at[i]] for i, a in enumerate(grid.axes)]
-        edge = [f"{-int(x)}/{unit}" for x in block.sums["total"]]
-        hit = [f"{int(x)}/{t}" for x in block.sums["hits"]]
+        edge = [str(Fraction(-int(x), unit)) for x in block.sums["total"]]
+        hit = [str(Fraction(int(x), t)) for x in block.sums["hits"]]
         cols = [floats[name] for name in FIGURES]
         for j in range(len(block)):
             out.writerow([*(p[j] for p in pays), edge[j], hit[j], *(f"{c[j]:.10g}" for c in cols)])

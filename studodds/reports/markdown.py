@@ -18,7 +18,7 @@ from studodds.reports.draws import draws_lines
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.simulation import simulation_markdown
-from studodds.reports.text import pays_text
+from studodds.reports.text import net_example, pays_text
 
 
 def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
@@ -69,9 +69,8 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
                   f"; meter contribution {p.contribution}; seed {p.seed}; fold forfeits: "
                   f"{p.fold_forfeits} (see the section below).", ""]
     lines += ["## Return table", "",
-              "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes; a win with "
-              + ("a raise pay of X to 1 nets ante pay + 2X (a full house at 7 to 1: 1 + 14 = 15)." if v.raise_antes == 2
-                 else f"a raise pay of X to 1 nets ante pay + {v.raise_antes}X."), "",
+              "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes: a raise pay "
+              f"of X to 1 nets the ante's pay + {v.raise_antes}X ({net_example(a)}).", "",
               "| outcome | net result (antes) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
     for r in a.rows:
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "

@@ -30,12 +30,22 @@ def chromium() -> str | None:
     return None
 
 
+def missing_reason() -> str | None:
+    """Why report.pdf cannot be printed here (None when it can): a $STUDODDS_CHROMIUM that names
+    no program is named, so that a typo is not mistaken for a missing browser."""
+    explicit = os.environ.get("STUDODDS_CHROMIUM")
+    if explicit and chromium() is None:
+        return (f"report.pdf not written: STUDODDS_CHROMIUM={explicit[:200]} names no program (no such file on the "
+                "PATH or on disk): point it at Chromium, or unset it to find chromium on the PATH")
+    return INSTALL_HINT if chromium() is None else None
+
+
 def html_to_pdf(html: str) -> bytes:
     """The PDF of an HTML page, printed by headless Chromium; StudoddsError if there is none or
     it fails."""
     exe = chromium()
     if exe is None:
-        raise StudoddsError(INSTALL_HINT)
+        raise StudoddsError(missing_reason() or INSTALL_HINT)
     with tempfile.TemporaryDirectory(prefix="studodds-pdf-") as tmp:
         page, pdf = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
         page.write_text(html, encoding="utf-8")

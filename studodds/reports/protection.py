@@ -7,7 +7,7 @@ from typing import Any
 
 from enumerate.protection.collusion import CollusionEstimate, CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
-from studodds.reports.text import columns
+from studodds.reports.layout import columns
 
 
 def _group_labels(groups: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from enumerate.rules.sidebets import KIND_TEXT
+from studodds.reports.layout import columns
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.game.analysis import GameAnalysis
@@ -56,12 +57,12 @@ def figures_lines(a: GameAnalysis) -> list[str]:
 def bet_lines(b: SideBetAnalysis) -> list[str]:
     """One side bet: its return table and figures."""
     lines = [f"Side bet {b.bet.name!r}: {b.bet.kind} (settled {KIND_TEXT[b.bet.kind]}); wager {_num(b.bet.wager)} "
-             f"ante(s); {'lost on a fold' if b.bet.fold_forfeits else 'stands on a fold'}",
-             f"  {'outcome':<44} {'net':>6} {'combinations':>22} {'probability':>12} {'return':>11}"]
-    for r in b.rows:
-        lines.append(f"  {r.event:<44} {_num(r.pays):>6} {r.combinations:>22,} {float(r.probability):>12.8f} "
-                     f"{float(r.contribution):>11.7f}")
-    lines.append(f"  {'total (' + _SPACE[b.space] + ')':<44} {'':>6} {b.total:>22,} {1:>12.8f} {float(b.expected):>11.7f}")
+             f"ante(s); {'lost on a fold' if b.bet.fold_forfeits else 'stands on a fold'}"]
+    cells = [["outcome", "net", "combinations", "probability", "return"]]
+    cells += [[r.event, _num(r.pays), f"{r.combinations:,}", f"{float(r.probability):.8f}", f"{float(r.contribution):.7f}"]
+              for r in b.rows]
+    cells.append([f"total ({_SPACE[b.space]})", "", f"{b.total:,}", f"{1:.8f}", f"{float(b.expected):.7f}"])
+    lines += ["  " + line.rstrip() for line in columns(cells).splitlines()]
     lines.append(f"  house edge {float(b.house_edge):.6%} (exact {b.house_edge}); standard deviation "
                  f"{float(b.variance) ** 0.5:.6f} per unit; hit frequency {float(b.hit_frequency):.6%}")
     if b.envy:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from enumerate.simulation.simulate import GENERATOR
-from studodds.reports.text import columns
+from studodds.reports.layout import columns
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation
@@ -29,17 +29,18 @@ def return_cells(r: ReturnCheck) -> list[str]:
 
 def frequency_cells(f: FrequencyCheck, games: int) -> list[list[str]]:
     """outcome, observed, frequency, exact probability, expected -- one list per row."""
-    return [[r.outcome, f"{r.observed:,}", f"{r.observed / games:.8f}", f"{float(r.probability):.8f}",
+    return [[r.label or r.outcome, f"{r.observed:,}", f"{r.observed / games:.8f}", f"{float(r.probability):.8f}",
              f"{float(r.probability) * games:,.1f}"] for r in f.rows]
 
 
 def test_text(f: FrequencyCheck) -> str:
     t = f.test
+    label = {r.outcome: r.label or r.outcome for r in f.rows}
     text = f"chi-square {t.statistic:.2f} on {t.dof} degrees of freedom, p = {t.p_value:.4g}"
     if t.pooled:
-        text += f" (rows expecting fewer than 5 games pooled: {', '.join(t.pooled)})"
+        text += f" (rows expecting fewer than 5 games pooled: {', '.join(label.get(x, x) for x in t.pooled)})"
     if t.impossible:
-        text += f"; observed although impossible: {', '.join(t.impossible)}"
+        text += f"; observed although impossible: {', '.join(label.get(x, x) for x in t.impossible)}"
     return text
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from evaluator.cards import RANKS, format_card, format_hand
 from studodds.reports.draws import LEGEND, UP_RANKS, chart_rows, draws_lines
+from studodds.reports.layout import columns
 from studodds.reports.sidebets import side_bets_text
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -26,11 +27,21 @@ def exact(value: Fraction | int) -> str:
     return str(Fraction(value))
 
 
-def columns(rows: list[list[str]]) -> str:
-    """Rows of text cells as aligned columns: the first left-aligned, the others right-aligned."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
-                     for r in rows)
+def net_example(a: Analysis) -> str:
+    """How a winning hand's net result is made, from this table's own full house row: "a full
+    house at 8 to 1 nets 1 + 2 x 8 = 17" (the ante's pay, then the raise's)."""
+    v = a.variant
+    row = next((r for r in a.rows if r.outcome == "player_wins_full_house"), None)
+    pay = next((p for c, p in v.raise_pays.items() if c.name == "FULL_HOUSE"), None)
+    if row is None or pay is None:
+        return f"a raise pay of X to 1 nets the ante's pay + {v.raise_antes}X"
+    parts = f"{pays_text(v.ante_win)} + {v.raise_antes} x {pays_text(pay)}"
+    bonus = row.pays - v.ante_win - v.raise_antes * pay
+    if bonus > 0:
+        parts += f" + {pays_text(bonus)} ante bonus"
+    elif bonus < 0:
+        parts += f" - {pays_text(-bonus)} over the maximum payout"
+    return f"a full house at {pays_text(pay)} to 1 nets {parts} = {pays_text(row.pays)}"
 
 
 def pays_text(value: Fraction) -> str:
@@ -65,8 +76,7 @@ def summary_text(a: GameAnalysis) -> str:
          f"{pays_text(v.ante_win)} to 1 if the player wins; qualifier: {v.qualifier.label}"),
         "",
         return_table_text(a),
-        f"net: the hand's net result in antes, ante and raise together (a full house at 7 to 1 nets "
-        f"1 + {v.raise_antes} x 7 = {1 + v.raise_antes * 7})",
+        f"net: the hand's net result in antes, ante and raise together ({net_example(a)})",
         "",
         f"Total combinations          {a.total_combinations:,}",
         f"Total loss (antes)          {_plain(a.total_loss)}",
@@ -153,7 +163,7 @@ def diff_text(d: VariantDiff) -> str:
         return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
 
     changes = d.rule_changes()
-    out = [f"A: {a.variant.name}    B: {b.variant.name}",
+    out = [f"A: {d.label_a}    B: {d.label_b}",
            "Rules changed: " + ("; ".join(c.text() for c in changes) if changes else "none (same rules)"), "",
            line("house edge (per ante)", a.house_edge, b.house_edge),
            line("element of risk", a.element_of_risk, b.element_of_risk),
