@@ -121,7 +121,7 @@ def test_readable_strategy_committed_for_every_builtin():
     for name in ["us-common", "uk-casino-stud", "royal-200", "cyberstud"]:
         md = (REPO / "results" / name / "strategy.md").read_text()
         assert "Always raise:" in md and "| player ranks |" in md
-        assert (REPO / "results" / name / "strategy.csv").read_text().startswith("category,player_ranks,up_A")
+        assert (REPO / "results" / name / "strategy.csv").read_text().startswith("category,player_ranks,raised_up_A,situations_up_A,")
     for png in ["strategy_ak.png", "return_table.png", "ev_by_category.png"]:
         assert (REPO / "results" / "us-common" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -25,6 +25,7 @@ from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.sanity import warnings_for
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
@@ -52,6 +53,7 @@ class ReturnRow:
                 "return_per_ante": exact(self.contribution)}
 
 
+@tabular("return_table", 'return-table rows')
 @dataclass(frozen=True)
 class Analysis:
     """Exact figures for one variant under optimal strategy.
@@ -116,17 +118,6 @@ class Analysis:
     def warnings(self) -> list[str]:
         """Sanity warnings of the rules and the result (see :mod:`enumerate.rules.sanity`)."""
         return warnings_for(self.variant, self.house_edge)
-
-    def to_pandas(self) -> Any:
-        """The return table as a pandas DataFrame (needs pandas, which studodds does not
-        require): one row per outcome, exact columns as Fractions."""
-        try:
-            import pandas as pd  # optional: studodds does not require pandas
-        except ImportError:
-            raise StudoddsError("to_pandas needs pandas: pip install pandas") from None
-        return pd.DataFrame([{"outcome": r.outcome, "label": r.event, "net_result_antes": r.pays,
-                              "combinations": r.combinations, "probability": r.probability,
-                              "return_per_ante": r.contribution} for r in self.rows])
 
 
 def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None,

@@ -18,6 +18,7 @@ from enumerate.analysis.base import check_table
 from enumerate.analysis.situation import SituationCounts, counts_of
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
 from evaluator.cards import format_card, format_hand, parse_card, parse_hand
 from evaluator.errors import StudoddsError
@@ -92,6 +93,7 @@ class SituationEV:
                 "action": self.action, "margin_antes": exact(self.margin)}
 
 
+@tabular("situations", 'situations')
 @dataclass(frozen=True)
 class HandEVs:
     """A player hand against one up card (one row) or all 47 (with ``ev_before_up_card``: the

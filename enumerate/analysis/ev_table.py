@@ -32,13 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from math import gcd
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from enumerate.analysis.situation import canonical
 from enumerate.core.atomic import atomic_write_bytes
 from enumerate.core.engine import CountTable
+from enumerate.core.tabular import frame
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS, SUITS, parse_card, parse_hand
@@ -66,6 +67,26 @@ class EVTable:
 
     def __len__(self) -> int:
         return int(self.up.shape[0])
+
+    def __repr__(self) -> str:
+        return (f"<EVTable ({self.variant}): {len(self):,} situations up to suits; .to_pandas() for the table, "
+                ".lookup(cards, up) for one situation>")
+
+    def to_pandas(self) -> Any:
+        """Every row as a pandas DataFrame (needs pandas): the hand's five cards (``card_1`` ..
+        ``card_5``, numbers 0..51), the up card, the multiplicity and dealer counts as integers, EV(raise) exactly as ``ev_raise_numerator``
+        over :attr:`ev_denominator` (5.6 million Fractions would take minutes) with its float
+        ``ev_raise_float`` beside it, and the optimal action (1 = raise)."""
+        df = frame([])
+        hands = np.asarray(self.hand)
+        for k in range(hands.shape[1]):
+            df[f"card_{k + 1}"] = hands[:, k]
+        for name in ("up", "multiplicity", "no_qualify", "win", "tie", "lose"):
+            df[name] = np.asarray(getattr(self, name))
+        df["ev_raise_numerator"] = np.asarray(self.ev_raise_num)
+        df["ev_raise_float"] = np.asarray(self.ev_raise_num, dtype=np.float64) / self.ev_denominator
+        df["raise"] = np.asarray(self.action)
+        return df
 
     def lookup(self, cards: str | Iterable[int], up: str | int) -> int:
         """Row of a concrete situation: the player's five cards and the up card, as text

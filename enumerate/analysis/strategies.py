@@ -20,6 +20,7 @@ from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistic
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.tabular import tabular
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
@@ -155,6 +156,7 @@ class StrategyResult:
                 "cost_vs_optimal_per_ante": exact(self.cost)}
 
 
+@tabular("strategies", 'strategies')
 @dataclass(frozen=True)
 class StrategyComparison:
     """Optimal play (first) and other strategies on one variant, exactly."""

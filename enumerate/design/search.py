@@ -18,6 +18,7 @@ import numpy as np
 
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import dask_client
+from enumerate.core.tabular import tabular
 from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
 from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
 from enumerate.rules.variant import Variant
@@ -52,6 +53,7 @@ def run_chunk(grid: PayGrid, start: int, stop: int, bounds: tuple[Bound, ...], o
     return ChunkResult(start, stop - start, len(block), len(ok), front, ok if want_rows else None)
 
 
+@tabular("pareto_front", 'Pareto-front paytables')
 @dataclass(frozen=True)
 class SearchResult:
     """A search: the space, the bounds, how many candidates met them, and the exact Pareto front

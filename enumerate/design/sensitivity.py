@@ -33,6 +33,7 @@ from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.tabular import tabular
 from enumerate.design.grid import check_designable, pay_slots
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS, format_card, format_hand
@@ -89,6 +90,7 @@ class PaySensitivity:
                 "flip_above": self.upper.to_dict() if self.upper else None}
 
 
+@tabular("pays", 'pays')
 @dataclass(frozen=True)
 class Sensitivity:
     """Every pay's sensitivity for a variant (kind "design_sensitivity")."""

@@ -21,6 +21,7 @@ import numpy as np
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.tabular import tabular
 from enumerate.design.criteria import figure_name, signed_amount, within_domain
 from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
@@ -75,6 +76,7 @@ class ExactPay:
                 "figures": None if self.candidate is None else self.candidate.to_dict()}
 
 
+@tabular("closest", 'closest paytables')
 @dataclass(frozen=True)
 class SolveResult:
     """The candidates closest to the target, best first (kind "design_solve")."""

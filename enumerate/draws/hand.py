@@ -28,6 +28,7 @@ import numpy as np
 
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.draws import _hand
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -93,6 +94,7 @@ class SituationDraws:
                 "best_ev_antes": exact(self.best.ev), "actions": [a.to_dict() for a in self.actions]}
 
 
+@tabular(lambda d: [{"up": s["up"], **a} for s in d["situations"] for a in s["actions"]], 'actions')
 @dataclass(frozen=True)
 class HandDraws:
     """A hand on a table with draws: its situations (one up card, or all 47 with the EV before

@@ -46,6 +46,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import dask_client, resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
 from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
 from enumerate.draws.hand import situation_draws
@@ -213,6 +214,7 @@ class Stratum:
                 "share_that_gains_ci95": list(wilson(self.hits(), self.n))}
 
 
+@tabular("strata", 'strata')
 @dataclass(frozen=True)
 class DrawSample:
     """The estimate of a table with switches of any number of cards (see the module): one

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
 from enumerate.core.engine import CountTable
+from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.sidebets.analysis import SideBetReport
 
 
+@tabular("return_table", "return-table rows")
 @dataclass(frozen=True)
 class GameAnalysis(Analysis):
     """:class:`~enumerate.analysis.base.Analysis` of the base game under optimal strategy, with

@@ -10,6 +10,7 @@ import numpy as np
 
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.tabular import tabular
 from enumerate.draws.game import action_values, choose
 from enumerate.game.analysis import GameAnalysis
 from enumerate.raise_value import RaiseValue
@@ -69,6 +70,7 @@ DIFF_FIGURES = (("house_edge_per_ante", "house_edge"), ("element_of_risk_per_tot
                 ("total_loss_antes", "total_loss"))
 
 
+@tabular("return_table", 'return-table rows')
 @dataclass(frozen=True)
 class VariantDiff:
     """What changes from variant A to variant B: figures, return tables and flipped actions."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact_or_none as fig
+from enumerate.core.tabular import tabular
 from enumerate.progressive import analysis as sb
 from enumerate.rules.progressive import Progressive
 from enumerate.rules.variant import Variant
@@ -64,6 +65,7 @@ def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -
     return out
 
 
+@tabular("hits", 'paying hands')
 @dataclass(frozen=True)
 class ProgressiveReport:
     """The side bet's figures (:func:`figures`) and the combined game at the sharing meter."""

@@ -40,6 +40,7 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import dask_client, interruptible, resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -351,6 +352,7 @@ def _on_dask(address: str, variant: Variant, seed: int, chunks: Iterable[tuple[i
         return total
 
 
+@tabular("estimates", 'estimates')
 @dataclass(frozen=True)
 class CollusionTable:
     """Estimates for several numbers of partners (with and without the burn card)."""

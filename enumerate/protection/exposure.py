@@ -31,6 +31,7 @@ from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
 from enumerate.raise_value import RaiseValue
@@ -47,6 +48,7 @@ KERNEL_VERSION = 1
 _COL = _exposure.COLUMNS
 
 
+@tabular("return_table", 'return-table rows')
 @dataclass(frozen=True)
 class ExposureAnalysis:
     """Exact figures of optimal play with knowledge of some dealer cards.
@@ -496,6 +498,7 @@ def _edge_sort_chart(chart: np.ndarray) -> dict[str, Any]:
 # the hole-card table: every exposure level of one variant
 
 
+@tabular("levels", 'exposure levels')
 @dataclass(frozen=True)
 class HoleCardTable:
     """Optimal play for each number of visible dealer cards, and the edge when one hole card

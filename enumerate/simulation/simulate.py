@@ -44,6 +44,7 @@ from enumerate.analysis.strategies import strategy_mask
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import dask_client, interruptible, resolve_threads
+from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -362,6 +363,8 @@ class FrequencyCheck:
                 "passed": self.passed}
 
 
+@tabular(lambda d: [{"section": "returns", **r} for r in d["returns"]]
+         + [{"section": f["name"], **r} for f in d["frequencies"] for r in f["rows"]], "returns and frequencies")
 @dataclass(frozen=True)
 class Simulation:
     """kind "simulation": a run of the simulator compared with the exact figures."""

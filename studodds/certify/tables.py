@@ -40,7 +40,6 @@ from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
 from studodds.reports.protection import protection_markdown
 from studodds.reports.strategy import strategy_csv, strategy_markdown
-from studodds.reports.text import pays_text
 
 FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html", "variant.toml")
 #: Written beside FILES by ``batch --protection`` (and then checked like them).
@@ -100,17 +99,28 @@ def summary(comparison: StrategyComparison, prov: dict[str, Any],
     return data
 
 
+def _decimal(value: Fraction) -> str:
+    """A float column's cell: a whole number as an integer, anything else to 12 decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.12f}"
+
+
+#: return_table.csv's columns: the JSON row's keys, each exact figure as a decimal column beside
+#: its exact fraction (``<key>_exact``); ``row_kind``: "outcome" (the outcome rows partition the
+#: combinations: their probabilities sum to 1) or "fee" (a fee paid on top of an outcome).
+RETURN_TABLE_COLUMNS = ("outcome", "label", "row_kind", "net_result_antes", "net_result_antes_exact", "combinations",
+                        "probability", "probability_exact", "return_per_ante", "return_per_ante_exact")
+
+
 def return_table_csv(a: Analysis) -> str:
+    """One row per return-table row, no total row (the totals are in summary.json), integers as
+    integers, the same names as the JSON (see :data:`RETURN_TABLE_COLUMNS`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["event", "net_result_antes", "combinations", "probability", "return", "probability_exact", "return_exact"])
+    w.writerow(RETURN_TABLE_COLUMNS)
     for r in a.rows:
-        w.writerow([r.event, pays_text(r.pays), r.combinations, f"{float(r.probability):.12f}",
-                    f"{float(r.contribution):.12f}", str(r.probability), str(r.contribution)])
-    w.writerow(["total", "", a.total_combinations, "1.000000000000", f"{float(a.expected_return):.12f}",
-                "1", str(a.expected_return)])
-    if any(r.outcome.startswith("fee_") for r in a.rows):
-        w.writerow(["# the fee rows are paid on top of an outcome: the outcome rows' probabilities sum to 1"])
+        w.writerow([r.outcome, r.event, "fee" if r.outcome.startswith("fee_") else "outcome", _decimal(r.pays),
+                    str(r.pays), r.combinations, _decimal(r.probability), str(r.probability), _decimal(r.contribution),
+                    str(r.contribution)])
     return buf.getvalue()
 
 

@@ -81,11 +81,14 @@ def draws_strategy_markdown(a: GameAnalysis) -> str:
 
 
 def draws_strategy_csv(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> str:
-    """strategy.csv of a table with draws: hand group, up rank, situations, action, exact share."""
-    lines = ["hand_group,up_rank,situations,action,share"]
+    """strategy.csv of a table with draws: hand group, up rank, situations, action, the share of
+    the situations that take it (a decimal beside the exact fraction, as everywhere)."""
+    lines = ["hand_group,up_rank,situations,action,share,share_exact"]
     for e in strategy:
         for action, share in e["actions"].items():
-            lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{share['exact']}")
+            exact_share = Fraction(share["exact"])
+            decimal = str(exact_share.numerator) if exact_share.denominator == 1 else f"{float(exact_share):.12f}"
+            lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{decimal},{share['exact']}")
     return "\n".join(lines) + "\n"
 
 

@@ -82,17 +82,19 @@ def _pattern_labels() -> tuple[str, ...]:
 
 
 def strategy_csv(chart: StrategyChart) -> str:
-    """One row per player rank pattern (strongest first); per up-card rank A..2 the exact share
-    of situations raised as "raised/situations" (empty when impossible)."""
+    """One row per player rank pattern (strongest first); per up-card rank A..2 two integer
+    columns, ``raised_up_R`` and ``situations_up_R``: of the situations of that pattern and up
+    card, how many the optimal strategy raises (both 0 where the up card cannot occur)."""
     return _rendered("csv", chart, _strategy_csv)
 
 
 def _strategy_csv(chart: StrategyChart) -> str:
     labels = _pattern_labels()
-    lines = ["category,player_ranks," + ",".join(f"up_{RANKS[r]}" for r in range(12, -1, -1))]
+    lines = ["category,player_ranks," + ",".join(f"raised_up_{RANKS[r]},situations_up_{RANKS[r]}"
+                                                 for r in range(12, -1, -1))]
     raised = chart.raised[:, ::-1].tolist()
     total = chart.total[:, ::-1].tolist()
     for s in range(7461, -1, -1):
-        cells = ",".join(f"{k}/{t}" if t else "" for k, t in zip(raised[s], total[s]))
+        cells = ",".join(f"{k},{t}" for k, t in zip(raised[s], total[s]))
         lines.append(f"{labels[s]},{cells}")
     return "\n".join(lines) + "\n"

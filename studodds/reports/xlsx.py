@@ -196,7 +196,7 @@ def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
 
     ws = wb.create_sheet("Strategy")
     for line in csv.reader(io.StringIO(strategy_csv)):
-        ws.append(line)
+        ws.append([int(c) if c.isdigit() else c for c in line])
 
     ws = wb.create_sheet("N hands")
     ws.append(["hands", "method", "P(ahead)", "P(even)", "P(behind)", "5%", "50%", "95%", "normal P(ahead)",
