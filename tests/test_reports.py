@@ -94,7 +94,7 @@ def test_without_a_pdf_engine_the_batch_says_so(tmp_path, us_counts, monkeypatch
     assert (tmp_path / "royal-200" / "report.html").exists() and not (tmp_path / "royal-200" / "report.pdf").exists()
 
 
-@pytest.mark.parametrize("formats,needle", [("md,docx", "unknown format 'docx'"), ("md,pdf", "ask for html too")])
+@pytest.mark.parametrize("formats,needle", [("md,docx", "unknown format 'docx'"), ("md,pdfx", "unknown format 'pdfx'")])
 def test_bad_formats(formats, needle):
     r = run_cli("batch", "us-common", "--out", "/tmp/never", "--formats", formats, "--quiet")
     assert r.returncode == 2 and needle in r.stderr
