@@ -210,3 +210,28 @@ def test_a_checkpoint_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path):
                 needle="not a regular file")
     refused(tmp_path, "draws-sample", str(two), "--situations", "16", "--checkpoint", str(tmp_path),
             needle="--checkpoint")
+
+
+# --- seen, now counted ----------------------------------------------------------------------------
+
+def test_a_full_disk_without_a_file_name_names_the_temporary_folder():
+    import errno
+    import tempfile
+
+    from studodds.cli import os_error_text
+    text = os_error_text(OSError(errno.ENOSPC, "No space left on device"))
+    assert tempfile.gettempdir() in text and "TMPDIR" in text and "\n" not in text
+    assert os_error_text(OSError(errno.EACCES, "Permission denied", "/x/y")) == "studodds: error: /x/y: Permission denied"
+
+
+def test_a_collusion_run_of_years_says_so_before_it_starts(tmp_path, monkeypatch):
+    from enumerate.protection import collusion
+    assert collusion.duration_text(30) == "30 seconds" and collusion.duration_text(9 * 3600) == "9.0 hours"
+    assert "years" in collusion.duration_text(collusion.projected_seconds(10**15, 2))
+
+    def stop(*args, **kwargs):                  # the warning comes first; stop before any counting
+        raise KeyboardInterrupt
+    monkeypatch.setattr(studodds.api, "count_table", stop)
+    with pytest.warns(UserWarning, match=r"1,000,000,000,000,000 situations take about .* years"):
+        with pytest.raises(KeyboardInterrupt):
+            studodds.collusion("us-common", samples=10**15, threads=2)
