@@ -90,8 +90,12 @@ def test_without_a_pdf_engine_the_batch_says_so(tmp_path, us_counts, monkeypatch
     monkeypatch.setenv("STUDODDS_CHROMIUM", str(tmp_path / "no-such-browser"))
     r = run_cli("batch", "royal-200", "--out", str(tmp_path), "--formats", "md,html,pdf", "--quiet")
     assert r.returncode == 0
-    assert "report.pdf needs headless Chromium" in r.stderr
+    assert f"STUDODDS_CHROMIUM={tmp_path / 'no-such-browser'} names no program" in r.stderr
     assert (tmp_path / "royal-200" / "report.html").exists() and not (tmp_path / "royal-200" / "report.pdf").exists()
+    monkeypatch.delenv("STUDODDS_CHROMIUM")
+    monkeypatch.setenv("PATH", str(tmp_path))                 # no browser on the PATH either
+    r = run_cli("batch", "royal-200", "--out", str(tmp_path / "again"), "--formats", "md,html,pdf", "--quiet")
+    assert r.returncode == 0 and "report.pdf needs headless Chromium" in r.stderr
 
 
 @pytest.mark.parametrize("formats,needle", [("md,docx", "unknown format 'docx'"), ("md,pdfx", "unknown format 'pdfx'")])
