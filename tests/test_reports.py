@@ -163,3 +163,106 @@ def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
         assert float(values["return table", f"B{i}"]) == float(Fraction(r["net_result_antes"]["exact"]))
         assert abs(float(values["return table", f"D{i}"]) - float(Fraction(r["probability"]["exact"]))) <= 1e-15
         assert abs(float(values["return table", f"E{i}"]) - float(Fraction(r["return_per_ante"]["exact"]))) <= 1e-15
+
+
+def _soffice():
+    import shutil
+    exe = shutil.which("soffice") or shutil.which("libreoffice")
+    assert exe, "the workbook test needs LibreOffice (.ci/run installs it: apt-get install libreoffice-calc)"
+    return exe
+
+
+def _without_cached_values(data: bytes) -> bytes:
+    """The workbook with every formula's stored value set to 0: what is read back afterwards can
+    only come from a recalculation."""
+    import io
+    import zipfile
+    src, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            part = src.read(info.filename)
+            if info.filename.startswith("xl/worksheets/"):
+                part, n = re.subn(rb"(</f>)<v>[^<]*</v>", rb"\1<v>0</v>", part)
+            dst.writestr(info, part)
+    return out.getvalue()
+
+
+#: A LibreOffice profile that recalculates every formula of an xlsx file on loading.
+_RECALCULATE = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+"""
+
+
+@pytest.mark.slow
+def test_libreoffice_recalculates_every_committed_workbook_to_the_exact_figures(tmp_path):
+    """Every committed table's workbook, its stored values zeroed, recalculated by headless
+    LibreOffice: every formula figure within 1e-12 of the exact one, every net result exact,
+    every probability and return within 1e-15."""
+    import openpyxl
+
+    from studodds.reports.xlsx import workbook_bytes
+    exe = _soffice()
+    tables = sorted(p.parent for p in (ROOT / "results").glob("*/summary.json"))
+    books = []
+    for table in tables:
+        summary = json.loads((table / "summary.json").read_text())
+        path = tmp_path / f"{table.name}.xlsx"
+        path.write_bytes(_without_cached_values(workbook_bytes(summary, (table / "strategy.csv").read_text())))
+        books.append(path)
+    profile = tmp_path / "profile"
+    (profile / "user").mkdir(parents=True)
+    (profile / "user" / "registrymodifications.xcu").write_text(_RECALCULATE)
+    out = tmp_path / "recalculated"
+    subprocess.run([exe, "--headless", f"-env:UserInstallation={profile.as_uri()}", "--convert-to", "xlsx",
+                    "--outdir", str(out), *map(str, books)], capture_output=True, timeout=600, check=True)
+    for table in tables:
+        summary = json.loads((table / "summary.json").read_text())
+        wb = openpyxl.load_workbook(out / f"{table.name}.xlsx", data_only=True)
+        checked = 0
+        for figure, value, exact, formula in wb["Figures"].iter_rows(min_row=2, values_only=True):
+            if formula != "yes":
+                continue
+            want = float(Fraction(exact)) if exact else summary["analysis"]["standard_deviation_antes"]
+            assert abs(value - want) <= 1e-12 * max(1.0, abs(want)), (table.name, figure, value, exact)
+            checked += 1
+        assert checked >= 9, (table.name, checked)
+        rows = [r for r in summary["analysis"]["return_table"] if not r["outcome"].startswith("fee_")]
+        for i, r in enumerate(rows, start=2):
+            sheet = wb["Return table"]
+            assert sheet[f"B{i}"].value == float(Fraction(r["net_result_antes"]["exact"])), (table.name, i)
+            assert abs(sheet[f"D{i}"].value - float(Fraction(r["probability"]["exact"]))) <= 1e-15
+            assert abs(sheet[f"E{i}"].value - float(Fraction(r["return_per_ante"]["exact"]))) <= 1e-15
+
+
+def test_pandas_reads_the_numbers_as_the_workbook_is_opened(tmp_path):
+    """No recalculation: every formula is stored with its value, so pandas.read_excel (and any
+    viewer that does not recalculate) sees the figures; number formats, frozen headers, names."""
+    import openpyxl
+    import pandas as pd
+
+    from studodds.reports.xlsx import workbook_bytes
+    table = ROOT / "results" / "us-common"
+    summary = json.loads((table / "summary.json").read_text())
+    path = tmp_path / "report.xlsx"
+    path.write_bytes(workbook_bytes(summary, (table / "strategy.csv").read_text()))
+    assert path.read_bytes() == workbook_bytes(summary, (table / "strategy.csv").read_text())   # reproducible
+    sheets = pd.read_excel(path, sheet_name=None)
+    figures = sheets["Figures"].set_index("figure")
+    a = summary["analysis"]
+    assert figures.loc["house_edge_per_ante", "value"] == pytest.approx(a["house_edge_per_ante"]["value"], abs=1e-15)
+    assert figures.loc["total_loss_antes", "value"] == 1041372912372
+    rt = sheets["Return table"]
+    assert list(rt["combinations"][:len(a["return_table"])]) == [r["combinations"] for r in a["return_table"]]
+    assert rt["probability"][0] == pytest.approx(float(Fraction(a["return_table"][0]["probability"]["exact"])), rel=1e-15)
+    strategy = sheets["Strategy"]
+    assert strategy["situations_up_A"].dtype.kind == "i" and len(strategy) == 7462
+    wb = openpyxl.load_workbook(path)
+    assert wb["Figures"]["B5"].number_format == "0.000000%" or any(
+        c.number_format == "0.000000%" for c in wb["Figures"]["B"])
+    assert wb["Return table"].freeze_panes == "A2" and wb["Return table"]["C2"].number_format == "#,##0"
+    assert {"raise_antes", "raise_pays_full_house", "total_combinations"} <= set(wb.defined_names)
+    assert wb["Strategy"].print_area and "$AD$1" in str(wb["Strategy"].print_area)
+    assert wb["Figures"].page_setup.orientation == "landscape"

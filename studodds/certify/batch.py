@@ -54,7 +54,7 @@ class WrittenTable:
 @dataclass(frozen=True)
 class BatchResult:
     """What :func:`batch` wrote, the sanity warnings of each table as ``(variant, warning)``, and
-    notes about formats that could not be made (a missing browser or openpyxl)."""
+    notes about formats that could not be made (a missing browser or XlsxWriter)."""
 
     out: str
     tables: tuple[WrittenTable, ...]

@@ -255,7 +255,7 @@ FORMATS = ("md", "html", "pdf", "xlsx")
 
 
 def binary_files(table: RenderedTable, formats: set[str], notes: list[str]) -> dict[str, bytes]:
-    """report.pdf (headless Chromium) and report.xlsx (openpyxl) when asked for and available;
+    """report.pdf (headless Chromium) and report.xlsx (XlsxWriter) when asked for and available;
     what cannot be made is added to ``notes`` (once per reason) instead."""
     out: dict[str, bytes] = {}
     if "pdf" in formats:

@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
                         "files of the old folder that the new table does not write are removed)")
     p.add_argument("--formats", default=None,
                    help="report formats beside summary.json and the CSVs: md (always), html, pdf (needs headless "
-                        "Chromium), xlsx (needs openpyxl); default $STUDODDS_FORMATS, else all")
+                        "Chromium), xlsx (needs XlsxWriter); default $STUDODDS_FORMATS, else all")
     p.add_argument("--hands", default="1,10,100,1000,10000",
                    help="numbers of hands of the net-result table (default 1,10,100,1000,10000; each 1..1,000,000)")
     p.add_argument("--protection", nargs="?", const="none,0,1,2,3,4", default=None, metavar="LEVELS",
