@@ -266,3 +266,40 @@ def test_pandas_reads_the_numbers_as_the_workbook_is_opened(tmp_path):
     assert {"raise_antes", "raise_pays_full_house", "total_combinations"} <= set(wb.defined_names)
     assert wb["Strategy"].print_area and "$AD$1" in str(wb["Strategy"].print_area)
     assert wb["Figures"].page_setup.orientation == "landscape"
+
+
+@pytest.mark.slow
+def test_pdf_pages_carry_a_running_header_and_page_numbers_and_no_heading_ends_a_page(table):
+    """Every page: the variant top left, the tool version and the table's date top right, "Page
+    N of M" at the foot; and no section heading is the last line of a page."""
+    import pypdf
+    reader = pypdf.PdfReader(table / "report.pdf")
+    n = len(reader.pages)
+    headings = {line[3:].strip() for line in (table / "report.md").read_text().splitlines() if line.startswith("## ")}
+    for k, page in enumerate(reader.pages, start=1):
+        lines = [line.strip() for line in page.extract_text().splitlines() if line.strip()]
+        text = " ".join(lines)
+        assert "Caribbean Stud Poker: us-common" in text and "studodds " in text and " - table of 20" in text, k
+        assert f"Page {k} of {n}" in text, k
+        body = [line for line in lines if not line.startswith(("Caribbean Stud Poker: us-common", "Page "))
+                and "table of 20" not in line]
+        assert body and body[-1] not in headings, (k, body[-1])
+
+
+def test_chart_labels_stay_inside_the_chart():
+    """Every label's estimated extent (6.5 px a character at 11 px) lies inside the SVG, with a
+    viewBox so that a narrow column scales the chart instead of clipping it."""
+    from studodds.reports.html import bar_chart_svg
+    svg = bar_chart_svg("t", ["player wins with three of a kind", "dealer wins", "a"], [0.38545, -0.47775, 0.0], "antes")
+    width = int(re.search(r'width="(\d+)"', svg).group(1))
+    assert f'viewBox="0 0 {width} ' in svg
+    for x, anchor, text in re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?[^>]*>([^<]*)</text>', svg):
+        extent = 6.5 * len(text)
+        left, right = (float(x) - extent, float(x)) if anchor else (float(x), float(x) + extent)
+        assert 0 <= left and right <= width, (text, left, right, width)
+
+
+def test_count_and_net_cells_are_numbers_that_do_not_wrap():
+    from studodds.reports.html import markdown_to_html
+    page = markdown_to_html("| hand | folded |\n|---|---:|\n| high card | 9,523,005,974,460 (-1) |\n| total | 0 (-1/2) |")
+    assert page.count('<td class="num">') == 2 and '<div class="table">' in page

@@ -264,7 +264,8 @@ def binary_files(table: RenderedTable, formats: set[str], notes: list[str]) -> d
             if reason not in notes:
                 notes.append(reason)
         else:
-            out["report.pdf"] = pdf.html_to_pdf(table.files["report.html"])
+            today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+            out["report.pdf"] = pdf.html_to_pdf(table.files["report.html"], f"studodds {__version__} - table of {today}")
     if "xlsx" in formats:
         if not xlsx.available():
             if xlsx.INSTALL_HINT not in notes:

@@ -16,18 +16,29 @@ body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111; ma
        margin: 2em auto; padding: 0 1em; line-height: 1.45; font-size: 14px; }
 h1 { font-size: 1.7em; border-bottom: 2px solid #333; padding-bottom: .2em; }
 h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #bbb; }
+.table { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
 th, td { border: 1px solid #bbb; padding: .25em .55em; }
 th { background: #eee; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+thead { display: table-header-group; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: .88em; word-break: break-all; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6em; overflow-x: auto; font-size: .85em; }
 .warning { background: #fff3cd; border: 1px solid #e0b400; padding: .5em 1em; }
-figure { margin: 1em 0; } figcaption { font-size: .9em; color: #444; }
+figure { margin: 1em 0; max-width: 100%; } figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: .9em; color: #444; }
+@page { size: A4; margin: 18mm 12mm 16mm;
+  @top-left { content: "Caribbean Stud Poker: VARIANT"; font: 8pt "DejaVu Sans", Arial, sans-serif; color: #555; }
+  @bottom-center { content: "Page " counter(page) " of " counter(pages); font: 8pt "DejaVu Sans", Arial, sans-serif;
+                   color: #555; } }
 @media print {
-  body { margin: 0; max-width: none; font-size: 11px; }
-  h2 { break-after: avoid; } tr, figure, pre { break-inside: avoid; }
-  @page { size: A4; margin: 16mm 14mm; }
+  body { margin: 0; max-width: none; font-size: 10.5px; }
+  table { font-size: .88em; } th, td { padding: .2em .4em; }
+  .table { overflow: visible; }
+  h1, h2, h3 { break-after: avoid-page; }
+  p:has(+ .table), p:has(+ figure), p:has(+ ul) { break-after: avoid-page; }
+  tr, figure, pre, li { break-inside: avoid; }
 }
 """
 
@@ -40,7 +51,9 @@ def _inline(text: str) -> str:
 
 
 def _is_number(cell: str) -> bool:
-    return bool(re.fullmatch(r"[-+]?[\d,.]+%?( / [-+\d.]+)*|never|-|[\d.]+e[-+]\d+|", cell.strip()))
+    """A cell to right-align and keep on one line: a number, a percentage, "n / m", a count with
+    its net result in brackets ("9,523,005,974,460 (-1)"), "never" or "-"."""
+    return bool(re.fullmatch(r"[-+]?[\d,.]+%?( / [-+\d.]+)*( \([-+\d/.]+\))?|never|-|[\d.]+e[-+]\d+|", cell.strip()))
 
 
 def markdown_to_html(md: str) -> str:
@@ -74,10 +87,10 @@ def markdown_to_html(md: str) -> str:
             head, body = rows[0], [r for r in rows[1:] if not all(set(c) <= set("-:") for c in r)]
             cls = [' class="num"' if body and all(_is_number(r[k]) for r in body if k < len(r)) else ""
                    for k in range(len(head))]
-            out.append("<table><thead><tr>" + "".join(f"<th{c}>{_inline(h)}</th>" for h, c in zip(head, cls))
-                       + "</tr></thead><tbody>")
+            out.append('<div class="table"><table><thead><tr>'
+                       + "".join(f"<th{c}>{_inline(h)}</th>" for h, c in zip(head, cls)) + "</tr></thead><tbody>")
             out += ["<tr>" + "".join(f"<td{c}>{_inline(v)}</td>" for v, c in zip(r, cls)) + "</tr>" for r in body]
-            out.append("</tbody></table>")
+            out.append("</tbody></table></div>")
         elif line.startswith("- "):
             items = []
             while i < len(lines) and lines[i].startswith("- "):
@@ -97,15 +110,21 @@ def markdown_to_html(md: str) -> str:
 
 
 def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str) -> str:
-    """A horizontal bar chart as inline SVG (positive green, negative red), with value labels."""
-    width, row, left, right = 720, 20, 230, 90
+    """A horizontal bar chart as inline SVG (positive green, negative red), with value labels;
+    the margins are sized from the longest label on each side (about 6.5 px a character at 11 px),
+    so that no label is cut at the chart's edge."""
+    texts = [f"{v:+.5f} {unit}".rstrip() for v in values]
+    width, row = 720, 20
+    left = max(120, int(6.5 * max(len(label) for label in labels)) + 12)
+    right = max(60, int(6.5 * max(len(t) for t in texts)) + 12)
     height = row * len(labels) + 40
     span = max(abs(v) for v in values) or 1.0
     lo = min(0.0, min(values))
     hi = max(0.0, max(values))
     scale = (width - left - right) / ((hi - lo) or span)
     zero = left + (-lo) * scale
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{html.escape(title)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
              f'<text x="{left}" y="14" font-weight="bold">{html.escape(title)}</text>']
     for k, (label, v) in enumerate(zip(labels, values)):
@@ -114,7 +133,8 @@ def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str)
         color = "#2e7d32" if v >= 0 else "#c62828"
         parts.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(label)}</text>')
         parts.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 0.5):.1f}" height="{row - 6}" fill="{color}"/>')
-        parts.append(f'<text x="{x1 + 4:.1f}" y="{y + 13}">{v:+.5f} {html.escape(unit)}</text>')
+        # the value stands right of the bar (a negative bar's right of the axis, clear of the labels)
+        parts.append(f'<text x="{x1 + 4:.1f}" y="{y + 13}">{html.escape(texts[k])}</text>')
     parts.append(f'<line x1="{zero:.1f}" y1="20" x2="{zero:.1f}" y2="{height - 8}" stroke="#333"/>')
     parts.append("</svg>")
     return "".join(parts)
@@ -132,12 +152,18 @@ def report_html(markdown: str, summary: dict[str, Any]) -> str:
     if cert:
         hands = cert["n_hands"]
         charts.append(bar_chart_svg("Probability of being ahead after N hands",
-                                    [f"{h['hands']:,} hands" for h in hands],
+                                    [f"{h['hands']:,} hand{'s' if h['hands'] != 1 else ''}" for h in hands],
                                     [h["ahead"]["value"] if isinstance(h["ahead"], dict) else h["ahead"] for h in hands], ""))
     body = markdown_to_html(markdown)
     body = body.replace("<h2>Warnings</h2>", '<h2 class="warning">Warnings</h2>', 1)
     figures = "\n".join(f"<figure>{c}</figure>" for c in charts)
     marker = "<h2>Figures</h2>"
     body = body.replace(marker, f"<h2>Charts</h2>\n{figures}\n{marker}", 1) if marker in body else body + figures
+    css = _CSS.replace("VARIANT", _css_string(a["variant"]["name"]))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+            f"<title>{html.escape(title)}</title><style>{css}</style></head>\n<body>\n{body}\n</body></html>\n")
+
+
+def _css_string(text: str) -> str:
+    """Text inside a CSS string: quotes and backslashes escaped, no line breaks, no '<'."""
+    return re.sub(r"[\\\"]", lambda m: "\\" + m.group(0), text).replace("\n", " ").replace("<", "\\3c ")

@@ -40,9 +40,15 @@ def missing_reason() -> str | None:
     return INSTALL_HINT if chromium() is None else None
 
 
-def html_to_pdf(html: str) -> bytes:
+def html_to_pdf(html: str, running_header: str | None = None) -> bytes:
     """The PDF of an HTML page, printed by headless Chromium; StudoddsError if there is none or
-    it fails."""
+    it fails.  ``running_header``: text for the top right of every page (the tool version and the
+    table's date: printed, not part of report.html, which stays the same from run to run; the
+    page's own styles put the variant top left and "Page N of M" at the foot)."""
+    if running_header is not None:
+        text = running_header.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("<", "")
+        style = f'<style>@page {{ @top-right {{ content: "{text}"; font: 8pt "DejaVu Sans", Arial, sans-serif; color: #555; }} }}</style>'
+        html = html.replace("</head>", style + "</head>", 1)
     exe = chromium()
     if exe is None:
         raise StudoddsError(missing_reason() or INSTALL_HINT)
