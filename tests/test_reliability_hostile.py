@@ -347,6 +347,7 @@ def test_shares_are_decided_at_once(text):
     assert 0 <= value <= 1
 
 
+@pytest.mark.slow
 def test_pays_over_large_prime_denominators_certify_in_bounded_memory(tmp_path, us_counts):
     """Pays over large prime-ish denominators spread the net results over millions of slots (the
     dense N-hand table was killed at 23 GB): the whole certified table, default N-hand rows

@@ -237,6 +237,7 @@ def test_libreoffice_recalculates_every_committed_workbook_to_the_exact_figures(
             assert abs(sheet[f"E{i}"].value - float(Fraction(r["return_per_ante"]["exact"]))) <= 1e-15
 
 
+@pytest.mark.slow
 def test_pandas_reads_the_numbers_as_the_workbook_is_opened(tmp_path):
     """No recalculation: every formula is stored with its value, so pandas.read_excel (and any
     viewer that does not recalculate) sees the figures; number formats, frozen headers, names."""

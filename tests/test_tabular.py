@@ -18,7 +18,7 @@ def _results():
     yield QUICK, "strategies", lambda: studodds.strategies("us-common"), "house_edge_per_ante"
     yield QUICK, "diff", lambda: studodds.diff("us-common", "royal-200"), "delta_return_per_ante"
     yield SLOW, "simulate", lambda: studodds.simulate("us-common", games=20_000, seed=1), "probability"
-    yield QUICK, "progressive", lambda: studodds.progressive("progressive-100-75-50"), None
+    yield SLOW, "progressive", lambda: studodds.progressive("progressive-100-75-50"), None
     yield SLOW, "hole_cards", lambda: studodds.hole_cards("us-common", exposed=[-1, 4]), "house_edge_per_ante"
     yield SLOW, "edge_sort", lambda: studodds.edge_sort("us-common"), "net_result_antes"
     yield SLOW, "collusion", lambda: studodds.collusion_table("us-common", partners=[1], samples=20_000), None
