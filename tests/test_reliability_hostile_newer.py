@@ -235,3 +235,70 @@ def test_a_collusion_run_of_years_says_so_before_it_starts(tmp_path, monkeypatch
     with pytest.warns(UserWarning, match=r"1,000,000,000,000,000 situations take about .* years"):
         with pytest.raises(KeyboardInterrupt):
             studodds.collusion("us-common", samples=10**15, threads=2)
+
+
+def _server(reply: bytes | None):
+    """A TCP server on the loopback that accepts and then stays silent (reply None) or sends
+    ``reply`` (another protocol's answer); returns (address, stop)."""
+    import socket
+    import threading
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.2)
+    held, done = [], threading.Event()
+
+    def serve():
+        while not done.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if reply is not None:
+                try:
+                    conn.recv(65536)
+                    conn.sendall(reply)
+                except OSError:
+                    pass
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def stop():
+        done.set()
+        thread.join(5)
+        for c in held:
+            c.close()
+        listener.close()
+    return f"tcp://127.0.0.1:{listener.getsockname()[1]}", stop
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 50],
+                         ids=["silent", "http"])
+def test_a_scheduler_that_does_not_answer_as_dask_is_refused_in_bounded_time(monkeypatch, reply):
+    from enumerate.core import parallel
+    monkeypatch.setattr(parallel, "CONNECT_SECONDS", 3.0)
+    address, stop = _server(reply)
+    try:
+        with pytest.raises(ParameterError, match="scheduler") as e:
+            with parallel.dask_client(address):
+                pass
+    finally:
+        stop()
+    assert address in str(e.value) and "memory" not in str(e.value)
+
+
+def test_a_second_sigterm_while_the_first_is_reported_is_ignored():
+    """The first SIGTERM stops the run; from then on SIGTERM is ignored, so a second one cannot
+    interrupt the report of the first with a traceback."""
+    import signal
+
+    from studodds import cli
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(cli._Terminated):
+            cli._on_sigterm(signal.SIGTERM, None)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
