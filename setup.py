@@ -23,6 +23,7 @@ Everything about compiling lives here, in one place:
   atomically.  ``STUDODDS_BUILD_CACHE=0`` neither reads nor writes it.
 """
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -46,11 +47,10 @@ DIRECTIVES = {
     "cdivision": True,          # C semantics for / and %: every operand here is non-negative
 }
 OPTIMISE = ["-O0", "-g"] if DEBUG else ["-O3"]
-#: Every compiled module, by floor: the evaluator, the count kernels, the aggregation kernel,
-#: the game-protection kernels and the simulator (each beside the Python module that drives it).
-MODULES = ["evaluator._eval", "enumerate.core._engine", "enumerate.analysis._aggregate",
-           "enumerate.protection._exposure", "enumerate.protection._collusion", "enumerate.simulation._simulate",
-           "enumerate.draws._hand", "enumerate.draws._game"]
+#: Every compiled module: the one list in enumerate/core/kernels.py, read by its path (nothing is
+#: built yet, so the package cannot be imported).
+MODULES = list(runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "enumerate", "core",
+                                           "kernels.py"))["KERNELS"])
 
 
 def _compiles(flag: str, source: str) -> bool:

@@ -14,6 +14,7 @@ second and cached; the last two used are kept in memory (:func:`clear_memory` dr
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import numbers
@@ -687,12 +688,9 @@ class _LevelBars:
 
 
 def _kernels() -> tuple[Any, ...]:
-    """Every compiled module: the evaluator and the kernels of each floor."""
-    from enumerate.analysis import _aggregate  # lazy: start-up time
-    from enumerate.core import _engine  # lazy: start-up time
-    from enumerate.protection import _collusion, _exposure  # lazy: start-up time
-    from evaluator import _eval  # lazy: start-up time
-    return (_eval, _engine, _aggregate, _exposure, _collusion)
+    """Every compiled module (:data:`enumerate.core.kernels.KERNELS`, the list setup.py builds)."""
+    from enumerate.core.kernels import KERNELS  # lazy: start-up time (the modules it names)
+    return tuple(importlib.import_module(name) for name in KERNELS)
 
 
 def openmp_enabled() -> bool:

@@ -52,3 +52,17 @@ def test_the_cache_can_be_switched_off(setup_py, monkeypatch, tmp_path, value, o
     monkeypatch.setenv("STUDODDS_BUILD_CACHE", value)
     monkeypatch.setenv("STUDODDS_CACHE_DIR", str(tmp_path))
     assert setup_py.build_cache_dir() == (None if off else str(tmp_path / "build"))
+
+
+def test_one_list_of_kernels_for_the_build_and_the_run(setup_py):
+    """setup.py builds exactly the kernels of enumerate/core/kernels.py, and every one of them
+    says how it was compiled (what the version line and openmp_enabled() read)."""
+    import importlib
+
+    import studodds
+    from enumerate.core.kernels import KERNELS
+    assert setup_py.MODULES == list(KERNELS)
+    for name in KERNELS:
+        module = importlib.import_module(name)
+        assert isinstance(module.OPENMP, bool) and isinstance(module.DEBUG_BUILD, bool), name
+    assert studodds.openmp_enabled() == all(importlib.import_module(n).OPENMP for n in KERNELS)

@@ -11,8 +11,6 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.engine import COMPLETIONS, CountTable
-from evaluator.cards import format_card, parse_card, parse_hand
-from evaluator.errors import StudoddsError
 from evaluator.ranking import hand_index
 
 
@@ -45,15 +43,6 @@ def canonical(cards: tuple[int, ...], up: int) -> tuple[tuple[int, ...], int]:
     new_suit = {old: new for new, old in enumerate(order)}
     relabel = lambda c: (c & ~3) | new_suit[c & 3]  # noqa: E731
     return tuple(sorted(relabel(c) for c in cards)), relabel(up)
-
-
-def parse_situation(hand: str, up: str) -> tuple[tuple[int, ...], int]:
-    """Parse a player hand and an up card, rejecting an up card that is in the hand."""
-    cards = parse_hand(hand)
-    u = parse_card(up)
-    if u in cards:
-        raise StudoddsError(f"up card {format_card(u)} is also in the player's hand")
-    return cards, u
 
 
 def locate(table: CountTable, cards: tuple[int, ...], up: int) -> tuple[int, int]:

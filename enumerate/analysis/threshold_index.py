@@ -77,10 +77,6 @@ class ThresholdIndex:
         """P = a_w + 2 * pay + 3: the key a situation's threshold is compared with."""
         return self.ante_win + 2 * Fraction(pay) + 3
 
-    def pay_of_key(self, key: Fraction) -> Fraction:
-        """The raise pay whose key is ``key`` (the inverse of :meth:`pay_key`)."""
-        return (key - self.ante_win - 3) / 2
-
     def exact_threshold(self, k: int) -> Fraction:
         """The exact threshold t = rhs / (win * d) of the situation at sorted position ``k``."""
         return Fraction(int(self.rhs[k]), int(self.win[k]) * self.d)

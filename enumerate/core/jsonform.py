@@ -31,7 +31,3 @@ def exact_or_none(value: Fraction | int | None) -> dict[str, Any] | None:
     """:func:`exact`, or None (JSON ``null``) for a figure that is not available."""
     return None if value is None else exact(value)
 
-
-def read_exact(obj: dict[str, Any]) -> Fraction:
-    """The Fraction of an object written by :func:`exact`."""
-    return Fraction(obj["exact"])

@@ -19,3 +19,6 @@ def account(hands: np.ndarray, weight: np.ndarray, hand_strength: np.ndarray, up
             base_win: np.ndarray, base_tie: np.ndarray, dead: np.ndarray, canon: np.ndarray, perms: np.ndarray,
             action: np.ndarray, row_lo: int, row_hi: int, scale: int, c_nq: int, c_win: np.ndarray, c_tie: int,
             bonus: np.ndarray, acc: np.ndarray, cancel: np.ndarray, n_threads: int) -> None: ...
+
+OPENMP: bool
+DEBUG_BUILD: bool

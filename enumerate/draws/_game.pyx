@@ -43,6 +43,12 @@ from evaluator._eval cimport binom_table, strength_table, category_table, N_STRE
 from evaluator._eval import strength_by_index
 from enumerate.core._engine cimport add_hand, OFF2, OFF3, OFF4, N_COUNTERS
 from enumerate.core._cancel cimport studodds_cancelled
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 COUNTERS_PER_STATE = N_COUNTERS
 

@@ -15,3 +15,6 @@ def draw_outcomes(hand: np.ndarray, unseen: np.ndarray, q: int, hole: np.ndarray
                   below1: np.ndarray, below2: np.ndarray, triples: np.ndarray, triple_q: np.ndarray, action: int,
                   draws: np.ndarray,
                   out: np.ndarray) -> None: ...
+
+OPENMP: bool
+DEBUG_BUILD: bool

@@ -28,6 +28,12 @@ from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, eval5, category_table, N_STRENGTHS
 from evaluator._eval import strength_by_index
 from enumerate.core._cancel cimport studodds_cancelled
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 cdef enum:
     ROW_WIDTH = N_STRENGTHS + 1

@@ -79,11 +79,6 @@ class Draws:
                 raise StudoddsError("buy_card.fee: a fee cannot be negative")
             object.__setattr__(self, "buy_fee", Fraction(self.buy_fee))
 
-    @property
-    def most_switched(self) -> int:
-        """The largest number of cards that may be switched (0 without switching)."""
-        return 0 if self.switch is None else self.switch.most
-
     def fee(self, switched: int) -> Fraction:
         """The fee for switching ``switched`` cards (0: keeping the hand costs nothing)."""
         if switched == 0:

@@ -63,11 +63,6 @@ class SideBet:
     tie_pushes: bool = True
     envy: Envy | None = None
 
-    @property
-    def affects_strategy(self) -> bool:
-        """True when the bet's result depends on the raise/fold decision."""
-        return self.fold_forfeits
-
     def to_dict(self) -> dict[str, Any]:
         """The rules in the JSON convention, keys as in the variant file."""
         out: dict[str, Any] = {"kind": self.kind, "wager_antes": exact(self.wager),

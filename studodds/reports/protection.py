@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from enumerate.protection.collusion import CollusionEstimate, CollusionTable
+from enumerate.protection.collusion import CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
 from studodds.reports.layout import columns
 
@@ -120,10 +120,6 @@ def collusion_text(t: CollusionTable) -> str:
         "sampled gain over the normal decision; 95% intervals by the normal approximation.",
         f"Seed {first.seed}: the same seed and sample count give the same figures on any number of threads "
         "or workers."])
-
-
-def collusion_one_text(e: CollusionEstimate) -> str:
-    return collusion_text(CollusionTable(e.variant, (e,)))
 
 
 def _f(d: dict[str, Any]) -> float:
