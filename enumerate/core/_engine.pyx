@@ -20,6 +20,7 @@ from cython.parallel cimport prange, parallel, threadid
 from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
 from evaluator._eval import strength_by_index
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from enumerate.core._combinatorics cimport popcount5, subsets_by_size
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
@@ -40,11 +41,11 @@ cdef int _SIGN[31]
 cdef int _SIZE_OFFSET[5]
 
 def _init_subsets():
-    masks = sorted((m for m in range(32) if bin(m).count("1") <= 4),
-                   key=lambda m: (bin(m).count("1"), m))
-    for k, m in enumerate(masks):
-        _SUBSET[k] = m
-        _SIGN[k] = -1 if bin(m).count("1") % 2 else 1
+    cdef int masks[32]
+    subsets_by_size(masks)
+    for k in range(N_SUBSETS):               # the subsets of at most 4 cards come first
+        _SUBSET[k] = masks[k]
+        _SIGN[k] = -1 if popcount5(masks[k]) % 2 else 1
     _SIZE_OFFSET[0] = OFF1
     _SIZE_OFFSET[1] = OFF2
     _SIZE_OFFSET[2] = OFF3
@@ -52,10 +53,6 @@ def _init_subsets():
     _SIZE_OFFSET[4] = 0     # 5-card sets index the strength table directly
 
 _init_subsets()
-
-
-cdef inline int _popcount5(int m) noexcept nogil:
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1) + ((m >> 4) & 1)
 
 
 cdef void _subset_bases(const uint8_t* p, int32_t* base, int32_t* low) noexcept nogil:
@@ -66,7 +63,7 @@ cdef void _subset_bases(const uint8_t* p, int32_t* base, int32_t* low) noexcept 
     cdef int32_t b
     for k in range(N_SUBSETS):
         m = _SUBSET[k]
-        size = _popcount5(m)
+        size = popcount5(m)
         for r in range(6):
             b = _SIZE_OFFSET[size]
             j = 0

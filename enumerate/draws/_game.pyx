@@ -43,6 +43,7 @@ from evaluator._eval cimport binom_table, strength_table, category_table, N_STRE
 from evaluator._eval import strength_by_index
 from enumerate.core._engine cimport add_hand, OFF2, OFF3, OFF4, N_COUNTERS
 from enumerate.core._cancel cimport studodds_cancelled
+from enumerate.core._combinatorics cimport popcount5, subsets_by_size
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
@@ -72,16 +73,14 @@ cdef int _OFFSET_OF_SIZE[6]
 
 
 def _init():
-    k = 0
+    cdef int masks[32]
+    subsets_by_size(masks)
     for m in range(32):
-        _POP[m] = bin(m).count("1")
-    for size in range(4):
-        for m in range(32):
-            if bin(m).count("1") == size:
-                _MASK[k] = m
-                _SIZE[k] = size
-                _SIGN[k] = -1 if size % 2 else 1
-                k += 1
+        _POP[m] = popcount5(m)
+    for k in range(N_TERMS):                 # the subsets of at most 3 cards come first
+        _MASK[k] = masks[k]
+        _SIZE[k] = popcount5(masks[k])
+        _SIGN[k] = -1 if _SIZE[k] % 2 else 1
     _OFFSET_OF_SIZE[2] = OFF2
     _OFFSET_OF_SIZE[3] = OFF3
     _OFFSET_OF_SIZE[4] = OFF4

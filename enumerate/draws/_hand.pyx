@@ -28,6 +28,7 @@ from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, eval5, category_table, N_STRENGTHS
 from evaluator._eval import strength_by_index
 from enumerate.core._cancel cimport studodds_cancelled
+from enumerate.core._combinatorics cimport choose, colex_rank, colex_unrank
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
 #: True if this module was compiled with OpenMP.
@@ -45,29 +46,15 @@ BUY = 32
 
 
 cdef inline int64_t _c(int n, int k) noexcept nogil:
-    if n < k or k < 0:
-        return 0
-    return binom_table()[n * 6 + k]
+    return choose(n, k, binom_table())
 
 
 cdef inline int64_t _colex(const int* a, int k) noexcept nogil:
-    """Colex index of the increasing labels a[0..k-1]."""
-    cdef int64_t r = 0
-    cdef int i
-    for i in range(k):
-        r += _c(a[i], i + 1)
-    return r
+    return colex_rank(a, k, binom_table())
 
 
 cdef inline void _unrank(int64_t t, int k, int m, int* a) noexcept nogil:
-    """The k increasing labels (of 0..m-1) whose colex index is t."""
-    cdef int i, n = m - 1
-    for i in range(k - 1, -1, -1):
-        while _c(n, i + 1) > t:
-            n -= 1
-        a[i] = n
-        t -= _c(n, i + 1)
-        n -= 1
+    colex_unrank(t, k, m, a, binom_table())
 
 
 def prepare(const uint8_t[::1] unseen, int up, int16_t[::1] hole, int32_t[::1] below0,

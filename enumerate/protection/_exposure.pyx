@@ -32,6 +32,7 @@ from libc.string cimport memset
 from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, strength_table, N_STRENGTHS
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from enumerate.core._combinatorics cimport choose, colex_of_bits, popcount5, subsets_by_size
 from enumerate.core._cancel cimport studodds_cancelled
 
 #: True if this module was compiled with OpenMP.
@@ -92,11 +93,12 @@ cdef int _SIZE_START[7]        # _BY_SIZE[_SIZE_START[k]:_SIZE_START[k + 1]] hav
 
 
 def _init_subsets():
-    masks = sorted(range(32), key=lambda m: (bin(m).count("1"), m))
-    for i, m in enumerate(masks):
-        _BY_SIZE[i] = m
+    cdef int masks[32]
+    subsets_by_size(masks)
+    for i in range(32):
+        _BY_SIZE[i] = masks[i]
     for k in range(7):
-        _SIZE_START[k] = sum(1 for m in range(32) if bin(m).count("1") < k)
+        _SIZE_START[k] = sum(1 for m in range(32) if popcount5(m) < k)
     for m in range(32):
         pos = [i for i in range(5) if (m >> i) & 1]
         _SUB_SIZE[m] = len(pos)
@@ -105,31 +107,6 @@ def _init_subsets():
 
 
 _init_subsets()
-
-
-cdef inline int _popcount(unsigned int m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        n += m & 1
-        m >>= 1
-    return n
-
-
-cdef inline int32_t _colex(const uint8_t* c, unsigned int m, const int32_t* binom) noexcept nogil:
-    """Colex index of the cards c[i] for the bits i of m (c sorted increasing)."""
-    cdef int32_t idx = 0
-    cdef int i, k = 1
-    for i in range(5):
-        if (m >> i) & 1:
-            idx += binom[c[i] * 6 + k]
-            k += 1
-    return idx
-
-
-cdef inline int64_t _choose(int n, int k, const int32_t* binom) noexcept nogil:
-    if k < 0 or n < k or n < 0:
-        return 0
-    return binom[n * 6 + k]
 
 
 cdef struct Work:
@@ -204,7 +181,7 @@ cdef inline void _add(int32_t* cnt, const uint8_t* c, int r, int level, int n_le
     """Count one completion (sorted cards c, r of them) in the counters of its proper subsets."""
     cdef unsigned int m, full = (1u << r) - 1
     for m in range(full):
-        cnt[(_OFF[_popcount(m)] + _colex(c, m, binom)) * n_levels + level] += 1
+        cnt[(_OFF[popcount5(m)] + colex_of_bits(c, m, binom)) * n_levels + level] += 1
 
 
 cdef int64_t _completions(const Ctx* ctx, const uint8_t* K, Work* w) noexcept nogil:
@@ -252,7 +229,7 @@ cdef int64_t _completions(const Ctx* ctx, const uint8_t* K, Work* w) noexcept no
         w.tmp_level[n] = <uint8_t>lvl
         for i in range(r):
             w.tmp_cards[n * 4 + i] = cc[i]
-        w.strength_by_colex[_colex(cc, (1u << r) - 1, binom)] = <int16_t>s
+        w.strength_by_colex[colex_of_bits(cc, (1u << r) - 1, binom)] = <int16_t>s
         w.bucket[s + 1] += 1
         n += 1
         # next combination of r indices out of n_rem
@@ -623,7 +600,7 @@ cdef void _process_fast(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stat
     (hands come in strength order, so both change rarely)."""
     cdef Sweep sw
     cdef int64_t h, weight, nq, win, tie, form, wr
-    cdef int64_t n_plain = _choose(47 - ctx.j, ctx.r, binom_table())
+    cdef int64_t n_plain = choose(47 - ctx.j, ctx.r, binom_table())
     cdef int64_t threshold = 2 * ctx.scale * n_plain
     cdef int64_t acc[N_COLUMNS]
     cdef int i, s, cat, grp, cur_cat = 0, cur_grp = 0
@@ -696,14 +673,14 @@ cdef void _generic_counts(const Ctx* ctx, const Work* w, const Sweep* sw, const 
         nI += 1
     # completions per level: choose the level's marked cards among those still unseen
     if L == 1:
-        n_set[0] = _choose(47 - ctx.j, r, binom)
+        n_set[0] = choose(47 - ctx.j, r, binom)
     else:
         for i in range(5):
             n_s_hand += ctx.level_of_card[pc[i]]
         avail_s = ctx.n_marked - sw.n_s_known - n_s_hand
         avail_n = 47 - ctx.j - avail_s
         for lvl in range(L):
-            n_set[lvl] = _choose(avail_s, lvl, binom) * _choose(avail_n, r - lvl, binom)
+            n_set[lvl] = choose(avail_s, lvl, binom) * choose(avail_n, r - lvl, binom)
     for lvl in range(L):
         tie[lvl] = 0
     if s >= q:
