@@ -22,56 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from studodds._version import __version__
 
-__all__ = [
-    "Analysis",
-    "Category",
-    "CollusionEstimate",
-    "CollusionTable",
-    "CountTable",
-    "DrawSample",
-    "EVTable",
-    "GameAnalysis",
-    "ExposureAnalysis",
-    "HandDraws",
-    "HandEVs",
-    "HoleCardTable",
-    "ParameterError",
-    "ProgressiveReport",
-    "SearchResult",
-    "Sensitivity",
-    "SideBetReport",
-    "Simulation",
-    "SolveResult",
-    "StrategyComparison",
-    "StudoddsError",
-    "Variant",
-    "VariantDiff",
-    "__version__",
-    "analyze",
-    "burn_card",
-    "clear_memory",
-    "collusion",
-    "collusion_table",
-    "count_table",
-    "design_file",
-    "diff",
-    "draws_sample",
-    "edge_sort",
-    "ev_table",
-    "hand",
-    "hole_cards",
-    "load_variant",
-    "openmp_enabled",
-    "progressive",
-    "search",
-    "sensitivity",
-    "simulate",
-    "solve",
-    "strategies",
-    "variants",
-]
-
-#: name -> module that defines it
+#: The public names, each once: name -> the module that defines it.  ``__all__`` is made from it;
+#: the TYPE_CHECKING imports below repeat the names for type checkers (which cannot follow a
+#: lazy import), and tests/test_reliability_hostile_newer.py checks that the two agree.
 _LAZY = {
     "Analysis": "enumerate.analysis.base",
     "Category": "evaluator.ranking",
@@ -102,6 +55,8 @@ _LAZY = {
         "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "simulate",
         "solve", "strategies", "variants")},
 }
+
+__all__ = sorted([*_LAZY, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.analysis.base import Analysis

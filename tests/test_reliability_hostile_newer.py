@@ -302,3 +302,17 @@ def test_a_second_sigterm_while_the_first_is_reported_is_ignored():
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_the_public_names_are_written_once_for_the_run_and_once_for_type_checkers():
+    """``__all__`` is made from the lazy table; the TYPE_CHECKING imports name exactly the same
+    names, each from the module the table gives."""
+    import ast
+    from pathlib import Path
+
+    from studodds import _LAZY
+    tree = ast.parse(Path(studodds.__file__).read_text())
+    block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    imported = {a.name: n.module for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert imported == _LAZY
+    assert sorted(studodds.__all__) == sorted([*_LAZY, "__version__"])
