@@ -11,18 +11,20 @@ comparison per situation -- no rounding anywhere.  :class:`RaiseValue` holds the
 every module that decides or values a raise (the aggregation kernel, side bets, the progressive,
 hole-card exposure, collusion, the strategy pictures) builds it with :meth:`RaiseValue.of`.
 
-The qualifier enters the numbers here and only here: it decides which dealer hands are counted
-as ``no_qualify`` (the count tables are made per qualifier) and the coefficient ``c_nq`` they
-carry.
+The coefficients come from the one settlement of the base game
+(:mod:`enumerate.rules.settlement`): each is a state's net result less a lost hand's, and the
+threshold is a folded hand's net less a lost hand's.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -77,17 +79,22 @@ class RaiseValue:
             raise StudoddsError(f"variant {variant.name!r} lets the player switch or buy cards before the "
                                 "decision: this analysis covers the plain game only (switching and buying "
                                 "are analysed by 'analyze', 'hand', 'batch', 'check' and 'diff')")
-        r = variant.raise_antes
-        pays = [variant.pay(c) for c in Category]
-        bonus = variant.bonus_by_category()
-        scale = math.lcm(*(v.denominator for v in [variant.ante_no_qualify, variant.ante_win, *pays, *bonus]))
-        c_win = [int((variant.ante_win + r * p + 1 + r) * scale) for p in pays]
-        c_nq = int((variant.ante_no_qualify + 1 + r) * scale)
-        c_tie = (1 + r) * scale
-        b = [int(x * scale) for x in bonus]
+        # every coefficient is a state's net result less a lost hand's, from the one settlement
+        s = Settlement.of(variant)
+        # the common denominator of every amount the settlement reads (each net result, and so
+        # each coefficient below, is then a whole number of 1/scale antes)
+        scale = math.lcm(*(v.denominator for v in [s.ante_no_qualify, s.ante_win, *s.pays, *s.bonus]))
+
+        def above_loss(c: Category, state: str) -> Fraction:
+            return s.net(c, state) - s.net(c, "dealer_wins")
+        c_win = [int(above_loss(c, "player_wins") * scale) for c in Category]
+        c_nq = int(above_loss(Category.HIGH_CARD, "dealer_does_not_qualify") * scale)    # the same for every c
+        c_tie = int(above_loss(Category.HIGH_CARD, "push") * scale)
+        b = [int(x * scale) for x in s.bonus]
         if max(c_win + [c_nq, c_tie] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")
-        thresholds = [(r * scale - x) * COMPLETIONS for x in b]
+        # raise iff EV(raise) > EV(fold): the form exceeds (folded - lost) * scale * completions
+        thresholds = [int(above_loss(c, "folded") * scale) * COMPLETIONS for c in Category]
         return cls(scale, c_nq, np.array(c_win, dtype=np.int64), c_tie, np.array(thresholds, dtype=np.int64),
                    np.array(b, dtype=np.int64))
 

@@ -28,6 +28,7 @@ from enumerate.core.parallel import resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.sanity import warnings_for
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -200,8 +201,8 @@ def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, t
     ``folded``), with the expected net result per ante and its second moment.  With an ante
     bonus, ``by_category`` (the raised hands' no-qualify, push and lose counts by category) splits
     those outcomes by the bonus they carry."""
-    r = variant.raise_antes
-    bonus = variant.bonus_by_category()
+    s = Settlement.of(variant)
+    bonus = s.bonus
     rows: list[ReturnRow] = []
 
     def row(outcome: str, event: str, pays: Fraction, comb: int) -> None:
@@ -214,7 +215,7 @@ def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, t
         comb = wins[c]
         if c == Category.STRAIGHT_FLUSH and not variant.royal_separate:
             comb += wins[Category.ROYAL_FLUSH]
-        row(f"player_wins_{c.key}", f"player wins with {c.label}", variant.ante_win + r * variant.pay(c) + bonus[c], comb)
+        row(f"player_wins_{c.key}", f"player wins with {c.label}", s.net(c, "player_wins"), comb)
     bonus_rows = [c for c in PAY_CATEGORIES if bonus[c] != 0]
     split = by_category or {}
     if bonus_rows and not split:
@@ -223,16 +224,16 @@ def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, t
     for c in bonus_rows:
         for k in range(3):
             rest[k] -= split[c][k]
-    row("dealer_does_not_qualify", "dealer does not qualify", variant.ante_no_qualify, rest[0])
-    row("push", "push", Fraction(0), rest[1])
-    row("fold", "fold", Fraction(-1), folded)
-    row("dealer_wins", "dealer wins", Fraction(-1 - r), rest[2])
+    row("dealer_does_not_qualify", "dealer does not qualify", s.net(None, "dealer_does_not_qualify"), rest[0])
+    row("push", "push", s.net(None, "push"), rest[1])
+    row("fold", "fold", s.net(None, "folded"), folded)
+    row("dealer_wins", "dealer wins", s.net(None, "dealer_wins"), rest[2])
     for c in bonus_rows:
         nq_c, tie_c, lose_c = split[c]
         row(f"dealer_does_not_qualify_bonus_{c.key}", f"dealer does not qualify, ante bonus for {c.label}",
-            variant.ante_no_qualify + bonus[c], nq_c)
-        row(f"push_bonus_{c.key}", f"push, ante bonus for {c.label}", bonus[c], tie_c)
-        row(f"dealer_wins_bonus_{c.key}", f"dealer wins, ante bonus for {c.label}", Fraction(-1 - r) + bonus[c], lose_c)
+            s.net(c, "dealer_does_not_qualify"), nq_c)
+        row(f"push_bonus_{c.key}", f"push, ante bonus for {c.label}", s.net(c, "push"), tie_c)
+        row(f"dealer_wins_bonus_{c.key}", f"dealer wins, ante bonus for {c.label}", s.net(c, "dealer_wins"), lose_c)
 
     if sum(r.combinations for r in rows) != total:
         raise AssertionError("return table combinations do not sum to the total")

@@ -19,6 +19,7 @@ from enumerate.analysis.situation import SituationCounts, counts_of
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.core.tabular import tabular
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import format_card, format_hand, parse_card, parse_hand
 from evaluator.errors import StudoddsError
@@ -114,11 +115,8 @@ class HandEVs:
 
 def ev_raise(counts: SituationCounts, cards: tuple[int, ...], variant: Variant) -> Fraction:
     """Exact EV(raise) in antes from a situation's counts."""
-    cat = category(strength(cards))
-    r = variant.raise_antes
-    total = (counts.no_qualify * variant.ante_no_qualify + counts.win * (variant.ante_win + r * variant.pay(cat))
-             - (1 + r) * counts.lose)
-    return Fraction(total) / COMPLETIONS + variant.bonus_by_category()[cat]
+    return Settlement.of(variant).ev_raise(category(strength(cards)), counts.no_qualify, counts.win, counts.tie,
+                                           COMPLETIONS)
 
 
 def situation_ev(table: CountTable, variant: Variant, cards: Cards, up: Card) -> SituationEV:

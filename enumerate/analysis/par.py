@@ -26,6 +26,7 @@ from enumerate.analysis.base import raw_statistics
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.ranking import Category
 
@@ -95,21 +96,9 @@ class ParSheet:
 
 
 def net_result(variant: Variant, category: Category, state: str) -> Fraction:
-    """The net result in antes of a hand of ``category`` ending in ``state`` (ante bonus, paid
-    on every raised hand, included; a capped payout is the rule-variant figures' business)."""
-    r = variant.raise_antes
-    bonus = variant.bonus_by_category()[category]
-    if state == "folded":
-        return Fraction(-1)
-    if state == "dealer_does_not_qualify":
-        return variant.ante_no_qualify + bonus
-    if state == "player_wins":
-        return variant.ante_win + r * variant.pay(category) + bonus
-    if state == "push":
-        return bonus
-    if state == "dealer_wins":
-        return -(1 + r) + bonus
-    raise ValueError(f"unknown state {state!r}")
+    """The net result in antes of a hand of ``category`` ending in ``state``: the settlement's
+    (:mod:`enumerate.rules.settlement`)."""
+    return Settlement.of(variant).net(category, state)
 
 
 def par_sheet(counts: CountTable, variant: Variant, threads: int | None = None) -> ParSheet:

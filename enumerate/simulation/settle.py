@@ -18,6 +18,10 @@ in exact rationals, what each cell is worth, reading only the variant's rules:
 
 Each cell also names the row of the exact return table it belongs to, so simulated frequencies
 can be compared with exact probabilities row by row.
+
+This is a second, independent statement of the settlement, on purpose: every exact figure comes
+from :mod:`enumerate.rules.settlement`, and the simulation is the witness that checks them, so it
+must not read that module (a wrong rule there would otherwise be confirmed by its own copy).
 """
 from __future__ import annotations
 
