@@ -12,9 +12,10 @@ Results never depend on the thread count (every thread sums into its own slice);
 """
 from __future__ import annotations
 
+import itertools
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -166,3 +167,39 @@ def _connect(client_type: Any, address: str) -> Any:
         raise ParameterError("scheduler", f"{address} answered, but not as a Dask scheduler "
                                           f"({type(exc).__name__}): check the address and port") from None
     raise exc
+
+
+def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, ...]], *, in_flight: int = 64,
+             ordered: bool = True) -> Iterator[tuple[tuple[Any, ...], T]]:
+    """``(args, func(*args))`` for every argument tuple of ``items``, computed on the Dask
+    ``client`` with at most ``in_flight`` tasks submitted at once (so memory does not grow with
+    the number of items), in the order of ``items`` (``ordered``: what a result that depends on
+    the order needs, such as the progressive meter) or as they finish.  The one bounded loop
+    over a cluster that the simulator, collusion, the design search and the draws sample use."""
+    from collections import deque
+    pending = iter(items)
+
+    def submit(args: tuple[Any, ...]) -> Any:
+        return client.submit(func, *args, pure=False)
+    if ordered:
+        running = deque((args, submit(args)) for args in itertools.islice(pending, in_flight))
+        while running:
+            args, future = running.popleft()
+            result = future.result()
+            for more in itertools.islice(pending, 1):
+                running.append((more, submit(more)))
+            yield args, result
+        return
+    from distributed import as_completed  # optional heavy dependency: the dask extra
+    first = {}
+    for args in itertools.islice(pending, in_flight):
+        first[submit(args)] = args
+    running_set = as_completed(list(first))
+    for future in running_set:
+        args = first.pop(future)
+        result = future.result()
+        for more in itertools.islice(pending, 1):
+            f = submit(more)
+            first[f] = more
+            running_set.add(f)
+        yield args, result

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.engine import CountTable
-from enumerate.core.parallel import dask_client
+from enumerate.core.parallel import dask_client, dask_map
 from enumerate.core.tabular import tabular
 from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
 from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
@@ -108,9 +108,9 @@ def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tu
           objectives: tuple[Objective, ...], want_rows: bool) -> Iterator[ChunkResult]:
     with dask_client(address) as client:
         remote = client.scatter(grid, broadcast=True)
-        futures = [client.submit(run_chunk, remote, a, b, bounds, objectives, want_rows, pure=False) for a, b in chunks]
-        for f in futures:                                     # in chunk order: same result as the local run
-            yield f.result()
+        for _, part in dask_map(client, run_chunk, ((remote, a, b, bounds, objectives, want_rows) for a, b in chunks),
+                                in_flight=64, ordered=True):  # in chunk order: same result as the local run
+            yield part
 
 
 def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, ...], *,

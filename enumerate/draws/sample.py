@@ -45,7 +45,7 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, resolve_threads
+from enumerate.core.parallel import dask_client, dask_map, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
 from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
@@ -170,6 +170,11 @@ def value_situations(variant: Variant, situations: list[Situation], threads: int
 def _remote(variant: Variant, situations: list[Situation]) -> list[Sample]:
     """One shard on a Dask worker, on one thread (the workers are the parallelism)."""
     return value_situations(variant, situations, threads=1)
+
+
+def _remote_keyed(variant: Variant, situations: list[Situation], key: str) -> list[Sample]:
+    """:func:`_remote` of the shard named ``key`` (the key comes back with the arguments)."""
+    return _remote(variant, situations)
 
 
 def uniform_shard(seed: int, shard: int) -> list[Situation]:
@@ -415,10 +420,10 @@ class _Runner:
         start = time.perf_counter()
         if self.scheduler is not None and todo:
             with dask_client(self.scheduler) as client:
-                futures = {client.submit(_remote, self.variant, make(), pure=False): k for k, make in todo.items()}
-                from distributed import as_completed  # optional heavy dependency: the dask extra
-                for fut in as_completed(futures):
-                    self._done(futures[fut], fut.result())
+                for (_, _, key), samples in dask_map(client, _remote_keyed,
+                                                     ((self.variant, make(), k) for k, make in todo.items()),
+                                                     in_flight=64, ordered=False):
+                    self._done(key, samples)
         else:
             for k, make in todo.items():
                 self._done(k, value_situations(self.variant, make(), self.threads))

@@ -24,7 +24,6 @@ nor on the order in which chunks finish.
 from __future__ import annotations
 
 import inspect
-import itertools
 import math
 import time
 from collections.abc import Callable, Iterable
@@ -39,7 +38,7 @@ from enumerate.analysis.base import Analysis, check_table
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, interruptible, resolve_threads
+from enumerate.core.parallel import dask_client, dask_map, interruptible, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
 from enumerate.raise_value import RaiseValue
@@ -336,19 +335,12 @@ IN_FLIGHT = 256
 def _on_dask(address: str, variant: Variant, seed: int, chunks: Iterable[tuple[int, int]], seen: int,
              strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
     with dask_client(address) as client:
-        from distributed import as_completed  # optional heavy dependency: the dask extra
-        pending = iter(chunks)
-        first = [client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False)
-                 for i, n in itertools.islice(pending, IN_FLIGHT)]
-        running = as_completed(first)
-        total = ChunkSums(0, 0, 0, 0)
-        for future in running:
-            part = future.result()
+        total = ChunkSums(0, 0, 0, 0)              # integer sums: the same in any order
+        for _, part in dask_map(client, _remote_chunk, ((variant, seed, i, n, seen, strategy) for i, n in chunks),
+                                in_flight=IN_FLIGHT, ordered=False):
             total = total + part
             if progress:
                 progress(part.n)
-            for i, n in itertools.islice(pending, 1):
-                running.add(client.submit(_remote_chunk, variant, seed, i, n, seen, strategy, pure=False))
         return total
 
 

@@ -29,7 +29,6 @@ the counts are exact integer sums.  Memory is constant: games run in chunks of :
 """
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -43,7 +42,7 @@ from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.strategies import strategy_mask
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, interruptible, resolve_threads
+from enumerate.core.parallel import dask_client, dask_map, interruptible, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
 from enumerate.raise_value import RaiseValue
@@ -258,14 +257,9 @@ def _on_dask(address: str, plan: Plan, seed: int, chunks: Iterable[tuple[int, in
     """Run the chunks on a Dask cluster; results are taken in game order (the meter needs it)."""
     with dask_client(address) as client:
         shared = client.scatter(plan, broadcast=True)
-        pending = iter(chunks)
-        running = [client.submit(_remote_chunk, shared, seed, first, n, pure=False)
-                   for first, n in itertools.islice(pending, IN_FLIGHT)]
-        while running:
-            part = running.pop(0).result()
+        for _, part in dask_map(client, _remote_chunk, ((shared, seed, first, n) for first, n in chunks),
+                                in_flight=IN_FLIGHT, ordered=True):
             take(part)
-            for first, n in itertools.islice(pending, 1):
-                running.append(client.submit(_remote_chunk, shared, seed, first, n, pure=False))
 
 
 def _remote_chunk(plan: Plan, seed: int, first: int, n: int) -> Tally:
