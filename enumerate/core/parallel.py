@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -176,7 +177,6 @@ def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, ...
     the number of items), in the order of ``items`` (``ordered``: what a result that depends on
     the order needs, such as the progressive meter) or as they finish.  The one bounded loop
     over a cluster that the simulator, collusion, the design search and the draws sample use."""
-    from collections import deque
     pending = iter(items)
 
     def submit(args: tuple[Any, ...]) -> Any:
