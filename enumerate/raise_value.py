@@ -85,11 +85,11 @@ class RaiseValue:
         # each coefficient below, is then a whole number of 1/scale antes)
         scale = math.lcm(*(v.denominator for v in [s.ante_no_qualify, s.ante_win, *s.pays, *s.bonus]))
 
-        def above_loss(c: Category, state: str) -> Fraction:
+        def above_loss(c: Category | None, state: str) -> Fraction:
             return s.net(c, state) - s.net(c, "dealer_wins")
         c_win = [int(above_loss(c, "player_wins") * scale) for c in Category]
-        c_nq = int(above_loss(Category.HIGH_CARD, "dealer_does_not_qualify") * scale)    # the same for every c
-        c_tie = int(above_loss(Category.HIGH_CARD, "push") * scale)
+        c_nq = int(above_loss(None, "dealer_does_not_qualify") * scale)    # a bonus is in both nets: it cancels
+        c_tie = int(above_loss(None, "push") * scale)
         b = [int(x * scale) for x in s.bonus]
         if max(c_win + [c_nq, c_tie] + [abs(x) for x in b]) * COMPLETIONS * 4 >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation")

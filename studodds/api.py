@@ -13,6 +13,7 @@ second and cached; the last two used are kept in memory (:func:`clear_memory` dr
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -235,10 +236,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     for name, func in (extra or {}).items():
         if not isinstance(name, str) or not name.strip():
             raise ParameterError("extra", f"strategy names are text, got {name!r:.40}")
-        try:
-            st.check_strategy(func, name)
-        except StudoddsError as exc:
-            raise ParameterError("extra", str(exc)) from None
+        _parsed("extra", functools.partial(st.check_strategy, name=name), func)
     named.update(extra or {})
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     results, _ = st.evaluate(table, v, named, threads=threads)
@@ -318,9 +316,9 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     check_threads(threads)
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
-    path = None if checkpoint is None else _checkpoint_path(checkpoint)
-    if path is not None:           # verified before the minutes of the one-card game, and again when used
-        Checkpoint(path, checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
+    # read and verified before the minutes of the one-card game, then resumed from as it is
+    store = Checkpoint(None if checkpoint is None else _checkpoint_path(checkpoint),
+                       checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
     one_v = one_card_variant(v)
     one = analyze(one_v, threads=threads, use_cache=use_cache, progress=progress)
     bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
@@ -328,9 +326,9 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         if stratified:
             table = count_table(one_v, threads=threads, use_cache=use_cache)
             return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads, use_cache=use_cache),
-                                     one.expected_return, checkpoint=path, scheduler=scheduler, threads=threads,
+                                     one.expected_return, checkpoint=store, scheduler=scheduler, threads=threads,
                                      progress=None if b is None else b.update)
-        return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=path,
+        return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=store,
                             scheduler=scheduler, threads=threads, progress=None if b is None else b.update)
 
 
@@ -469,10 +467,10 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     _whole_number("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
     if strategy is not None:
         _parsed("strategy", check_strategy, strategy)
-    if scheduler is None and (seconds := projected_seconds(samples, resolve_threads(threads))) > 3600:
-        warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on "
-                      f"{resolve_threads(threads)} thread(s); interrupt with Ctrl-C, or ask for fewer with --samples",
-                      stacklevel=2)
+    local = resolve_threads(threads)
+    if scheduler is None and (seconds := projected_seconds(samples, local)) > 3600:
+        warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on {local} "
+                      "thread(s); interrupt with Ctrl-C, or ask for fewer with --samples", stacklevel=2)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = None
     if progress:

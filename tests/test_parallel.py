@@ -27,8 +27,8 @@ class _Client:
 
 def test_the_ordered_map_keeps_the_order_and_its_bound():
     client = _Client()
-    out = list(dask_map(client, lambda a, b: a * b, ((i, 3) for i in range(100)), in_flight=7))
-    assert [r for _, r in out] == [3 * i for i in range(100)] and [a for a, _ in out] == [(i, 3) for i in range(100)]
+    out = list(dask_map(client, lambda a, b: a * b, ((f"item {i}", (i, 3)) for i in range(100)), in_flight=7))
+    assert out == [(f"item {i}", 3 * i) for i in range(100)]
     assert client.most == 7 and client.outstanding == 0
 
 
@@ -36,6 +36,6 @@ def test_the_unordered_map_takes_every_item_once():
     from distributed import Client, LocalCluster
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        out = list(dask_map(client, pow, ((i, 2) for i in range(40)), in_flight=5, ordered=False))
-    assert sorted(r for _, r in out) == [i * i for i in range(40)]
-    assert all(a[0] ** 2 == r for a, r in out)
+        out = list(dask_map(client, pow, ((i, (i, 2)) for i in range(40)), in_flight=5, ordered=False))
+    assert sorted(tag for tag, _ in out) == list(range(40))
+    assert all(tag * tag == r for tag, r in out)

@@ -74,9 +74,10 @@ class EVTable:
 
     def to_pandas(self) -> Any:
         """Every row as a pandas DataFrame (needs pandas): the hand's five cards (``card_1`` ..
-        ``card_5``, numbers 0..51), the up card, the multiplicity and dealer counts as integers, EV(raise) exactly as ``ev_raise_numerator``
-        over :attr:`ev_denominator` (5.6 million Fractions would take minutes) with its float
-        ``ev_raise_float`` beside it, and the optimal action (1 = raise)."""
+        ``card_5``, numbers 0..51), the up card, the multiplicity and dealer counts as integers,
+        EV(raise) exactly as ``ev_raise_numerator`` over :attr:`ev_denominator` (5.6 million
+        Fractions would take minutes) with its float ``ev_raise_float`` beside it, and the
+        optimal action (1 = raise)."""
         df = frame([])
         hands = np.asarray(self.hand)
         for k in range(hands.shape[1]):

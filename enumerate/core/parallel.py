@@ -170,36 +170,35 @@ def _connect(client_type: Any, address: str) -> Any:
     raise exc
 
 
-def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, ...]], *, in_flight: int = 64,
-             ordered: bool = True) -> Iterator[tuple[tuple[Any, ...], T]]:
-    """``(args, func(*args))`` for every argument tuple of ``items``, computed on the Dask
+def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, tuple[Any, ...]]], *,
+             in_flight: int = 64, ordered: bool = True) -> Iterator[tuple[Any, T]]:
+    """``(tag, func(*args))`` for every ``(tag, args)`` of ``items``, computed on the Dask
     ``client`` with at most ``in_flight`` tasks submitted at once (so memory does not grow with
     the number of items), in the order of ``items`` (``ordered``: what a result that depends on
-    the order needs, such as the progressive meter) or as they finish.  The one bounded loop
-    over a cluster that the simulator, collusion, the design search and the draws sample use."""
+    the order needs, such as the progressive meter) or as they finish.  The tag stays here: it
+    names the item for the caller.  The one bounded loop over a cluster that the simulator,
+    collusion, the design search and the draws sample use."""
     pending = iter(items)
 
     def submit(args: tuple[Any, ...]) -> Any:
         return client.submit(func, *args, pure=False)
     if ordered:
-        running = deque((args, submit(args)) for args in itertools.islice(pending, in_flight))
+        running = deque((tag, submit(args)) for tag, args in itertools.islice(pending, in_flight))
         while running:
-            args, future = running.popleft()
+            tag, future = running.popleft()
             result = future.result()
-            for more in itertools.islice(pending, 1):
-                running.append((more, submit(more)))
-            yield args, result
+            for more_tag, more in itertools.islice(pending, 1):
+                running.append((more_tag, submit(more)))
+            yield tag, result
         return
     from distributed import as_completed  # optional heavy dependency: the dask extra
-    first = {}
-    for args in itertools.islice(pending, in_flight):
-        first[submit(args)] = args
-    running_set = as_completed(list(first))
+    tags = {submit(args): tag for tag, args in itertools.islice(pending, in_flight)}
+    running_set = as_completed(list(tags))
     for future in running_set:
-        args = first.pop(future)
+        tag = tags.pop(future)
         result = future.result()
-        for more in itertools.islice(pending, 1):
+        for more_tag, more in itertools.islice(pending, 1):
             f = submit(more)
-            first[f] = more
+            tags[f] = more_tag
             running_set.add(f)
-        yield args, result
+        yield tag, result

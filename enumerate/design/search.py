@@ -108,7 +108,7 @@ def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tu
           objectives: tuple[Objective, ...], want_rows: bool) -> Iterator[ChunkResult]:
     with dask_client(address) as client:
         remote = client.scatter(grid, broadcast=True)
-        for _, part in dask_map(client, run_chunk, ((remote, a, b, bounds, objectives, want_rows) for a, b in chunks),
+        for _, part in dask_map(client, run_chunk, ((a, (remote, a, b, bounds, objectives, want_rows)) for a, b in chunks),
                                 in_flight=64, ordered=True):  # in chunk order: same result as the local run
             yield part
 

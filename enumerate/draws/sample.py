@@ -172,11 +172,6 @@ def _remote(variant: Variant, situations: list[Situation]) -> list[Sample]:
     return value_situations(variant, situations, threads=1)
 
 
-def _remote_keyed(variant: Variant, situations: list[Situation], key: str) -> list[Sample]:
-    """:func:`_remote` of the shard named ``key`` (the key comes back with the arguments)."""
-    return _remote(variant, situations)
-
-
 def uniform_shard(seed: int, shard: int) -> list[Situation]:
     return [(i, *deal(seed, i), None) for i in range(shard * SHARD, (shard + 1) * SHARD)]
 
@@ -420,9 +415,8 @@ class _Runner:
         start = time.perf_counter()
         if self.scheduler is not None and todo:
             with dask_client(self.scheduler) as client:
-                for (_, _, key), samples in dask_map(client, _remote_keyed,
-                                                     ((self.variant, make(), k) for k, make in todo.items()),
-                                                     in_flight=64, ordered=False):
+                for key, samples in dask_map(client, _remote, ((k, (self.variant, make())) for k, make in todo.items()),
+                                             in_flight=64, ordered=False):
                     self._done(key, samples)
         else:
             for k, make in todo.items():
@@ -443,6 +437,15 @@ class _Runner:
         return self.seconds * resolve_threads(self.threads) / self.valued
 
 
+def _store(checkpoint: Path | Checkpoint | None, key: dict[str, Any]) -> Checkpoint:
+    """The run's checkpoint: one already read (and verified) for ``key``, or read from a path."""
+    if isinstance(checkpoint, Checkpoint):
+        if checkpoint.key != key:
+            raise AssertionError("a checkpoint read for another run")
+        return checkpoint
+    return Checkpoint(checkpoint, key)
+
+
 def checkpoint_key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
     """What a checkpoint is made for: the variant file, seed, shard size and design."""
     key: dict[str, Any] = {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
@@ -453,13 +456,13 @@ def checkpoint_key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
 
 
 def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int, one_card_expected: Fraction, *,
-                 checkpoint: Path | None = None, scheduler: str | None = None, threads: int | None = None,
+                 checkpoint: Path | Checkpoint | None = None, scheduler: str | None = None, threads: int | None = None,
                  progress: Callable[[int], None] | None = None) -> DrawSample:
     """Value ``situations`` uniformly sampled situations (rounded up to whole shards) of
     ``variant`` exactly, resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
     check_sampled(variant)
     n_shards = -(-situations // SHARD)
-    store = Checkpoint(checkpoint, checkpoint_key(variant_text, seed, "uniform"))
+    store = _store(checkpoint, checkpoint_key(variant_text, seed, "uniform"))
     runner = _Runner(variant, store, scheduler, threads, progress)
     runner.run({str(j): partial(uniform_shard, seed, j) for j in range(n_shards)})
     samples = tuple(s for j in range(n_shards) for s in store.shards[str(j)])
@@ -468,7 +471,7 @@ def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int
 
 
 def sample_stratified(variant: Variant, variant_text: str, situations: int, seed: int, table: CountTable,
-                      one_card: DrawCounts, one_card_expected: Fraction, *, checkpoint: Path | None = None,
+                      one_card: DrawCounts, one_card_expected: Fraction, *, checkpoint: Path | Checkpoint | None = None,
                       scheduler: str | None = None, threads: int | None = None,
                       progress: Callable[[int], None] | None = None) -> DrawSample:
     """The stratified estimate (:mod:`enumerate.draws.strata`) from about ``situations``
@@ -491,7 +494,7 @@ def sample_stratified(variant: Variant, variant_text: str, situations: int, seed
                         Fraction(int(one_card.best[row, col]), unit)))
         return out
 
-    store = Checkpoint(checkpoint, checkpoint_key(variant_text, seed, "stratified"))
+    store = _store(checkpoint, checkpoint_key(variant_text, seed, "stratified"))
     runner = _Runner(variant, store, scheduler, threads, progress)
     pilot = strata_module.PILOT_SHARDS
     runner.run({f"{h}/{k}": partial(shard, h, k) for h in range(n) for k in range(pilot)})

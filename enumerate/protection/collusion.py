@@ -336,7 +336,7 @@ def _on_dask(address: str, variant: Variant, seed: int, chunks: Iterable[tuple[i
              strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
     with dask_client(address) as client:
         total = ChunkSums(0, 0, 0, 0)              # integer sums: the same in any order
-        for _, part in dask_map(client, _remote_chunk, ((variant, seed, i, n, seen, strategy) for i, n in chunks),
+        for _, part in dask_map(client, _remote_chunk, ((i, (variant, seed, i, n, seen, strategy)) for i, n in chunks),
                                 in_flight=IN_FLIGHT, ordered=False):
             total = total + part
             if progress:

@@ -36,8 +36,6 @@ from evaluator.ranking import Category
 
 #: How a hand ends, in the order the PAR sheet lists them.
 STATES = ("folded", "dealer_does_not_qualify", "player_wins", "push", "dealer_wins")
-#: The states of a raised hand, compared with the dealer's hand.
-RAISED = STATES[1:]
 
 
 @dataclass(frozen=True)

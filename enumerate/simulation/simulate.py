@@ -257,7 +257,7 @@ def _on_dask(address: str, plan: Plan, seed: int, chunks: Iterable[tuple[int, in
     """Run the chunks on a Dask cluster; results are taken in game order (the meter needs it)."""
     with dask_client(address) as client:
         shared = client.scatter(plan, broadcast=True)
-        for _, part in dask_map(client, _remote_chunk, ((shared, seed, first, n) for first, n in chunks),
+        for _, part in dask_map(client, _remote_chunk, ((first, (shared, seed, first, n)) for first, n in chunks),
                                 in_flight=IN_FLIGHT, ordered=True):
             take(part)
 
