@@ -35,6 +35,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.parallel import check_threads, resolve_threads, using_threads
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
+from enumerate.game.kinds import require
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -151,24 +152,21 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
     v = load_variant(variant)
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
-    if v.draws is not None:
-        from enumerate.draws.game import check_whole_game  # lazy: start-up time (few tables have draws)
-        check_whole_game(v)                       # before any counting
+    kind = require(v, "analyze")                  # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads), draws_bar(v, table, progress) as bar:
+    with using_threads(threads), _bar(kind.analysis_steps(table) if progress else None) as bar:
         a = _analyze(table, v, progress=None if bar is None else bar.update, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
 
 
-def draws_bar(variant: Variant, table: CountTable, progress: bool) -> Any:
-    """The progress bar of a table with draws (the sweep, the values, the accounting: about a
-    minute each on 2 cores), or a context giving None."""
-    if variant.draws is None or not progress:
+def _bar(steps: tuple[str, str, int] | None) -> Any:
+    """A tqdm bar of (label, unit, total) steps, or a context giving None."""
+    if steps is None:
         return nullcontext()
-    from enumerate.draws.game import PROGRESS_PER_HAND  # lazy: start-up time (few tables have draws)
-    return bar_factory("switching and buying", unit="hand")(PROGRESS_PER_HAND * table.hands.shape[0])
+    label, unit, total = steps
+    return bar_factory(label, unit=unit)(total)
 
 
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
@@ -186,21 +184,17 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].best.label, str(h.rows[0].best.ev)
     ('keep', '-1')
     """
-    from enumerate.analysis.ev import as_card, as_hand, hand_report  # lazy: start-up time
+    from enumerate.analysis.ev import as_card, as_hand  # lazy: start-up time
     hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
     up_card = _parsed("up", as_card, up) if up is not None else None
     if up_card is not None and up_card in hand_cards:
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
-    if v.draws is not None:
-        from enumerate.draws.game import check_no_side_wagers  # lazy: start-up time (few tables have draws)
-        from enumerate.draws.hand import hand_draws  # lazy: start-up time (few tables have draws)
-        check_no_side_wagers(v)
-        check_threads(threads)
-        bar = bar_factory("up cards", unit="up card")(47) if progress and up_card is None else nullcontext()
-        with bar as b:
-            return hand_draws(v, hand_cards, up_card, threads=threads, progress=None if b is None else b.update)
-    return hand_report(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v, hand_cards, up_card)
+    kind = require(v, "hand")
+    check_threads(threads)
+    with _bar(kind.hand_steps(up_card) if progress else None) as bar:
+        return kind.hand(v, hand_cards, up_card, lambda: count_table(v, threads=threads, use_cache=use_cache, progress=progress),
+                         resolve_threads(threads), None if bar is None else bar.update)
 
 
 def _parsed(parameter: str, parse: Callable[[Any], Any], value: Any) -> Any:
@@ -223,6 +217,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     from enumerate.analysis import strategies as st  # lazy: start-up time
     from enumerate.analysis.strategies import StrategyComparison  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "strategies")
     named = st.simple_strategies()
     if raise_at_least is not None:
         try:
@@ -261,6 +256,7 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     from enumerate.simulation.simulate import check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "simulate")
     check_run(games, seed)
     func: Strategy | None = None
     name = "optimal"
@@ -300,7 +296,6 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     from enumerate.draws.game import draw_counts  # lazy: start-up time
     from enumerate.draws.sample import (  # lazy: start-up time
         Checkpoint,
-        check_sampled,
         checkpoint_key,
         one_card_variant,
         sample_draws,
@@ -312,7 +307,7 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         raise ParameterError("situations", "a whole number of situations from 1 to 100,000,000")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ParameterError("seed", "a whole number from 0 to 2^64 - 1")
-    check_sampled(v)
+    require(v, "draws_sample")
     check_threads(threads)
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
@@ -350,6 +345,7 @@ def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = No
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
     from enumerate.analysis import ev_table as et  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "ev_table")
     return et.build(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v)
 
 
@@ -362,8 +358,7 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     wager; the meter in side-wager units."""
     from enumerate.progressive.figures import report  # lazy: start-up time
     v = load_variant(variant)
-    if v.progressive is None:
-        raise StudoddsError(f"variant {v.name!r} has no [progressive] side bet")
+    require(v, "progressive")
     try:
         m = parse_amount(meter) if meter is not None else None
     except StudoddsError as exc:
@@ -388,14 +383,12 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
     if va.name == vb.name and sa.origin != sb.origin:
         labels = (f"{va.name} ({sa.origin})", f"{vb.name} ({sb.origin})")
     for v in (va, vb):
-        if v.draws is not None:
-            from enumerate.draws.game import check_whole_game  # lazy: start-up time (few tables have draws)
-            check_whole_game(v)                   # before any counting
+        require(v, "diff")                        # before any counting
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return VariantDiff(_analyze(ca, va, use_cache=use_cache), _analyze(cb, vb, use_cache=use_cache),
-                           flips(ca, va, cb, vb), labels)
+                           flips(ca, va, cb, vb, resolve_threads(threads)), labels)
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
@@ -538,6 +531,7 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     """
     from enumerate.design.sensitivity import sensitivity as _sensitivity  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "design")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with using_threads(threads):
         return _sensitivity(table, v)
@@ -565,6 +559,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     from enumerate.design.solve import Target  # lazy: start-up time
     from enumerate.design.solve import solve as _solve  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "design")
     goal = target if isinstance(target, Target) else _parsed("target", Target.parse, target)
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
@@ -588,6 +583,7 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     from enumerate.design.search import DEFAULT_OBJECTIVES  # lazy: start-up time
     from enumerate.design.search import search as _search  # lazy: start-up time
     v = load_variant(variant)
+    require(v, "design")
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     limits = tuple(b if isinstance(b, Bound) else _parsed("bounds", Bound.parse, b) for b in bounds)
@@ -624,12 +620,11 @@ def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, d
 
 
 def _protection_variant(variant: VariantLike) -> Variant:
-    """The variant, if the game-protection kernels cover its settlement (a raise of two antes,
-    no ante bonus; a maximum payout and side bets are fine: they do not enter the analysis)."""
+    """The variant, if the game-protection kernels cover its table (the plain game with a raise
+    of two antes and no ante bonus; a maximum payout and side bets are fine: they do not enter
+    the analysis)."""
     v = load_variant(variant)
-    if not v.standard_settlement:
-        raise StudoddsError(f"variant {v.name!r}: game-protection analysis covers a raise of 2 antes "
-                            "without an ante bonus or draws")
+    require(v, "protection")
     return v
 
 

@@ -66,10 +66,10 @@ def test_usage_errors_exit_2():
 
 def test_an_internal_error_says_so_and_shows_the_traceback_on_request(monkeypatch):
     """Only StudoddsError is the user's fault; a bug is exit 3 with a pointer to --debug."""
-    import enumerate.game.analysis
+    import enumerate.game.plain
     def broken(*a, **k):
         raise ValueError("an invariant broke")
-    monkeypatch.setattr(enumerate.game.analysis, "analyze", broken)
+    monkeypatch.setattr(enumerate.game.plain, "analyze", broken)
     r = run("analyze", "--quiet")
     assert r.returncode == 3
     assert r.stderr.count("\n") == 1

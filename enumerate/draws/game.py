@@ -62,23 +62,31 @@ def whole_game_supported(variant: Variant) -> bool:
     return d is not None and (d.switch is None or set(d.switch.fees) == {1})
 
 
-def check_whole_game(variant: Variant) -> None:
-    """StudoddsError unless :func:`whole_game_supported` (and no side bet or progressive)."""
+def whole_game_refusal(variant: Variant) -> str | None:
+    """Why the exact whole game does not cover ``variant`` (switching two or more cards, side
+    wagers), or None."""
     if variant.draws is None:
-        raise StudoddsError(f"variant {variant.name!r} offers no switching or sixth card")
+        return "offers no switching or sixth card"
     if not whole_game_supported(variant):
-        raise StudoddsError(f"variant {variant.name!r}: the exact whole game covers switching one card and buying "
-                            "a sixth card; switching more cards is estimated by 'studodds draws-sample' and valued "
-                            "exactly hand by hand by 'studodds hand'")
-    check_no_side_wagers(variant)
+        return ("the exact whole game covers switching one card and buying a sixth card; switching more cards is "
+                "estimated by 'studodds draws-sample' and valued exactly hand by hand by 'studodds hand'")
+    return side_wager_refusal(variant)
 
 
-def check_no_side_wagers(variant: Variant) -> None:
-    """StudoddsError when a table with draws has side bets or a progressive, which no analysis
-    of draws values (the whole game and every hand alike)."""
-    if variant.draws is not None and (variant.side_bets or variant.progressive is not None):
-        raise StudoddsError(f"variant {variant.name!r}: side bets and a progressive are not analysed with draws "
-                            "(remove them from the variant file, or the [switch] and [buy_card] tables)")
+def side_wager_refusal(variant: Variant) -> str | None:
+    """Why no analysis of draws covers ``variant``: side bets or a progressive, which neither
+    the whole game nor a single hand values (None when it has neither)."""
+    if variant.side_bets or variant.progressive is not None:
+        return ("side bets and a progressive are not analysed with draws (remove them from the variant file, or the "
+                "[switch] and [buy_card] tables)")
+    return None
+
+
+def check_whole_game(variant: Variant) -> None:
+    """StudoddsError when :func:`whole_game_refusal` refuses ``variant``."""
+    reason = whole_game_refusal(variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
 
 
 @dataclass(frozen=True)

@@ -312,14 +312,21 @@ class DrawSample:
         }
 
 
-def check_sampled(variant: Variant) -> None:
+def sampled_refusal(variant: Variant) -> str | None:
+    """Why the sampled estimate does not cover ``variant``, or None."""
     d = variant.draws
     if d is None or d.switch is None or d.switch.most < 2:
-        raise StudoddsError(f"variant {variant.name!r} does not switch two or more cards: its whole game is exact "
-                            "('studodds analyze')")
+        return "the table does not switch two or more cards: its whole game is exact ('studodds analyze')"
     if 1 not in d.switch.fees:
-        raise StudoddsError(f"variant {variant.name!r}: the estimate's exact part is the game with at most one "
-                            "switched card, which this table does not allow")
+        return "the estimate's exact part is the game with at most one switched card, which this table does not allow"
+    return None
+
+
+def check_sampled(variant: Variant) -> None:
+    """StudoddsError when :func:`sampled_refusal` refuses ``variant``."""
+    reason = sampled_refusal(variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
 
 
 #: The largest checkpoint read (a run of a million situations writes about 150 MB).

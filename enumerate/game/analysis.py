@@ -8,20 +8,24 @@ under a strategy remade when a fold forfeits them (:mod:`enumerate.sidebets.anal
 module puts the three together; it is what ``studodds.analyze`` returns and ``summary.json``
 holds.  A standard table has neither extra, and its figures are the base game's.
 
-A table that lets the player switch cards or buy a sixth card before deciding is analysed by
+Which analysis gives the whole game depends on the kind of table (:mod:`enumerate.game.kinds`):
+a table that lets the player switch cards or buy a sixth card before deciding is analysed by
 :mod:`enumerate.draws.game` instead (its own return table, with the fees as rows), and carries
 the figures of the draws.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from enumerate.analysis.base import Analysis, analyze
-from enumerate.analysis.rule_variants import RuleVariantFigures, rule_variant_figures
+from enumerate.analysis.base import Analysis
+from enumerate.analysis.rule_variants import RuleVariantFigures
 from enumerate.core.engine import CountTable
+from enumerate.core.parallel import resolve_threads
 from enumerate.core.tabular import tabular
+from enumerate.game.kinds import require
+from enumerate.game.plain import extras
 from enumerate.rules.variant import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -47,28 +51,18 @@ class GameAnalysis(Analysis):
 
 
 def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:
-    """The optimal-strategy analysis ``result`` of the base game with the figures of the
+    """The optimal-strategy analysis ``result`` of the plain game with the figures of the
     variant's rule variants and side bets attached (the same figures for a standard table)."""
     fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
-    game = GameAnalysis(**fields)
-    extras = rule_variant_figures(counts, variant, result, threads)
-    if extras is not None:
-        game = replace(game, rule_variants=extras)
-    if variant.side_bets:
-        from enumerate.sidebets.analysis import analyze_side_bets  # lazy: start-up time (few variants have side bets)
-        game = replace(game, side_bets=analyze_side_bets(counts, variant, threads, base=result))
-    return game
+    return GameAnalysis(**fields, **extras(counts, variant, result, threads))
 
 
 def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None,
                  progress: Callable[[int], None] | None = None, use_cache: bool = True) -> GameAnalysis:
-    """The full game of ``variant`` under optimal strategy (see the module docstring);
-    ``progress`` (a table with draws only, minutes of work) gets the steps of
-    :func:`enumerate.draws.game.draw_counts`, and ``use_cache`` lets that result be read from
-    and written to the user's cache folder."""
-    if variant.draws is not None:
-        from enumerate.draws.game import analyze_draws  # lazy: start-up time (few tables have draws)
-        result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
-        fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
-        return GameAnalysis(**fields, draws=figures)
-    return with_extras(counts, variant, analyze(counts, variant, threads=threads), threads)
+    """The full game of ``variant`` under optimal strategy, as its kind of table gives it
+    (:mod:`enumerate.game.kinds`); ``progress`` gets the steps of the kind's
+    :meth:`~enumerate.game.kinds.TableKind.analysis_steps`, and ``use_cache`` lets a kind read
+    and write its results in the user's cache folder."""
+    result, added = require(variant, "analyze").analyze(counts, variant, resolve_threads(threads), progress, use_cache)
+    fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
+    return GameAnalysis(**fields, **added)

@@ -10,10 +10,10 @@ import numpy as np
 
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.parallel import resolve_threads
 from enumerate.core.tabular import tabular
-from enumerate.draws.game import action_values, choose
 from enumerate.game.analysis import GameAnalysis
-from enumerate.raise_value import RaiseValue
+from enumerate.game.kinds import kind_of
 from enumerate.rules.compare import RuleChange, rule_changes
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
@@ -37,16 +37,11 @@ class Flips:
                           for (c, r), (tf, tr) in self.cells.items()]}
 
 
-def raises_dealt_hand(counts: CountTable, variant: Variant) -> np.ndarray:
-    """Per situation: does optimal play raise with the hand as dealt?"""
-    if variant.draws is not None:
-        values, scale = action_values(counts, variant)
-        return choose(variant, values, scale)[0] == 8         # keep (0) and raise (8)
-    return RaiseValue.of(variant).optimal(counts)
-
-
-def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant) -> Flips:
-    ra, rb = raises_dealt_hand(counts_a, a), raises_dealt_hand(counts_b, b)
+def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, threads: int | None = None) -> Flips:
+    """Per player category and up-card rank, the situations where optimal play raises the dealt
+    hand under one variant and not the other (each kind of table says what it raises)."""
+    threads = resolve_threads(threads)
+    ra, rb = kind_of(a).raises_dealt_hand(counts_a, a, threads), kind_of(b).raises_dealt_hand(counts_b, b, threads)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
     up_rank = counts_a.up.astype(np.int64) >> 2

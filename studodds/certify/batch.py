@@ -20,10 +20,11 @@ from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.selfcheck import spot_check
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
 from enumerate.core.parallel import check_threads, using_threads
+from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
 from enumerate.simulation.simulate import check_run
-from evaluator.errors import ParameterError
+from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
     FORMATS,
@@ -141,12 +142,13 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     for s in sources:                          # everything that can be refused, before any work
         if strict and rule_warnings(s.variant):
             raise strict_error(s.variant.name, rule_warnings(s.variant))
-        if simulation is not None and s.variant.draws is not None:
-            raise ParameterError("simulate", f"variant {s.variant.name!r} has draws (switching or a sixth card), which "
-                                             "the simulation check does not play: leave out --simulate for it")
-        if levels and not s.variant.standard_settlement:
-            raise ParameterError("protection", f"variant {s.variant.name!r}: game-protection analysis covers a "
-                                               "raise of 2 antes without an ante bonus or draws")
+        require(s.variant, "analyze")          # the kind of table, chosen once (enumerate.game.kinds)
+        for option, asked in (("simulate", simulation is not None), ("protection", bool(levels))):
+            try:
+                if asked:
+                    require(s.variant, option)
+            except StudoddsError as exc:
+                raise ParameterError(option, f"{exc}; leave out --{option} for it") from None
     if not replace:
         occupied = [root / s.variant.name for s in sources if _holds_files(root / s.variant.name)]
         if occupied:

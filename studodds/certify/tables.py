@@ -28,6 +28,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.game.analysis import analyze_game, with_extras
 from enumerate.game.components import components
+from enumerate.game.kinds import kind_of
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.progressive.figures import report as progressive_report
 from enumerate.rules.variant_file import VariantSource
@@ -171,8 +172,16 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     whose figures depend on nothing else, so a check reproduces them; ``use_cache``: a table
     with draws may read and write its whole game in the cache folder).  A table with draws:
     :func:`render_draws`."""
-    if source.variant.draws is not None:
-        return render_draws(source, spot_checks, table, html, use_cache)
+    renderer = RENDERERS[kind_of(source.variant).name]
+    if renderer is not render_plain:
+        return renderer(source, spot_checks, table, html, use_cache)
+    return render_plain(source, spot_checks, table, index, hands, protection, html, simulation)
+
+
+def render_plain(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
+                 hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
+                 html: bool = True, simulation: tuple[int, int] | None = None) -> RenderedTable:
+    """The files of a certified plain game (see :func:`render`)."""
     results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
     results = list(results)
     a = with_extras(table, source.variant, results[0].analysis)
@@ -237,6 +246,12 @@ def render_draws(source: VariantSource, spot_checks: int, table: CountTable, htm
         "variant.toml": source.text,
     }
     return RenderedTable(source.variant.name, files, data)
+
+
+#: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name: the plain
+#: game's renderer takes the batch's options; every other kind's (source, spot checks, count
+#: table, html, use_cache).
+RENDERERS: dict[str, Any] = {"plain": render_plain, "draws": render_draws}
 
 
 #: From this many variants sharing a count table and ante pays on, a batch builds a

@@ -1,0 +1,66 @@
+"""The table with draws as a kind of table (see :mod:`enumerate.game.kinds`).
+
+A table that lets the player switch cards or buy a sixth card before deciding: its whole game
+(switching at most one card, buying) is :mod:`enumerate.draws.game`, one hand under any switches
+:mod:`enumerate.draws.hand`, and the game with switches of two or more cards is estimated by
+:mod:`enumerate.draws.sample`.  The analyses built on the plain game's counts (strategies, the EV
+table, the simulator, paytable design, game protection) do not apply to it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis
+from enumerate.core.engine import CountTable
+from enumerate.rules.variant import Variant
+
+
+class DrawsGame:
+    """The kind of a table with a ``[switch]`` or ``[buy_card]`` section."""
+
+    name = "draws"
+    title = "a table with draws (switching cards or buying a sixth card before the decision)"
+    supports = frozenset({"analyze", "hand", "diff", "draws_sample"})
+
+    def owns(self, variant: Variant) -> bool:
+        return variant.draws is not None
+
+    def condition(self, analysis: str, variant: Variant) -> str | None:
+        from enumerate.draws.game import side_wager_refusal, whole_game_refusal  # lazy: start-up time (the draws kernels)
+        from enumerate.draws.sample import sampled_refusal  # lazy: start-up time (the draws kernels)
+        if analysis in ("analyze", "diff"):
+            return whole_game_refusal(variant)
+        if analysis == "hand":
+            return side_wager_refusal(variant)
+        if analysis == "draws_sample":
+            return sampled_refusal(variant)
+        return None
+
+    def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
+                use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        from enumerate.draws.game import analyze_draws  # lazy: start-up time (the draws kernels)
+        result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
+        return result, {"draws": figures}
+
+    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
+        from enumerate.draws.game import PROGRESS_PER_HAND  # lazy: start-up time (the draws kernels)
+        return "switching and buying", "hand", PROGRESS_PER_HAND * counts.hands.shape[0]
+
+    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
+             threads: int, progress: Callable[[int], None] | None) -> Any:
+        from enumerate.draws.hand import hand_draws  # lazy: start-up time (the draws kernels)
+        return hand_draws(variant, cards, up, threads=threads, progress=progress)
+
+    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
+        return None if up is not None else ("up cards", "up card", 47)
+
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+        from enumerate.draws.game import action_values, choose  # lazy: start-up time (the draws kernels)
+        values, scale = action_values(counts, variant, threads)
+        return choose(variant, values, scale)[0] == 8         # keep (0) and raise (8)
+
+
+DRAWS_GAME = DrawsGame()

@@ -1,0 +1,108 @@
+"""Kinds of table: what a table is, chosen once, and which analyses it supports.
+
+A variant file describes one kind of table.  The plain game (ante, raise or fold, side bets, a
+progressive, rule variants) is one kind; a table that lets the player switch cards or buy a sixth
+card before deciding is another: its decision comes after the draw, with other cards out of
+play, so the raise value, the strategies, the simulator and the protection kernels -- all built
+on the plain game's counts -- do not apply to it, and its whole game has an engine of its own.
+
+A kind is an object with the methods of :class:`TableKind`; it lives in its own package (the
+plain game in :mod:`enumerate.game.plain`, the draws in :mod:`enumerate.draws.kind`) and is
+registered once, in :data:`KINDS`.  The API and certification call :func:`kind_of` once per
+table and then ask the kind: :func:`require` refuses an analysis the kind does not support
+(every "not supported for this kind of table" message comes from here), ``analyze`` gives the
+whole game, ``hand`` the EVs of one hand, ``raises_dealt_hand`` the decisions a diff compares.
+
+Adding a kind: a package with the kind object, its section of the variant file
+(:mod:`enumerate.rules`), and one line in :data:`KINDS` (before the plain game, which owns every
+variant no other kind claims).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis
+from enumerate.core.engine import CountTable
+from enumerate.draws.kind import DRAWS_GAME
+from enumerate.game.plain import PLAIN_GAME
+from enumerate.rules.variant import Variant
+from evaluator.errors import StudoddsError
+
+#: The analyses a table may support, each with the commands that give it (for messages).
+ANALYSES: dict[str, str] = {
+    "analyze": "the whole game (analyze, batch, check)",
+    "hand": "one hand's EVs (hand)",
+    "diff": "a comparison of two tables (diff)",
+    "strategies": "the strategy comparison (strategies)",
+    "ev_table": "the EV table (ev-table)",
+    "simulate": "the simulation (simulate, batch --simulate)",
+    "progressive": "the progressive (progressive)",
+    "design": "paytable design (sensitivity, solve, search)",
+    "protection": "game protection (hole-cards, edge-sort, burn-card, collusion, batch --protection)",
+    "draws_sample": "the sampled estimate of switching two or more cards (draws-sample)",
+}
+
+
+class TableKind(Protocol):
+    """What a kind of table provides (see the module docstring)."""
+
+    #: the registry key ("plain", "draws"), also the key of the kind's certified files
+    name: str
+    #: what a table of this kind is, for messages ("the plain game", "a table with draws ...")
+    title: str
+    #: the analyses (keys of :data:`ANALYSES`) the kind offers at all
+    supports: frozenset[str]
+
+    def owns(self, variant: Variant) -> bool:
+        """True if ``variant`` is a table of this kind."""
+
+    def condition(self, analysis: str, variant: Variant) -> str | None:
+        """Why this table cannot have ``analysis`` although its kind supports it (its rules
+        are outside what the analysis models), or None."""
+
+    def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
+                use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        """The whole game under optimal strategy: the analysis and the fields of
+        :class:`~enumerate.game.analysis.GameAnalysis` the kind adds."""
+
+    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
+        """The progress bar of :meth:`analyze` (label, unit, total), or None (too quick)."""
+
+    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
+             threads: int, progress: Callable[[int], None] | None) -> Any:
+        """The EVs of one player hand against ``up`` (or every up card); ``counts()`` gives
+        the count table when the kind needs it."""
+
+    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
+        """The progress bar of :meth:`hand` (label, unit, total), or None (too quick)."""
+
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+        """Per situation (row, up column): does optimal play raise with the hand as dealt?"""
+
+
+#: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
+KINDS: tuple[TableKind, ...] = (DRAWS_GAME, PLAIN_GAME)
+
+
+def kind_of(variant: Variant) -> TableKind:
+    """The kind of ``variant``'s table."""
+    return next(k for k in KINDS if k.owns(variant))
+
+
+def require(variant: Variant, analysis: str) -> TableKind:
+    """The kind of ``variant``'s table, if it supports ``analysis``; else one StudoddsError
+    naming the table, what it is, and why (before any counting)."""
+    if analysis not in ANALYSES:
+        raise KeyError(f"unknown analysis {analysis!r}")
+    kind = kind_of(variant)
+    if analysis not in kind.supports:
+        others = [k.title for k in KINDS if analysis in k.supports]
+        raise StudoddsError(f"variant {variant.name!r} is {kind.title}: {ANALYSES[analysis]} is not supported for "
+                            f"this kind of table{', only for ' + ' or '.join(others) if others else ''}")
+    reason = kind.condition(analysis, variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
+    return kind

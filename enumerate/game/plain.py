@@ -1,0 +1,79 @@
+"""The plain game as a kind of table (see :mod:`enumerate.game.kinds`).
+
+Ante, then raise or fold with the five cards dealt: the counts of :mod:`enumerate.core.engine`
+and the raise value of :mod:`enumerate.raise_value` answer every question about it -- the whole
+game with its rule variants and side bets, one hand's EVs, the strategies, the EV table, the
+simulation, the progressive; paytable design and game protection too when its settlement is the
+standard one (a raise of 2 antes, no ante bonus), which their kernels model.  It owns every
+variant no other kind claims.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis, analyze
+from enumerate.analysis.rule_variants import rule_variant_figures
+from enumerate.core.engine import CountTable
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.variant import Variant
+
+
+def extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> dict[str, Any]:
+    """The figures of the variant's rule variants and side bets beside the optimal-strategy
+    analysis ``result`` (the fields of :class:`~enumerate.game.analysis.GameAnalysis`; none
+    for a standard table)."""
+    out: dict[str, Any] = {}
+    figures = rule_variant_figures(counts, variant, result, threads)
+    if figures is not None:
+        out["rule_variants"] = figures
+    if variant.side_bets:
+        from enumerate.sidebets.analysis import analyze_side_bets  # lazy: start-up time (few variants have side bets)
+        out["side_bets"] = analyze_side_bets(counts, variant, threads, base=result)
+    return out
+
+
+class PlainGame:
+    """The kind of every table without draws."""
+
+    name = "plain"
+    title = "the plain game"
+    supports = frozenset({"analyze", "hand", "diff", "strategies", "ev_table", "simulate", "progressive", "design",
+                          "protection"})
+
+    def owns(self, variant: Variant) -> bool:
+        return True
+
+    def condition(self, analysis: str, variant: Variant) -> str | None:
+        standard = variant.raise_antes == 2 and variant.ante_bonus is None
+        if analysis == "design" and not standard:
+            return "paytable design needs the standard settlement (a 2-ante raise, no ante bonus)"
+        if analysis == "protection" and not standard:
+            return "game-protection analysis covers a raise of 2 antes without an ante bonus"
+        if analysis == "progressive" and variant.progressive is None:
+            return "the table has no [progressive] side bet"
+        return None
+
+    def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
+                use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        result = analyze(counts, variant, threads=threads)
+        return result, extras(counts, variant, result, threads)
+
+    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
+        return None
+
+    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
+             threads: int, progress: Callable[[int], None] | None) -> Any:
+        from enumerate.analysis.ev import hand_report  # lazy: start-up time
+        return hand_report(counts(), variant, cards, up)
+
+    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
+        return None
+
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+        return RaiseValue.of(variant).optimal(counts)
+
+
+PLAIN_GAME = PlainGame()
