@@ -32,7 +32,7 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
-from enumerate.core.parallel import check_threads, resolve_threads, using_threads
+from enumerate.core.parallel import resolve_threads
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
 from enumerate.game.kinds import require
@@ -116,9 +116,9 @@ def variants() -> list[Variant]:
 def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
                 use_cache: bool = True, progress: bool = False) -> CountTable:
     """The exact dealer-outcome counts of every situation for the variant's qualifier."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     v = load_variant(variant)
     q = v.qualifier.threshold
-    check_threads(threads)
     if use_cache and q in _TABLES:                # use_cache=False always recounts
         _TABLES.move_to_end(q)
         return _TABLES[q]
@@ -149,13 +149,14 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
     >>> f"{float(a.house_edge):.6%}"
     '5.224306%'
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     v = load_variant(variant)
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
     kind = require(v, "analyze")                  # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads), _bar(kind.analysis_steps(table) if progress else None) as bar:
-        a = _analyze(table, v, progress=None if bar is None else bar.update, use_cache=use_cache)
+    with _bar(kind.analysis_steps(table) if progress else None) as bar:
+        a = _analyze(table, v, threads, progress=None if bar is None else bar.update, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
@@ -184,6 +185,7 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].best.label, str(h.rows[0].best.ev)
     ('keep', '-1')
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.analysis.ev import as_card, as_hand  # lazy: start-up time
     hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
     up_card = _parsed("up", as_card, up) if up is not None else None
@@ -191,7 +193,6 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
     kind = require(v, "hand")
-    check_threads(threads)
     with _bar(kind.hand_steps(up_card) if progress else None) as bar:
         return kind.hand(v, hand_cards, up_card, lambda: count_table(v, threads=threads, use_cache=use_cache, progress=progress),
                          resolve_threads(threads), None if bar is None else bar.update)
@@ -214,6 +215,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
     :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.analysis import strategies as st  # lazy: start-up time
     from enumerate.analysis.strategies import StrategyComparison  # lazy: start-up time
     v = load_variant(variant)
@@ -252,6 +254,7 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     >>> s.passed, s.returns[0].estimate.exact == analyze("us-common").expected_return
     (True, True)
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
     from enumerate.simulation.simulate import check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
@@ -275,9 +278,8 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     bar = bar_factory("simulating", unit="game")(games) if progress else None
     try:
-        with using_threads(threads):
-            return _simulate(table, v, games, seed, strategy=func, strategy_name=name, threads=threads,
-                             scheduler=scheduler, progress=bar.update if bar else None)
+        return _simulate(table, v, games, seed, strategy=func, strategy_name=name, threads=threads,
+                         scheduler=scheduler, progress=bar.update if bar else None)
     finally:
         if bar is not None:
             bar.close()
@@ -293,6 +295,7 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     :mod:`enumerate.draws.strata`).  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.draws.game import draw_counts  # lazy: start-up time
     from enumerate.draws.sample import (  # lazy: start-up time
         Checkpoint,
@@ -308,7 +311,6 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ParameterError("seed", "a whole number from 0 to 2^64 - 1")
     require(v, "draws_sample")
-    check_threads(threads)
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
     # read and verified before the minutes of the one-card game, then resumed from as it is
@@ -317,7 +319,7 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     one_v = one_card_variant(v)
     one = analyze(one_v, threads=threads, use_cache=use_cache, progress=progress)
     bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
-    with using_threads(threads), bar as b:
+    with bar as b:
         if stratified:
             table = count_table(one_v, threads=threads, use_cache=use_cache)
             return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads, use_cache=use_cache),
@@ -343,6 +345,7 @@ def _checkpoint_path(checkpoint: Any) -> Path:
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
              use_cache: bool = True, progress: bool = False) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.analysis import ev_table as et  # lazy: start-up time
     v = load_variant(variant)
     require(v, "ev_table")
@@ -356,6 +359,7 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     break-even meter, long run, several players, and the combined game at ``meter`` (default:
     the break-even meter) with a side wager of ``side_wager`` antes.  Amounts per unit side
     wager; the meter in side-wager units."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.progressive.figures import report  # lazy: start-up time
     v = load_variant(variant)
     require(v, "progressive")
@@ -368,14 +372,14 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     except StudoddsError as exc:
         raise ParameterError("side_wager", str(exc)) from None
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        return report(table, v, m, s)
+    return report(table, v, m, s, threads)
 
 
 def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cache: bool = True,
          progress: bool = False) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
     sa, sb = variant_source(a), variant_source(b)
     va, vb = sa.variant, sb.variant
@@ -386,9 +390,8 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
         require(v, "diff")                        # before any counting
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        return VariantDiff(_analyze(ca, va, use_cache=use_cache), _analyze(cb, vb, use_cache=use_cache),
-                           flips(ca, va, cb, vb, resolve_threads(threads)), labels)
+    return VariantDiff(_analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache),
+                       flips(ca, va, cb, vb, resolve_threads(threads)), labels)
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
@@ -403,6 +406,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     >>> f"{float(t.level(4).player_edge):.4%}"
     '64.2816%'
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.protection.exposure import hole_card_table  # lazy: start-up time
     v = _protection_variant(variant)
     levels = sorted(set(_whole_numbers("exposed", exposed, -1, 4, "exposed hole cards: -1 (no dealer card visible) or 0..4")))
@@ -412,9 +416,8 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     tick = _LevelBars(levels) if progress else None
     try:
-        with using_threads(threads):
-            return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache,
-                                   progress=tick.update if tick else None)
+        return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache,
+                               progress=tick.update if tick else None)
     finally:
         if tick:
             tick.close()
@@ -425,12 +428,12 @@ def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int]
     """Exact optimal play when the player sees the up card and, for every hole card, whether
     its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
     about 3 s cold on 2 cores, then cached."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.protection.exposure import edge_sort as _edge_sort  # lazy: start-up time
     v = _protection_variant(variant)
     marked = _ranks(ranks)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        return _edge_sort(table, v, marked, threads=threads, use_cache=use_cache)
+    return _edge_sort(table, v, marked, threads=threads, use_cache=use_cache)
 
 
 def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn_card: bool = False,
@@ -442,6 +445,7 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
     sample count give the same result on any number of threads or Dask workers
     (``scheduler``: a Dask scheduler address)."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.protection.collusion import (  # lazy: start-up time
         MAX_SAMPLES,
         MAX_SEED,
@@ -469,12 +473,11 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     if progress:
         bar = bar_factory("sampling")(samples)
     try:
-        with using_threads(threads):
-            return estimate(table, v, _analyze(table, v), partners=partners, burn_card=burn_card,
-                            samples=samples, seed=seed, strategy=strategy,
-                            strategy_name=strategy_name or ("optimal" if strategy is None else
-                                                            str(getattr(strategy, "__name__", "user"))),
-                            threads=threads, scheduler=scheduler, progress=bar.update if bar else None)
+        return estimate(table, v, _analyze(table, v, threads), partners=partners, burn_card=burn_card,
+                        samples=samples, seed=seed, strategy=strategy,
+                        strategy_name=strategy_name or ("optimal" if strategy is None else
+                                                        str(getattr(strategy, "__name__", "user"))),
+                        threads=threads, scheduler=scheduler, progress=bar.update if bar else None)
     finally:
         if bar is not None:
             bar.close()
@@ -489,6 +492,7 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     prints); every estimate uses the same seed and sample count.  The burn card alone (0
     partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
     reported exactly instead of sampled."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.protection.collusion import CollusionTable  # lazy: start-up time
     v = _protection_variant(variant)
     seen = _whole_numbers("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
@@ -512,11 +516,11 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
 def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
               use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.protection.exposure import burn_card as _burn  # lazy: start-up time
     v = _protection_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        return _burn(table, v, threads=threads, use_cache=use_cache)
+    return _burn(table, v, threads=threads, use_cache=use_cache)
 
 
 def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
@@ -529,12 +533,12 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     >>> s.pays[3].pay, s.pays[3].total_loss_per_unit
     ('full_house', Fraction(-33248950560, 1))
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.design.sensitivity import sensitivity as _sensitivity  # lazy: start-up time
     v = load_variant(variant)
     require(v, "design")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with using_threads(threads):
-        return _sensitivity(table, v)
+    return _sensitivity(table, v)
 
 
 def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
@@ -555,6 +559,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
     (Fraction(19, 1), '19.0707')
     """
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.design.grid import grid_size  # lazy: start-up time
     from enumerate.design.solve import Target  # lazy: start-up time
     from enumerate.design.solve import solve as _solve  # lazy: start-up time
@@ -564,7 +569,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _grid_bar(axes, progress) as bar, using_threads(threads):
+    with _grid_bar(axes, progress) as bar:
         return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
 
 
@@ -578,6 +583,7 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
     chunks on a Dask cluster (same result as the local run); ``rows(grid, block)`` receives the
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
+    threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.design.criteria import Bound, Objective  # lazy: start-up time
     from enumerate.design.grid import grid_size  # lazy: start-up time
     from enumerate.design.search import DEFAULT_OBJECTIVES  # lazy: start-up time
@@ -594,7 +600,7 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
         items = [o for o in front.split(",") if o.strip()] if isinstance(front, str) else list(front)
         objectives = tuple(o if isinstance(o, Objective) else _parsed("front", Objective.parse, o) for o in items)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _grid_bar(axes, progress) as bar, using_threads(threads):
+    with _grid_bar(axes, progress) as bar:
         return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered, scheduler=scheduler,
                        threads=resolve_threads(threads), rows=rows, points=points,
                        progress=bar.update if bar else None)

@@ -100,8 +100,7 @@ def test_default_threads_follow_the_cpu_affinity(monkeypatch):
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0})
     assert parallel.default_threads() == 1
-    with parallel.using_threads(2):
-        assert parallel.resolve_threads() == 2
+    assert parallel.resolve_threads() == 1
     assert parallel.resolve_threads(3) == 3
 
 

@@ -1,5 +1,7 @@
 """The one bounded map over a Dask cluster: every item once, in order when asked, and never more
 than ``in_flight`` tasks submitted and not yet taken (memory does not grow with the items)."""
+import pytest
+
 from enumerate.core.parallel import dask_map
 
 
@@ -39,3 +41,32 @@ def test_the_unordered_map_takes_every_item_once():
         out = list(dask_map(client, pow, ((i, (i, 2)) for i in range(40)), in_flight=5, ordered=False))
     assert sorted(tag for tag, _ in out) == list(range(40))
     assert all(tag * tag == r for tag, r in out)
+
+
+@pytest.mark.slow
+def test_the_thread_count_is_resolved_once_and_reaches_every_step(monkeypatch, tmp_path):
+    """Every API call and batch resolve ``threads`` once and pass the int down: with it given, no
+    step below asks for the default (which here fails)."""
+    import studodds
+    from enumerate.core import parallel
+    from studodds.certify.batch import batch
+
+    def default():
+        raise AssertionError("a step resolved the default thread count")
+    monkeypatch.setattr(parallel, "default_threads", default)
+    calls = [lambda: studodds.analyze("us-common", threads=1), lambda: studodds.analyze("envy-bonus", threads=1),
+             lambda: studodds.analyze("max-payout", threads=1), lambda: studodds.hand("As Kd Jh 8c 3s", threads=1),
+             lambda: studodds.hand("As Kd Jh 8c 3s", up="7d", variant="oasis-one-card", threads=1),
+             lambda: studodds.strategies("us-common", threads=1),
+             lambda: studodds.simulate("us-common", games=10_000, threads=1),
+             lambda: studodds.progressive(threads=1), lambda: studodds.diff("us-common", "uk-casino-stud", threads=1),
+             lambda: studodds.hole_cards("us-common", [-1, 0], threads=1), lambda: studodds.edge_sort("us-common", threads=1),
+             lambda: studodds.collusion("us-common", 1, samples=20, threads=1),
+             lambda: studodds.sensitivity("us-common", threads=1),
+             lambda: studodds.solve("us-common", "house_edge=3%", "full_house=6..8", threads=1),
+             lambda: studodds.search("us-common", "full_house=6..8", threads=1),
+             lambda: batch(["us-common", "envy-bonus"], out=tmp_path / "t", formats=["md"], threads=1)]
+    for call in calls:
+        call()
+    with pytest.raises(AssertionError, match="resolved the default"):       # the probe itself works
+        studodds.analyze("us-common")

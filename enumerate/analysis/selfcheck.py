@@ -18,13 +18,13 @@ def _hole_sets() -> np.ndarray:
     return np.array(list(itertools.combinations(range(46), 4)), dtype=np.uint8)
 
 
-def brute_force(cards: tuple[int, ...], up: int, qualifier: int) -> SituationCounts:
+def brute_force(cards: tuple[int, ...], up: int, qualifier: int, threads: int | None = None) -> SituationCounts:
     """Counts of one situation by evaluating all 163,185 dealer hands."""
     rest = np.array([c for c in range(52) if c not in cards and c != up], dtype=np.uint8)
     dealer = np.empty((COMPLETIONS, 5), dtype=np.uint8)
     dealer[:, :4] = rest[_hole_sets()]
     dealer[:, 4] = up
-    d = strengths(dealer, threads=resolve_threads()).astype(np.int64)
+    d = strengths(dealer, threads=resolve_threads(threads)).astype(np.int64)
     p = int(strengths(np.array([cards], dtype=np.uint8))[0])
     q = d >= qualifier
     nq = int((~q).sum())
@@ -43,12 +43,12 @@ def sample_situations(n: int, seed: int = 20261129) -> list[tuple[tuple[int, ...
     return out
 
 
-def spot_check(table: CountTable, n: int = 8) -> int:
+def spot_check(table: CountTable, n: int = 8, threads: int | None = None) -> int:
     """Compare ``n`` sampled situations against brute force; raise AssertionError on any
     difference, return the number checked."""
     for cards, up in sample_situations(n):
         fast = counts_of(table, cards, up)
-        slow = brute_force(cards, up, table.qualifier)
+        slow = brute_force(cards, up, table.qualifier, threads)
         if fast != slow:
             raise AssertionError(f"spot check failed for {cards} up {up}: engine {fast}, brute force {slow}")
     return n

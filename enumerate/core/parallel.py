@@ -1,12 +1,15 @@
 """How many threads the parallel (OpenMP) steps use, and whether they can use more than one.
 
-Every parallel step -- counting, aggregation, the vectorised evaluator -- asks
-:func:`resolve_threads`, so one setting reaches all of them:
+The thread count is resolved once, where a call enters (each function of :mod:`studodds.api`,
+``batch`` and ``check``), and passed down as an int to every parallel step -- counting,
+aggregation, the vectorised evaluator -- as scikit-learn passes ``n_threads``.
+:func:`resolve_threads` gives it:
 
-1. an explicit ``threads=`` argument, else
-2. the innermost :func:`using_threads` block (the command line's ``--threads`` sets one), else
-3. ``$STUDODDS_THREADS``, else ``$OMP_NUM_THREADS``, else
-4. the CPUs this process may run on (its affinity mask, not the machine's core count).
+1. an explicit ``threads=`` argument (the command line's ``--threads``), else
+2. ``$STUDODDS_THREADS``, else ``$OMP_NUM_THREADS``, else
+3. the CPUs this process may run on (its affinity mask, not the machine's core count).
+
+A step called without a count (a direct call of a lower function) resolves the default itself.
 
 Results never depend on the thread count (every thread sums into its own slice); only speed does.
 """
@@ -18,7 +21,6 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import numpy as np
@@ -29,7 +31,6 @@ T = TypeVar("T")
 #: The most threads any step starts: OpenMP cannot create tens of thousands (libgomp gives up,
 #: or the process runs out of stack), and no machine this runs on has more cores.
 MAX_THREADS = 256
-_OVERRIDE: ContextVar[int | None] = ContextVar("studodds_threads", default=None)
 
 
 def available_cpus() -> int:
@@ -68,20 +69,7 @@ def check_threads(threads: int | None) -> int | None:
 def resolve_threads(threads: int | None = None) -> int:
     """The thread count a parallel step uses (see the module docstring for the order)."""
     explicit = check_threads(threads)
-    if explicit is not None:
-        return explicit
-    override = _OVERRIDE.get()
-    return override if override is not None else default_threads()
-
-
-@contextmanager
-def using_threads(threads: int | None) -> Iterator[None]:
-    """Within the block every parallel step uses ``threads`` (None: the default)."""
-    token = _OVERRIDE.set(check_threads(threads))
-    try:
-        yield
-    finally:
-        _OVERRIDE.reset(token)
+    return explicit if explicit is not None else default_threads()
 
 
 def interruptible(kernel: Callable[[np.ndarray], T]) -> T:

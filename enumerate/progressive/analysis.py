@@ -435,7 +435,7 @@ class Combined:
                 "situations_decided_differently": self.strategy_changes}
 
 
-def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
+def combined(table, variant, meter, side_wager=Fraction(1), threads: int | None = None) -> Combined:
     """Exact combined figures; the strategy maximises base EV plus side EV per situation."""
     side = variant.progressive
     if side is None:
@@ -456,7 +456,7 @@ def combined(table, variant, meter, side_wager=Fraction(1)) -> Combined:
     base_optimal = value.optimal(table)
     w = table.weight.astype(np.int64)[:, None]
     changes = int((np.where(do_raise != base_optimal, 1, 0) * w).sum())
-    a = analyze(table, variant, force=do_raise.astype(np.uint8))
+    a = analyze(table, variant, force=do_raise.astype(np.uint8), threads=threads)
     total_situations = table.n_situations
     side_ret = Fraction(0)
     for c in Category:

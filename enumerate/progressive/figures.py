@@ -81,7 +81,7 @@ class ProgressiveReport:
 
 
 def report(table: CountTable, variant: Variant, meter: Fraction | None = None,
-           side_wager: Fraction = Fraction(1)) -> ProgressiveReport:
+           side_wager: Fraction = Fraction(1), threads: int | None = None) -> ProgressiveReport:
     """Everything about the variant's progressive at ``meter`` (default: the break-even meter,
     or the seed when the bet never breaks even); the combined game with ``side_wager`` antes."""
     side = variant.progressive
@@ -89,5 +89,5 @@ def report(table: CountTable, variant: Variant, meter: Fraction | None = None,
         raise StudoddsError(f"variant {variant.name!r} has no [progressive] side bet")
     data = figures(side, meter)
     at = meter if meter is not None else sb.break_even_meter(side)
-    combined = sb.combined(table, variant, at if at is not None else side.seed, side_wager)
+    combined = sb.combined(table, variant, at if at is not None else side.seed, side_wager, threads)
     return ProgressiveReport(variant.name, data, combined)

@@ -19,7 +19,7 @@ from typing import Any
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.selfcheck import spot_check
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
-from enumerate.core.parallel import check_threads, using_threads
+from enumerate.core.parallel import resolve_threads
 from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
@@ -128,7 +128,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
 
     Every table is rendered into a staging folder first and moved into place only when all are
     complete (see the module docstring)."""
-    check_threads(threads)
+    threads = resolve_threads(threads)           # resolved once: every step below gets this int
     chosen = report_formats(formats)
     counts_of_hands = hand_counts(hands)
     levels = tuple(sorted({int(k) for k in protection}))
@@ -178,22 +178,22 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
     notes: list[str] = []
     found_warnings: list[tuple[str, str]] = []
     staged: list[tuple[str, list[str]]] = []
-    with using_threads(threads), _staging(root) as staging, bar_factory("variants", not progress)(len(sources)) as bar:
+    with _staging(root) as staging, bar_factory("variants", not progress)(len(sources)) as bar:
         for group in groups.values():
             counts = api.count_table(group[0].variant, threads=threads, use_cache=use_cache, progress=progress)
-            checked = spot_check(counts, SPOT_CHECKS)
+            checked = spot_check(counts, SPOT_CHECKS, threads)
             indexes = indexes_for(group, counts)
             for s in group:
                 index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
                 extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
                 table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen,
-                               simulation=simulation, use_cache=use_cache)
+                               simulation=simulation, use_cache=use_cache, threads=threads)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)
                 found_warnings += [(s.variant.name, w) for w in table.warnings]
                 binary = binary_files(table, chosen, notes)
-                write(staging, table, binary, chosen)
+                write(staging, table, binary, chosen, threads)
                 staged.append((table.name, written_files(table, chosen, binary)))
                 bar.update(1)
         for name, _files in staged:

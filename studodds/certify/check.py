@@ -14,7 +14,7 @@ from typing import Any
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.selfcheck import spot_check
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import check_threads, using_threads
+from enumerate.core.parallel import resolve_threads
 from enumerate.rules.compare import rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
@@ -381,7 +381,7 @@ def check(folder: str | Path = "results", *, protection: bool = True, threads: i
     value and every line of its files.  ``protection=False`` does not
     recompute protection.json (minutes when not cached): the report's protection section is
     then rendered from the committed file, and the file itself is not compared."""
-    check_threads(threads)
+    threads = resolve_threads(threads)           # resolved once: every step below gets this int
     root = Path(folder)
     if not root.is_dir():
         raise ParameterError("folder", f"{root}: no such folder of results")
@@ -390,8 +390,7 @@ def check(folder: str | Path = "results", *, protection: bool = True, threads: i
         raise ParameterError("folder", f"{root}: holds no certified table (no summary.json in it or in its "
                                        "subfolders): name a table folder such as results/us-common, or the folder "
                                        "that holds table folders, such as results")
-    with using_threads(threads):
-        return CheckResult(str(root), tuple(_check_each(tables, protection, threads, use_cache, progress)))
+    return CheckResult(str(root), tuple(_check_each(tables, protection, threads, use_cache, progress)))
 
 
 def _check_each(tables: list[Path], protection: bool, threads: int | None, use_cache: bool,
@@ -408,7 +407,7 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
         counts = api.count_table(source.variant, threads=threads, use_cache=use_cache, progress=progress)
         q = source.variant.qualifier.threshold
         if q not in spot_checked:
-            spot_checked[q] = spot_check(counts, SPOT_CHECKS)
+            spot_checked[q] = spot_check(counts, SPOT_CHECKS, threads)
         shown = committed.protection
         state = "none"
         if committed.protection is not None:
@@ -420,7 +419,7 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
                 state = "not checked (--no-protection)"
         fresh = render(source, spot_checked[q], counts, hands=committed.hands, protection=shown,
                        html=(table / "report.html").exists(), simulation=committed.simulation,
-                       use_cache=use_cache)
+                       use_cache=use_cache, threads=threads)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
         yield check_table(table, fresh, source, state)

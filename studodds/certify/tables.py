@@ -58,13 +58,13 @@ def stable_origin(origin: str) -> str:
     return f"file {Path(origin).name}"
 
 
-def environment() -> dict[str, Any]:
+def environment(threads: int | None = None) -> dict[str, Any]:
     """Where and when a table was made (``environment.json``): recorded beside the certified
     files, never compared by ``check`` and never part of the byte-identical result files."""
     return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
             "python": platform.python_version(), "numpy": numpy.__version__, "cython": cython_version(),
             "platform": platform.platform(), "machine": platform.machine(),
-            "openmp": api.openmp_enabled(), "threads": resolve_threads(),
+            "openmp": api.openmp_enabled(), "threads": resolve_threads(threads),
             "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
@@ -164,7 +164,8 @@ class RenderedTable:
 
 def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
            hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-           html: bool = True, simulation: tuple[int, int] | None = None, use_cache: bool = True) -> RenderedTable:
+           html: bool = True, simulation: tuple[int, int] | None = None, use_cache: bool = True,
+           threads: int | None = None) -> RenderedTable:
     """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
     the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
     adds that file and the report's game-protection section; ``html``: render report.html, which
@@ -173,21 +174,22 @@ def render(source: VariantSource, spot_checks: int, table: CountTable, index: An
     with draws may read and write its whole game in the cache folder).  A table with draws:
     :func:`render_draws`."""
     renderer = RENDERERS[kind_of(source.variant).name]
+    threads = resolve_threads(threads)
     if renderer is not render_plain:
-        return renderer(source, spot_checks, table, html, use_cache)
-    return render_plain(source, spot_checks, table, index, hands, protection, html, simulation)
+        return renderer(source, spot_checks, table, html, use_cache, threads)
+    return render_plain(source, spot_checks, table, index, hands, protection, html, simulation, threads)
 
 
 def render_plain(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
                  hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-                 html: bool = True, simulation: tuple[int, int] | None = None) -> RenderedTable:
+                 html: bool = True, simulation: tuple[int, int] | None = None, threads: int = 1) -> RenderedTable:
     """The files of a certified plain game (see :func:`render`)."""
-    results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index)
+    results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index, threads=threads)
     results = list(results)
-    a = with_extras(table, source.variant, results[0].analysis)
+    a = with_extras(table, source.variant, results[0].analysis, threads)
     results[0] = replace(results[0], analysis=a)
     comparison = StrategyComparison(source.variant.name, tuple(results))
-    side = progressive_report(table, source.variant) if source.variant.progressive is not None else None
+    side = progressive_report(table, source.variant, threads=threads) if source.variant.progressive is not None else None
     prov = provenance(a, source, spot_checks)
     assert results[0].stats is not None
     figures = certification_figures(table, a, results[1:], hands, par=par_from_stats(source.variant, results[0].stats))
@@ -197,7 +199,7 @@ def render_plain(source: VariantSource, spot_checks: int, table: CountTable, ind
     data["certification"]["largest_exposure"] = exposure.to_dict()
     sim = None
     if simulation is not None:
-        sim = simulate(table, source.variant, simulation[0], simulation[1])
+        sim = simulate(table, source.variant, simulation[0], simulation[1], threads=threads)
         data["simulation"] = sim.to_dict(timing=False)
     markdown = report_md(a, prov, results[1:], side, figures, sim, (parts, exposure))
     extra = {}
@@ -218,12 +220,12 @@ def render_plain(source: VariantSource, spot_checks: int, table: CountTable, ind
 
 
 def render_draws(source: VariantSource, spot_checks: int, table: CountTable, html: bool = True,
-                 use_cache: bool = True) -> RenderedTable:
+                 use_cache: bool = True, threads: int = 1) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
     the strategy chart as strategy.md and every cell as strategy.csv."""
-    a = analyze_game(table, source.variant, use_cache=use_cache)
-    plain = analyze_game(table, source.variant.base_game())
+    a = analyze_game(table, source.variant, threads, use_cache=use_cache)
+    plain = analyze_game(table, source.variant.base_game(), threads)
     prov = provenance(a, source, spot_checks)
     data: dict[str, Any] = {"kind": "certified_table", "analysis": a.to_dict(),
                             "plain_game": {"house_edge_per_ante": exact(plain.house_edge),
@@ -300,12 +302,12 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
 
 
 def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = None,
-          formats: set[str] | None = None) -> Path:
+          formats: set[str] | None = None, threads: int | None = None) -> Path:
     """Write the files of ``table`` into ``out/<name>/``, each atomically, ``variant.toml`` last."""
     files = table.files
     folder = Path(out) / table.name
     remove_stale_temporaries(folder)
-    atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(), indent=2) + "\n")
+    atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(threads), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
     if PROTECTION in files:
