@@ -11,6 +11,7 @@ from reference import brute_force_counts, parse, poker_keys
 
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import COMPLETIONS
+from enumerate.core.memo import TableMemo
 from enumerate.game.analysis import analyze_game as analyze
 from enumerate.rules.hands import HandPaytable, HandSpec
 from enumerate.rules.qualifier import parse_qualifier
@@ -144,15 +145,18 @@ def test_fold_forfeit_recomputes_the_strategy(us_counts):
         assert (ev + side > -1 + -1) == bool(_combined_mask(us_counts, v)[i, j])
 
 
+_MASKS = TableMemo("test: combined raise masks")
+
+
 def _combined_mask(table, v):
-    if "t_mask" not in table.memo:
+    def make():
         from enumerate.raise_value import RaiseValue
         value = RaiseValue.of(v)
         total = value.form(table).astype(np.int64) - value.row_thresholds(table)
         bet = v.side_bets[0]
         g, d = sa.gain(bet, table, None)
-        table.memo["t_mask"] = total * d + g * value.scale > 0
-    return table.memo["t_mask"]
+        return total * d + g * value.scale > 0
+    return _MASKS.get(table, v.name, make)
 
 
 def _edge_by_hand(table, v) -> Fraction:

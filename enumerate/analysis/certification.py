@@ -31,6 +31,7 @@ from enumerate.analysis.strategies import StrategyResult, evaluate
 from enumerate.analysis.strategies import raise_all as everything
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category, strength_by_index
 
@@ -65,17 +66,21 @@ def worst_play(a: Analysis, raise_all: Analysis) -> WorstPlay:
 
 def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
     """P(dealer qualifies | up card rank r) for r = 0 (deuce) .. 12 (ace), over all situations
-    (kept in the table's memo: it does not depend on the paytable)."""
-    if "qualifies_by_up_rank" in table.memo:
-        return dict(table.memo["qualifies_by_up_rank"])
+    (kept with the table: it does not depend on the paytable)."""
+    return dict(_QUALIFIES.get(table, None, lambda: _qualifies_by_up_rank(table)))
+
+
+#: Per count table: :func:`dealer_qualifies_by_up_rank`.
+_QUALIFIES: TableMemo[None, dict[int, Fraction]] = TableMemo("dealer qualifies by up rank")
+
+
+def _qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:
     ranks = (table.up.astype(np.int64) >> 2).ravel()
     w = np.broadcast_to(table.weight.astype(np.int64)[:, None], table.up.shape).ravel()
     nq = (table.no_qualify.astype(np.int64) * table.weight.astype(np.int64)[:, None]).ravel()
     total = [int(w[ranks == r].sum()) * COMPLETIONS for r in range(13)]
     below = [int(nq[ranks == r].sum()) for r in range(13)]
-    out = {r: Fraction(total[r] - below[r], total[r]) for r in range(13)}
-    table.memo["qualifies_by_up_rank"] = out
-    return dict(out)
+    return {r: Fraction(total[r] - below[r], total[r]) for r in range(13)}
 
 
 @lru_cache(maxsize=1)

@@ -20,6 +20,7 @@ from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistic
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from enumerate.core.tabular import tabular
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
@@ -174,18 +175,27 @@ def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str,
                       threads: int | None) -> np.ndarray:
     """Outcome sums of fixed strategies, per strategy (K, 10, 8).  They do not depend on the
     paytable, so they are computed once per count table and strategy name and kept in the
-    table's memo (``Stat.INDIFFERENT`` is filled in per variant by the caller)."""
-    memo = table.memo.setdefault("fixed_statistics", {})
+    table (``Stat.INDIFFERENT`` is filled in per variant by the caller)."""
     keys = {name: (name, _identity(f)) for name, f in strategies.items()}
-    missing = [name for name in strategies if keys[name] not in memo]
+    missing = [name for name in strategies if _FIXED.find(table, keys[name]) is None]
     if missing:
         masks = [strategy_mask(table, strategies[name], name) for name in missing]
         stats, _ = raw_statistics(table, variant, masks, with_chart=False, threads=threads)
         for name, st in zip(missing, stats[1:]):
-            memo[keys[name]] = st
+            _FIXED.put(table, keys[name], st)
     if not strategies:
         return np.zeros((0, 10, len(Stat)), np.int64)
-    return np.stack([memo[keys[name]] for name in strategies])
+    return np.stack([_FIXED.get(table, keys[name], _missing) for name in strategies])
+
+
+def _missing() -> np.ndarray:
+    raise AssertionError("a fixed strategy's statistics were not kept")
+
+
+#: Per count table: a fixed strategy's outcome sums, by (name, identity); the optimal
+#: strategy's chart, by (ante pays, raised set).
+_FIXED: TableMemo[tuple[str, object], np.ndarray] = TableMemo("fixed strategies' statistics")
+_CHARTS: TableMemo[tuple[Fraction, Fraction, Any], np.ndarray] = TableMemo("optimal strategy charts")
 
 
 def _identity(strategy: Strategy) -> object:
@@ -198,21 +208,20 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
                         threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
-    cross-checks the index.  Charts are kept in the table's memo by raised set."""
+    cross-checks the index.  Charts are kept with the table by raised set."""
     if index is None or not variant.standard_settlement:
         (stats,), chart = raw_statistics(table, variant, [], threads=threads)
         assert chart is not None
         return stats, chart
     stats, signature = index.statistics({c: variant.pay(c) for c in variant.raise_pays})
-    charts = table.memo.setdefault("charts", {})
-    key = (index.ante_no_qualify, index.ante_win, signature)
-    if key not in charts:
-        (kernel_stats,), chart = raw_statistics(table, variant, [], threads=threads)
+    def checked_chart() -> np.ndarray:
+        (kernel_stats,), made = raw_statistics(table, variant, [], threads=threads)
         if not np.array_equal(np.delete(kernel_stats, Stat.INDIFFERENT, axis=1),
                               np.delete(stats, Stat.INDIFFERENT, axis=1)):
             raise AssertionError(f"threshold index and kernel disagree for {variant.name}")
-        charts[key] = chart
-    return stats, charts[key]
+        assert made is not None
+        return made
+    return stats, _CHARTS.get(table, (index.ante_no_qualify, index.ante_win, signature), checked_chart)
 
 
 def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy], index: Any = None,

@@ -23,6 +23,7 @@ import numpy as np
 from enumerate.analysis import _aggregate
 from enumerate.analysis.stats import N_STATS, Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.memo import TableMemo
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 _TOL = 1e-9
@@ -174,8 +175,10 @@ class ThresholdIndex:
 
 
 def threshold_index(table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction) -> ThresholdIndex:
-    """The table's index for these ante pays, built once and kept in the table's memo."""
-    key = ("threshold_index", Fraction(ante_no_qualify), Fraction(ante_win))
-    if key not in table.memo:
-        table.memo[key] = ThresholdIndex(table, Fraction(ante_no_qualify), Fraction(ante_win))
-    return table.memo[key]
+    """The table's index for these ante pays, built once and kept with the table."""
+    key = (Fraction(ante_no_qualify), Fraction(ante_win))
+    return _INDEXES.get(table, key, lambda: ThresholdIndex(table, *key))
+
+
+#: Per count table and ante pays (no qualify, win): the index.
+_INDEXES: TableMemo[tuple[Fraction, Fraction], ThresholdIndex] = TableMemo("threshold indexes")

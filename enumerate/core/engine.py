@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -45,9 +46,9 @@ class CountTable:
     * ``no_qualify``, ``win``, ``tie``: (n, 47) uint32 counts out of 163,185.
 
     Every array is read-only, whether freshly computed or loaded from the cache.  Two tables
-    are equal when their qualifier and every array are equal.  ``memo`` holds what is derived
-    from the table alone (masks of fixed strategies, their statistics, the optimal strategy
-    chart per raised set) so a batch computes each once; it lives and dies with the table.
+    are equal when their qualifier and every array are equal.  What the features derive from a
+    table (a fixed strategy's sums, a strategy chart, the draws' dead-card counts) is kept with
+    it by each feature's :class:`~enumerate.core.memo.TableMemo`, so a batch computes each once.
     """
 
     qualifier: int
@@ -58,7 +59,7 @@ class CountTable:
     no_qualify: np.ndarray
     win: np.ndarray
     tie: np.ndarray
-    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memos: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     _ARRAYS = ("hands", "weight", "strength", "up", "no_qualify", "win", "tie")
 
@@ -84,12 +85,10 @@ class CountTable:
         """Dealer qualifies and ranks higher (int64 array, same shape as ``win``)."""
         return (COMPLETIONS - self.no_qualify.astype(np.int64) - self.win - self.tie)
 
-    @property
+    @cached_property
     def hand_indices(self) -> np.ndarray:
         """Colex index of each row's canonical hand (increasing, for searchsorted)."""
-        if "hand_indices" not in self.memo:
-            self.memo["hand_indices"] = hand_indices(self.hands)
-        return self.memo["hand_indices"]
+        return hand_indices(self.hands)
 
     @property
     def n_situations(self) -> int:

@@ -32,6 +32,7 @@ from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, hand_tables, sweep_bounds
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
@@ -185,11 +186,17 @@ def _paytable_key(coef: tuple[int, int, np.ndarray, int, np.ndarray]) -> tuple[A
 
 def memo_dead(table: CountTable, threads: int | None = None,
               progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """:func:`dead_counts`, kept in the table's memo (2.3 GB: every table with draws and this
+    """:func:`dead_counts`, kept with the table (2.3 GB: every table with draws and this
     qualifier reads it)."""
-    if "draws_dead" not in table.memo:
-        table.memo["draws_dead"] = dead_counts(table, threads, progress)
-    return table.memo["draws_dead"]
+    return _DEAD.get(table, None, lambda: dead_counts(table, threads, progress))
+
+
+#: What the draws keep per count table: the dead-card counts; the action values by paytable
+#: (:func:`_paytable_key`); the whole game by paytable and fees; the chart's hand groups.
+_DEAD: TableMemo[None, np.ndarray] = TableMemo("draws: dead-card counts")
+_VALUES: TableMemo[tuple[Any, ...], np.ndarray] = TableMemo("draws: action values")
+_COUNTS: TableMemo[tuple[Any, ...], "DrawCounts"] = TableMemo("draws: whole game")
+_GROUPS: TableMemo[None, tuple[list[str], np.ndarray, np.ndarray]] = TableMemo("draws: hand groups and roles")
 
 
 def action_values(table: CountTable, variant: Variant, threads: int | None = None,
@@ -200,9 +207,9 @@ def action_values(table: CountTable, variant: Variant, threads: int | None = Non
     ``rows``: only these count-table rows (the others stay 0), for tests, not kept."""
     check_table(table, variant)
     coef = coefficients(variant)
-    key = ("draws_values", *_paytable_key(coef))
-    if rows is None and key in table.memo:
-        return table.memo[key], coef[0]
+    key = _paytable_key(coef)
+    if rows is None and (kept := _VALUES.find(table, key)) is not None:
+        return kept, coef[0]
     dead = memo_dead(table, threads, progress)
     canon, perms = canonical_map()
     n = table.hands.shape[0]
@@ -220,7 +227,7 @@ def action_values(table: CountTable, variant: Variant, threads: int | None = Non
         if progress is not None:
             progress(hi - lo)
     if rows is None:
-        table.memo[key] = values
+        _VALUES.put(table, key, values)
     return values, coef[0]
 
 
@@ -258,14 +265,14 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
     d = variant.draws
     assert d is not None
     coef = coefficients(variant)
-    key = ("draws_counts", *_paytable_key(coef), d.fee(1) if d.switch is not None else None, d.buy_fee)
+    key = (*_paytable_key(coef), d.fee(1) if d.switch is not None else None, d.buy_fee)
     meta = {"kind": "draws", "draws_version": DRAWS_VERSION, "qualifier": table.qualifier,
-            "engine_version": ENGINE_VERSION, "evaluator": evaluator_fingerprint(), "rules": [str(k) for k in key[1:]]}
+            "engine_version": ENGINE_VERSION, "evaluator": evaluator_fingerprint(), "rules": [str(k) for k in key]}
     stored = ArrayCache(keyed_path(f"draws-q{table.qualifier}", meta), meta, "draws", enabled=use_cache)
-    found = table.memo.get(key)                    # the same rules analysed again in this process
+    found = _COUNTS.find(table, key)               # the same rules analysed again in this process
     if found is None and (arrays := stored.load(("stats", "action", "best", "scale"))) is not None:
-        found = table.memo[key] = DrawCounts(arrays["stats"], arrays["action"], arrays["best"],
-                                             int(arrays["scale"][0]))
+        found = _COUNTS.put(table, key, DrawCounts(arrays["stats"], arrays["action"], arrays["best"],
+                                                   int(arrays["scale"][0])))
     if found is not None:                          # nothing to count: the bar is done at once
         if progress is not None:
             progress(PROGRESS_PER_HAND * table.hands.shape[0])
@@ -292,8 +299,7 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
     result = DrawCounts(acc.sum(axis=0), action, best, scale * m)
     stored.save({"stats": result.stats, "action": action, "best": best,
                  "scale": np.array([result.scale], dtype=np.int64)})
-    table.memo[key] = result
-    return result
+    return _COUNTS.put(table, key, result)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,25 +430,27 @@ LABELS = ("keep and fold", "keep and raise", "buy a sixth card", "switch the off
 
 def _groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndarray]:
     """(group names, strongest first; each row's group index; each row's role label index of
-    each of its five cards), kept in the table's memo: they depend on the hands alone."""
-    if "draw_groups" not in table.memo:
-        names: dict[str, int] = {}
-        top: dict[str, int] = {}
-        group = np.empty(table.hands.shape[0], dtype=np.int64)
-        roles = np.empty((table.hands.shape[0], 5), dtype=np.int64)
-        for row in range(table.hands.shape[0]):
-            cards = tuple(int(c) for c in table.hands[row])
-            g = hand_group(cards)
-            group[row] = names.setdefault(g, len(names))
-            top[g] = max(top.get(g, -1), int(table.strength[row]))
-            for i in range(5):
-                roles[row, i] = LABELS.index(switch_role(cards, i))
-        order = sorted(names, key=lambda g: -top[g])
-        rank = np.empty(len(names), dtype=np.int64)
-        for k, g in enumerate(order):
-            rank[names[g]] = k
-        table.memo["draw_groups"] = (order, rank[group], roles)
-    return table.memo["draw_groups"]
+    each of its five cards), kept with the table: they depend on the hands alone."""
+    return _GROUPS.get(table, None, lambda: _make_groups_and_roles(table))
+
+
+def _make_groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndarray]:
+    names: dict[str, int] = {}
+    top: dict[str, int] = {}
+    group = np.empty(table.hands.shape[0], dtype=np.int64)
+    roles = np.empty((table.hands.shape[0], 5), dtype=np.int64)
+    for row in range(table.hands.shape[0]):
+        cards = tuple(int(c) for c in table.hands[row])
+        g = hand_group(cards)
+        group[row] = names.setdefault(g, len(names))
+        top[g] = max(top.get(g, -1), int(table.strength[row]))
+        for i in range(5):
+            roles[row, i] = LABELS.index(switch_role(cards, i))
+    order = sorted(names, key=lambda g: -top[g])
+    rank = np.empty(len(names), dtype=np.int64)
+    for k, g in enumerate(order):
+        rank[names[g]] = k
+    return (order, rank[group], roles)
 
 
 def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any], ...]:

@@ -38,6 +38,7 @@ from enumerate.analysis.base import Analysis, check_table
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import dask_client, dask_map, interruptible, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
@@ -167,13 +168,15 @@ def draw_chunk(seed: int, index: int, n: int, seen: int) -> tuple[np.ndarray, np
     return player, up, extra
 
 
+#: Per count table and raise form (c_win, c_nq, c_tie, scale): the optimal raise decisions.
+_OPTIMAL: TableMemo[tuple[bytes, int, int, int], np.ndarray] = TableMemo("optimal raise decisions")
+
+
 def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up: np.ndarray) -> np.ndarray:
     """The normal game's optimal raise decision of each (hand, up card), from the count table."""
     value = RaiseValue.of(variant)
-    key = ("optimal_mask", value.c_win.tobytes(), value.c_nq, value.c_tie, value.scale)
-    if key not in table.memo:
-        table.memo[key] = value.optimal(table)
-    optimal = table.memo[key]
+    key = (value.c_win.tobytes(), value.c_nq, value.c_tie, value.scale)
+    optimal = _OPTIMAL.get(table, key, lambda: value.optimal(table))
     # relabel suits as enumerate.analysis.situation.canonical does: new suit k is the old suit with the
     # k-th largest rank mask, ties broken by suit number
     n = player.shape[0]

@@ -43,6 +43,7 @@ from enumerate.analysis.base import analyze
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
 from enumerate.rules.sidebets import KIND_TEXT, SideBet
@@ -174,8 +175,14 @@ def strength_counts() -> np.ndarray:
 def best_of_six(table: CountTable) -> np.ndarray:
     """(rows, 47) int16: strength of the best five of each situation's player hand and up card
     (the hand itself, or the up card in place of one of its five cards)."""
-    if "best_of_six" in table.memo:
-        return table.memo["best_of_six"]
+    return _BEST_OF_SIX.get(table, None, lambda: _best_of_six(table))
+
+
+#: Per count table: :func:`best_of_six` (it depends on the hands alone).
+_BEST_OF_SIX: TableMemo[None, np.ndarray] = TableMemo("best of six")
+
+
+def _best_of_six(table: CountTable) -> np.ndarray:
     n, m = table.up.shape
     hands = np.repeat(table.hands, m, axis=0)
     up = table.up.reshape(-1)
@@ -186,7 +193,6 @@ def best_of_six(table: CountTable) -> np.ndarray:
         np.maximum(flat, strengths(five, check=False), out=flat)
     best: np.ndarray = flat.reshape(n, m)
     best.flags.writeable = False
-    table.memo["best_of_six"] = best
     return best
 
 
