@@ -23,13 +23,12 @@ import os
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from enumerate.core.atomic import atomic_write_text
-from enumerate.core.counts import load_or_compute
+from enumerate.core.counts import count_steps, load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import resolve_threads
@@ -51,7 +50,7 @@ from enumerate.rules.variant_file import (
 )
 from evaluator.cards import RANKS, format_card
 from evaluator.errors import ParameterError, StudoddsError
-from studodds.progress import bar_factory
+from studodds.progress import progress_bar
 
 # The strategy, EV-table, progressive, protection and design modules are imported by the
 # functions that use them ("# lazy" below): `studodds analyze` and `studodds hand` start
@@ -122,10 +121,8 @@ def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     if use_cache and q in _TABLES:                # use_cache=False always recounts
         _TABLES.move_to_end(q)
         return _TABLES[q]
-    factory: Callable[[int], Any] | None = None
-    if progress:
-        factory = bar_factory("counting")
-    table = load_or_compute(q, use_cache=use_cache, threads=threads, progress_factory=factory)
+    with progress_bar(progress, "counting", count_steps()) as tick:
+        table = load_or_compute(q, use_cache=use_cache, threads=threads, progress=tick)
     _TABLES[q] = table
     while len(_TABLES) > _KEEP_TABLES:
         _TABLES.popitem(last=False)
@@ -155,19 +152,20 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
         raise strict_error(v.name, rule_warnings(v))
     kind = require(v, "analyze")                  # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _bar(kind.analysis_steps(table) if progress else None) as bar:
-        a = _analyze(table, v, threads, progress=None if bar is None else bar.update, use_cache=use_cache)
+    with _bar(progress, kind.analysis_steps(table)) as tick:
+        a = _analyze(table, v, threads, progress=tick, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
 
 
-def _bar(steps: tuple[str, str, int] | None) -> Any:
-    """A tqdm bar of (label, unit, total) steps, or a context giving None."""
+def _bar(progress: bool, steps: tuple[str, str, int] | None) -> Any:
+    """:func:`~studodds.progress.progress_bar` of a kind's (label, unit, total) steps (none when
+    the kind has no steps to show)."""
     if steps is None:
-        return nullcontext()
+        return progress_bar(False, "", 0)
     label, unit, total = steps
-    return bar_factory(label, unit=unit)(total)
+    return progress_bar(progress, label, total, unit)
 
 
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
@@ -193,9 +191,9 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
     kind = require(v, "hand")
-    with _bar(kind.hand_steps(up_card) if progress else None) as bar:
+    with _bar(progress, kind.hand_steps(up_card)) as tick:
         return kind.hand(v, hand_cards, up_card, lambda: count_table(v, threads=threads, use_cache=use_cache, progress=progress),
-                         resolve_threads(threads), None if bar is None else bar.update)
+                         threads, tick)
 
 
 def _parsed(parameter: str, parse: Callable[[Any], Any], value: Any) -> Any:
@@ -276,13 +274,9 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     elif strategy is not None and strategy != "optimal":
         raise ParameterError("strategy", f"a name or a function f(hands, up) -> raise mask, not {type(strategy).__name__}")
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    bar = bar_factory("simulating", unit="game")(games) if progress else None
-    try:
+    with progress_bar(progress, "simulating", games, "game") as tick:
         return _simulate(table, v, games, seed, strategy=func, strategy_name=name, threads=threads,
-                         scheduler=scheduler, progress=bar.update if bar else None)
-    finally:
-        if bar is not None:
-            bar.close()
+                         scheduler=scheduler, progress=tick)
 
 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
@@ -318,15 +312,14 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
                        checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
     one_v = one_card_variant(v)
     one = analyze(one_v, threads=threads, use_cache=use_cache, progress=progress)
-    bar = bar_factory("sampled situations", unit="situation")(situations) if progress else nullcontext()
-    with bar as b:
+    with progress_bar(progress, "sampled situations", situations, "situation") as tick:
         if stratified:
             table = count_table(one_v, threads=threads, use_cache=use_cache)
             return sample_stratified(v, source.text, situations, seed, table, draw_counts(table, one_v, threads, use_cache=use_cache),
                                      one.expected_return, checkpoint=store, scheduler=scheduler, threads=threads,
-                                     progress=None if b is None else b.update)
+                                     progress=tick)
         return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=store,
-                            scheduler=scheduler, threads=threads, progress=None if b is None else b.update)
+                            scheduler=scheduler, threads=threads, progress=tick)
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:
@@ -407,20 +400,15 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     '64.2816%'
     """
     threads = resolve_threads(threads)          # resolved once: every step below gets this int
-    from enumerate.protection.exposure import hole_card_table  # lazy: start-up time
+    from enumerate.protection.exposure import hole_card_table, kernel_classes  # lazy: start-up time
     v = _protection_variant(variant)
     levels = sorted(set(_whole_numbers("exposed", exposed, -1, 4, "exposed hole cards: -1 (no dealer card visible) or 0..4")))
     if not levels:
         raise ParameterError("exposed", "exposed hole cards are -1 (no dealer card visible) or 0..4")
     fractions = [_share(p) for p in shares]
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    tick = _LevelBars(levels) if progress else None
-    try:
-        return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache,
-                               progress=tick.update if tick else None)
-    finally:
-        if tick:
-            tick.close()
+    with progress_bar(progress, "hole cards", sum(kernel_classes(k) for k in levels), "class") as tick:
+        return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache, progress=tick)
 
 
 def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int] = "AK", *,
@@ -469,18 +457,12 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
         warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on {local} "
                       "thread(s); interrupt with Ctrl-C, or ask for fewer with --samples", stacklevel=2)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    bar = None
-    if progress:
-        bar = bar_factory("sampling")(samples)
-    try:
+    with progress_bar(progress, "sampling", samples, "situation") as tick:
         return estimate(table, v, _analyze(table, v, threads), partners=partners, burn_card=burn_card,
                         samples=samples, seed=seed, strategy=strategy,
                         strategy_name=strategy_name or ("optimal" if strategy is None else
                                                         str(getattr(strategy, "__name__", "user"))),
-                        threads=threads, scheduler=scheduler, progress=bar.update if bar else None)
-    finally:
-        if bar is not None:
-            bar.close()
+                        threads=threads, scheduler=scheduler, progress=tick)
 
 
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,
@@ -569,8 +551,8 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _grid_bar(axes, progress) as bar:
-        return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=bar.update if bar else None)
+    with _grid_bar(axes, progress) as tick:
+        return _solve(table, v, goal, axes, ordered=ordered, best=best, progress=tick)
 
 
 def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
@@ -600,18 +582,15 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
         items = [o for o in front.split(",") if o.strip()] if isinstance(front, str) else list(front)
         objectives = tuple(o if isinstance(o, Objective) else _parsed("front", Objective.parse, o) for o in items)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _grid_bar(axes, progress) as bar:
+    with _grid_bar(axes, progress) as tick:
         return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered, scheduler=scheduler,
                        threads=resolve_threads(threads), rows=rows, points=points,
-                       progress=bar.update if bar else None)
+                       progress=tick)
 
 
 def _grid_bar(axes: list[Axis], progress: bool) -> Any:
-    """A tqdm bar over the grid's candidates (a context manager), or a null context."""
-    if not progress:
-        return nullcontext()
-
-    return bar_factory("paytables", unit="paytable")(math.prod(len(a.values) for a in axes))
+    """The progress bar over the grid's candidates."""
+    return progress_bar(progress, "paytables", math.prod(len(a.values) for a in axes), "paytable")
 
 
 def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, description: str = "",
@@ -667,23 +646,6 @@ def _whole_numbers(parameter: str, values: Any, lo: int, hi: int, what: str) -> 
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise ParameterError(parameter, f"{what}, as a list; got {type(values).__name__} {str(values)[:40]!r}")
     return [_whole_number(parameter, v, lo, hi, what) for v in values]
-
-
-class _LevelBars:
-    """One tqdm bar per exposure level that runs the kernel."""
-
-    def __init__(self, levels: list[int]) -> None:
-        from enumerate.protection.exposure import kernel_classes  # lazy: start-up time
-        self._bars = {k: bar_factory(f"{k} hole card{'s' if k != 1 else ''}")(kernel_classes(k))
-                      for k in levels if kernel_classes(k)}
-
-    def update(self, level: int, n: int) -> None:
-        if level in self._bars:
-            self._bars[level].update(n)
-
-    def close(self) -> None:
-        for bar in self._bars.values():
-            bar.close()
 
 
 def _kernels() -> tuple[Any, ...]:

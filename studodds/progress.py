@@ -1,19 +1,48 @@
-"""tqdm progress bars that stay silent when stderr is not a terminal or when asked to."""
+"""Progress bars: the one shape of progress below the API, and the tqdm bar that shows it.
+
+Every step below :mod:`studodds.api` that reports progress takes ``progress: Callable[[int],
+None] | None`` and calls it with the steps it has just finished.  The API turns its ``progress:
+bool`` into such a callable with :func:`progress_bar`: a tqdm bar on stderr, silent when stderr
+is not a terminal, made on the first step (so work that ends at once -- a table read from the
+cache -- draws no bar) and closed when the block ends.
+"""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
-def bar_factory(description: str, quiet: bool = False, unit: str = "hand") -> Callable[[int], Any]:
-    """A factory ``f(total)`` returning a tqdm bar (a context manager with ``update``)."""
-    from tqdm import tqdm  # start-up: a command that draws no bar never pays for importing tqdm
+class _Bar:
+    """A callable ``tick(n)`` that makes its tqdm bar on the first call."""
 
-    disable = quiet or not sys.stderr.isatty()
+    def __init__(self, description: str, total: int, unit: str, quiet: bool) -> None:
+        self._args = (description, total, unit, quiet)
+        self._bar: Any = None
 
-    def make(total: int) -> Any:
-        return tqdm(total=total, desc=description, unit=unit, unit_scale=True,
-                    disable=disable, leave=False, file=sys.stderr)
+    def __call__(self, n: int) -> None:
+        if self._bar is None:
+            from tqdm import tqdm  # start-up: a command that draws no bar never pays for importing tqdm
+            description, total, unit, quiet = self._args
+            self._bar = tqdm(total=total, desc=description, unit=unit, unit_scale=True,
+                             disable=quiet or not sys.stderr.isatty(), leave=False, file=sys.stderr)
+        self._bar.update(n)
 
-    return make
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+@contextmanager
+def progress_bar(on: bool, description: str, total: int, unit: str = "hand") -> Iterator[Callable[[int], None] | None]:
+    """Within the block, ``tick(n)`` advances a bar of ``total`` ``unit``s (None when ``on`` is
+    False: the steps below skip reporting)."""
+    if not on:
+        yield None
+        return
+    bar = _Bar(description, total, unit, quiet=False)
+    try:
+        yield bar
+    finally:
+        bar.close()

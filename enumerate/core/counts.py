@@ -70,28 +70,28 @@ def cache_path(qualifier: int) -> Path:
     return cache.cache_dir() / f"counts-q{qualifier}-e{ENGINE_VERSION}-{meta['evaluator'][:12]}.bin"
 
 
+def count_steps() -> int:
+    """The progress steps of a count: each canonical hand twice (the sweep's two passes)."""
+    return 2 * hand_tables().canon_index.shape[0]
+
+
 def load_or_compute(
     qualifier: int,
     *,
     use_cache: bool = True,
     threads: int | None = None,
-    progress_factory: Callable[[int], Any] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> CountTable:
     """The count table for a qualifier threshold.
 
     A valid cache is used as is.  A missing one is computed and stored; an invalid one
     (truncated, corrupted, other version) is reported with a warning, recomputed and replaced.
-    ``progress_factory(total)`` returns a context manager with an ``update(n)`` method (tqdm).
+    ``progress(n)`` is told of the :func:`count_steps` as they finish (none when the cache is read).
     """
     stored = cache.ArrayCache(cache_path(qualifier), _cache_meta(qualifier), "count", enabled=use_cache)
     arrays = stored.load(_FIELDS)
     if arrays is not None:
         return CountTable(qualifier=qualifier, **{k: arrays[k] for k in _FIELDS})
-    total = 2 * hand_tables().canon_index.shape[0]
-    if progress_factory is None:
-        table = compute_counts(qualifier, threads=threads)
-    else:
-        with progress_factory(total) as bar:
-            table = compute_counts(qualifier, threads=threads, progress=bar.update)
+    table = compute_counts(qualifier, threads=threads, progress=progress)
     stored.save({k: getattr(table, k) for k in _FIELDS})
     return table

@@ -541,13 +541,13 @@ class HoleCardTable:
 
 def hole_card_table(table: CountTable, variant: Variant, exposed: Sequence[int] = (-1, 0, 1, 2, 3, 4),
                     shares: Sequence[Fraction] = (), *, threads: int | None = None, use_cache: bool = True,
-                    progress: Callable[[int, int], None] | None = None) -> HoleCardTable:
+                    progress: Callable[[int], None] | None = None) -> HoleCardTable:
     """:class:`HoleCardTable` for the given exposure levels (-1 = no dealer card visible).
-    ``progress(level, n)`` is told of known-set classes finished at each kernel level."""
+    ``progress(n)`` is told of known-set classes finished, level after level (of
+    ``sum(kernel_classes(k))``)."""
     levels = []
     for k in sorted(set(exposed)):
-        tick = (lambda n, k=k: progress(k, n)) if progress else None
-        levels.append(hole_cards(table, variant, k, threads=threads, use_cache=use_cache, progress=tick))
+        levels.append(hole_cards(table, variant, k, threads=threads, use_cache=use_cache, progress=progress))
     return HoleCardTable(variant, tuple(levels), tuple(Fraction(p) for p in shares))
 
 

@@ -37,7 +37,7 @@ from studodds.certify.tables import (
     write,
     written_files,
 )
-from studodds.progress import bar_factory
+from studodds.progress import progress_bar
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
     notes: list[str] = []
     found_warnings: list[tuple[str, str]] = []
     staged: list[tuple[str, list[str]]] = []
-    with _staging(root) as staging, bar_factory("variants", not progress)(len(sources)) as bar:
+    with _staging(root) as staging, progress_bar(progress, "variants", len(sources), "variant") as tick:
         for group in groups.values():
             counts = api.count_table(group[0].variant, threads=threads, use_cache=use_cache, progress=progress)
             checked = spot_check(counts, SPOT_CHECKS, threads)
@@ -195,7 +195,8 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
                 binary = binary_files(table, chosen, notes)
                 write(staging, table, binary, chosen, threads)
                 staged.append((table.name, written_files(table, chosen, binary)))
-                bar.update(1)
+                if tick is not None:
+                    tick(1)
         for name, _files in staged:
             replace_folder(staging / name, root / name)
     written = tuple(WrittenTable(name, str(root / name), tuple(sorted(files))) for name, files in staged)
