@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -85,8 +84,7 @@ class RaiseValue:
         # each coefficient below, is then a whole number of 1/scale antes)
         scale = math.lcm(*(v.denominator for v in [s.ante_no_qualify, s.ante_win, *s.pays, *s.bonus]))
 
-        def above_loss(c: Category | None, state: str) -> Fraction:
-            return s.net(c, state) - s.net(c, "dealer_wins")
+        above_loss = s.over_loss
         c_win = [int(above_loss(c, "player_wins") * scale) for c in Category]
         c_nq = int(above_loss(None, "dealer_does_not_qualify") * scale)    # a bonus is in both nets: it cancels
         c_tie = int(above_loss(None, "push") * scale)

@@ -25,13 +25,15 @@ def _random_pays(rng):
     return pays
 
 
-@pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1)), pytest.param((Fraction(1, 2), Fraction(2)), marks=pytest.mark.slow),
-                                  pytest.param((Fraction(3, 2), Fraction(0)), marks=pytest.mark.slow)])
+@pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1), 2), pytest.param((Fraction(1, 2), Fraction(2), 2), marks=pytest.mark.slow),
+                                  pytest.param((Fraction(3, 2), Fraction(0), 2), marks=pytest.mark.slow),
+                                  (Fraction(1), Fraction(1), 1), pytest.param((Fraction(1, 2), Fraction(1), 3), marks=pytest.mark.slow)])
 def test_index_equals_kernel_for_random_paytables(us_counts, ante):
+    """Every raise size: the index's coefficients come from the settlement, like the kernel's."""
     rng = np.random.default_rng(17)
     index = ThresholdIndex(us_counts, *ante)
     for k in range(12):
-        v = Variant(f"r{k}", _random_pays(rng), ante_no_qualify=ante[0], ante_win=ante[1])
+        v = Variant(f"r{k}", _random_pays(rng), ante_no_qualify=ante[0], ante_win=ante[1], raise_antes=ante[2])
         stats, _ = index.statistics(v.raise_pays)
         (kernel,), _ = raw_statistics(us_counts, v, [])
         assert np.array_equal(stats, kernel), (k, ante)

@@ -130,9 +130,11 @@ def aggregate_all(const int16_t[::1] category, const int16_t[::1] strength, cons
 
 
 def threshold_keys(const int64_t[::1] row_order, const uint32_t[:, ::1] no_qualify,
-                   const uint32_t[:, ::1] win, const uint32_t[:, ::1] tie, int64_t a3, int64_t d):
+                   const uint32_t[:, ::1] win, const uint32_t[:, ::1] tie, int64_t c_nq, int64_t c_tie,
+                   int64_t c_fold, int64_t d):
     """For situations in the given row order (rows grouped by category): the float threshold
-    t = rhs / (win * d) (inf when win == 0) and the exact rhs = 2N*d - nq*a3 - 3*tie*d."""
+    t = rhs / (win * d) (inf when win == 0) and the exact rhs = c_fold*N*d - nq*c_nq - c_tie*tie*d
+    (the coefficients: a state's net less a lost hand's, from the settlement; c_nq times d)."""
     cdef Py_ssize_t n = row_order.shape[0], m = no_qualify.shape[1], i, j, k
     t_np = np.empty(n * m, dtype=np.float64)
     rhs_np = np.empty(n * m, dtype=np.int64)
@@ -143,7 +145,7 @@ def threshold_keys(const int64_t[::1] row_order, const uint32_t[:, ::1] no_quali
         for i in range(n):
             for j in range(m):
                 k = i * m + j
-                r = 2 * COMPLETIONS * d - <int64_t>no_qualify[row_order[i], j] * a3 - 3 * <int64_t>tie[row_order[i], j] * d
+                r = c_fold * COMPLETIONS * d - <int64_t>no_qualify[row_order[i], j] * c_nq - c_tie * <int64_t>tie[row_order[i], j] * d
                 rhs[k] = r
                 w = win[row_order[i], j]
                 t[k] = (<double>r) / (<double>w * <double>d) if w > 0 else INFINITY

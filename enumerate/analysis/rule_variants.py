@@ -74,11 +74,7 @@ def rule_variant_figures(counts: CountTable, variant: Variant, a: Analysis,
     rows: list[CapRow] = []
     cap = variant.max_payout
     if cap is not None:
-        extra = variant.ante_win if cap.covers == "ante_and_raise" else 0
-        # the largest ante at which each category is still paid in full
-        antes = {cap.ante} | {cap.amount / (extra + variant.raise_antes * p)
-                              for p in set(variant.raise_pays.values()) if extra + variant.raise_antes * p > 0}
-        for ante in sorted(antes):
+        for ante in variant.cap_antes():
             at = replace(cap, ante=ante)
             v = replace(variant, max_payout=at, side_bets=())
             b = a if ante == cap.ante else analysis_from_stats(

@@ -18,6 +18,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistics
 from enumerate.analysis.stats import Stat
+from enumerate.analysis.threshold_index import index_key
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
@@ -209,7 +210,7 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
     cross-checks the index.  Charts are kept with the table by raised set."""
-    if index is None or not variant.standard_settlement:
+    if index is None or index_key(variant) != (index.ante_no_qualify, index.ante_win, index.raise_antes):
         (stats,), chart = raw_statistics(table, variant, [], threads=threads)
         assert chart is not None
         return stats, chart

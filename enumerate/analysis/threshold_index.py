@@ -1,10 +1,13 @@
 """Fast exact optimal-strategy statistics for many paytables sharing a count table.
 
-For fixed ante pays (a_nq, a_w), with N = 163,185, a situation of category c raises iff
+For fixed ante pays (a_nq, a_w) and a raise of r antes without an ante bonus, with N = 163,185,
+a situation of category c raises iff
 
-    win * P_c  >  2N - nq * (a_nq + 3) - 3 * tie  =: rhs        where P_c = a_w + 2 * pay_c + 3
+    win * P_c  >  r N - nq * (a_nq + 1 + r) - (1 + r) * tie  =: rhs     where P_c = a_w + r * pay_c + 1 + r
 
-(the linear form of :class:`enumerate.raise_value.RaiseValue` divided by its scale).  A situation
+(the linear form of :class:`enumerate.raise_value.RaiseValue` divided by its scale; every
+coefficient is a state's net result less a lost hand's, read from the settlement,
+:meth:`enumerate.rules.settlement.Settlement.over_loss`).  A situation
 with ``win > 0`` therefore raises iff P_c exceeds its threshold t = rhs / win; once each
 category's situations are sorted by t, any paytable's raised set is a prefix, found by binary
 search, and its statistics are prefix sums (kept per block of 256).  Sorting uses floats; every
@@ -24,6 +27,8 @@ from enumerate.analysis import _aggregate
 from enumerate.analysis.stats import N_STATS, Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.memo import TableMemo
+from enumerate.rules.settlement import Settlement
+from enumerate.rules.variant import Variant
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 _TOL = 1e-9
@@ -32,16 +37,20 @@ _TOL = 1e-9
 class ThresholdIndex:
     """Per count table and ante pays: everything needed to analyse any raise paytable fast."""
 
-    def __init__(self, table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction) -> None:
+    def __init__(self, table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction, raise_antes: int = 2) -> None:
         self.table = table
         self.ante_no_qualify = Fraction(ante_no_qualify)
         self.ante_win = Fraction(ante_win)
+        self.raise_antes = raise_antes
+        self.settlement = s = Settlement(raise_antes, self.ante_no_qualify, self.ante_win, (Fraction(0),) * 10,
+                                         (Fraction(0),) * 10)
         self.d = d = self.ante_no_qualify.denominator
-        a3 = int((self.ante_no_qualify + 3) * d)
+        c_nq = int(s.over_loss(None, "dealer_does_not_qualify") * d)
+        c_tie, c_fold = int(s.over_loss(None, "push")), int(s.over_loss(None, "folded"))
         m = table.up.shape[1]
         row_cat = CATEGORY_BY_STRENGTH[table.strength]
         row_order = np.argsort(row_cat, kind="stable").astype(np.int64)
-        t, rhs = _aggregate.threshold_keys(row_order, table.no_qualify, table.win, table.tie, a3, d)
+        t, rhs = _aggregate.threshold_keys(row_order, table.no_qualify, table.win, table.tie, c_nq, c_tie, c_fold, d)
         counts = np.bincount(row_cat, minlength=10) * m
         starts = np.concatenate([[0], np.cumsum(counts)])
         order = np.empty(t.shape[0], dtype=np.int64)
@@ -75,8 +84,9 @@ class ThresholdIndex:
         return np.array(a, dtype=np.int64) - np.array(b, dtype=np.int64)
 
     def pay_key(self, pay: Fraction) -> Fraction:
-        """P = a_w + 2 * pay + 3: the key a situation's threshold is compared with."""
-        return self.ante_win + 2 * Fraction(pay) + 3
+        """P = a_w + r * pay + 1 + r (a win's net less a loss's): the key a situation's threshold
+        is compared with."""
+        return self.settlement.with_pays(pay).over_loss(0, "player_wins")
 
     def exact_threshold(self, k: int) -> Fraction:
         """The exact threshold t = rhs / (win * d) of the situation at sorted position ``k``."""
@@ -174,11 +184,17 @@ class ThresholdIndex:
         return int(self.row_order[flat // self.m]), flat % self.m
 
 
-def threshold_index(table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction) -> ThresholdIndex:
-    """The table's index for these ante pays, built once and kept with the table."""
-    key = (Fraction(ante_no_qualify), Fraction(ante_win))
+def threshold_index(table: CountTable, ante_no_qualify: Fraction, ante_win: Fraction, raise_antes: int = 2) -> ThresholdIndex:
+    """The table's index for these ante pays and raise, built once and kept with the table."""
+    key = (Fraction(ante_no_qualify), Fraction(ante_win), raise_antes)
     return _INDEXES.get(table, key, lambda: ThresholdIndex(table, *key))
 
 
-#: Per count table and ante pays (no qualify, win): the index.
-_INDEXES: TableMemo[tuple[Fraction, Fraction], ThresholdIndex] = TableMemo("threshold indexes")
+def index_key(variant: Variant) -> tuple[Fraction, Fraction, int] | None:
+    """What a variant's index is built for (ante pays, raise), or None when no index serves it
+    (an ante bonus makes the threshold depend on the category)."""
+    return None if variant.ante_bonus is not None else (variant.ante_no_qualify, variant.ante_win, variant.raise_antes)
+
+
+#: Per count table, ante pays (no qualify, win) and raise: the index.
+_INDEXES: TableMemo[tuple[Fraction, Fraction, int], ThresholdIndex] = TableMemo("threshold indexes")

@@ -325,7 +325,7 @@ def build_grid(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axi
         seen.add(a.key)
     axes = sorted(axes, key=lambda a: keys.index(a.key))
     if index is None:
-        index = threshold_index(table, variant.ante_no_qualify, variant.ante_win)
+        index = threshold_index(table, variant.ante_no_qualify, variant.ante_win, variant.raise_antes)
     fixed_pays = {s.key: variant.raise_pays[s.categories[0]] for s in slots if s.key not in seen}
     scale = math.lcm(variant.ante_no_qualify.denominator, variant.ante_win.denominator,
                      *(v.denominator for v in fixed_pays.values()), *(v.denominator for a in axes for v in a.values))

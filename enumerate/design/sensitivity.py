@@ -151,7 +151,7 @@ def _nearest_thresholds(index: ThresholdIndex, keys: list[tuple[Category, Fracti
 def sensitivity(table: CountTable, variant: Variant) -> Sensitivity:
     """Exact sensitivity of every raise pay and both ante pays (see the module docstring)."""
     check_designable(variant)
-    index = threshold_index(table, variant.ante_no_qualify, variant.ante_win)
+    index = threshold_index(table, variant.ante_no_qualify, variant.ante_win, variant.raise_antes)
     stats, _ = index.statistics({c: variant.pay(c) for c in Category})
     a = analysis_from_stats(table, variant, stats)          # the base game's figures, from the same statistics
     t = a.total_combinations

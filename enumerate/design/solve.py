@@ -164,7 +164,7 @@ def _exact_pay(table: CountTable, variant: Variant, grid: PayGrid, target: Targe
         worse, better = _order_bounds(grid, axis.key)
         lo = max(lo, worse) if worse is not None else lo
         hi = min(hi, better) if better is not None else hi
-    index = threshold_index(table, variant.ante_no_qualify, variant.ante_win)
+    index = threshold_index(table, variant.ante_no_qualify, variant.ante_win, variant.raise_antes)
     slot = next(s for s in pay_slots(variant) if s.key == axis.key)
 
     def at(x: Fraction) -> Candidate:

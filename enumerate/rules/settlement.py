@@ -28,7 +28,7 @@ purpose: it is the independent witness of these figures.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from enumerate.rules.variant import Variant
@@ -70,6 +70,15 @@ class Settlement:
         if state == "dealer_wins":
             return Fraction(-1 - self.raise_antes) + bonus
         raise ValueError(f"unknown state {state!r}")
+
+    def over_loss(self, category: Category | int | None, state: str) -> Fraction:
+        """What ending in ``state`` nets above a lost raised hand (the coefficient of that state
+        in the raise decision; a bonus is in both nets and cancels unless the state is a fold)."""
+        return self.net(category, state) - self.net(category, "dealer_wins")
+
+    def with_pays(self, pay: Fraction) -> "Settlement":
+        """The same settlement with every raise pay ``pay`` (for an index over pays)."""
+        return replace(self, pays=(Fraction(pay),) * len(self.pays))
 
     def ev_raise(self, category: Category | int, no_qualify: int, win: int, tie: int, completions: int) -> Fraction:
         """EV(raise) in antes of a hand of ``category`` against ``completions`` equally likely

@@ -118,8 +118,22 @@ class Variant:
         posted = self.raise_pays[category]
         if self.max_payout is None:
             return posted
-        room = self.max_payout.antes - (self.ante_win if self.max_payout.covers == "ante_and_raise" else 0)
+        room = self.max_payout.antes - self._capped_ante()
         return max(Fraction(0), min(posted, room / self.raise_antes))
+
+    def _capped_ante(self) -> Fraction:
+        """The part of a win's ante pay the maximum payout covers (antes)."""
+        return self.ante_win if self.max_payout is not None and self.max_payout.covers == "ante_and_raise" else Fraction(0)
+
+    def cap_antes(self) -> list[Fraction]:
+        """The ante sizes (in the cap's money) at which the maximum payout starts to cut a pay --
+        for each raise pay the largest ante at which a win is still paid in full -- and the
+        table's own ante, sorted; [] without a maximum payout."""
+        cap = self.max_payout
+        if cap is None:
+            return []
+        covered = {self._capped_ante() + self.raise_antes * p for p in self.raise_pays.values()}
+        return sorted({cap.ante} | {cap.amount / c for c in covered if c > 0})
 
     @property
     def standard_settlement(self) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.selfcheck import spot_check
+from enumerate.analysis.threshold_index import index_key
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
 from enumerate.core.parallel import resolve_threads
 from enumerate.game.kinds import require
@@ -184,7 +185,8 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
             checked = spot_check(counts, SPOT_CHECKS, threads)
             indexes = indexes_for(group, counts)
             for s in group:
-                index = indexes.get((s.variant.ante_no_qualify, s.variant.ante_win))
+                key = index_key(s.variant)
+                index = None if key is None else indexes.get(key)
                 extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
                 table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen,

@@ -21,7 +21,7 @@ from enumerate.analysis.certification import CertificationFigures, certification
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.par import par_from_stats
 from enumerate.analysis.strategies import StrategyComparison
-from enumerate.analysis.threshold_index import ThresholdIndex
+from enumerate.analysis.threshold_index import ThresholdIndex, index_key
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION, CountTable
 from enumerate.core.jsonform import exact
@@ -261,9 +261,9 @@ RENDERERS: dict[str, Any] = {"plain": render_plain, "draws": render_draws}
 INDEX_FROM = 8
 
 
-def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction], Any]:
-    """ThresholdIndex per ante-pay pair used by at least INDEX_FROM of the sources."""
-    uses = Counter((s.variant.ante_no_qualify, s.variant.ante_win) for s in sources)
+def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction, int], Any]:
+    """ThresholdIndex per (ante pays, raise) used by at least INDEX_FROM of the sources."""
+    uses = Counter(k for s in sources if (k := index_key(s.variant)) is not None)
     return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
 
 
