@@ -58,6 +58,13 @@ class RaiseValue:
         return self.c_tie
 
     @property
+    def c_fold(self) -> int:
+        """What folding nets above a lost raised hand, times scale, per dealer hand: the raise
+        threshold per completion when it is the same for every category (r * scale; see
+        :attr:`raise_above`)."""
+        return self.raise_above // COMPLETIONS
+
+    @property
     def denominator(self) -> int:
         return self.scale * COMPLETIONS
 

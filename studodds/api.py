@@ -121,7 +121,7 @@ def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     if use_cache and q in _TABLES:                # use_cache=False always recounts
         _TABLES.move_to_end(q)
         return _TABLES[q]
-    with progress_bar(progress, "counting", count_steps()) as tick:
+    with progress_bar(progress, "counting", count_steps) as tick:
         table = load_or_compute(q, use_cache=use_cache, threads=threads, progress=tick)
     _TABLES[q] = table
     while len(_TABLES) > _KEEP_TABLES:
@@ -254,11 +254,12 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     """
     threads = resolve_threads(threads)          # resolved once: every step below gets this int
     from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
-    from enumerate.simulation.simulate import check_run  # lazy: start-up time
+    from enumerate.simulation.simulate import check_playable, check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
     v = load_variant(variant)
     require(v, "simulate")
     check_run(games, seed)
+    check_playable(v)
     func: Strategy | None = None
     name = "optimal"
     if isinstance(strategy, str) and strategy != "optimal":

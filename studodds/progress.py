@@ -17,7 +17,7 @@ from typing import Any
 class _Bar:
     """A callable ``tick(n)`` that makes its tqdm bar on the first call."""
 
-    def __init__(self, description: str, total: int, unit: str, quiet: bool) -> None:
+    def __init__(self, description: str, total: int | Callable[[], int], unit: str, quiet: bool) -> None:
         self._args = (description, total, unit, quiet)
         self._bar: Any = None
 
@@ -25,7 +25,7 @@ class _Bar:
         if self._bar is None:
             from tqdm import tqdm  # start-up: a command that draws no bar never pays for importing tqdm
             description, total, unit, quiet = self._args
-            self._bar = tqdm(total=total, desc=description, unit=unit, unit_scale=True,
+            self._bar = tqdm(total=total() if callable(total) else total, desc=description, unit=unit, unit_scale=True,
                              disable=quiet or not sys.stderr.isatty(), leave=False, file=sys.stderr)
         self._bar.update(n)
 
@@ -35,9 +35,11 @@ class _Bar:
 
 
 @contextmanager
-def progress_bar(on: bool, description: str, total: int, unit: str = "hand") -> Iterator[Callable[[int], None] | None]:
+def progress_bar(on: bool, description: str, total: int | Callable[[], int],
+                 unit: str = "hand") -> Iterator[Callable[[int], None] | None]:
     """Within the block, ``tick(n)`` advances a bar of ``total`` ``unit``s (None when ``on`` is
-    False: the steps below skip reporting)."""
+    False: the steps below skip reporting); ``total`` may be a function, asked on the first
+    step (so what it costs is not paid when no step comes)."""
     if not on:
         yield None
         return

@@ -90,7 +90,7 @@ def test_variant_file_writer_round_trips():
 
 
 def test_design_refuses_what_it_does_not_model(us_counts):
-    for name in ("raise-one-ante", "ante-bonus", "max-payout"):
+    for name in ("ante-bonus", "max-payout"):
         with pytest.raises(StudoddsError):
             build_grid(us_counts, api.load_variant(name), [Axis.parse("flush=5..6")])
     v = api.load_variant("uk-casino-stud")
@@ -102,8 +102,19 @@ def test_design_refuses_what_it_does_not_model(us_counts):
 
 # ---------------------------------------------------------------- exactness (slow)
 
+@pytest.mark.parametrize("name", ["raise-one-ante", "us-common"])
+def test_a_design_candidate_equals_the_analysis_at_any_raise_size(us_counts, name):
+    """The grid's nets and stakes come from the settlement: a candidate at the variant's own
+    pays is the one-pass kernel's analysis, figure by figure, for a raise of 1 or 2 antes."""
+    v = api.load_variant(name)
+    grid = build_grid(us_counts, v, [Axis.parse(f"flush={v.raise_pays[Category.FLUSH]}")])
+    c, a = grid.candidate([0]), analyze(us_counts, v)
+    assert (c.total_loss, c.house_edge, c.element_of_risk, c.variance) == (a.total_loss, a.house_edge, a.element_of_risk, a.variance)
+    assert (c.hit_frequency, c.raise_probability) == (a.hit_frequency, a.raise_probability)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["us-common", "uk-casino-stud"])
+@pytest.mark.parametrize("name", ["us-common", "uk-casino-stud", "raise-one-ante"])
 def test_sensitivities_equal_finite_differences(us_counts, name):
     """Every pay's sensitivity equals the difference of two full re-analyses, up to and at the
     upper flip point; past it and at the lower one exactly the reported situations flip."""
@@ -140,7 +151,8 @@ def test_sensitivities_equal_finite_differences(us_counts, name):
             assert a.raised_situations - b.raised_situations == p.lower.situations, p.pay
             assert b.total_loss - a.total_loss == (p.lower.at - p.value) * p.total_loss_per_unit
             flips += 1
-    assert flips >= 5          # pair, high card and both ante pays have flip points here
+    # pair, high card and both ante pays have flip points at a 2-ante raise; at 1 ante, two of them
+    assert flips >= (2 if v.raise_antes == 1 else 5)
 
 
 @pytest.mark.slow
@@ -261,7 +273,7 @@ def test_design_commands(tmp_path):
     for args, message in [(["design", "solve", "--target", "house_edge=3%", "--vary", "fullhouse=1..2"], "not a raise pay"),
                           (["design", "search", "--vary", "flush=1..2", "--bound", "edge=3%"], "FIGURE=LO..HI"),
                           (["design", "solve", "--target", "house_edge=3%", "--vary", "flush=1..2", "--write", "x.txt"], ".toml"),
-                          (["design", "solve", "raise-one-ante", "--target", "house_edge=3%", "--vary", "flush=1..2"],
-                           "standard settlement")]:
+                          (["design", "solve", "ante-bonus", "--target", "house_edge=3%", "--vary", "flush=1..2"],
+                           "without an ante bonus")]:
         r = run_cli(*args, "--quiet")
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)

@@ -86,8 +86,9 @@ def test_conditions_of_a_supported_analysis_name_the_rule():
         kinds.require(galewind, "analyze")
     assert kinds.require(galewind, "draws_sample").name == "draws"
     for analysis in ("protection", "design"):
-        with pytest.raises(StudoddsError, match="2.ante raise|raise of 2 antes"):
-            kinds.require(load_builtin("raise-one-ante").variant, analysis)
+        with pytest.raises(StudoddsError, match="without an ante bonus"):
+            kinds.require(load_builtin("ante-bonus").variant, analysis)
+        assert kinds.require(load_builtin("raise-one-ante").variant, analysis).name == "plain"
     with pytest.raises(KeyError):
         kinds.require(load_builtin("us-common").variant, "astrology")
 

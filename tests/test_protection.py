@@ -22,6 +22,7 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH
 
 US = load_builtin("us-common").variant
 UK = load_builtin("uk-casino-stud").variant      # another paytable and rules, same qualifier
+ONE = load_builtin("raise-one-ante").variant      # a raise of one ante: the kernel's threshold from the settlement
 SUITS = list(itertools.permutations(range(4)))
 
 
@@ -187,8 +188,10 @@ def test_known_set_classes_cover_every_set_once(j):
     assert len(seen) == math.comb(52, j)
 
 
-@pytest.mark.parametrize("variant", [US, pytest.param(UK, marks=pytest.mark.slow)], ids=["us", "uk"])
+@pytest.mark.parametrize("variant", [US, pytest.param(UK, marks=pytest.mark.slow), ONE], ids=["us", "uk", "raise-1"])
 def test_no_exposed_hole_card_is_the_normal_game(us_counts, variant):
+    """The kernel with only the up card known (its raise threshold and outcomes) is the count
+    table's analysis, whatever the raise size."""
     normal = analyze(us_counts, variant)
     k0 = ex.hole_cards(us_counts, variant, 0, use_cache=False)
     assert k0.total_combinations == normal.total_combinations

@@ -207,7 +207,7 @@ def test_a_device_is_not_a_variant_file(tmp_path, path):
     (("batch", "us-common", "--hands", "x"), "--hands"),
     (("batch", "us-common", "--formats", "docx"), "--formats"),
     (("batch", "us-common", "--protection", "9"), "--protection"),
-    (("batch", "raise-one-ante", "--protection", "0"), "raise of 2 antes"),
+    (("batch", "ante-bonus", "--protection", "0"), "without an ante bonus"),
     (("hand", "As Kd Jh 8c 3s", "--up", "As"), "--up"),
     (("hand", "As Kd Jh 8c 3s", "us-common", "--variant", "royal-200"), "given twice"),
     (("ev-table", "--out", "x.xlsx"), "--out"),

@@ -266,7 +266,7 @@ def test_standard_variants_keep_their_json(us_counts):
     assert "side_bets" not in v.to_dict() and "raise_antes" not in v.to_dict()
     with pytest.raises(StudoddsError, match="game-protection"):
         from studodds import api
-        api.hole_cards(replace(v, raise_antes=1), exposed=[0])
+        api.hole_cards(replace(v, ante_bonus=load_builtin("ante-bonus").variant.ante_bonus), exposed=[0])
 
 
 def test_a_side_bet_added_or_removed_is_one_rule_change():

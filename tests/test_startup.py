@@ -24,7 +24,10 @@ print(json.dumps({"code": code, "strength_table": _eval._STRENGTH_BY_INDEX is no
 #: Modules a warm analyze or hand has no use for.
 NOT_AT_START = ("enumerate.design", "enumerate.protection", "enumerate.progressive.figures", "studodds.certify",
                 "studodds.reports.design", "studodds.reports.markdown", "enumerate.analysis.ev_table",
-                "enumerate.analysis.distribution", "enumerate.draws", "numpy.ma")
+                "enumerate.analysis.distribution", "numpy.ma",
+                # the draws' kind (a few lines: every table's kind is known) loads, its engine does not
+                "enumerate.draws.game", "enumerate.draws.hand", "enumerate.draws.sample", "enumerate.draws.strata",
+                "enumerate.draws._game", "enumerate.draws._hand")
 
 
 def _probe(*args: str) -> dict:

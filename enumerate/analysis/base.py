@@ -173,7 +173,7 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
 
     split = {c: (int(nq_c[c]), int(tie_c[c]), int(lose_c[c])) for c in Category}
     rows, expected, second = return_table(variant, wins, nq, tie, lose, folded, total, split)
-    average_wager = 1 + variant.raise_antes * Fraction(raised, total_situations)
+    average_wager = Settlement.of(variant).average_stake(Fraction(raised, total_situations))
     return Analysis(
         variant=variant,
         total_combinations=total,

@@ -32,6 +32,7 @@ from enumerate.analysis.strategies import raise_all as everything
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
+from enumerate.rules.settlement import Settlement
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category, strength_by_index
 
@@ -61,7 +62,7 @@ def worst_play(a: Analysis, raise_all: Analysis) -> WorstPlay:
     expected = raise_all.expected_return - 1 - a.expected_return
     raised = a.raised_situations + a.indifferent_situations
     total = a.total_combinations // COMPLETIONS
-    return WorstPlay(expected, 1 + a.variant.raise_antes * Fraction(total - raised, total))
+    return WorstPlay(expected, Settlement.of(a.variant).average_stake(Fraction(total - raised, total)))
 
 
 def dealer_qualifies_by_up_rank(table: CountTable) -> dict[int, Fraction]:

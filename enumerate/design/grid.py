@@ -22,6 +22,7 @@ from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.rules.amounts import parse_amount
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from enumerate.rules.variant_file import RAISE_KEYS
 from evaluator.errors import StudoddsError
@@ -69,9 +70,8 @@ def pay_slots(variant: Variant) -> tuple[Slot, ...]:
 
 def check_designable(variant: Variant) -> None:
     """StudoddsError unless the design tools model the variant's settlement exactly."""
-    if not variant.standard_settlement:
-        raise StudoddsError(f"variant {variant.name!r}: paytable design needs the standard settlement "
-                            "(a 2-ante raise, no ante bonus, no draws)")
+    if variant.ante_bonus is not None or variant.draws is not None:
+        raise StudoddsError(f"variant {variant.name!r}: paytable design models the plain game without an ante bonus")
     if variant.max_payout is not None:
         raise StudoddsError(f"variant {variant.name!r}: paytable design works on uncapped pays "
                             "(remove [max_payout])")
@@ -208,6 +208,7 @@ class PayGrid:
     fixed: tuple[int, ...]              # the fixed pays' row (Python ints)
     scaled: tuple[np.ndarray, ...]      # per axis: the values times scale (int64)
     order: tuple[tuple[Any, Any], ...]  # (better, worse) pairs: ("axis", i) or ("value", scaled int)
+    settlement: Settlement              # the net results and stakes (raise pays aside) of the ante pays and raise
 
     @property
     def combinations(self) -> int:
@@ -269,7 +270,7 @@ class PayGrid:
         sums = [int(x) for x in self.fixed]
         for a, p in enumerate(positions):
             _add_row(sums, [int(x) for x in self.rows[a][int(p)]])
-        return _figures(sums, self.pays_at(positions), self.scale, self.situations)
+        return _figures(sums, self.pays_at(positions), self.scale, self.situations, self.settlement)
 
     def floats(self, block: Block) -> dict[str, np.ndarray]:
         """Every figure of a block as doubles (for ranking and plotting; decisions that must be
@@ -277,7 +278,8 @@ class PayGrid:
         s, t, n = float(self.scale), float(self.combinations), float(self.situations)
         total = block.sums["total"].astype(np.float64)
         edge = -total / (s * t)
-        eor = edge / (1.0 + 2.0 * block.sums["raised"].astype(np.float64) / n)
+        extra = float(self.settlement.staked(True) - self.settlement.staked(False))
+        eor = edge / (1.0 + extra * block.sums["raised"].astype(np.float64) / n)
         var = block.sums["second"].astype(np.float64) / (s * s * t) - edge * edge
         return {"house_edge": edge, "element_of_risk": eor, "rtp": 1.0 - eor,
                 "standard_deviation": np.sqrt(np.maximum(var, 0.0)),
@@ -287,23 +289,26 @@ class PayGrid:
 
 
 def _slot_row(index: ThresholdIndex, slot: Slot, pay: Fraction, scale: int) -> list[int]:
-    """The exact row of one pay at one value (see :data:`COLUMNS`)."""
-    a_nq, a_w = index.ante_no_qualify, index.ante_win
-    win_pay = int((a_w + 2 * pay) * scale)
-    nq_pay = int(a_nq * scale)
+    """The exact row of one pay at one value (see :data:`COLUMNS`); every net result is the
+    settlement's (:class:`~enumerate.rules.settlement.Settlement`), times ``scale``."""
+    s = index.settlement.with_pays(pay)
+    win_pay = int(s.net(0, "player_wins") * scale)
+    nq_pay = int(s.net(None, "dealer_does_not_qualify") * scale)
+    tie_pay, lose_pay, fold_pay = (int(s.net(None, state) * scale) for state in ("push", "dealer_wins", "folded"))
     total = second = raised = hits = 0
     best = None
     for c in slot.categories:
         row, _ = index.category_statistics(c, pay)
         nq, win, tie, lose = (int(row[k]) for k in (Stat.NO_QUALIFY, Stat.WIN, Stat.TIE, Stat.LOSE))
         r, folded = int(row[Stat.RAISED]), int(row[Stat.SITUATIONS] - row[Stat.RAISED])
-        total += nq * nq_pay + win * win_pay - 3 * scale * lose - folded * COMPLETIONS * scale
-        second += nq * nq_pay ** 2 + win * win_pay ** 2 + 9 * scale * scale * lose + folded * COMPLETIONS * scale * scale
+        outcomes = ((win_pay, win), (nq_pay, nq), (tie_pay, tie), (lose_pay, lose), (fold_pay, folded * COMPLETIONS))
+        total += sum(v * n for v, n in outcomes)
+        second += sum(v * v * n for v, n in outcomes)
         raised += r
-        hits += (nq if nq_pay > 0 else 0) + (win if win_pay > 0 else 0)
-        present = [v for v, n in ((win_pay, win), (nq_pay, nq), (0, tie), (-3 * scale, lose), (-scale, folded)) if n]
+        hits += sum(n for v, n in outcomes if v > 0)
+        present = [v for v, n in outcomes if n]
         best = max(present) if best is None else max(best, *present)
-    return [total, second, raised, hits, best if best is not None else -3 * scale]
+    return [total, second, raised, hits, best if best is not None else lose_pay]
 
 
 def build_grid(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, ...], *, order: bool = True,
@@ -344,7 +349,7 @@ def build_grid(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axi
         for better, worse in zip(keys, keys[1:]):
             if better in where or worse in where:
                 pairs.append((ref(better), ref(worse)))
-    return PayGrid(slots=slots, axes=tuple(axes), fixed_pays=fixed_pays, scale=scale,
+    return PayGrid(settlement=index.settlement, slots=slots, axes=tuple(axes), fixed_pays=fixed_pays, scale=scale,
                    situations=table.n_situations, rows=rows, fixed=tuple(int(x) for x in fixed),
                    scaled=scaled, order=tuple(pairs))
 
@@ -358,20 +363,21 @@ def _add_row(sums: list[int], row: list[int]) -> None:
 
 def _summed_rows(index: ThresholdIndex, slots: list[Slot], pays: dict[str, Fraction], scale: int) -> list[int]:
     """The rows of these pays at these values, summed; the largest net result starts at the
-    smallest there is, a lost raise (-3 antes)."""
-    sums = [0, 0, 0, 0, -3 * scale]
+    smallest there is, a lost raise."""
+    sums = [0, 0, 0, 0, int(index.settlement.net(None, "dealer_wins") * scale)]
     for s in slots:
         _add_row(sums, _slot_row(index, s, pays[s.key], scale))
     return sums
 
 
-def _figures(sums: list[int], pays: dict[str, Fraction], scale: int, situations: int) -> Candidate:
+def _figures(sums: list[int], pays: dict[str, Fraction], scale: int, situations: int, settlement: Settlement) -> Candidate:
     """Exact figures from a candidate's summed row."""
     total, second, raised, hits, best = sums
     t = situations * COMPLETIONS
     edge = Fraction(-total, scale * t)
+    stake = settlement.average_stake(Fraction(raised, situations))
     return Candidate(pays=pays, total_loss=Fraction(-total, scale), house_edge=edge,
-                     element_of_risk=edge / (1 + Fraction(2 * raised, situations)),
+                     element_of_risk=edge / stake,
                      variance=Fraction(second, scale * scale * t) - edge * edge, hit_frequency=Fraction(hits, t),
                      raise_probability=Fraction(raised, situations), largest_win=Fraction(best, scale))
 
@@ -383,4 +389,4 @@ def evaluate_pays(index: ThresholdIndex, variant: Variant, pays: dict[str, Fract
     full = {s.key: Fraction(pays.get(s.key, variant.raise_pays[s.categories[0]])) for s in slots}
     scale = math.lcm(index.ante_no_qualify.denominator, index.ante_win.denominator,
                      *(v.denominator for v in full.values()))
-    return _figures(_summed_rows(index, list(slots), full, scale), full, scale, index.table.n_situations)
+    return _figures(_summed_rows(index, list(slots), full, scale), full, scale, index.table.n_situations, index.settlement)

@@ -2,14 +2,14 @@
 move before the optimal strategy changes.
 
 At a fixed strategy the total result over all T = 19,933,230,517,200 combinations is linear in
-every pay: a raise pay p_c multiplies the raise (2 antes) on every winning raised hand of its
-categories, so d(total) / d(p_c) = 2 * W_c; the ante pays multiply the ante on every raised
+every pay: a raise pay p_c multiplies the raise (r antes) on every winning raised hand of its
+categories, so d(total) / d(p_c) = r * W_c; the ante pays multiply the ante on every raised
 hand the player wins (``player_wins``: W = sum of W_c) or the dealer does not qualify
 (``dealer_does_not_qualify``: NQ).  Per ante the edge moves by that over T; the element of risk
 by that over the average wager (fixed with the strategy).
 
 The optimal strategy stays the same while no situation changes side.  A situation of category
-c raises iff its key P_c = a_w + 2 p_c + 3 exceeds its threshold t (the threshold index), so the
+c raises iff its key P_c = a_w + r p_c + 1 + r exceeds its threshold t (the threshold index), so the
 raised set is the same for every P_c in (t_below, t_above]: the largest threshold below the key
 and the smallest at or above it.  In pays that is the exact interval (lower, upper] of the
 report; at a pay just above ``upper`` the situations of ``t_above`` start to raise (they are
@@ -35,6 +35,7 @@ from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.core.tabular import tabular
 from enumerate.design.grid import check_designable, pay_slots
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS, format_card, format_hand
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -172,13 +173,14 @@ def sensitivity(table: CountTable, variant: Variant) -> Sensitivity:
         return _flip_set(table, at, direction, where, weight)
 
     out = []
+    r = variant.raise_antes                # a raise pay moves the key (a win's net) r times as fast
     for slot in pay_slots(variant):
         value = variant.raise_pays[slot.categories[0]]
         wins = sum(int(stats[c, Stat.WIN]) for c in slot.categories)
         below, above = _nearest_thresholds(index, [(c, index.pay_key(value)) for c in slot.categories])
-        out.append(sens(slot.key, value, 2 * wins,
-                        flips(below, lambda d, v=value: v - d / 2, "raise_to_fold"),
-                        flips(above, lambda d, v=value: v + d / 2, "fold_to_raise")))
+        out.append(sens(slot.key, value, r * wins,
+                        flips(below, lambda d, v=value: v - d / r, "raise_to_fold"),
+                        flips(above, lambda d, v=value: v + d / r, "fold_to_raise")))
     # the ante pay of a win moves every category's key by the same amount
     a_w = variant.ante_win
     below, above = _nearest_thresholds(index, [(c, index.pay_key(variant.pay(c))) for c in Category])
@@ -198,13 +200,17 @@ def _no_qualify_flips(table: CountTable, variant: Variant) -> tuple[Any, Any]:
     qualify, below (largest g/nq < a_nq, not below 0) and above (smallest g/nq >= a_nq).
 
     Scaled by q (a common denominator): raise iff nq * u > G with u = a_nq * q and
-    G = 2Nq - 3q * nq - win * p_c - 3q * tie, p_c = (a_w + 2 pay_c + 3) * q."""
-    keys = [variant.ante_win + 2 * variant.pay(c) + 3 for c in Category]
+    G = f N q - l q * nq - win * p_c - l q * tie, p_c = (a_w + r pay_c + l) * q: with a raise of r
+    antes, f = r (a fold's net less a lost hand's) and l = 1 + r (what a lost hand costs), from
+    the settlement."""
+    s = Settlement.of(variant)
+    keys = [s.over_loss(c, "player_wins") for c in Category]
+    fold, lose = s.over_loss(None, "folded"), -s.net(None, "dealer_wins")
     q = math.lcm(variant.ante_no_qualify.denominator, *(k.denominator for k in keys))
     p = np.array([int(k * q) for k in keys], dtype=np.int64)
     u = variant.ante_no_qualify * q
     nq = table.no_qualify.astype(np.int64)
-    g = (2 * COMPLETIONS * q - 3 * q * nq - 3 * q * table.tie.astype(np.int64)
+    g = (int(fold * q) * COMPLETIONS - int(lose * q) * nq - int(lose * q) * table.tie.astype(np.int64)
          - table.win.astype(np.int64) * p[CATEGORY_BY_STRENGTH[table.strength]][:, None])
     with np.errstate(divide="ignore", invalid="ignore"):
         x = np.where(nq > 0, g / np.where(nq > 0, nq, 1), np.nan)

@@ -36,6 +36,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category, category, strength, strength_by_index
@@ -356,7 +357,7 @@ def analysis_from_draws(table: CountTable, variant: Variant, dc: DrawCounts) -> 
         hit += share * sum((r.probability for r in krows if r.pays - fees[kind] > 0), Fraction(0))
     decisions = situations * DECISIONS
     raised = int(sums[:, RAISED].sum())
-    average_wager = 1 + variant.raise_antes * Fraction(raised, decisions)
+    average_wager = Settlement.of(variant).average_stake(Fraction(raised, decisions))
     nq_all = int(sums[:, NQ].sum() + sums[:, NQ_FOLDED].sum())
     analysis = Analysis(
         variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,

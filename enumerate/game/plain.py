@@ -47,11 +47,9 @@ class PlainGame:
         return True
 
     def condition(self, analysis: str, variant: Variant) -> str | None:
-        standard = variant.raise_antes == 2 and variant.ante_bonus is None
-        if analysis == "design" and not standard:
-            return "paytable design needs the standard settlement (a 2-ante raise, no ante bonus)"
-        if analysis == "protection" and not standard:
-            return "game-protection analysis covers a raise of 2 antes without an ante bonus"
+        if analysis in ("design", "protection") and variant.ante_bonus is not None:
+            return (f"{'paytable design' if analysis == 'design' else 'game-protection analysis'} models a table "
+                    "without an ante bonus (with one, the raise decision depends on the category)")
         if analysis == "progressive" and variant.progressive is None:
             return "the table has no [progressive] side bet"
         return None

@@ -143,7 +143,7 @@ cdef struct Ctx:
     int64_t c_nq
     const int64_t* c_win
     int64_t c_tie
-    int64_t scale
+    int64_t c_fold         # folding's net above a lost raise, times scale, per dealer hand
     int n_counters
     int n_marked
     int generic                 # 1: always the inclusion-exclusion path (for the tests)
@@ -388,7 +388,7 @@ cdef void _burn_cards(const Ctx* ctx, Work* w, const uint8_t* pc, uint64_t dead,
     cdef int32_t idx
     cdef unsigned int mask
     n_set = 148995          # C(45, 4)
-    threshold = 2 * ctx.scale * n_set
+    threshold = ctx.c_fold * n_set
     for mask in range(32):
         k = _SUB_SIZE[mask]
         if k > 3:
@@ -601,7 +601,7 @@ cdef void _process_fast(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stat
     cdef Sweep sw
     cdef int64_t h, weight, nq, win, tie, form, wr
     cdef int64_t n_plain = choose(47 - ctx.j, ctx.r, binom_table())
-    cdef int64_t threshold = 2 * ctx.scale * n_plain
+    cdef int64_t threshold = ctx.c_fold * n_plain
     cdef int64_t acc[N_COLUMNS]
     cdef int i, s, cat, grp, cur_cat = 0, cur_grp = 0
     _begin(ctx, K, w, &sw, True)
@@ -754,7 +754,7 @@ cdef void _process_generic(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* s
                 counts_out[h * n_out + lvl * 4 + 3] = <int32_t>n_set[lvl]
             form = nq[lvl] * ctx.c_nq + win[lvl] * ctx.c_win[cat] + tie[lvl] * ctx.c_tie
             _record(&stats[cat * N_COLUMNS], &chart[(lvl * N_GROUPS + grp) * 2], weight, nq[lvl], win[lvl],
-                    tie[lvl], n_set[lvl], form, 2 * ctx.scale * n_set[lvl])
+                    tie[lvl], n_set[lvl], form, ctx.c_fold * n_set[lvl])
 
 
 cdef inline bint _fast_path(const Ctx* ctx) noexcept nogil:
@@ -790,7 +790,7 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
     cdef int b, i, c, a, x, y, k, nT, s, s_prev = -1, q = ctx.qualifier, cat, grp, cur_cat = -1, cur_grp = -1
     cdef int hand[5]
     cdef int64_t h, nq, win, tie, form, wr, weight
-    cdef int64_t threshold = 2 * ctx.scale * 43
+    cdef int64_t threshold = ctx.c_fold * 43
     cdef uint64_t pmask, sm
     for b in range(n_batch):
         kmask[b] = 0
@@ -916,7 +916,7 @@ cdef int _setup(Ctx* ctx, object spec) except -1:
     ctx.c_nq = spec.value.c_nq
     ctx.c_win = &c_win[0]
     ctx.c_tie = spec.value.c_tie
-    ctx.scale = spec.value.scale
+    ctx.c_fold = spec.value.c_fold
     ctx.cancel = NULL
     # counters for the card sets of 0 .. r - 1 cards
     ctx.n_counters = _OFF[ctx.r - 1] + <int>binom_table()[52 * 6 + ctx.r - 1]
@@ -938,7 +938,7 @@ def exposure_stats(spec, const uint8_t[:, ::1] known, int64_t[:, :, ::1] stats, 
     categories x N_COLUMNS) and chart[k] (levels x N_GROUPS x 2).  ``spec`` (a
     :class:`enumerate.protection.exposure.KernelSpec`) holds the hands in increasing strength,
     the qualifier, the raise value -- raise iff nq * c_nq + win * c_win[category] + tie * c_tie
-    > 2 * scale * completions --, the marked cards and levels, and whether P is weighted by its
+    > c_fold * completions (r * scale for a raise of r antes) --, the marked cards and levels, and whether P is weighted by its
     orbit under the relabellings fixing known[k] (``reduce``) or counted once each."""
     strength_by_index()                     # the kernels read the strength of every hand
     cdef Ctx ctx

@@ -214,7 +214,7 @@ def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: in
     completions = math.comb(46 - seen, 4)
     cat = CATEGORY_BY_STRENGTH[strengths(player)]
     nq, win, tie = (counts[:, k].astype(np.int64) for k in range(3))
-    raise_value = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie - 3 * value.scale * completions
+    raise_value = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie - value.c_lose * completions
     fold_value = -value.scale * completions
     if strategy is None:
         decide = raise_value > fold_value

@@ -35,6 +35,7 @@ from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
 from enumerate.raise_value import RaiseValue
+from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
@@ -136,7 +137,7 @@ def _assemble(variant: Variant, stats: np.ndarray, *, scenario: str, description
     if nq + tie + lose + sum(wins.values()) != raised:
         raise AssertionError("raised information sets' outcomes do not add up")
     rows, expected, second = return_table(variant, wins, nq, tie, lose, total - raised, total)
-    average_wager = 1 + 2 * Fraction(raised, total)
+    average_wager = Settlement.of(variant).average_stake(Fraction(raised, total))
     return ExposureAnalysis(
         variant=variant, scenario=scenario, description=description, exposed_hole_cards=exposed,
         sorted_ranks=marked, total_combinations=total,
@@ -385,7 +386,7 @@ def _none_visible(table: CountTable, variant: Variant) -> np.ndarray:
     tie = table.tie.astype(np.int64).sum(axis=1)
     n = table.up.shape[1] * COMPLETIONS
     form = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie
-    raised = form > 2 * value.scale * n
+    raised = form > value.c_fold * n
     w = table.weight.astype(np.int64)
     lose = n - nq - win - tie
     stats = np.zeros((10, len(_COL)), dtype=object)
@@ -396,7 +397,7 @@ def _none_visible(table: CountTable, variant: Variant) -> np.ndarray:
         stats[c, _COL["sets"]] = int(w[sel].sum())
         stats[c, _COL["raised_combinations"]] = int((w[r] * n).sum())
         stats[c, _COL["raised_sets"]] = int(w[r].sum())
-        stats[c, _COL["indifferent_sets"]] = int(w[sel & (form == 2 * value.scale * n)].sum())
+        stats[c, _COL["indifferent_sets"]] = int(w[sel & (form == value.c_fold * n)].sum())
         for key, arr in (("no_qualify", nq), ("win", win), ("tie", tie), ("lose", lose)):
             stats[c, _COL[key]] = int((w[r] * arr[r]).sum())
         stats[c, _COL["no_qualify_all"]] = int((w[sel] * nq[sel]).sum())
@@ -411,7 +412,7 @@ def _all_visible(table: CountTable, variant: Variant) -> np.ndarray:
     w = table.weight.astype(np.int64)
     sums = {k: (getattr(table, k).astype(np.int64).sum(axis=1) * w) for k in ("no_qualify", "win", "tie")}
     sums["lose"] = table.lose.sum(axis=1) * w
-    threshold = 2 * value.scale
+    threshold = value.c_fold
     stats = np.zeros((10, len(_COL)), dtype=object)
     for c in range(10):
         sel = cat == c

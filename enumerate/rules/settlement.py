@@ -71,6 +71,15 @@ class Settlement:
             return Fraction(-1 - self.raise_antes) + bonus
         raise ValueError(f"unknown state {state!r}")
 
+    def staked(self, raised: bool) -> int:
+        """The antes a hand stakes: the ante, and the raise when it raised."""
+        return 1 + self.raise_antes if raised else 1
+
+    def average_stake(self, raise_share: Fraction) -> Fraction:
+        """The antes staked on average when a share ``raise_share`` of the hands raise (the
+        element of risk's denominator)."""
+        return self.staked(False) + (self.staked(True) - self.staked(False)) * raise_share
+
     def over_loss(self, category: Category | int | None, state: str) -> Fraction:
         """What ending in ``state`` nets above a lost raised hand (the coefficient of that state
         in the raise decision; a bonus is in both nets and cancels unless the state is a fold)."""

@@ -30,12 +30,37 @@ from enumerate.core.jsonform import exact
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.qualifier import Qualifier
 
-KINDS = ("player_hand", "player_and_up", "dealer_beaten")
-KIND_TEXT = {
-    "player_hand": "on the player's five cards",
-    "player_and_up": "on the best five of the player's five cards and the dealer's up card",
-    "dealer_beaten": "on the dealer's hand and the outcome",
-}
+
+@dataclass(frozen=True)
+class SideBetKind:
+    """A kind of side bet: its name in variant files, how it settles (for reports), whether it
+    is settled on the player's five cards alone (then, standing on a fold, it is counted over the
+    2,598,960 hands and may carry an envy bonus), and whether on the dealer's hand (then it has
+    ``dealer_at_least`` and ``tie``)."""
+
+    name: str
+    text: str
+    own_hand: bool = False
+    reads_dealer: bool = False
+
+
+#: The side-bet kinds by name.  A kind is added here (:func:`register_kind`), with the hand its
+#: paytable reads in :data:`enumerate.sidebets.analysis.HAND_OF_KIND`; the simulator plays the
+#: kinds of :data:`enumerate.simulation.settle.KIND_CODES` and refuses any other in one line.
+KINDS: dict[str, SideBetKind] = {}
+
+
+def register_kind(kind: SideBetKind) -> SideBetKind:
+    """Add ``kind`` to :data:`KINDS` (its name must be new)."""
+    if kind.name in KINDS:
+        raise ValueError(f"side-bet kind {kind.name!r} is registered already")
+    KINDS[kind.name] = kind
+    return kind
+
+
+register_kind(SideBetKind("player_hand", "on the player's five cards", own_hand=True))
+register_kind(SideBetKind("player_and_up", "on the best five of the player's five cards and the dealer's up card"))
+register_kind(SideBetKind("dealer_beaten", "on the dealer's hand and the outcome", reads_dealer=True))
 
 
 @dataclass(frozen=True)
@@ -67,7 +92,7 @@ class SideBet:
         """The rules in the JSON convention, keys as in the variant file."""
         out: dict[str, Any] = {"kind": self.kind, "wager_antes": exact(self.wager),
                                "fold_forfeits": self.fold_forfeits, "pays": self.pays.to_dict()}
-        if self.kind == "dealer_beaten":
+        if KINDS[self.kind].reads_dealer:
             assert self.dealer_at_least is not None
             out["dealer_at_least"] = {"rule": self.dealer_at_least.label,
                                       "threshold_strength": self.dealer_at_least.threshold}

@@ -135,12 +135,6 @@ class Variant:
         covered = {self._capped_ante() + self.raise_antes * p for p in self.raise_pays.values()}
         return sorted({cap.ante} | {cap.amount / c for c in covered if c > 0})
 
-    @property
-    def standard_settlement(self) -> bool:
-        """True for a 2-ante raise without an ante bonus or draws (what the game-protection
-        kernels and the paytable index handle)."""
-        return self.raise_antes == 2 and self.ante_bonus is None and self.draws is None
-
     def base_game(self) -> "Variant":
         """The same table without its draws: the game the player faces once the hand is final
         (the raise/fold decision after a switch or a purchase is settled by these rules)."""

@@ -331,7 +331,7 @@ def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:
             raise where.fail(key + ".fold_forfeits", "must be true or false")
         dealer = None
         tie = bet.get("tie", "push")
-        if kind == "dealer_beaten":
+        if KINDS[kind].reads_dealer:
             if "dealer_at_least" not in bet:
                 raise where.fail(key + ".dealer_at_least", "missing (a qualifier such as \"22\" or \"AK\")")
             try:
@@ -343,11 +343,12 @@ def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:
         else:
             for k in ("dealer_at_least", "tie"):
                 if k in bet:
-                    raise where.fail(f"{key}.{k}", "only a dealer_beaten bet has this key")
+                    raise where.fail(f"{key}.{k}", f"only a bet settled on the dealer's hand "
+                                                   f"({', '.join(k for k, v in KINDS.items() if v.reads_dealer)}) has this key")
         envy = None
         if "envy" in bet:
             e = bet["envy"]
-            if kind != "player_hand" or fold or not isinstance(e, dict):
+            if not KINDS[kind].own_hand or fold or not isinstance(e, dict):
                 raise where.fail(key + ".envy", "an envy bonus is a table on a player_hand bet that "
                                  "stands on a fold")
             where.unknown(e, ENVY_KEYS, key + ".envy.")

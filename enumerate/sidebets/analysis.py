@@ -31,6 +31,7 @@ with N_a(S) the number of hands of class a that contain S.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -46,7 +47,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
-from enumerate.rules.sidebets import KIND_TEXT, SideBet
+from enumerate.rules.sidebets import KINDS, SideBet
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_by_index, strengths
@@ -114,7 +115,7 @@ class SideBetAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "name": self.bet.name, "kind": self.bet.kind, "settles": KIND_TEXT[self.bet.kind],
+            "name": self.bet.name, "kind": self.bet.kind, "settles": KINDS[self.bet.kind].text,
             "rules": self.bet.to_dict(), "combinations_count": self.space, "total_combinations": self.total,
             "return_table": [r.to_dict() for r in self.rows],
             "expected_return_per_wager": exact(self.expected), "house_edge": exact(self.house_edge),
@@ -221,12 +222,25 @@ def _rows(outcomes: list[tuple[str, str, Fraction, int]], total: int) -> tuple[t
     return tuple(rows), mean, second - mean * mean
 
 
+def player_hand(table: CountTable) -> np.ndarray:
+    """(rows, 47) the strength of each situation's player hand."""
+    return np.broadcast_to(table.strength[:, None], table.up.shape)
+
+
+#: By side-bet kind (:data:`enumerate.rules.sidebets.KINDS`): the (rows, 47) strength of the
+#: five-card hand each situation's paytable reads -- the player's hand, or the best five of it
+#: and the up card.  A kind settled on the dealer's hand (``reads_dealer``) pays by the player's
+#: hand too, and wins or pushes by the counts of its own dealer threshold.
+HAND_OF_KIND: dict[str, Callable[[CountTable], np.ndarray]] = {
+    "player_hand": player_hand,
+    "player_and_up": best_of_six,
+    "dealer_beaten": player_hand,
+}
+
+
 def _class_of_situation(bet: SideBet, table: CountTable) -> np.ndarray:
     """(rows, 47) class index of each situation (-1: not in the paytable)."""
-    classes = _classes(bet.pays)
-    if bet.kind == "player_and_up":
-        return classes[best_of_six(table)]
-    return np.broadcast_to(classes[table.strength][:, None], table.up.shape)
+    return _classes(bet.pays)[HAND_OF_KIND[bet.kind](table)]
 
 
 def dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
@@ -248,7 +262,7 @@ def gain(bet: SideBet, table: CountTable, dealer: CountTable | None) -> tuple[np
     if not bet.fold_forfeits:
         return np.zeros(table.up.shape, dtype=np.int64), d
     cls = _class_of_situation(bet, table)
-    if bet.kind != "dealer_beaten":
+    if not KINDS[bet.kind].reads_dealer:
         per_class = np.array([int((a + 1) * d) * COMPLETIONS for a in amounts], dtype=np.int64)
         return per_class[cls], d
     assert dealer is not None
@@ -265,11 +279,11 @@ def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTab
     labels = _labels(bet.pays)
     w = table.weight.astype(np.int64)[:, None]
     k = len(amounts)
-    if bet.kind == "dealer_beaten":
+    if KINDS[bet.kind].reads_dealer:
         return _settle_dealer(bet, table, raised, dealer, amounts, labels, w)
     cls = _class_of_situation(bet, table)
     if not bet.fold_forfeits:
-        if bet.kind == "player_hand":
+        if KINDS[bet.kind].own_hand:
             counts = np.zeros(k, dtype=np.int64)
             np.add.at(counts, _classes(bet.pays) % k, strength_counts())
             space, total = "hands", N_HANDS
@@ -392,9 +406,9 @@ def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b
 def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow, ...]:
     """Envy collected by one player and the variance of own bet plus envy, 1..players."""
     assert bet.envy is not None
-    if bet.kind != "player_hand" or bet.fold_forfeits:
-        raise StudoddsError(f"side bet {bet.name!r}: an envy bonus is modelled on a player_hand bet that "
-                            "stands on a fold")
+    if not KINDS[bet.kind].own_hand or bet.fold_forfeits:
+        raise StudoddsError(f"side bet {bet.name!r}: an envy bonus is modelled on a bet settled on the player's "
+                            "five cards that stands on a fold")
     own_cls = _classes(bet.pays)[strength_by_index()]
     k_own = len(bet.pays.pays) + 1
     own_cls = np.where(own_cls < 0, k_own - 1, own_cls)
@@ -426,7 +440,7 @@ def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow
 def dealer_tables(table: CountTable, variant: Variant, threads: int | None = None) -> dict[str, CountTable | None]:
     """The dealer-threshold count table of each ``dealer_beaten`` bet of ``variant`` by name
     (None for the other kinds)."""
-    return {b.name: (dealer_table(b, table, threads) if b.kind == "dealer_beaten" else None)
+    return {b.name: (dealer_table(b, table, threads) if KINDS[b.kind].reads_dealer else None)
             for b in variant.side_bets}
 
 

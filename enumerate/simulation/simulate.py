@@ -51,7 +51,7 @@ from enumerate.sidebets.analysis import SideBetAnalysis, combined_raise_set, dea
 from enumerate.simulation import _simulate
 from enumerate.simulation.settle import KIND_CODES, MeterLedger, base_cells, bet_bins, meter_categories, progressive_fixed
 from enumerate.simulation.statistics import ChiSquare, Estimate, chi_square, cycle_estimate, mean_estimate, ratio_estimate
-from evaluator.errors import ParameterError
+from evaluator.errors import ParameterError, StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, Category, hands_of_indices, strength, strength_by_index
 
 #: Games per chunk: the unit of work of a thread team or a Dask task.
@@ -76,6 +76,15 @@ def check_run(games: int, seed: int, games_name: str = "games", seed_name: str =
                                          f"2 .. {MAX_GAMES:,}, got {games!r:.40}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ParameterError(seed_name, f"a whole number 0 .. 2**128 - 1, got {seed!r:.40}")
+
+
+def check_playable(variant: Variant) -> None:
+    """StudoddsError, in one line, when the variant has a side bet of a kind the simulator's
+    kernel does not play (:data:`~enumerate.simulation.settle.KIND_CODES`)."""
+    for bet in variant.side_bets:
+        if bet.kind not in KIND_CODES:
+            raise StudoddsError(f"variant {variant.name!r}: the simulator does not play side bets of kind {bet.kind!r} "
+                                f"(side bet {bet.name!r}); it plays {', '.join(KIND_CODES)}")
 
 
 #: What the report says of the generator.
@@ -483,6 +492,7 @@ def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Simulate ``games`` games of ``variant`` and compare them with the exact figures."""
     check_run(games, seed)
+    check_playable(variant)
     mask = raise_mask(table, variant, strategy, threads, strategy_name)
     ex = exact_figures(table, variant, mask, threads)
     plan = make_plan(table, variant, mask, threads)

@@ -24,7 +24,7 @@ from enumerate.core.parallel import resolve_threads
 from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
-from enumerate.simulation.simulate import check_run
+from enumerate.simulation.simulate import check_playable, check_run
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
@@ -148,6 +148,8 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
             try:
                 if asked:
                     require(s.variant, option)
+                    if option == "simulate":
+                        check_playable(s.variant)
             except StudoddsError as exc:
                 raise ParameterError(option, f"{exc}; leave out --{option} for it") from None
     if not replace:

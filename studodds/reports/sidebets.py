@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from enumerate.rules.sidebets import KIND_TEXT
+from enumerate.rules.sidebets import KINDS
 from studodds.reports.layout import columns
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -56,7 +56,7 @@ def figures_lines(a: GameAnalysis) -> list[str]:
 
 def bet_lines(b: SideBetAnalysis) -> list[str]:
     """One side bet: its return table and figures."""
-    lines = [f"Side bet {b.bet.name!r}: {b.bet.kind} (settled {KIND_TEXT[b.bet.kind]}); wager {_num(b.bet.wager)} "
+    lines = [f"Side bet {b.bet.name!r}: {b.bet.kind} (settled {KINDS[b.bet.kind].text}); wager {_num(b.bet.wager)} "
              f"ante(s); {'lost on a fold' if b.bet.fold_forfeits else 'stands on a fold'}"]
     cells = [["outcome", "net", "combinations", "probability", "return"]]
     cells += [[r.event, _num(r.pays), f"{r.combinations:,}", f"{float(r.probability):.8f}", f"{float(r.contribution):.7f}"]
@@ -115,7 +115,7 @@ def side_bets_markdown(a: GameAnalysis) -> list[str]:
     out += ["", "## Side bets", ""]
     for b in a.side_bets.bets:
         out += [f"### {b.bet.name}", "",
-                f"Settled {KIND_TEXT[b.bet.kind]}; wager {_num(b.bet.wager)} ante(s); "
+                f"Settled {KINDS[b.bet.kind].text}; wager {_num(b.bet.wager)} ante(s); "
                 + ("lost when the player folds (the strategy below accounts for it)." if b.bet.fold_forfeits
                    else "stands whether the player raises or folds."),
                 "", "| outcome | net (per unit) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
