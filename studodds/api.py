@@ -8,8 +8,12 @@ Money is in antes (the ante wager is the unit); probabilities and edges are exac
 
 Count tables (about 80 MB each) are loaded from the on-disk cache, or computed in about a
 second and cached; the last two used are kept in memory (:func:`clear_memory` drops them).
-``use_cache=False`` neither reads nor writes the disk cache and always recounts.
-``threads`` sets the OpenMP threads of every parallel step (default: the CPUs available).
+
+Every function that computes takes the run settings as keywords, the same for all of them
+(``**run``, :class:`~enumerate.core.run.RunOptions`), checked once on entry
+(:class:`~enumerate.core.run.Run`): ``threads`` sets the OpenMP threads of every parallel step
+(default: the CPUs available); ``use_cache=False`` neither reads nor writes the disk cache and
+always recounts; ``progress=True`` shows progress bars on stderr.
 """
 from __future__ import annotations
 
@@ -25,13 +29,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Union, Unpack
 
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import count_steps, load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
 from enumerate.game.kinds import require
@@ -112,10 +117,9 @@ def variants() -> list[Variant]:
     return [load_builtin(name).variant for name in builtin_names()]
 
 
-def count_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-                use_cache: bool = True, progress: bool = False) -> CountTable:
+def count_table(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions]) -> CountTable:
     """The exact dealer-outcome counts of every situation for the variant's qualifier."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("count_table", run)          # checked once; threads resolved to an int
     v = load_variant(variant)
     q = v.qualifier.threshold
     if use_cache and q in _TABLES:                # use_cache=False always recounts
@@ -134,8 +138,7 @@ def clear_memory() -> None:
     _TABLES.clear()
 
 
-def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, threads: int | None = None,
-            use_cache: bool = True, progress: bool = False) -> GameAnalysis:
+def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, **run: Unpack[RunOptions]) -> GameAnalysis:
     """Exact return table and figures of a variant under optimal strategy; its sanity warnings
     are :meth:`~enumerate.analysis.base.Analysis.warnings`, and with ``strict`` the first one is
     a :class:`ParameterError` instead (the rules' warnings before any counting).
@@ -146,7 +149,7 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, thr
     >>> f"{float(a.house_edge):.6%}"
     '5.224306%'
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("analyze", run)          # checked once; threads resolved to an int
     v = load_variant(variant)
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
@@ -169,7 +172,7 @@ def _bar(progress: bool, steps: tuple[str, str, int] | None) -> Any:
 
 
 def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike = DEFAULT_VARIANT,
-         threads: int | None = None, use_cache: bool = True, progress: bool = False) -> HandEVs | HandDraws:
+         **run: Unpack[RunOptions]) -> HandEVs | HandDraws:
     """Counts over the 163,185 dealer completions and exact EVs (antes) of a player hand
     against one up card, or against each of the 47 with the EV before the up card is seen.
     On a table with draws (switching cards, a sixth card) every allowed action instead, each
@@ -183,7 +186,7 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     >>> h.rows[0].best.label, str(h.rows[0].best.ev)
     ('keep', '-1')
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("hand", run)          # checked once; threads resolved to an int
     from enumerate.analysis.ev import as_card, as_hand  # lazy: start-up time
     hand_cards = _parsed("cards", as_hand, cards)            # bad cards fail before any counting
     up_card = _parsed("up", as_card, up) if up is not None else None
@@ -207,13 +210,12 @@ def _parsed(parameter: str, parse: Callable[[Any], Any], value: Any) -> Any:
 
 
 def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, Strategy] | None = None,
-               raise_at_least: str | None = None, threads: int | None = None,
-               use_cache: bool = True, progress: bool = False) -> StrategyComparison:
+               raise_at_least: str | None = None, **run: Unpack[RunOptions]) -> StrategyComparison:
     """Exact figures of the optimal strategy and the simple strategies (raise everything,
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
     :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("strategies", run)          # checked once; threads resolved to an int
     from enumerate.analysis import strategies as st  # lazy: start-up time
     from enumerate.analysis.strategies import StrategyComparison  # lazy: start-up time
     v = load_variant(variant)
@@ -239,8 +241,7 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
 
 
 def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000, seed: int = 0,
-             strategy: str | Strategy | None = None, scheduler: str | None = None, threads: int | None = None,
-             use_cache: bool = True, progress: bool = False) -> Simulation:
+             strategy: str | Strategy | None = None, scheduler: str | None = None, **run: Unpack[RunOptions]) -> Simulation:
     """Play ``games`` games on real shuffled decks and compare them with the exact figures:
     returns with 95% intervals and z-scores, outcome frequencies with chi-square p-values, one
     verdict (see :mod:`enumerate.simulation.simulate`).  ``strategy``: None or "optimal" (the
@@ -252,7 +253,7 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     >>> s.passed, s.returns[0].estimate.exact == analyze("us-common").expected_return
     (True, True)
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("simulate", run)          # checked once; threads resolved to an int
     from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
     from enumerate.simulation.simulate import check_playable, check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate as _simulate  # lazy: start-up time
@@ -281,8 +282,7 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
 
 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
-                 checkpoint: str | Path | None = None, scheduler: str | None = None, threads: int | None = None,
-                 use_cache: bool = True, progress: bool = False) -> DrawSample:
+                 checkpoint: str | Path | None = None, scheduler: str | None = None, **run: Unpack[RunOptions]) -> DrawSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
     sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
@@ -290,7 +290,7 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     :mod:`enumerate.draws.strata`).  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("draws_sample", run)          # checked once; threads resolved to an int
     from enumerate.draws.game import draw_counts  # lazy: start-up time
     from enumerate.draws.sample import (  # lazy: start-up time
         Checkpoint,
@@ -336,10 +336,9 @@ def _checkpoint_path(checkpoint: Any) -> Path:
     return path
 
 
-def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-             use_cache: bool = True, progress: bool = False) -> EVTable:
+def ev_table(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions]) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("ev_table", run)          # checked once; threads resolved to an int
     from enumerate.analysis import ev_table as et  # lazy: start-up time
     v = load_variant(variant)
     require(v, "ev_table")
@@ -347,13 +346,12 @@ def ev_table(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = No
 
 
 def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fraction | int | str | None = None,
-                side_wager: Fraction | int | str = 1, threads: int | None = None,
-                use_cache: bool = True, progress: bool = False) -> ProgressiveReport:
+                side_wager: Fraction | int | str = 1, **run: Unpack[RunOptions]) -> ProgressiveReport:
     """The progressive side bet exactly: hit probabilities, return against the meter,
     break-even meter, long run, several players, and the combined game at ``meter`` (default:
     the break-even meter) with a side wager of ``side_wager`` antes.  Amounts per unit side
     wager; the meter in side-wager units."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("progressive", run)          # checked once; threads resolved to an int
     from enumerate.progressive.figures import report  # lazy: start-up time
     v = load_variant(variant)
     require(v, "progressive")
@@ -369,11 +367,10 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     return report(table, v, m, s, threads)
 
 
-def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cache: bool = True,
-         progress: bool = False) -> VariantDiff:
+def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, and the situations whose optimal action flips."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("diff", run)          # checked once; threads resolved to an int
     from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
     sa, sb = variant_source(a), variant_source(b)
     va, vb = sa.variant, sb.variant
@@ -389,8 +386,7 @@ def diff(a: VariantLike, b: VariantLike, *, threads: int | None = None, use_cach
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
-               shares: Iterable[Fraction | int | str] = (), threads: int | None = None,
-               use_cache: bool = True, progress: bool = False) -> HoleCardTable:
+               shares: Iterable[Fraction | int | str] = (), **run: Unpack[RunOptions]) -> HoleCardTable:
     """Exact optimal play when the player sees the up card and ``exposed`` hole cards (each of
     0..4; -1: no dealer card at all), and the edge when one hole card is seen on each of
     ``shares`` of the hands.  Kernel results are cached on disk like the count tables (cold,
@@ -400,7 +396,7 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
     >>> f"{float(t.level(4).player_edge):.4%}"
     '64.2816%'
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("hole_cards", run)          # checked once; threads resolved to an int
     from enumerate.protection.exposure import hole_card_table, kernel_classes  # lazy: start-up time
     v = _protection_variant(variant)
     levels = sorted(set(_whole_numbers("exposed", exposed, -1, 4, "exposed hole cards: -1 (no dealer card visible) or 0..4")))
@@ -412,12 +408,11 @@ def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = 
         return hole_card_table(table, v, levels, fractions, threads=threads, use_cache=use_cache, progress=tick)
 
 
-def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int] = "AK", *,
-              threads: int | None = None, use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
+def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int] = "AK", **run: Unpack[RunOptions]) -> ExposureAnalysis:
     """Exact optimal play when the player sees the up card and, for every hole card, whether
     its rank is in the sorted set ``ranks`` (text such as "AK", or ranks 0 = deuce .. 12 = ace);
     about 3 s cold on 2 cores, then cached."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("edge_sort", run)          # checked once; threads resolved to an int
     from enumerate.protection.exposure import edge_sort as _edge_sort  # lazy: start-up time
     v = _protection_variant(variant)
     marked = _ranks(ranks)
@@ -427,14 +422,13 @@ def edge_sort(variant: VariantLike = DEFAULT_VARIANT, ranks: str | Iterable[int]
 
 def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn_card: bool = False,
               samples: int = 600_000, seed: int = 0, strategy: CollusionStrategy | None = None,
-              strategy_name: str | None = None, scheduler: str | None = None, threads: int | None = None,
-              use_cache: bool = True, progress: bool = False) -> CollusionEstimate:
+              strategy_name: str | None = None, scheduler: str | None = None, **run: Unpack[RunOptions]) -> CollusionEstimate:
     """The edge of a player who also sees ``partners`` partners' hands (and the burn card), by
     sampling situations and enumerating every dealer hole-card set of each exactly; optimal play
     unless ``strategy(hand, up, seen) -> raise?`` (card numbers) is given.  The same seed and
     sample count give the same result on any number of threads or Dask workers
     (``scheduler``: a Dask scheduler address)."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("collusion", run)          # checked once; threads resolved to an int
     from enumerate.protection.collusion import (  # lazy: start-up time
         MAX_SAMPLES,
         MAX_SEED,
@@ -469,13 +463,12 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,
                     burn_cards: Iterable[bool] = (False,), samples: int = 600_000, seed: int = 0,
                     strategy: CollusionStrategy | None = None, strategy_name: str | None = None,
-                    scheduler: str | None = None, threads: int | None = None, use_cache: bool = True,
-                    progress: bool = False) -> CollusionTable:
+                    scheduler: str | None = None, **run: Unpack[RunOptions]) -> CollusionTable:
     """:func:`collusion` for each number of partners and burn-card setting (what the command
     prints); every estimate uses the same seed and sample count.  The burn card alone (0
     partners) is small enough to compute exactly (:func:`burn_card`): with optimal play it is
     reported exactly instead of sampled."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("collusion_table", run)          # checked once; threads resolved to an int
     from enumerate.protection.collusion import CollusionTable  # lazy: start-up time
     v = _protection_variant(variant)
     seen = _whole_numbers("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
@@ -496,18 +489,16 @@ def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[i
     return CollusionTable(v.name, tuple(out), exact)
 
 
-def burn_card(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-              use_cache: bool = True, progress: bool = False) -> ExposureAnalysis:
+def burn_card(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions]) -> ExposureAnalysis:
     """Exact optimal play seeing the up card and the burn card (about 20 s cold on 2 cores)."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("burn_card", run)          # checked once; threads resolved to an int
     from enumerate.protection.exposure import burn_card as _burn  # lazy: start-up time
     v = _protection_variant(variant)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     return _burn(table, v, threads=threads, use_cache=use_cache)
 
 
-def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None = None,
-                use_cache: bool = True, progress: bool = False) -> Sensitivity:
+def sensitivity(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions]) -> Sensitivity:
     """Exact change of the total, house edge, element of risk and RTP per unit of every raise pay
     and both ante pays, and the exact pay interval over which the optimal strategy stays the same
     (with the situations that flip at each end).
@@ -516,7 +507,7 @@ def sensitivity(variant: VariantLike = DEFAULT_VARIANT, *, threads: int | None =
     >>> s.pays[3].pay, s.pays[3].total_loss_per_unit
     ('full_house', Fraction(-33248950560, 1))
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("sensitivity", run)          # checked once; threads resolved to an int
     from enumerate.design.sensitivity import sensitivity as _sensitivity  # lazy: start-up time
     v = load_variant(variant)
     require(v, "design")
@@ -531,8 +522,7 @@ def _axes(vary: Iterable[str | Axis] | str | Axis) -> list[Axis]:
 
 
 def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis] | str | Axis, *,
-          ordered: bool = True, best: int = 10, threads: int | None = None, use_cache: bool = True,
-          progress: bool = False) -> SolveResult:
+          ordered: bool = True, best: int = 10, **run: Unpack[RunOptions]) -> SolveResult:
     """The paytables (the variant with the ``vary`` pays moved over their values) closest to the
     target, exactly ranked, with the exact pay when one pay moves.  ``target`` as
     ``"house_edge=3%"``, ``"element_of_risk=2%"`` or ``"rtp=98%"``; ``vary`` as
@@ -542,7 +532,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     >>> r.best[0][0].pays["full_house"], f"{float(r.exact_pay.value):.4f}"
     (Fraction(19, 1), '19.0707')
     """
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("solve", run)          # checked once; threads resolved to an int
     from enumerate.design.grid import grid_size  # lazy: start-up time
     from enumerate.design.solve import Target  # lazy: start-up time
     from enumerate.design.solve import solve as _solve  # lazy: start-up time
@@ -559,14 +549,13 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
 def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
            bounds: Iterable[str | Bound] = (), front: Iterable[str | Objective] | str | None = None,
            ordered: bool = True, scheduler: str | None = None, rows: Callable[..., None] | None = None,
-           points: bool = True, threads: int | None = None, use_cache: bool = True,
-           progress: bool = False) -> SearchResult:
+           points: bool = True, **run: Unpack[RunOptions]) -> SearchResult:
     """Every paytable of the grid of ``vary`` against ``bounds`` (``"house_edge=2.5%..3%"``,
     ``"hit_frequency=0.38.."``): how many are feasible and their exact Pareto front under
     ``front`` (``"house_edge:max,hit_frequency:max"`` by default).  ``scheduler`` runs the
     chunks on a Dask cluster (same result as the local run); ``rows(grid, block)`` receives the
     feasible paytables chunk by chunk; ``points`` keeps (a sample of) their figures for a picture."""
-    threads = resolve_threads(threads)          # resolved once: every step below gets this int
+    threads, use_cache, progress = Run.of("search", run)          # checked once; threads resolved to an int
     from enumerate.design.criteria import Bound, Objective  # lazy: start-up time
     from enumerate.design.grid import grid_size  # lazy: start-up time
     from enumerate.design.search import DEFAULT_OBJECTIVES  # lazy: start-up time
