@@ -57,6 +57,10 @@ class RaiseValue:
         """What a lost raised hand costs, times scale: (1 + r) * scale, the same as c_tie."""
         return self.c_tie
 
+    def key(self) -> tuple[int, int, bytes, int, bytes]:
+        """What decides every raise: equal keys, equal decisions in every situation."""
+        return (self.scale, self.c_nq, self.c_win.tobytes(), self.c_tie, self.thresholds.tobytes())
+
     @property
     def c_fold(self) -> int:
         """What folding nets above a lost raised hand, times scale, per dealer hand: the raise

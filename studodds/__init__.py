@@ -28,6 +28,7 @@ from studodds._version import __version__
 _LAZY = {
     "Analysis": "enumerate.analysis.base",
     "Category": "evaluator.ranking",
+    "CertificationFigures": "enumerate.analysis.certification",
     "CollusionEstimate": "enumerate.protection.collusion",
     "CollusionTable": "enumerate.protection.collusion",
     "ExposureAnalysis": "enumerate.protection.exposure",
@@ -50,16 +51,17 @@ _LAZY = {
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
-        "analyze", "burn_card", "clear_memory", "collusion", "collusion_table", "count_table", "design_file", "diff",
-        "draws_sample", "edge_sort",
-        "ev_table", "hand", "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "sensitivity", "simulate",
-        "solve", "strategies", "variants")},
+        "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_table", "count_table",
+        "design_file", "diff", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
+        "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "solve", "strategies",
+        "table_kind", "variants")},
 }
 
 __all__ = sorted([*_LAZY, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.analysis.base import Analysis
+    from enumerate.analysis.certification import CertificationFigures
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import StrategyComparison
@@ -82,6 +84,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from studodds.api import (
         analyze,
         burn_card,
+        certification,
         clear_memory,
         collusion,
         collusion_table,
@@ -97,10 +100,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         openmp_enabled,
         progressive,
         search,
+        self_check,
         sensitivity,
         simulate,
         solve,
         strategies,
+        table_kind,
         variants,
     )
 

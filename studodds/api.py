@@ -39,7 +39,7 @@ from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import require
+from enumerate.game.kinds import kind_of, require
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -61,6 +61,7 @@ from studodds.progress import progress_bar
 # functions that use them ("# lazy" below): `studodds analyze` and `studodds hand` start
 # without loading them.
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.analysis.certification import CertificationFigures
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import Strategy, StrategyComparison
@@ -236,8 +237,43 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
         _parsed("extra", functools.partial(st.check_strategy, name=name), func)
     named.update(extra or {})
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    results, _ = st.evaluate(table, v, named, threads=threads)
-    return StrategyComparison(v.name, tuple(results))
+    results, chart = st.evaluate(table, v, named, threads=threads)
+    return StrategyComparison(v.name, tuple(results), chart)
+
+
+def certification(variant: VariantLike = DEFAULT_VARIANT, *, hands: Iterable[int] | None = None,
+                  **run: Unpack[RunOptions]) -> CertificationFigures:
+    """What a certified table shows beside the analysis: worst play, the simple strategies, the
+    dealer's qualifying by up card, the figures of ``hands`` hands in a row (distinct whole
+    numbers 1 .. 1,000,000; default 1, 10, 100, 1,000 and 10,000) and the PAR sheet -- each exact.
+
+    >>> f = certification("us-common", hands=[100])
+    >>> f.hands[0].hands, f.worst.expected_return < f.analysis.expected_return
+    (100, True)
+    """
+    from enumerate.analysis.certification import certification_figures  # lazy: start-up time
+    from enumerate.analysis.distribution import DEFAULT_HANDS, check_hands  # lazy: start-up time
+    from enumerate.analysis.par import par_from_stats  # lazy: start-up time
+    threads, use_cache, progress = Run.of("certification", run)          # checked once; threads resolved to an int
+    v = load_variant(variant)
+    require(v, "strategies")
+    counts_of_hands = check_hands(DEFAULT_HANDS if hands is None else hands)
+    comparison = strategies(v, threads=threads, use_cache=use_cache, progress=progress)
+    a = analyze(v, threads=threads, use_cache=use_cache)
+    optimal = comparison.results[0]
+    assert optimal.stats is not None
+    return certification_figures(count_table(v, threads=threads, use_cache=use_cache), a, comparison.results[1:],
+                                 counts_of_hands, threads, par=par_from_stats(v, optimal.stats))
+
+
+def self_check(variant: VariantLike = DEFAULT_VARIANT, situations: int = 8, **run: Unpack[RunOptions]) -> int:
+    """Compare ``situations`` situations (drawn with a fixed seed) of the variant's count table
+    with a brute-force count over every dealer hand; AssertionError on any difference, else the
+    number checked (what a certified table records as its spot checks)."""
+    from enumerate.analysis.selfcheck import spot_check  # lazy: start-up time
+    threads, use_cache, progress = Run.of("self_check", run)          # checked once; threads resolved to an int
+    n = _whole_number("situations", situations, 0, 10_000, "a whole number of situations 0 .. 10,000")
+    return spot_check(count_table(variant, threads=threads, use_cache=use_cache, progress=progress), n, threads)
 
 
 def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000, seed: int = 0,
@@ -592,6 +628,12 @@ def design_file(variant: VariantLike, pays: Mapping[str, Fraction], name: str, d
     if path is not None:
         atomic_write_text(Path(path), text)
     return text
+
+
+def table_kind(variant: VariantLike) -> str:
+    """The name of the kind of the variant's table: "plain", or "draws" for a table that lets
+    the player switch cards or buy a sixth card (see :mod:`enumerate.game.kinds`)."""
+    return kind_of(load_variant(variant)).name
 
 
 def _protection_variant(variant: VariantLike) -> Variant:

@@ -84,6 +84,8 @@ def test_an_internal_error_says_so_and_shows_the_traceback_on_request(monkeypatc
 def test_threads_reach_every_parallel_step(monkeypatch):
     """--threads is what counting and aggregation are given."""
     from enumerate.analysis import _aggregate
+    from studodds import api
+    api.clear_memory()                 # a fresh table: nothing this process has aggregated before
     seen = []
     real = _aggregate.aggregate_all
     def spy(*args):

@@ -24,6 +24,7 @@ from enumerate.analysis import _aggregate
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
@@ -126,9 +127,28 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
     """Exact return table and headline figures of the base game of ``variant``, under optimal
     strategy unless ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions.
     (:func:`enumerate.game.analysis.analyze_game` adds the rule variants' figures and side bets.)"""
-    masks = [] if force is None else [force]
-    stats, _ = raw_statistics(counts, variant, masks, with_chart=False, threads=threads)
-    return analysis_from_stats(counts, variant, stats[len(masks)])
+    if force is None:
+        return analysis_from_stats(counts, variant, optimal_statistics(counts, variant, threads)[0])
+    stats, _ = raw_statistics(counts, variant, [force], with_chart=False, threads=threads)
+    return analysis_from_stats(counts, variant, stats[1])
+
+
+#: Per count table: the last optimal strategy's (raise key, stats, chart) -- the analysis, the
+#: strategies and the certification figures of one table ask for it in turn.
+_LAST_OPTIMAL: TableMemo[None, tuple[tuple[int, int, bytes, int, bytes], np.ndarray, np.ndarray]] = \
+    TableMemo("the last optimal strategy's statistics")
+
+
+def optimal_statistics(counts: CountTable, variant: Variant, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(stats, chart) of the optimal strategy (see :func:`raw_statistics`), by the one-pass
+    kernel; the last ones asked for are kept with the table."""
+    key = RaiseValue.of(variant).key()
+    kept = _LAST_OPTIMAL.find(counts, None)
+    if kept is None or kept[0] != key:
+        (stats,), chart = raw_statistics(counts, variant, [], threads=threads)
+        assert chart is not None
+        kept = _LAST_OPTIMAL.put(counts, None, (key, stats, chart))
+    return kept[1], kept[2]
 
 
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,

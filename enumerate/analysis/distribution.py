@@ -50,11 +50,28 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.jsonform import exact
+from evaluator.errors import ParameterError
 
 #: N up to this are convolved exactly in integers.
 EXACT_UP_TO = 10
 #: The numbers of hands a certified report tabulates.
 DEFAULT_HANDS = (1, 10, 100, 1_000, 10_000)
+#: The most hands of the N-hand table.
+MAX_HANDS = 1_000_000
+
+
+def check_hands(hands: Any) -> tuple[int, ...]:
+    """The numbers of hands of the N-hand table: distinct whole numbers 1..1,000,000, sorted
+    (ParameterError naming ``hands`` otherwise)."""
+    try:
+        values = sorted({int(h) for h in hands})
+    except (TypeError, ValueError):
+        raise ParameterError("hands", f"{hands!r:.60} is not a list of whole numbers such as 1,10,100") from None
+    if not values or values[0] < 1 or values[-1] > MAX_HANDS:
+        raise ParameterError("hands", f"give numbers of hands from 1 to {MAX_HANDS:,}")
+    return tuple(values)
+
+
 #: Quantiles reported.
 QUANTILES = (Fraction(1, 20), Fraction(1, 2), Fraction(19, 20))
 #: Confidence levels of the volatility index.

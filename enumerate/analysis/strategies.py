@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistics
+from enumerate.analysis.base import Analysis, analysis_from_stats, optimal_statistics, raw_statistics
 from enumerate.analysis.stats import Stat
-from enumerate.analysis.threshold_index import index_key
+from enumerate.analysis.threshold_index import index_key, threshold_index
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.tabular import tabular
+from enumerate.raise_value import RaiseValue
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
@@ -165,6 +166,8 @@ class StrategyComparison:
 
     variant: str
     results: tuple[StrategyResult, ...]
+    #: the optimal strategy chart (what strategy.md and strategy.csv show; not in the JSON)
+    chart: StrategyChart | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """kind "strategies": what ``studodds strategies --json`` prints."""
@@ -199,6 +202,25 @@ _FIXED: TableMemo[tuple[str, object], np.ndarray] = TableMemo("fixed strategies'
 _CHARTS: TableMemo[tuple[Fraction, Fraction, Any], np.ndarray] = TableMemo("optimal strategy charts")
 
 
+#: From this many paytables analysed on one count table with the same ante pays and raise on, the
+#: optimal statistics come from a ThresholdIndex (built once, about 0.8 s; then milliseconds a
+#: paytable) instead of a pass of the one-pass kernel each.  The figures are the same either way.
+INDEX_FROM = 8
+_PAYTABLES: TableMemo[tuple[Fraction, Fraction, int], set[tuple[int, int, bytes, int, bytes]]] = \
+    TableMemo("paytables analysed per index key")
+
+
+def _index_when_worth_it(table: CountTable, variant: Variant) -> Any:
+    """The table's ThresholdIndex for the variant once :data:`INDEX_FROM` paytables of its
+    ante pays and raise have been analysed on it, else None (and none without an index key)."""
+    key = index_key(variant)
+    if key is None:
+        return None
+    seen = _PAYTABLES.get(table, key, set)
+    seen.add(RaiseValue.of(variant).key())
+    return threshold_index(table, *key) if len(seen) >= INDEX_FROM else None
+
+
 def _identity(strategy: Strategy) -> object:
     """What makes two strategy functions the same: the ``spec`` the built-in ones carry (so
     that a fresh ``raise_at_least(t)`` hits the memo), else the function object itself."""
@@ -210,10 +232,10 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
     cross-checks the index.  Charts are kept with the table by raised set."""
+    if index is None:
+        index = _index_when_worth_it(table, variant)
     if index is None or index_key(variant) != (index.ante_no_qualify, index.ante_win, index.raise_antes):
-        (stats,), chart = raw_statistics(table, variant, [], threads=threads)
-        assert chart is not None
-        return stats, chart
+        return optimal_statistics(table, variant, threads)
     stats, signature = index.statistics({c: variant.pay(c) for c in variant.raise_pays})
     def checked_chart() -> np.ndarray:
         (kernel_stats,), made = raw_statistics(table, variant, [], threads=threads)
@@ -229,7 +251,8 @@ def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy
              threads: int | None = None) -> tuple[list[StrategyResult], "StrategyChart"]:
     """Exact figures of each strategy with its cost against the optimal strategy (the first
     result), and the optimal strategy chart.  ``index`` (a ThresholdIndex for the variant's
-    ante pays) makes the optimal statistics of many paytables fast."""
+    ante pays) makes the optimal statistics of many paytables fast; without one, the table's
+    own is used from the :data:`INDEX_FROM`-th paytable of the same ante pays on."""
     optimal_stats, chart = _optimal_statistics(table, variant, index, threads)
     best = analysis_from_stats(table, variant, optimal_stats)
     out = [StrategyResult("optimal", best, Fraction(0), optimal_stats)]

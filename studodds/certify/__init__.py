@@ -15,9 +15,9 @@ An error or an interruption leaves ``out`` as it was.
 ``to_dict()`` is what ``studodds batch --json`` and ``studodds check --json`` print, and the
 command line prints their ``text()`` otherwise.
 """
-from studodds.certify.batch import BatchResult, WrittenTable, batch, hand_counts, report_formats, writable_folder
+from studodds.certify.batch import BatchResult, WrittenTable, batch, report_formats, writable_folder
 from studodds.certify.check import CheckResult, Difference, TableCheck, check
 from studodds.certify.tables import FILES, FORMATS, RenderedTable, render, write
 
 __all__ = ["FILES", "FORMATS", "BatchResult", "CheckResult", "Difference", "RenderedTable", "TableCheck",
-           "WrittenTable", "batch", "check", "hand_counts", "render", "report_formats", "writable_folder", "write"]
+           "WrittenTable", "batch", "check", "render", "report_formats", "writable_folder", "write"]

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from enumerate.analysis.distribution import DEFAULT_HANDS
-from enumerate.analysis.selfcheck import spot_check
-from enumerate.analysis.threshold_index import index_key
+from enumerate.analysis.distribution import DEFAULT_HANDS, check_hands
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
 from enumerate.core.parallel import resolve_threads
 from enumerate.game.kinds import require
@@ -32,7 +30,6 @@ from studodds.certify.tables import (
     PROTECTION_LEVELS,
     SPOT_CHECKS,
     binary_files,
-    indexes_for,
     protection_data,
     render,
     write,
@@ -84,17 +81,6 @@ def report_formats(formats: Iterable[str] | str | None) -> set[str]:
     return chosen | ({"html"} if "pdf" in chosen else set())     # pdf is printed from the html report
 
 
-def hand_counts(hands: Iterable[int]) -> tuple[int, ...]:
-    """The numbers of hands of the N-hand table: distinct whole numbers 1..1,000,000, sorted."""
-    try:
-        values = sorted({int(h) for h in hands})
-    except (TypeError, ValueError):
-        raise ParameterError("hands", f"{hands!r} is not a list of whole numbers such as 1,10,100") from None
-    if not values or values[0] < 1 or values[-1] > 1_000_000:
-        raise ParameterError("hands", "give numbers of hands from 1 to 1,000,000")
-    return tuple(values)
-
-
 def simulation_run(games: int, seed: int) -> tuple[int, int] | None:
     """(games, seed) of the simulation check, None for none; ParameterError naming the option
     when either is out of range."""
@@ -131,7 +117,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     complete (see the module docstring)."""
     threads = resolve_threads(threads)           # resolved once: every step below gets this int
     chosen = report_formats(formats)
-    counts_of_hands = hand_counts(hands)
+    counts_of_hands = check_hands(hands)
     levels = tuple(sorted({int(k) for k in protection}))
     simulation = simulation_run(simulate, simulate_seed)
     if any(k not in PROTECTION_LEVELS for k in levels):
@@ -182,17 +168,13 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
     found_warnings: list[tuple[str, str]] = []
     staged: list[tuple[str, list[str]]] = []
     with _staging(root) as staging, progress_bar(progress, "variants", len(sources), "variant") as tick:
-        for group in groups.values():
-            counts = api.count_table(group[0].variant, threads=threads, use_cache=use_cache, progress=progress)
-            checked = spot_check(counts, SPOT_CHECKS, threads)
-            indexes = indexes_for(group, counts)
+        for group in groups.values():                # one count table a group: counted (and checked) once
+            checked = api.self_check(group[0].variant, SPOT_CHECKS, threads=threads, use_cache=use_cache, progress=progress)
             for s in group:
-                key = index_key(s.variant)
-                index = None if key is None else indexes.get(key)
-                extra = (protection_data(s, counts, levels=levels, threads=threads, use_cache=use_cache,
-                                         progress=progress) if levels else None)
-                table = render(s, checked, counts, index, counts_of_hands, extra, html="html" in chosen,
-                               simulation=simulation, use_cache=use_cache, threads=threads)
+                extra = (protection_data(s, levels=levels, threads=threads, use_cache=use_cache, progress=progress)
+                         if levels else None)
+                table = render(s, checked, counts_of_hands, extra, html="html" in chosen, simulation=simulation,
+                               threads=threads, use_cache=use_cache)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)
                 found_warnings += [(s.variant.name, w) for w in table.warnings]

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
-from enumerate.analysis.selfcheck import spot_check
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.rules.compare import rule_changes
@@ -404,22 +403,22 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
                              differences=(Difference(exc.path.name, "(file)", f"{exc.path.name}: {exc.reason}", None),))
             continue
         source = committed.source
-        counts = api.count_table(source.variant, threads=threads, use_cache=use_cache, progress=progress)
         q = source.variant.qualifier.threshold
         if q not in spot_checked:
-            spot_checked[q] = spot_check(counts, SPOT_CHECKS, threads)
+            spot_checked[q] = api.self_check(source.variant, SPOT_CHECKS, threads=threads, use_cache=use_cache,
+                                             progress=progress)
         shown = committed.protection
         state = "none"
         if committed.protection is not None:
             if protection:
-                shown = protection_data(source, counts, levels=committed.protection_levels,
+                shown = protection_data(source, levels=committed.protection_levels,
                                         threads=threads, use_cache=use_cache, progress=progress)
                 state = "checked"
             else:
                 state = "not checked (--no-protection)"
-        fresh = render(source, spot_checked[q], counts, hands=committed.hands, protection=shown,
+        fresh = render(source, spot_checked[q], hands=committed.hands, protection=shown,
                        html=(table / "report.html").exists(), simulation=committed.simulation,
-                       use_cache=use_cache, threads=threads)
+                       threads=threads, use_cache=use_cache)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
         yield check_table(table, fresh, source, state)

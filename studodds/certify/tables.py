@@ -7,32 +7,26 @@ import datetime
 import io
 import json
 import platform
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy
 
-from enumerate.analysis import strategies
 from enumerate.analysis.base import Analysis
-from enumerate.analysis.certification import CertificationFigures, certification_figures
+from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.distribution import DEFAULT_HANDS
-from enumerate.analysis.par import par_from_stats
 from enumerate.analysis.strategies import StrategyComparison
-from enumerate.analysis.threshold_index import ThresholdIndex, index_key
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
-from enumerate.core.engine import ENGINE_VERSION, CountTable
+from enumerate.core.engine import ENGINE_VERSION
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
-from enumerate.game.analysis import analyze_game, with_extras
+from enumerate.core.run import RunOptions
 from enumerate.game.components import components
-from enumerate.game.kinds import kind_of
 from enumerate.progressive.figures import ProgressiveReport
-from enumerate.progressive.figures import report as progressive_report
 from enumerate.rules.variant_file import VariantSource
-from enumerate.simulation.simulate import simulate
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
@@ -129,14 +123,13 @@ def return_table_csv(a: Analysis) -> str:
 PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
 
 
-def protection_data(source: VariantSource, table: CountTable, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
-                    threads: int | None = None, use_cache: bool = True, progress: bool = False) -> dict[str, Any]:
+def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
+                    **run: Unpack[RunOptions]) -> dict[str, Any]:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
     v = source.variant
-    holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)),
-                           threads=threads, use_cache=use_cache, progress=progress)
-    sort = api.edge_sort(v, "AK", threads=threads, use_cache=use_cache)
+    holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)), **run)
+    sort = api.edge_sort(v, "AK", **_quiet(run))
     return {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(), "edge_sort": sort.to_dict()}
 
 
@@ -162,70 +155,70 @@ class RenderedTable:
         return found
 
 
-def render(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
-           hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-           html: bool = True, simulation: tuple[int, int] | None = None, use_cache: bool = True,
-           threads: int | None = None) -> RenderedTable:
-    """The files of a certified table, as text (``index``: see strategies.evaluate; ``hands``:
-    the numbers of hands of the N-hand table; ``protection``: a protection.json object, which
-    adds that file and the report's game-protection section; ``html``: render report.html, which
+def _quiet(run: RunOptions) -> RunOptions:
+    """The run settings without progress bars (for a step the batch's own bar covers)."""
+    quiet = run.copy()
+    quiet["progress"] = False
+    return quiet
+
+
+def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEFAULT_HANDS,
+           protection: dict[str, Any] | None = None, html: bool = True, simulation: tuple[int, int] | None = None,
+           **run: Unpack[RunOptions]) -> RenderedTable:
+    """The files of a certified table, as text, from the public API alone (``hands``: the
+    numbers of hands of the N-hand table; ``protection``: a protection.json object, which adds
+    that file and the report's game-protection section; ``html``: render report.html, which
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
-    whose figures depend on nothing else, so a check reproduces them; ``use_cache``: a table
-    with draws may read and write its whole game in the cache folder).  A table with draws:
-    :func:`render_draws`."""
-    renderer = RENDERERS[kind_of(source.variant).name]
-    threads = resolve_threads(threads)
-    if renderer is not render_plain:
-        return renderer(source, spot_checks, table, html, use_cache, threads)
-    return render_plain(source, spot_checks, table, index, hands, protection, html, simulation, threads)
+    whose figures depend on nothing else, so a check reproduces them; ``run``: the run settings
+    of every call).  Each kind of table has its renderer (:data:`RENDERERS`)."""
+    return RENDERERS[api.table_kind(source.variant)](source, spot_checks, hands, protection, html, simulation, run)
 
 
-def render_plain(source: VariantSource, spot_checks: int, table: CountTable, index: Any = None,
-                 hands: tuple[int, ...] = DEFAULT_HANDS, protection: dict[str, Any] | None = None,
-                 html: bool = True, simulation: tuple[int, int] | None = None, threads: int = 1) -> RenderedTable:
+def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: dict[str, Any] | None,
+                 html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
     """The files of a certified plain game (see :func:`render`)."""
-    results, chart = strategies.evaluate(table, source.variant, strategies.simple_strategies(), index, threads=threads)
-    results = list(results)
-    a = with_extras(table, source.variant, results[0].analysis, threads)
-    results[0] = replace(results[0], analysis=a)
-    comparison = StrategyComparison(source.variant.name, tuple(results))
-    side = progressive_report(table, source.variant, threads=threads) if source.variant.progressive is not None else None
+    v = source.variant
+    compared = api.strategies(v, **run)
+    a = api.analyze(v, **run)                         # the optimal strategy's analysis, with the table's extras
+    comparison = replace(compared, results=(replace(compared.results[0], analysis=a), *compared.results[1:]))
+    side = api.progressive(v, **run) if v.progressive is not None else None
     prov = provenance(a, source, spot_checks)
-    assert results[0].stats is not None
-    figures = certification_figures(table, a, results[1:], hands, par=par_from_stats(source.variant, results[0].stats))
+    figures = api.certification(v, hands=hands, **run)
     data = summary(comparison, prov, side, figures)
     parts, exposure = components(a, *figures.ante_and_raise(), figures.largest_win()[0])
     data["certification"]["rtp_by_component"] = [c.to_dict() for c in parts]
     data["certification"]["largest_exposure"] = exposure.to_dict()
     sim = None
     if simulation is not None:
-        sim = simulate(table, source.variant, simulation[0], simulation[1], threads=threads)
+        sim = api.simulate(v, games=simulation[0], seed=simulation[1], **_quiet(run))
         data["simulation"] = sim.to_dict(timing=False)
-    markdown = report_md(a, prov, results[1:], side, figures, sim, (parts, exposure))
+    markdown = report_md(a, prov, comparison.results[1:], side, figures, sim, (parts, exposure))
     extra = {}
     if protection is not None:
         markdown += "\n" + protection_markdown(protection)
         extra["protection.json"] = json.dumps(protection, indent=2) + "\n"
+    assert compared.chart is not None
     files = {
         **extra,
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
-        "strategy.md": strategy_markdown(chart, a.variant),
-        "strategy.csv": strategy_csv(chart),
+        "strategy.md": strategy_markdown(compared.chart, a.variant),
+        "strategy.csv": strategy_csv(compared.chart),
         "report.md": markdown,
         **({"report.html": report_html(markdown, data)} if html else {}),
         "variant.toml": source.text,
     }
-    return RenderedTable(source.variant.name, files, data, protection)
+    return RenderedTable(v.name, files, data, protection)
 
 
-def render_draws(source: VariantSource, spot_checks: int, table: CountTable, html: bool = True,
-                 use_cache: bool = True, threads: int = 1) -> RenderedTable:
+def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: dict[str, Any] | None,
+                 html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
-    the strategy chart as strategy.md and every cell as strategy.csv."""
-    a = analyze_game(table, source.variant, threads, use_cache=use_cache)
-    plain = analyze_game(table, source.variant.base_game(), threads)
+    the strategy chart as strategy.md and every cell as strategy.csv (batch refuses protection
+    and a simulation for it before any work)."""
+    a = api.analyze(source.variant, **run)
+    plain = api.analyze(source.variant.base_game(), **_quiet(run))
     prov = provenance(a, source, spot_checks)
     data: dict[str, Any] = {"kind": "certified_table", "analysis": a.to_dict(),
                             "plain_game": {"house_edge_per_ante": exact(plain.house_edge),
@@ -250,21 +243,9 @@ def render_draws(source: VariantSource, spot_checks: int, table: CountTable, htm
     return RenderedTable(source.variant.name, files, data)
 
 
-#: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name: the plain
-#: game's renderer takes the batch's options; every other kind's (source, spot checks, count
-#: table, html, use_cache).
-RENDERERS: dict[str, Any] = {"plain": render_plain, "draws": render_draws}
-
-
-#: From this many variants sharing a count table and ante pays on, a batch builds a
-#: ThresholdIndex (about 0.8 s) instead of running the one-pass kernel for each.
-INDEX_FROM = 8
-
-
-def indexes_for(sources: list[VariantSource], table: CountTable) -> dict[tuple[Fraction, Fraction, int], Any]:
-    """ThresholdIndex per (ante pays, raise) used by at least INDEX_FROM of the sources."""
-    uses = Counter(k for s in sources if (k := index_key(s.variant)) is not None)
-    return {k: ThresholdIndex(table, *k) for k, n in uses.items() if n >= INDEX_FROM}
+#: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every
+#: renderer takes (source, spot checks, hands, protection, html, simulation, run settings).
+RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain, "draws": render_draws}
 
 
 #: Formats a batch can write: the text files always, html, and the binary pdf and xlsx.
