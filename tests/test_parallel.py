@@ -70,3 +70,38 @@ def test_the_thread_count_is_resolved_once_and_reaches_every_step(monkeypatch, t
         call()
     with pytest.raises(AssertionError, match="resolved the default"):       # the probe itself works
         studodds.analyze("us-common")
+
+
+def test_the_chunked_map_runs_locally_in_item_order_with_the_thread_count():
+    from enumerate.core.parallel import chunked_map
+    calls = []
+
+    def local(shared, x, threads):
+        calls.append((shared, x, threads))
+        return x * x
+
+    items = [(f"t{x}", (x,)) for x in range(7)]
+    out = list(chunked_map(iter(items), local=local, remote=None, scheduler=None, threads=3, shared=("s",)))
+    assert out == [(f"t{x}", x * x) for x in range(7)] and calls == [("s", x, 3) for x in range(7)]
+
+
+def test_the_pooled_chunked_map_keeps_item_order_and_a_bounded_lead():
+    import threading
+    import time
+
+    from enumerate.core.parallel import chunked_map
+    started, lock = [], threading.Lock()
+
+    def local(x):
+        with lock:
+            started.append(x)
+        time.sleep(0.001 * (x % 3))                   # finish out of order
+        return -x
+
+    taken = []
+    for tag, value in chunked_map(((x, (x,)) for x in range(40)), local=local, remote=None, scheduler=None,
+                                  threads=4, pool=True, in_flight=5):
+        with lock:
+            assert len(started) <= tag + 1 + 5        # never more than in_flight started ahead of the taker
+        taken.append((tag, value))
+    assert taken == [(x, -x) for x in range(40)] and sorted(started) == list(range(40))

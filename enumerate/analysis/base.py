@@ -133,22 +133,28 @@ def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = Non
     return analysis_from_stats(counts, variant, stats[1])
 
 
-#: Per count table: the last optimal strategy's (raise key, stats, chart) -- the analysis, the
-#: strategies and the certification figures of one table ask for it in turn.
-_LAST_OPTIMAL: TableMemo[None, tuple[tuple[int, int, bytes, int, bytes], np.ndarray, np.ndarray]] = \
+#: Per count table: the last optimal strategy's (raise key, stats, chart or None) -- the
+#: strategies, the analysis and the certification figures of one table ask for it in turn.
+_LAST_OPTIMAL: TableMemo[None, tuple[tuple[int, int, bytes, int, bytes], np.ndarray, np.ndarray | None]] = \
     TableMemo("the last optimal strategy's statistics")
 
 
-def optimal_statistics(counts: CountTable, variant: Variant, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(stats, chart) of the optimal strategy (see :func:`raw_statistics`), by the one-pass
-    kernel; the last ones asked for are kept with the table."""
+def optimal_statistics(counts: CountTable, variant: Variant, threads: int | None = None,
+                       chart: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """(stats, chart) of the optimal strategy (see :func:`raw_statistics`; the chart only when
+    asked for), by the one-pass kernel; the last ones made are kept with the table."""
     key = RaiseValue.of(variant).key()
     kept = _LAST_OPTIMAL.find(counts, None)
-    if kept is None or kept[0] != key:
-        (stats,), chart = raw_statistics(counts, variant, [], threads=threads)
-        assert chart is not None
-        kept = _LAST_OPTIMAL.put(counts, None, (key, stats, chart))
-    return kept[1], kept[2]
+    if kept is not None and kept[0] == key and (kept[2] is not None or not chart):
+        return kept[1], kept[2]
+    (stats,), made = raw_statistics(counts, variant, [], with_chart=chart, threads=threads)
+    keep_optimal(counts, variant, stats, made)
+    return stats, made
+
+
+def keep_optimal(counts: CountTable, variant: Variant, stats: np.ndarray, chart: np.ndarray | None) -> None:
+    """Keep ``variant``'s optimal (stats, chart) with the table (however they were made)."""
+    _LAST_OPTIMAL.put(counts, None, (RaiseValue.of(variant).key(), stats, chart))
 
 
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,

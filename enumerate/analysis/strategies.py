@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.analysis.base import Analysis, analysis_from_stats, optimal_statistics, raw_statistics
+from enumerate.analysis.base import Analysis, analysis_from_stats, keep_optimal, optimal_statistics, raw_statistics
 from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import index_key, threshold_index
 from enumerate.core.engine import CountTable
@@ -235,16 +235,20 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
     if index is None:
         index = _index_when_worth_it(table, variant)
     if index is None or index_key(variant) != (index.ante_no_qualify, index.ante_win, index.raise_antes):
-        return optimal_statistics(table, variant, threads)
+        stats, chart = optimal_statistics(table, variant, threads, chart=True)
+        assert chart is not None
+        return stats, chart
     stats, signature = index.statistics({c: variant.pay(c) for c in variant.raise_pays})
     def checked_chart() -> np.ndarray:
-        (kernel_stats,), made = raw_statistics(table, variant, [], threads=threads)
+        kernel_stats, made = optimal_statistics(table, variant, threads, chart=True)
         if not np.array_equal(np.delete(kernel_stats, Stat.INDIFFERENT, axis=1),
                               np.delete(stats, Stat.INDIFFERENT, axis=1)):
             raise AssertionError(f"threshold index and kernel disagree for {variant.name}")
         assert made is not None
         return made
-    return stats, _CHARTS.get(table, (index.ante_no_qualify, index.ante_win, signature), checked_chart)
+    chart = _CHARTS.get(table, (index.ante_no_qualify, index.ante_win, signature), checked_chart)
+    keep_optimal(table, variant, stats, chart)        # the analysis of this paytable asks next
+    return stats, chart
 
 
 def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy], index: Any = None,

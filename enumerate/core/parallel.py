@@ -20,6 +20,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -190,3 +191,41 @@ def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, tup
             tags[f] = more_tag
             running_set.add(f)
         yield tag, result
+
+
+def chunked_map(items: Iterable[tuple[Any, tuple[Any, ...]]], *, local: Callable[..., T], remote: Callable[..., T],
+                scheduler: str | None, threads: int = 1, shared: tuple[Any, ...] = (), pool: bool = False,
+                in_flight: int = 64, ordered: bool = True) -> Iterator[tuple[Any, T]]:
+    """``(tag, result)`` for every ``(tag, args)`` of ``items``, the one way the simulator,
+    collusion, the design search and the draws sample run their chunks:
+
+    * on this machine (``scheduler`` None), in item order: ``local(*shared, *args, threads)``
+      one item after another, each on ``threads`` OpenMP threads -- or, with ``pool``,
+      ``local(*shared, *args)`` on a pool of ``threads`` Python threads (for numpy work that
+      releases the GIL), at most ``in_flight`` items started ahead;
+    * on the Dask cluster at ``scheduler``: ``remote(*shared, *args)`` on its workers, each of
+      ``shared`` sent to every worker once, through :func:`dask_map` (``in_flight``, ``ordered``).
+
+    The result of a run never depends on where it ran; only its speed does."""
+    if scheduler is not None:
+        with dask_client(scheduler) as client:
+            sent = tuple(client.scatter(x, broadcast=True) for x in shared)
+            yield from dask_map(client, remote, ((tag, (*sent, *args)) for tag, args in items),
+                                in_flight=in_flight, ordered=ordered)
+        return
+    if not pool or threads <= 1:
+        for tag, args in items:
+            yield tag, (local(*shared, *args) if pool else local(*shared, *args, threads))
+        return
+    executor = ThreadPoolExecutor(threads)
+    try:
+        pending = iter(items)
+        running = deque((tag, executor.submit(local, *shared, *args)) for tag, args in itertools.islice(pending, in_flight))
+        while running:
+            tag, future = running.popleft()
+            result = future.result()
+            for more_tag, more in itertools.islice(pending, 1):
+                running.append((more_tag, executor.submit(local, *shared, *more)))
+            yield tag, result
+    finally:                                   # interrupted: drop the items not started
+        executor.shutdown(wait=True, cancel_futures=True)

@@ -9,15 +9,14 @@ the local fronts, so the result does not depend on how the chunks were run: the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from enumerate.core.engine import CountTable
-from enumerate.core.parallel import dask_client, dask_map
+from enumerate.core.parallel import chunked_map
 from enumerate.core.tabular import tabular
 from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
 from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
@@ -89,30 +88,6 @@ def _chunks(size: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(s + chunk, size)) for s in range(0, size, chunk)]
 
 
-def _local(grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ...],
-           objectives: tuple[Objective, ...], want_rows: bool, threads: int) -> Iterator[ChunkResult]:
-    if threads <= 1:
-        for a, b in chunks:
-            yield run_chunk(grid, a, b, bounds, objectives, want_rows)
-        return
-    pool = ThreadPoolExecutor(threads)                        # numpy releases the GIL in its loops
-    try:
-        futures = [pool.submit(run_chunk, grid, a, b, bounds, objectives, want_rows) for a, b in chunks]
-        for f in futures:                                     # in chunk order
-            yield f.result()
-    finally:                                                  # interrupted: drop the chunks not started
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _dask(address: str, grid: PayGrid, chunks: list[tuple[int, int]], bounds: tuple[Bound, ...],
-          objectives: tuple[Objective, ...], want_rows: bool) -> Iterator[ChunkResult]:
-    with dask_client(address) as client:
-        remote = client.scatter(grid, broadcast=True)
-        for _, part in dask_map(client, run_chunk, ((a, (remote, a, b, bounds, objectives, want_rows)) for a, b in chunks),
-                                in_flight=64, ordered=True):  # in chunk order: same result as the local run
-            yield part
-
-
 def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, ...], *,
            bounds: tuple[Bound, ...] = (), objectives: tuple[Objective, ...] = DEFAULT_OBJECTIVES,
            ordered: bool = True, scheduler: str | None = None, threads: int = 1, chunk: int = CHUNK,
@@ -131,8 +106,11 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
     grid = build_grid(table, variant, axes, order=ordered)
     chunks = _chunks(grid.size, chunk)
     want_rows = rows is not None or points
-    results = (_dask(scheduler, grid, chunks, bounds, objectives, want_rows) if scheduler
-               else _local(grid, chunks, bounds, objectives, want_rows, threads))
+    # in chunk order wherever they run (the same result as the local run); locally on a pool of
+    # threads, numpy releasing the GIL in its loops
+    results = (part for _, part in chunked_map(((a, (a, b, bounds, objectives, want_rows)) for a, b in chunks),
+                                               local=run_chunk, remote=run_chunk, scheduler=scheduler,
+                                               threads=threads, shared=(grid,), pool=True, ordered=True))
     fronts, n_ordered, n_feasible = [], 0, 0
     sample: list[tuple[np.ndarray, Block]] = []              # (feasible ordinals, rows) kept for the picture
     stride = 1

@@ -45,7 +45,7 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, dask_map, resolve_threads
+from enumerate.core.parallel import chunked_map, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
 from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
@@ -420,14 +420,11 @@ class _Runner:
         if self.progress is not None:
             self.progress(SHARD * (len(shards) - len(todo)))
         start = time.perf_counter()
-        if self.scheduler is not None and todo:
-            with dask_client(self.scheduler) as client:
-                for key, samples in dask_map(client, _remote, ((k, (self.variant, make())) for k, make in todo.items()),
-                                             in_flight=64, ordered=False):
-                    self._done(key, samples)
-        else:
-            for k, make in todo.items():
-                self._done(k, value_situations(self.variant, make(), self.threads))
+        if todo:
+            for key, samples in chunked_map(((k, (self.variant, make())) for k, make in todo.items()),
+                                            local=value_situations, remote=_remote, scheduler=self.scheduler,
+                                            threads=resolve_threads(self.threads), ordered=False):
+                self._done(key, samples)
         self.seconds += time.perf_counter() - start
 
     def _done(self, key: str, samples: list[Sample]) -> None:

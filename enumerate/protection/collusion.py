@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -39,7 +39,7 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
-from enumerate.core.parallel import dask_client, dask_map, interruptible, resolve_threads
+from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
 from enumerate.raise_value import RaiseValue
@@ -295,14 +295,14 @@ def estimate(
     # chunks are generated as they are needed, so memory does not grow with the sample count
     chunks = ((i, min(CHUNK, samples - i * CHUNK)) for i in range(-(-samples // CHUNK)))
     start = time.perf_counter()
-    if scheduler is None:
-        total = ChunkSums(0, 0, 0, 0)
-        for i, n in chunks:
-            total = total + chunk_sums(table, variant, seed, i, n, seen, strategy, threads)
-            if progress:
-                progress(n)
-    else:
-        total = _on_dask(scheduler, variant, seed, chunks, seen, strategy, progress)
+    total = ChunkSums(0, 0, 0, 0)                  # integer sums: the same in any order
+    local = partial(chunk_sums, table)              # the worker's own table comes with _remote_chunk
+    for _, part in chunked_map(((i, (variant, seed, i, n, seen, strategy)) for i, n in chunks), local=local,
+                               remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
+                               in_flight=IN_FLIGHT, ordered=False):
+        total = total + part
+        if progress:
+            progress(part.n)
     seconds = time.perf_counter() - start
     unit = value.scale * completions
     mean = Fraction(total.gain, total.n * unit)
@@ -334,17 +334,6 @@ def _remote_chunk(variant: Variant, seed: int, index: int, n: int, seen: int,
 #: memory does not grow with the sample count.
 IN_FLIGHT = 256
 
-
-def _on_dask(address: str, variant: Variant, seed: int, chunks: Iterable[tuple[int, int]], seen: int,
-             strategy: Strategy | None, progress: Callable[[int], None] | None) -> ChunkSums:
-    with dask_client(address) as client:
-        total = ChunkSums(0, 0, 0, 0)              # integer sums: the same in any order
-        for _, part in dask_map(client, _remote_chunk, ((i, (variant, seed, i, n, seen, strategy)) for i, n in chunks),
-                                in_flight=IN_FLIGHT, ordered=False):
-            total = total + part
-            if progress:
-                progress(part.n)
-        return total
 
 
 @tabular("estimates", 'estimates')

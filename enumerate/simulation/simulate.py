@@ -30,7 +30,7 @@ the counts are exact integer sums.  Memory is constant: games run in chunks of :
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -42,7 +42,7 @@ from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.strategies import strategy_mask
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import dask_client, dask_map, interruptible, resolve_threads
+from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
 from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
 from enumerate.raise_value import RaiseValue
@@ -244,31 +244,22 @@ def run(plan: Plan, variant: Variant, games: int, seed: int, *, threads: int | N
         if progress:
             progress(part.games)
 
-    if scheduler is None:
-        n_threads = resolve_threads(threads)
-        for first, n in _chunks(games):
-            take(interruptible(partial(_run_local, plan, seed, first, n, n_threads)))
-    else:
-        _on_dask(scheduler, plan, seed, _chunks(games), take)
+    # in game order wherever it runs: the meter needs it
+    for _, part in chunked_map(((first, (seed, first, n)) for first, n in _chunks(games)), local=_run_local,
+                               remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
+                               shared=(plan,), in_flight=IN_FLIGHT, ordered=True):
+        take(part)
     return total, ledger
 
 
-def _run_local(plan: Plan, seed: int, first: int, n: int, threads: int, cancel: np.ndarray) -> Tally:
-    return plan.run(seed, first, n, threads, cancel)
+def _run_local(plan: Plan, seed: int, first: int, n: int, threads: int) -> Tally:
+    """One chunk on this machine, on ``threads`` threads (Ctrl-C stops the kernel)."""
+    return interruptible(partial(plan.run, seed, first, n, threads))
 
 
 #: Chunks in flight on a Dask cluster at once (results are taken in game order, so at most this
 #: many wait in memory).
 IN_FLIGHT = 64
-
-
-def _on_dask(address: str, plan: Plan, seed: int, chunks: Iterable[tuple[int, int]], take: Callable[[Tally], None]) -> None:
-    """Run the chunks on a Dask cluster; results are taken in game order (the meter needs it)."""
-    with dask_client(address) as client:
-        shared = client.scatter(plan, broadcast=True)
-        for _, part in dask_map(client, _remote_chunk, ((first, (shared, seed, first, n)) for first, n in chunks),
-                                in_flight=IN_FLIGHT, ordered=True):
-            take(part)
 
 
 def _remote_chunk(plan: Plan, seed: int, first: int, n: int) -> Tally:
