@@ -8,12 +8,14 @@ Money is in antes (the ante wager is the unit); probabilities and edges are exac
 
 Count tables (about 80 MB each) are loaded from the on-disk cache, or computed in about a
 second and cached; the last two used are kept in memory (:func:`clear_memory` drops them).
+``use_cache=False`` trusts no file: the table is counted anew, once in a process (later calls
+with it reuse that count, never a table read from the disk).
 
 Every function that computes takes the run settings as keywords, the same for all of them
 (``**run``, :class:`~enumerate.core.run.RunOptions`), checked once on entry
 (:class:`~enumerate.core.run.Run`): ``threads`` sets the OpenMP threads of every parallel step
-(default: the CPUs available); ``use_cache=False`` neither reads nor writes the disk cache and
-always recounts; ``progress=True`` shows progress bars on stderr.
+(default: the CPUs available); ``use_cache=False`` neither reads nor writes the disk cache;
+``progress=True`` shows progress bars on stderr.
 """
 from __future__ import annotations
 
@@ -87,7 +89,9 @@ CardsLike = Union[str, Iterable[int]]
 #: Bumped when the meaning or layout of the counts changes; part of every cache key and provenance.
 ENGINE_VERSION: int = _ENGINE_VERSION
 
-_TABLES: OrderedDict[int, CountTable] = OrderedDict()
+#: The count tables in memory by qualifier, each with whether it was counted in this process
+#: without the disk cache (what a call with use_cache=False may reuse).
+_TABLES: OrderedDict[int, tuple[CountTable, bool]] = OrderedDict()
 _KEEP_TABLES = 2
 
 
@@ -123,12 +127,13 @@ def count_table(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions
     threads, use_cache, progress = Run.of("count_table", run)          # checked once; threads resolved to an int
     v = load_variant(variant)
     q = v.qualifier.threshold
-    if use_cache and q in _TABLES:                # use_cache=False always recounts
+    kept = _TABLES.get(q)
+    if kept is not None and (use_cache or kept[1]):   # use_cache=False: only a table counted anew here
         _TABLES.move_to_end(q)
-        return _TABLES[q]
+        return kept[0]
     with progress_bar(progress, "counting", count_steps) as tick:
         table = load_or_compute(q, use_cache=use_cache, threads=threads, progress=tick)
-    _TABLES[q] = table
+    _TABLES[q] = (table, not use_cache)
     while len(_TABLES) > _KEEP_TABLES:
         _TABLES.popitem(last=False)
     return table

@@ -180,3 +180,11 @@ def test_return_table_into_pandas_and_without_it(monkeypatch):
         assert "pip install pandas" in str(exc)
     else:
         raise AssertionError("to_pandas without pandas must raise StudoddsError")
+
+
+def test_the_side_bet_kinds_of_the_schema_are_the_registered_ones():
+    """Adding a side-bet kind (docs/architecture.md) fails here until its JSON is in the schema."""
+    from enumerate.rules.sidebets import KINDS
+    defs = json.loads((REPO / "studodds" / "schema.json").read_text())["$defs"]
+    for shape in ("side_bet_rules", "side_bet"):
+        assert defs[shape]["properties"]["kind"]["enum"] == list(KINDS)
