@@ -45,3 +45,41 @@ def test_any_settings_give_a_run_or_one_named_refusal(options):
     else:
         assert isinstance(run.threads, int) and 1 <= run.threads <= 256
         assert isinstance(run.use_cache, bool) and isinstance(run.progress, bool)
+
+
+@given(st.one_of(st.lists(st.one_of(st.integers(-3, 2_000_000), st.text(max_size=4), st.none()), max_size=4),
+                 st.integers(), st.text(max_size=6), st.none()))
+def test_the_hands_of_a_certification_are_checked_before_any_work(hands):
+    """``certification(hands=...)``: distinct whole numbers 1 .. 1,000,000, or one ParameterError
+    naming ``hands`` (None: the default)."""
+    from enumerate.analysis.distribution import DEFAULT_HANDS, check_hands
+    try:
+        values = check_hands(DEFAULT_HANDS if hands is None else hands)
+    except ParameterError as exc:
+        assert exc.parameter == "hands" and "\n" not in str(exc)
+    else:
+        assert values == tuple(sorted(set(values))) and 1 <= values[0] and values[-1] <= 1_000_000
+
+
+def test_the_new_calls_refuse_bad_input_in_one_line(monkeypatch):
+    from studodds import api
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("counted before refusing")
+    monkeypatch.setattr(api, "count_table", refuse)
+    for call, parameter in ((lambda: studodds.certification("us-common", hands=[0]), "hands"),
+                            (lambda: studodds.certification("us-common", hands="ten"), "hands"),
+                            (lambda: studodds.certification("us-common", hands="123"), "hands"),
+                            (lambda: studodds.certification("us-common", hands=[10.5]), "hands"),
+                            (lambda: studodds.certification("us-common", hands=[True]), "hands"),
+                            (lambda: studodds.self_check("us-common", -1), "situations"),
+                            (lambda: studodds.self_check("us-common", 2.5), "situations"),
+                            (lambda: studodds.self_check("us-common", True), "situations")):
+        with pytest.raises(ParameterError) as err:
+            call()
+        assert err.value.parameter == parameter and "\n" not in str(err.value)
+    with pytest.raises(studodds.StudoddsError, match="is a table with draws"):
+        studodds.certification("oasis-one-card")
+    with pytest.raises(studodds.StudoddsError):
+        studodds.table_kind("no-such-table")
+    assert (studodds.table_kind("us-common"), studodds.table_kind("sixth-card")) == ("plain", "draws")

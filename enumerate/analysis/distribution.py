@@ -64,7 +64,12 @@ def check_hands(hands: Any) -> tuple[int, ...]:
     """The numbers of hands of the N-hand table: distinct whole numbers 1..1,000,000, sorted
     (ParameterError naming ``hands`` otherwise)."""
     try:
-        values = sorted({int(h) for h in hands})
+        if isinstance(hands, (str, bytes)):
+            raise TypeError("text")
+        items = list(hands)
+        if any(isinstance(h, bool) or int(h) != h for h in items):
+            raise TypeError("whole numbers")
+        values = sorted({int(h) for h in items})
     except (TypeError, ValueError):
         raise ParameterError("hands", f"{hands!r:.60} is not a list of whole numbers such as 1,10,100") from None
     if not values or values[0] < 1 or values[-1] > MAX_HANDS:
