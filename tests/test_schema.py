@@ -188,3 +188,26 @@ def test_the_side_bet_kinds_of_the_schema_are_the_registered_ones():
     defs = json.loads((REPO / "studodds" / "schema.json").read_text())["$defs"]
     for shape in ("side_bet_rules", "side_bet"):
         assert defs[shape]["properties"]["kind"]["enum"] == list(KINDS)
+
+
+def test_the_schema_is_generated_from_the_declared_shapes():
+    """Every shape declared as a TypedDict is written into schema.json by the generator, and the
+    committed file is exactly what the generator makes of it (run python -m studodds.reports.schema)."""
+    from studodds.reports import schema
+    committed = (REPO / "studodds" / "schema.json").read_text()
+    assert schema.text(schema.generated(json.loads(committed))) == committed
+    from enumerate.core.shapes import SHAPES
+    assert {"exact", "return_row", "strategy_result", "strategies", "rule_change", "side_row", "design_axis",
+            "design_flip", "design_pay_sensitivity"} <= set(SHAPES)
+
+
+def test_a_declared_shape_that_differs_from_the_file_is_caught():
+    from enumerate.core import shapes
+    from studodds.reports import schema
+    committed = json.loads((REPO / "studodds" / "schema.json").read_text())
+    changed = copy.deepcopy(committed)
+    changed["$defs"]["rule_change"]["required"] = ["rule", "old"]
+    assert schema.generated(changed) == committed                       # the declaration wins
+    assert shapes.json_schema(list[shapes.Exact]) == {"type": "array", "items": {"$ref": "#/$defs/exact"}}
+    assert shapes.json_schema(dict[str, int | None]) == {"type": "object", "additionalProperties":
+                                                         {"oneOf": [{"type": "integer"}, {"type": "null"}]}}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.shapes import Count, Exact, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.sanity import warnings_for
@@ -33,6 +34,16 @@ from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
+
+
+@shape("return_row")
+class ReturnRowJSON(TypedDict):
+    outcome: Annotated[str, Pattern("^[a-z_]+$")]
+    label: str
+    net_result_antes: Exact
+    combinations: Count
+    probability: Exact
+    return_per_ante: Exact
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,7 @@ class ReturnRow:
     probability: Fraction
     contribution: Fraction    # pays * probability, per ante
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ReturnRowJSON:
         return {"outcome": self.outcome, "label": self.event, "net_result_antes": exact(self.pays),
                 "combinations": self.combinations, "probability": exact(self.probability),
                 "return_per_ante": exact(self.contribution)}

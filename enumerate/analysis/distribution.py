@@ -50,6 +50,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Exact
 from evaluator.errors import ParameterError
 
 #: N up to this are convolved exactly in integers.
@@ -475,7 +476,7 @@ class NHands:
     normal_quantiles: dict[Fraction, float]
 
     def to_dict(self) -> dict[str, Any]:
-        def prob(x: Fraction | float) -> dict[str, Any] | float:
+        def prob(x: Fraction | float) -> Exact | float:
             return exact(x) if isinstance(x, Fraction) else float(x)
         return {"hands": self.hands, "method": "exact" if self.exact else "fft",
                 "error_bound": self.error_bound,

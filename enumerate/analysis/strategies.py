@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from enumerate.analysis.threshold_index import index_key, threshold_index
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
+from enumerate.core.shapes import Exact, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.qualifier import parse_qualifier
@@ -139,6 +140,23 @@ def strategy_mask(table: CountTable, strategy: Strategy, name: str = "user") -> 
     return mask.astype(np.uint8)
 
 
+@shape("strategy_result")
+class StrategyResultJSON(TypedDict):
+    name: str
+    total_loss_antes: Exact
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+    raise_probability: Exact
+    cost_vs_optimal_per_ante: Exact
+
+
+@shape("strategies")
+class StrategiesJSON(TypedDict):
+    kind: Literal["strategies"]
+    variant: str
+    strategies: Annotated[list[StrategyResultJSON], MinItems(1)]
+
+
 @dataclass(frozen=True)
 class StrategyResult:
     """Exact figures of one strategy; ``cost`` is its extra house edge over the optimal
@@ -150,7 +168,7 @@ class StrategyResult:
     #: the (10, 8) per-category statistics it was made from (:class:`~enumerate.analysis.stats.Stat`)
     stats: np.ndarray | None = field(default=None, compare=False, repr=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StrategyResultJSON:
         a = self.analysis
         return {"name": self.name, "total_loss_antes": exact(a.total_loss),
                 "house_edge_per_ante": exact(a.house_edge),
@@ -169,7 +187,7 @@ class StrategyComparison:
     #: the optimal strategy chart (what strategy.md and strategy.csv show; not in the JSON)
     chart: StrategyChart | None = field(default=None, compare=False, repr=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StrategiesJSON:
         """kind "strategies": what ``studodds strategies --json`` prints."""
         return {"kind": "strategies", "variant": self.variant,
                 "strategies": [r.to_dict() for r in self.results]}

@@ -9,15 +9,17 @@
 * Keys are snake_case; hand categories use the variant file's names (``full_house``,
   ``two_pairs``, ...).  Every top-level object has ``"kind"``.
 
-The JSON Schema of every kind is ``studodds/schema.json``.
+The JSON Schema of every kind is ``studodds/schema.json``; the shapes declared as TypedDicts
+(:mod:`enumerate.core.shapes`) are generated into it.
 """
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+
+from enumerate.core.shapes import Exact
 
 
-def exact(value: Fraction | int) -> dict[str, Any]:
+def exact(value: Fraction | int) -> Exact:
     """``{"exact": "p/q", "value": float}`` of a rational.
 
     >>> exact(Fraction(3, 8))
@@ -27,7 +29,7 @@ def exact(value: Fraction | int) -> dict[str, Any]:
     return {"exact": str(v), "value": float(v)}
 
 
-def exact_or_none(value: Fraction | int | None) -> dict[str, Any] | None:
+def exact_or_none(value: Fraction | int | None) -> Exact | None:
     """:func:`exact`, or None (JSON ``null``) for a figure that is not available."""
     return None if value is None else exact(value)
 

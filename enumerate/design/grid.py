@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Count, Exact, shape
 from enumerate.rules.amounts import parse_amount
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
@@ -77,6 +78,14 @@ def check_designable(variant: Variant) -> None:
                             "(remove [max_payout])")
 
 
+@shape("design_axis")
+class DesignAxisJSON(TypedDict):
+    pay: str
+    values: Count
+    min: Exact
+    max: Exact
+
+
 @dataclass(frozen=True)
 class Axis:
     """A pay that moves in a design: its key and the values it takes (sorted, distinct)."""
@@ -119,7 +128,7 @@ class Axis:
             raise StudoddsError(f"{text!r}: {exc}") from None
         return cls(key, tuple(values))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignAxisJSON:
         return {"pay": self.key, "values": len(self.values), "min": exact(self.values[0]),
                 "max": exact(self.values[-1])}
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.shapes import Count, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.design.grid import check_designable, pay_slots
 from enumerate.rules.settlement import Settlement
@@ -45,6 +46,35 @@ EXAMPLES = 3
 _TOL = 1e-9
 
 
+class FlipExampleJSON(TypedDict):
+    hand: str
+    up: str
+
+
+@shape("design_flip")
+class DesignFlipJSON(TypedDict):
+    pay: Exact
+    direction: Literal["fold_to_raise", "raise_to_fold"]
+    situations: Count
+    by_category: dict[str, Count]
+    by_up_rank: dict[str, Count]
+    examples: list[FlipExampleJSON]
+
+
+@shape("design_pay_sensitivity")
+class DesignPaySensitivityJSON(TypedDict):
+    pay: str
+    value: Exact
+    total_loss_antes_per_unit: Exact
+    house_edge_per_unit: Exact
+    element_of_risk_per_unit: Exact
+    rtp_per_unit: Exact
+    strategy_unchanged_from: ExactOrNull
+    strategy_unchanged_to: ExactOrNull
+    flip_below: DesignFlipJSON | None
+    flip_above: DesignFlipJSON | None
+
+
 @dataclass(frozen=True)
 class FlipSet:
     """Situations whose optimal action changes at a flip point of one pay.
@@ -53,13 +83,13 @@ class FlipSet:
     one) the situations fold instead of raising (``raise_to_fold``) or the reverse."""
 
     at: Fraction
-    direction: str                          # "fold_to_raise" or "raise_to_fold"
+    direction: Literal["fold_to_raise", "raise_to_fold"]
     situations: int                         # concrete situations, of 122,151,120
     by_category: dict[str, int]
     by_up_rank: dict[str, int]
     examples: tuple[tuple[str, str], ...]   # (player hand, up card)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignFlipJSON:
         return {"pay": exact(self.at), "direction": self.direction, "situations": self.situations,
                 "by_category": self.by_category, "by_up_rank": self.by_up_rank,
                 "examples": [{"hand": h, "up": u} for h, u in self.examples]}
@@ -79,7 +109,7 @@ class PaySensitivity:
     lower: FlipSet | None                   # None: no flip down to a pay of 0
     upper: FlipSet | None                   # None: no flip however large the pay
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignPaySensitivityJSON:
         return {"pay": self.pay, "value": exact(self.value),
                 "total_loss_antes_per_unit": exact(self.total_loss_per_unit),
                 "house_edge_per_unit": exact(self.house_edge_per_unit),
@@ -109,7 +139,7 @@ class Sensitivity:
                 "pays": [p.to_dict() for p in self.pays]}
 
 
-def _flip_set(table: CountTable, at: Fraction, direction: str, where: list[tuple[int, int]],
+def _flip_set(table: CountTable, at: Fraction, direction: Literal["fold_to_raise", "raise_to_fold"], where: list[tuple[int, int]],
               weight: np.ndarray) -> FlipSet:
     """A FlipSet of situations given as (count-table row, up column)."""
     by_cat: dict[str, int] = {}
@@ -163,7 +193,7 @@ def sensitivity(table: CountTable, variant: Variant) -> Sensitivity:
         return PaySensitivity(name, value, Fraction(-d_total), d_edge, d_edge / a.average_wager,
                               -d_edge / a.average_wager, lower, upper)
 
-    def flips(found: Any, to_pay: Any, direction: str) -> FlipSet | None:
+    def flips(found: Any, to_pay: Any, direction: Literal["fold_to_raise", "raise_to_fold"]) -> FlipSet | None:
         if found is None:
             return None
         at = to_pay(found[0])

@@ -7,9 +7,18 @@ file as easily as two variants.  The name and description are not rules and are 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
+
+from enumerate.core.shapes import shape
 
 _NOT_RULES = {"name", "description"}
+
+
+@shape("rule_change")
+class RuleChangeJSON(TypedDict):
+    rule: str
+    old: str
+    new: str
 
 
 @dataclass(frozen=True)
@@ -24,7 +33,7 @@ class RuleChange:
     def text(self) -> str:
         return f"{self.key} {self.old} -> {self.new}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RuleChangeJSON:
         return {"rule": self.key, "old": self.old, "new": self.new}
 
 

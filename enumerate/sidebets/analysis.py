@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
+from enumerate.core.shapes import Count, Exact, Pattern, shape
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
 from enumerate.rules.sidebets import KINDS, SideBet
@@ -54,6 +55,16 @@ from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_b
 
 #: Ordered pairs of disjoint 5-card hands: C(52, 5) * C(47, 5).
 HAND_PAIRS = N_HANDS * math.comb(47, 5)
+
+
+@shape("side_row")
+class SideRowJSON(TypedDict):
+    outcome: Annotated[str, Pattern("^[a-zA-Z0-9_]+$")]
+    label: str
+    net_result_per_wager: Exact
+    combinations: Count
+    probability: Exact
+    return_per_wager: Exact
 
 
 @dataclass(frozen=True)
@@ -67,7 +78,7 @@ class SideRow:
     probability: Fraction
     contribution: Fraction
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SideRowJSON:
         return {"outcome": self.outcome, "label": self.event, "net_result_per_wager": exact(self.pays),
                 "combinations": self.combinations, "probability": exact(self.probability),
                 "return_per_wager": exact(self.contribution)}

@@ -14,7 +14,7 @@ from typing import Any
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
-from enumerate.rules.compare import rule_changes
+from enumerate.rules.compare import RuleChangeJSON, rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError, StudoddsError
@@ -261,7 +261,7 @@ class TableCheck:
 
     table: str
     status: str
-    rule_changes: tuple[dict[str, Any], ...] = ()
+    rule_changes: tuple[RuleChangeJSON, ...] = ()
     headline: dict[str, Any] = field(default_factory=dict)
     differences: tuple[Difference, ...] = ()
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
@@ -317,7 +317,7 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
         return TableCheck(str(table), "ok", protection=protection)
     if all(d.file not in FIGURE_FILES for d in diffs):
         return TableCheck(str(table), "report_differs", differences=diffs, protection=protection)
-    changes: tuple[dict[str, Any], ...] = ()
+    changes: tuple[RuleChangeJSON, ...] = ()
     headline: dict[str, Any] = {}
     try:
         old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]

@@ -1,0 +1,171 @@
+"""The JSON shape of a result, declared once: a TypedDict that is both the return type of the
+result's ``to_dict`` (mypy checks that the method builds exactly that shape) and what the JSON
+schema's definition of it is generated from (:func:`json_schema`; ``studodds/schema.json``,
+compared with the generation by the tests).
+
+A shape is a ``TypedDict`` registered under its schema name with :func:`shape`.  Keys are the
+JSON keys, in the order ``to_dict`` writes them; a key that may be absent is ``NotRequired``.
+Types map to JSON Schema as
+
+* ``str``, ``int``, ``float``, ``bool`` -> string, integer, number, boolean; ``Literal["x"]`` ->
+  a constant, ``Literal["x", "y"]`` -> an enumeration; ``list[X]`` -> an array of X;
+  ``dict[str, X]`` -> an object whose every value is X; ``X | None`` -> X or null;
+* another registered shape -> a reference to its definition; a TypedDict not registered -> its
+  object written in place;
+* ``Annotated[T, ...]`` adds constraints: :class:`Pattern`, :class:`Minimum`, :class:`MinItems`,
+  :class:`MaxItems`, :class:`Doc` (the property's description), and :class:`Def` names a shared definition the type
+  stands for (``Count``: ``{"$ref": "#/$defs/count"}``).
+
+An exact rational is :class:`Exact` (``{"exact": "p/q", "value": float}``), a count :data:`Count`.
+"""
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+
+#: Every registered shape by its schema name.
+SHAPES: dict[str, type] = {}
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A string matches this regular expression."""
+
+    regex: str
+
+
+@dataclass(frozen=True)
+class Minimum:
+    """A number is at least this."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class MinItems:
+    """An array has at least this many items."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class MaxItems:
+    """An array has at most this many items."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Doc:
+    """The property's description in the schema."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Def:
+    """The type stands for the schema's shared definition of this name."""
+
+    name: str
+
+
+def shape(name: str) -> Any:
+    """Register a TypedDict as the shape called ``name`` in the schema."""
+    def register(cls: type) -> type:
+        if name in SHAPES and SHAPES[name] is not cls:
+            raise ValueError(f"shape {name!r} is declared twice")
+        SHAPES[name] = cls
+        cls.__shape_name__ = name          # type: ignore[attr-defined]
+        return cls
+    return register
+
+
+@shape("exact")
+class Exact(TypedDict):
+    """An exact rational and its nearest double."""
+
+    exact: Annotated[str, Pattern("^-?[0-9]+(/[0-9]+)?$"), Doc("the exact rational, reduced")]
+    value: Annotated[float, Doc("nearest double, for reading only")]
+
+
+#: A whole count of combinations, situations or hands.
+Count = Annotated[int, Minimum(0), Def("count")]
+#: An exact rational, or null where there is none.
+ExactOrNull = Annotated[Union[Exact, None], Def("exact_or_null")]
+
+#: The shared definitions the annotated types above stand for.
+SHARED: dict[str, Any] = {"count": int, "exact_or_null": Union[Exact, None]}
+_SHARED_CONSTRAINTS: dict[str, tuple[Any, ...]] = {"count": (Minimum(0),), "exact_or_null": ()}
+
+
+def json_schema(tp: Any) -> dict[str, Any]:
+    """The JSON Schema of a type (see the module docstring); a registered shape is a reference."""
+    if get_origin(tp) is Annotated:
+        base, *extras = get_args(tp)
+        for e in extras:
+            if isinstance(e, Def):
+                out: dict[str, Any] = {"$ref": f"#/$defs/{e.name}"}
+                return out
+        out = dict(json_schema(base))
+        for e in extras:
+            if isinstance(e, Pattern):
+                out["pattern"] = e.regex
+            elif isinstance(e, Minimum):
+                out["minimum"] = e.value
+            elif isinstance(e, MinItems):
+                out["minItems"] = e.value
+            elif isinstance(e, MaxItems):
+                out["maxItems"] = e.value
+            elif isinstance(e, Doc):
+                out["description"] = e.text
+        return out
+    name = getattr(tp, "__shape_name__", None)
+    if name is not None:
+        return {"$ref": f"#/$defs/{name}"}
+    if hasattr(tp, "__required_keys__"):          # a TypedDict not registered: written in place
+        return definition(tp)
+    origin = get_origin(tp)
+    if origin is Literal:
+        values = list(get_args(tp))
+        return {"const": values[0]} if len(values) == 1 else {"enum": values}
+    if origin is list:
+        return {"type": "array", "items": json_schema(get_args(tp)[0])}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": json_schema(get_args(tp)[1])}
+    if origin in (Union, types.UnionType):
+        return {"oneOf": [json_schema(a) for a in get_args(tp)]}
+    if origin is NotRequired:
+        return json_schema(get_args(tp)[0])
+    simple = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+    if tp in simple:
+        return {"type": simple[tp]}
+    raise TypeError(f"no JSON schema for {tp!r}")
+
+
+def definition(cls: type) -> dict[str, Any]:
+    """The schema definition of a registered shape: an object with exactly its keys."""
+    hints = get_type_hints(cls, include_extras=True)
+    required = [k for k in hints if k in cls.__required_keys__]         # type: ignore[attr-defined]
+    out: dict[str, Any] = {"type": "object", "properties": {k: json_schema(t) for k, t in hints.items()}}
+    if cls.__doc__ and cls.__doc__.startswith("Schema: "):
+        out["description"] = cls.__doc__.removeprefix("Schema: ")
+    out["required"] = required
+    out["additionalProperties"] = False
+    return out
+
+
+def shared_definition(name: str) -> dict[str, Any]:
+    """The schema definition of a shared type (``count``, ``exact_or_null``)."""
+    out = json_schema(SHARED[name])
+    for e in _SHARED_CONSTRAINTS[name]:
+        if isinstance(e, Minimum):
+            out["minimum"] = e.value
+    return out
+
+
+def definitions() -> dict[str, dict[str, Any]]:
+    """Every generated definition by name: the registered shapes and the shared types."""
+    out = {name: definition(cls) for name, cls in SHAPES.items()}
+    out.update({name: shared_definition(name) for name in SHARED})
+    return out
