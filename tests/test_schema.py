@@ -198,7 +198,8 @@ def test_the_schema_is_generated_from_the_declared_shapes():
     assert schema.text(schema.generated(json.loads(committed))) == committed
     from enumerate.core.shapes import SHAPES
     assert {"exact", "return_row", "strategy_result", "strategies", "rule_change", "side_row", "design_axis",
-            "design_flip", "design_pay_sensitivity"} <= set(SHAPES)
+            "design_flip", "design_pay_sensitivity", "design_candidate", "simulation_return",
+            "simulation_frequencies"} <= set(SHAPES)
 
 
 def test_a_declared_shape_that_differs_from_the_file_is_caught():
@@ -211,3 +212,10 @@ def test_a_declared_shape_that_differs_from_the_file_is_caught():
     assert shapes.json_schema(list[shapes.Exact]) == {"type": "array", "items": {"$ref": "#/$defs/exact"}}
     assert shapes.json_schema(dict[str, int | None]) == {"type": "object", "additionalProperties":
                                                          {"oneOf": [{"type": "integer"}, {"type": "null"}]}}
+
+
+def test_a_key_that_may_be_absent_is_not_required():
+    from enumerate.core.shapes import definition
+    from enumerate.simulation.simulate import SimulationReturnJSON
+    d = definition(SimulationReturnJSON)
+    assert "note" in d["properties"] and "note" not in d["required"] and d["additionalProperties"] is False

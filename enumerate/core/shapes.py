@@ -146,7 +146,9 @@ def json_schema(tp: Any) -> dict[str, Any]:
 def definition(cls: type) -> dict[str, Any]:
     """The schema definition of a registered shape: an object with exactly its keys."""
     hints = get_type_hints(cls, include_extras=True)
-    required = [k for k in hints if k in cls.__required_keys__]         # type: ignore[attr-defined]
+    # NotRequired read from the hints: with postponed annotations Python 3.11's __required_keys__
+    # counts every key as required
+    required = [k for k, t in hints.items() if get_origin(t) is not NotRequired]
     out: dict[str, Any] = {"type": "object", "properties": {k: json_schema(t) for k, t in hints.items()}}
     if cls.__doc__ and cls.__doc__.startswith("Schema: "):
         out["description"] = cls.__doc__.removeprefix("Schema: ")

@@ -133,6 +133,20 @@ class Axis:
                 "max": exact(self.values[-1])}
 
 
+@shape("design_candidate")
+class DesignCandidateJSON(TypedDict):
+    raise_pays: dict[str, Exact]
+    total_loss_antes: Exact
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+    rtp_per_total_wager: Exact
+    variance_antes_squared: Exact
+    standard_deviation_antes: float
+    hit_frequency: Exact
+    raise_probability: Exact
+    largest_win_antes: Exact
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One paytable of a design with its exact figures (optimal strategy)."""
@@ -167,7 +181,7 @@ class Candidate:
                 pays[c] = self.pays[slot.key]
         return replace(base, name=name or base.name, raise_pays=pays)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignCandidateJSON:
         return {"raise_pays": {k: exact(v) for k, v in self.pays.items()},
                 "total_loss_antes": exact(self.total_loss),
                 "house_edge_per_ante": exact(self.house_edge),

@@ -34,15 +34,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.strategies import strategy_mask
+from enumerate.core import shapes
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
+from enumerate.core.shapes import Count, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
 from enumerate.raise_value import RaiseValue
@@ -300,6 +302,45 @@ def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads
 
 # ------------------------------------------------------------------------------ the result
 
+@shape("simulation_return")
+class SimulationReturnJSON(TypedDict):
+    name: str
+    per: str
+    simulated: float
+    ci95: Annotated[list[float], MinItems(2), MaxItems(2)]
+    standard_error: float
+    exact: ExactOrNull
+    z: float | None
+    passed: bool
+    note: NotRequired[str]
+
+
+class FrequencyRowJSON(TypedDict):
+    outcome: str
+    label: str
+    net_result: shapes.Exact
+    observed: Count
+    frequency: float
+    probability: shapes.Exact
+    expected: float
+
+
+class ChiSquareJSON(TypedDict):
+    statistic: float
+    degrees_of_freedom: Annotated[int, Minimum(0)]
+    p_value: float
+    pooled_rows: list[str]
+    impossible_rows_observed: list[str]
+
+
+@shape("simulation_frequencies")
+class SimulationFrequenciesJSON(TypedDict):
+    name: str
+    rows: list[FrequencyRowJSON]
+    chi_square: ChiSquareJSON
+    passed: bool
+
+
 @dataclass(frozen=True)
 class ReturnCheck:
     """A simulated return beside its exact figure."""
@@ -314,12 +355,16 @@ class ReturnCheck:
         z = self.estimate.z
         return z is None or abs(z) < Z_LIMIT
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SimulationReturnJSON:
         e = self.estimate
         low, high = e.interval
-        return {"name": self.name, "per": self.unit, "simulated": float(e.value), "ci95": [low, high],
-                "standard_error": e.standard_error, "exact": None if e.exact is None else exact(e.exact),
-                "z": e.z, "passed": self.passed, **({"note": self.note} if self.note else {})}
+        out: SimulationReturnJSON = {
+            "name": self.name, "per": self.unit, "simulated": float(e.value), "ci95": [low, high],
+            "standard_error": e.standard_error, "exact": None if e.exact is None else exact(e.exact),
+            "z": e.z, "passed": self.passed}
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass(frozen=True)
@@ -330,7 +375,7 @@ class FrequencyRow:
     probability: Fraction
     label: str = ""              # the row's label, as the return table prints it
 
-    def to_dict(self, games: int) -> dict[str, Any]:
+    def to_dict(self, games: int) -> FrequencyRowJSON:
         return {"outcome": self.outcome, "label": self.label or self.outcome, "net_result": exact(self.net),
                 "observed": self.observed,
                 "frequency": self.observed / games, "probability": exact(self.probability),
@@ -349,7 +394,7 @@ class FrequencyCheck:
     def passed(self) -> bool:
         return self.test.p_value > P_LIMIT
 
-    def to_dict(self, games: int) -> dict[str, Any]:
+    def to_dict(self, games: int) -> SimulationFrequenciesJSON:
         t = self.test
         return {"name": self.name, "rows": [r.to_dict(games) for r in self.rows],
                 "chi_square": {"statistic": t.statistic, "degrees_of_freedom": t.dof, "p_value": t.p_value,
