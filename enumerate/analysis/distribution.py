@@ -44,13 +44,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.jsonform import exact
-from enumerate.core.shapes import Exact
+from enumerate.core.shapes import Exact, Minimum, shape
 from evaluator.errors import ParameterError
 
 #: N up to this are convolved exactly in integers.
@@ -460,6 +460,33 @@ def conditioned_n_hands(one: dict[int, int], n: int) -> tuple[float, float, dict
     return min(1.0, max(0.0, 1.0 - at_most_zero)), even, quantiles, bound
 
 
+class QuantileJSON(TypedDict):
+    quantile: Exact
+    net_result_antes: Exact
+
+
+class NormalQuantileJSON(TypedDict):
+    quantile: Exact
+    net_result_antes: float
+
+
+class NormalJSON(TypedDict):
+    ahead: float
+    quantiles: list[NormalQuantileJSON]
+
+
+@shape("n_hands")
+class NHandsJSON(TypedDict):
+    hands: Annotated[int, Minimum(1)]
+    method: Literal["exact", "fft"]
+    error_bound: Annotated[float, Minimum(0)]
+    ahead: Exact | float
+    even: Exact | float
+    behind: Exact | float
+    quantiles: list[QuantileJSON]
+    normal: NormalJSON
+
+
 @dataclass(frozen=True)
 class NHands:
     """The net result after ``hands`` hands (antes): exact or floating point, and the normal
@@ -475,7 +502,7 @@ class NHands:
     normal_ahead: float
     normal_quantiles: dict[Fraction, float]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> NHandsJSON:
         def prob(x: Fraction | float) -> Exact | float:
             return exact(x) if isinstance(x, Fraction) else float(x)
         return {"hands": self.hands, "method": "exact" if self.exact else "fft",

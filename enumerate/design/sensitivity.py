@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
-from enumerate.core.shapes import Count, Exact, ExactOrNull, shape
+from enumerate.core.shapes import Count, Def, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.design.grid import check_designable, pay_slots
 from enumerate.rules.settlement import Settlement
@@ -121,6 +121,17 @@ class PaySensitivity:
                 "flip_above": self.upper.to_dict() if self.upper else None}
 
 
+@shape("design_sensitivity")
+class DesignSensitivityJSON(TypedDict):
+    kind: Literal["design_sensitivity"]
+    variant: Annotated[dict[str, Any], Def("variant")]
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+    average_total_wager_antes: Exact
+    note: str
+    pays: list[DesignPaySensitivityJSON]
+
+
 @tabular("pays", 'pays')
 @dataclass(frozen=True)
 class Sensitivity:
@@ -129,7 +140,7 @@ class Sensitivity:
     analysis: Analysis
     pays: tuple[PaySensitivity, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignSensitivityJSON:
         a = self.analysis
         return {"kind": "design_sensitivity", "variant": a.variant.to_dict(),
                 "house_edge_per_ante": exact(a.house_edge), "element_of_risk_per_total_wager": exact(a.element_of_risk),

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.shapes import Exact, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
@@ -356,7 +357,16 @@ def burn_card(
                      completions=math.comb(45, 4), chart={})
 
 
-def partial_exposure(none: ExposureAnalysis, seen: ExposureAnalysis, share: Fraction) -> dict[str, Any]:
+@shape("partial_exposure")
+class PartialExposureJSON(TypedDict):
+    kind: Literal["partial_exposure"]
+    share: Exact
+    house_edge_per_ante: Exact
+    player_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+
+
+def partial_exposure(none: ExposureAnalysis, seen: ExposureAnalysis, share: Fraction) -> PartialExposureJSON:
     """Edge when the hole card is seen on a share of the hands (the player knows when): the
     mixture of the two scenarios, exactly."""
     if not 0 <= share <= 1:
@@ -512,7 +522,7 @@ class HoleCardTable:
     def level(self, exposed: int) -> ExposureAnalysis | None:
         return next((a for a in self.levels if a.exposed_hole_cards == exposed), None)
 
-    def partial(self) -> list[dict[str, Any]]:
+    def partial(self) -> list[PartialExposureJSON]:
         normal, one = self.level(0), self.level(1)
         if normal is None or one is None:
             return []
