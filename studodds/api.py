@@ -264,11 +264,10 @@ def certification(variant: VariantLike = DEFAULT_VARIANT, *, hands: Iterable[int
     require(v, "strategies")
     counts_of_hands = check_hands(DEFAULT_HANDS if hands is None else hands)
     comparison = strategies(v, threads=threads, use_cache=use_cache, progress=progress)
-    a = analyze(v, threads=threads, use_cache=use_cache)
-    optimal = comparison.results[0]
+    optimal = comparison.results[0]               # the base game's analysis: the figures read nothing else
     assert optimal.stats is not None
-    return certification_figures(count_table(v, threads=threads, use_cache=use_cache), a, comparison.results[1:],
-                                 counts_of_hands, threads, par=par_from_stats(v, optimal.stats))
+    return certification_figures(count_table(v, threads=threads, use_cache=use_cache), optimal.analysis,
+                                 comparison.results[1:], counts_of_hands, threads, par=par_from_stats(v, optimal.stats))
 
 
 def self_check(variant: VariantLike = DEFAULT_VARIANT, situations: int = 8, **run: Unpack[RunOptions]) -> int:
