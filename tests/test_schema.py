@@ -199,7 +199,8 @@ def test_the_schema_is_generated_from_the_declared_shapes():
     from enumerate.core.shapes import SHAPES
     assert {"exact", "return_row", "strategy_result", "strategies", "rule_change", "side_row", "design_axis",
             "design_flip", "design_pay_sensitivity", "design_candidate", "simulation_return",
-            "simulation_frequencies", "n_hands", "partial_exposure", "design_sensitivity"} <= set(SHAPES)
+            "simulation_frequencies", "n_hands", "partial_exposure", "design_sensitivity", "hole_cards",
+            "collusion_table"} <= set(SHAPES)
 
 
 def test_a_declared_shape_that_differs_from_the_file_is_caught():

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -40,6 +40,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
+from enumerate.core.shapes import Def, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
 from enumerate.raise_value import RaiseValue
@@ -336,6 +337,15 @@ IN_FLIGHT = 256
 
 
 
+@shape("collusion_table")
+class CollusionTableJSON(TypedDict):
+    kind: Literal["collusion_table"]
+    variant: str
+    sampled: Literal[True]
+    estimates: list[Annotated[dict[str, Any], Def("collusion")]]
+    exact_burn_card: NotRequired[Annotated[dict[str, Any], Def("exposure")] | None]
+
+
 @tabular("estimates", 'estimates')
 @dataclass(frozen=True)
 class CollusionTable:
@@ -345,7 +355,7 @@ class CollusionTable:
     estimates: tuple[CollusionEstimate, ...]
     exact_burn_card: Any = None         # ExposureAnalysis of the burn card alone, computed exactly
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CollusionTableJSON:
         """kind "collusion_table": what ``studodds collusion --json`` prints."""
         return {"kind": "collusion_table", "variant": self.variant, "sampled": True,
                 "estimates": [e.to_dict() for e in self.estimates],

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Annotated, Any, Literal, Protocol, TypedDict
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
-from enumerate.core.shapes import Exact, shape
+from enumerate.core.shapes import Def, Exact, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
@@ -509,6 +509,15 @@ def _edge_sort_chart(chart: np.ndarray) -> dict[str, Any]:
 # the hole-card table: every exposure level of one variant
 
 
+@shape("hole_cards")
+class HoleCardsJSON(TypedDict):
+    kind: Literal["hole_cards"]
+    variant: str
+    levels: list[Annotated[dict[str, Any], Def("exposure")]]
+    one_hole_card_on_a_share_of_hands: list[PartialExposureJSON]
+    break_even_share_by_exposed_hole_cards: dict[str, Exact]
+
+
 @tabular("levels", 'exposure levels')
 @dataclass(frozen=True)
 class HoleCardTable:
@@ -542,7 +551,7 @@ class HoleCardTable:
                     out[int(a.exposed_hole_cards)] = share
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HoleCardsJSON:
         """kind "hole_cards": what ``studodds holecards --json`` prints."""
         return {"kind": "hole_cards", "variant": self.variant.name,
                 "levels": [a.to_dict() for a in self.levels],

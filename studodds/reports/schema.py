@@ -20,7 +20,8 @@ from enumerate.core.shapes import definitions
 #: The modules that declare shapes (imported so that every declaration is registered).
 SHAPE_MODULES = ("enumerate.analysis.base", "enumerate.analysis.strategies", "enumerate.rules.compare",
                  "enumerate.sidebets.analysis", "enumerate.design.grid", "enumerate.design.sensitivity",
-                 "enumerate.simulation.simulate", "enumerate.analysis.distribution", "enumerate.protection.exposure")
+                 "enumerate.simulation.simulate", "enumerate.analysis.distribution", "enumerate.protection.exposure",
+                 "enumerate.protection.collusion")
 #: The committed schema.
 SCHEMA = Path(__file__).resolve().parent.parent / "schema.json"
 
