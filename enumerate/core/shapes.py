@@ -22,45 +22,48 @@ from __future__ import annotations
 
 import types
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
 #: Every registered shape by its schema name.
 SHAPES: dict[str, type] = {}
 
 
 @dataclass(frozen=True)
-class Pattern:
+class _Keyword:
+    """A JSON Schema keyword with its value, added to the type it annotates."""
+
+    keyword: ClassVar[str]
+    value: Any
+
+
+class Pattern(_Keyword):
     """A string matches this regular expression."""
 
-    regex: str
+    keyword = "pattern"
 
 
-@dataclass(frozen=True)
-class Minimum:
+class Minimum(_Keyword):
     """A number is at least this."""
 
-    value: int
+    keyword = "minimum"
 
 
-@dataclass(frozen=True)
-class MinItems:
+class MinItems(_Keyword):
     """An array has at least this many items."""
 
-    value: int
+    keyword = "minItems"
 
 
-@dataclass(frozen=True)
-class MaxItems:
+class MaxItems(_Keyword):
     """An array has at most this many items."""
 
-    value: int
+    keyword = "maxItems"
 
 
-@dataclass(frozen=True)
-class Doc:
+class Doc(_Keyword):
     """The property's description in the schema."""
 
-    text: str
+    keyword = "description"
 
 
 @dataclass(frozen=True)
@@ -94,31 +97,19 @@ Count = Annotated[int, Minimum(0), Def("count")]
 #: An exact rational, or null where there is none.
 ExactOrNull = Annotated[Union[Exact, None], Def("exact_or_null")]
 
-#: The shared definitions the annotated types above stand for.
-SHARED: dict[str, Any] = {"count": int, "exact_or_null": Union[Exact, None]}
-_SHARED_CONSTRAINTS: dict[str, tuple[Any, ...]] = {"count": (Minimum(0),), "exact_or_null": ()}
+#: The shared definitions: the annotated types that stand for them.
+SHARED: dict[str, Any] = {"count": Count, "exact_or_null": ExactOrNull}
 
 
-def json_schema(tp: Any) -> dict[str, Any]:
-    """The JSON Schema of a type (see the module docstring); a registered shape is a reference."""
+def json_schema(tp: Any, refer: bool = True) -> dict[str, Any]:
+    """The JSON Schema of a type (see the module docstring); a registered shape or a type with a
+    :class:`Def` is a reference to its definition (unless ``refer`` is False: the definition)."""
     if get_origin(tp) is Annotated:
         base, *extras = get_args(tp)
-        for e in extras:
-            if isinstance(e, Def):
-                out: dict[str, Any] = {"$ref": f"#/$defs/{e.name}"}
-                return out
+        if refer and (name := next((e.name for e in extras if isinstance(e, Def)), None)) is not None:
+            return {"$ref": f"#/$defs/{name}"}
         out = dict(json_schema(base))
-        for e in extras:
-            if isinstance(e, Pattern):
-                out["pattern"] = e.regex
-            elif isinstance(e, Minimum):
-                out["minimum"] = e.value
-            elif isinstance(e, MinItems):
-                out["minItems"] = e.value
-            elif isinstance(e, MaxItems):
-                out["maxItems"] = e.value
-            elif isinstance(e, Doc):
-                out["description"] = e.text
+        out.update({e.keyword: e.value for e in extras if isinstance(e, _Keyword)})
         return out
     name = getattr(tp, "__shape_name__", None)
     if name is not None:
@@ -157,17 +148,8 @@ def definition(cls: type) -> dict[str, Any]:
     return out
 
 
-def shared_definition(name: str) -> dict[str, Any]:
-    """The schema definition of a shared type (``count``, ``exact_or_null``)."""
-    out = json_schema(SHARED[name])
-    for e in _SHARED_CONSTRAINTS[name]:
-        if isinstance(e, Minimum):
-            out["minimum"] = e.value
-    return out
-
-
 def definitions() -> dict[str, dict[str, Any]]:
     """Every generated definition by name: the registered shapes and the shared types."""
     out = {name: definition(cls) for name, cls in SHAPES.items()}
-    out.update({name: shared_definition(name) for name in SHARED})
+    out.update({name: json_schema(tp, refer=False) for name, tp in SHARED.items()})
     return out
