@@ -159,6 +159,20 @@ def _connect(client_type: Any, address: str) -> Any:
     raise exc
 
 
+def _in_order(submit: Callable[[tuple[Any, ...]], Any], items: Iterable[tuple[Any, tuple[Any, ...]]],
+              in_flight: int) -> Iterator[tuple[Any, Any]]:
+    """``(tag, submit(args).result())`` for every ``(tag, args)`` of ``items``, in item order,
+    with at most ``in_flight`` submitted and not yet taken (a Dask or a thread-pool future)."""
+    pending = iter(items)
+    running = deque((tag, submit(args)) for tag, args in itertools.islice(pending, in_flight))
+    while running:
+        tag, future = running.popleft()
+        result = future.result()
+        for more_tag, more in itertools.islice(pending, 1):
+            running.append((more_tag, submit(more)))
+        yield tag, result
+
+
 def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, tuple[Any, ...]]], *,
              in_flight: int = 64, ordered: bool = True) -> Iterator[tuple[Any, T]]:
     """``(tag, func(*args))`` for every ``(tag, args)`` of ``items``, computed on the Dask
@@ -167,19 +181,12 @@ def dask_map(client: Any, func: Callable[..., T], items: Iterable[tuple[Any, tup
     the order needs, such as the progressive meter) or as they finish.  The tag stays here: it
     names the item for the caller.  The one bounded loop over a cluster that the simulator,
     collusion, the design search and the draws sample use."""
-    pending = iter(items)
-
     def submit(args: tuple[Any, ...]) -> Any:
         return client.submit(func, *args, pure=False)
     if ordered:
-        running = deque((tag, submit(args)) for tag, args in itertools.islice(pending, in_flight))
-        while running:
-            tag, future = running.popleft()
-            result = future.result()
-            for more_tag, more in itertools.islice(pending, 1):
-                running.append((more_tag, submit(more)))
-            yield tag, result
+        yield from _in_order(submit, items, in_flight)
         return
+    pending = iter(items)
     from distributed import as_completed  # optional heavy dependency: the dask extra
     tags = {submit(args): tag for tag, args in itertools.islice(pending, in_flight)}
     running_set = as_completed(list(tags))
@@ -219,13 +226,6 @@ def chunked_map(items: Iterable[tuple[Any, tuple[Any, ...]]], *, local: Callable
         return
     executor = ThreadPoolExecutor(threads)
     try:
-        pending = iter(items)
-        running = deque((tag, executor.submit(local, *shared, *args)) for tag, args in itertools.islice(pending, in_flight))
-        while running:
-            tag, future = running.popleft()
-            result = future.result()
-            for more_tag, more in itertools.islice(pending, 1):
-                running.append((more_tag, executor.submit(local, *shared, *more)))
-            yield tag, result
+        yield from _in_order(lambda args: executor.submit(local, *shared, *args), items, in_flight)
     finally:                                   # interrupted: drop the items not started
         executor.shutdown(wait=True, cancel_futures=True)
