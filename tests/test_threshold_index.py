@@ -75,3 +75,17 @@ def test_batch_via_index_is_byte_identical(monkeypatch):
         monkeypatch.setattr(strategies, "INDEX_FROM", start)
         rendered.append([certify.render(s, 8) for s in sources])
     assert rendered[0] == rendered[1]
+
+
+def test_a_chart_kept_from_one_raise_size_is_never_given_to_another(us_counts):
+    """Charts are kept by (ante pays, raise, raised set): the same pays under a raise of 1 and of
+    2 antes, each through its own index, each get the one-pass kernel's own chart."""
+    from dataclasses import replace
+
+    from enumerate.analysis import strategies
+    one = load_builtin("raise-one-ante").variant
+    for v in (replace(one, raise_antes=2), one, replace(one, raise_antes=3)):
+        index = ThresholdIndex(us_counts, v.ante_no_qualify, v.ante_win, v.raise_antes)
+        _, chart = strategies.evaluate(us_counts, v, {}, index)
+        _, kernel = strategies.evaluate(us_counts, v, {}, None)
+        assert np.array_equal(chart.raised, kernel.raised) and np.array_equal(chart.total, kernel.total), v.raise_antes

@@ -199,25 +199,22 @@ def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str,
     paytable, so they are computed once per count table and strategy name and kept in the
     table (``Stat.INDIFFERENT`` is filled in per variant by the caller)."""
     keys = {name: (name, _identity(f)) for name, f in strategies.items()}
-    missing = [name for name in strategies if _FIXED.find(table, keys[name]) is None]
+    found = {name: st for name, key in keys.items() if (st := _FIXED.find(table, key)) is not None}
+    missing = [name for name in strategies if name not in found]
     if missing:
         masks = [strategy_mask(table, strategies[name], name) for name in missing]
         stats, _ = raw_statistics(table, variant, masks, with_chart=False, threads=threads)
         for name, st in zip(missing, stats[1:]):
-            _FIXED.put(table, keys[name], st)
+            found[name] = _FIXED.put(table, keys[name], st)
     if not strategies:
         return np.zeros((0, 10, len(Stat)), np.int64)
-    return np.stack([_FIXED.get(table, keys[name], _missing) for name in strategies])
-
-
-def _missing() -> np.ndarray:
-    raise AssertionError("a fixed strategy's statistics were not kept")
+    return np.stack([found[name] for name in strategies])
 
 
 #: Per count table: a fixed strategy's outcome sums, by (name, identity); the optimal
-#: strategy's chart, by (ante pays, raised set).
+#: strategy's chart, by (ante pays, raise, raised set).
 _FIXED: TableMemo[tuple[str, object], np.ndarray] = TableMemo("fixed strategies' statistics")
-_CHARTS: TableMemo[tuple[Fraction, Fraction, Any], np.ndarray] = TableMemo("optimal strategy charts")
+_CHARTS: TableMemo[tuple[Fraction, Fraction, int, Any], np.ndarray] = TableMemo("optimal strategy charts")
 
 
 #: From this many paytables analysed on one count table with the same ante pays and raise on, the
@@ -252,7 +249,7 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
     cross-checks the index.  Charts are kept with the table by raised set."""
     if index is None:
         index = _index_when_worth_it(table, variant)
-    if index is None or index_key(variant) != (index.ante_no_qualify, index.ante_win, index.raise_antes):
+    if index is None or index_key(variant) != index.key:
         stats, chart = optimal_statistics(table, variant, threads, chart=True)
         assert chart is not None
         return stats, chart
@@ -264,7 +261,7 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
             raise AssertionError(f"threshold index and kernel disagree for {variant.name}")
         assert made is not None
         return made
-    chart = _CHARTS.get(table, (index.ante_no_qualify, index.ante_win, signature), checked_chart)
+    chart = _CHARTS.get(table, (*index.key, signature), checked_chart)    # a raised set names its index
     keep_optimal(table, variant, stats, chart)        # the analysis of this paytable asks next
     return stats, chart
 

@@ -83,6 +83,11 @@ class ThresholdIndex:
         b = _aggregate.prefix_sums(lo, self.cum, self.nq, self.win, self.tie, self.w)
         return np.array(a, dtype=np.int64) - np.array(b, dtype=np.int64)
 
+    @property
+    def key(self) -> tuple[Fraction, Fraction, int]:
+        """What the index is built for: (ante pays, raise), as :func:`index_key` gives it."""
+        return (self.ante_no_qualify, self.ante_win, self.raise_antes)
+
     def pay_key(self, pay: Fraction) -> Fraction:
         """P = a_w + r * pay + 1 + r (a win's net less a loss's): the key a situation's threshold
         is compared with."""

@@ -169,15 +169,14 @@ def draw_chunk(seed: int, index: int, n: int, seen: int) -> tuple[np.ndarray, np
     return player, up, extra
 
 
-#: Per count table and raise form (c_win, c_nq, c_tie, scale): the optimal raise decisions.
-_OPTIMAL: TableMemo[tuple[bytes, int, int, int], np.ndarray] = TableMemo("optimal raise decisions")
+#: Per count table and raise form (:meth:`RaiseValue.key`): the optimal raise decisions.
+_OPTIMAL: TableMemo[tuple[int, int, bytes, int, bytes], np.ndarray] = TableMemo("optimal raise decisions")
 
 
 def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up: np.ndarray) -> np.ndarray:
     """The normal game's optimal raise decision of each (hand, up card), from the count table."""
     value = RaiseValue.of(variant)
-    key = (value.c_win.tobytes(), value.c_nq, value.c_tie, value.scale)
-    optimal = _OPTIMAL.get(table, key, lambda: value.optimal(table))
+    optimal = _OPTIMAL.get(table, value.key(), lambda: value.optimal(table))
     # relabel suits as enumerate.analysis.situation.canonical does: new suit k is the old suit with the
     # k-th largest rank mask, ties broken by suit number
     n = player.shape[0]
