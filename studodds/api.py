@@ -37,7 +37,6 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import count_steps, load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
@@ -422,7 +421,7 @@ def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDi
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
     return VariantDiff(_analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache),
-                       flips(ca, va, cb, vb, resolve_threads(threads)), labels)
+                       flips(ca, va, cb, vb, threads), labels)
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,
@@ -487,9 +486,8 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     _whole_number("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
     if strategy is not None:
         _parsed("strategy", check_strategy, strategy)
-    local = resolve_threads(threads)
-    if scheduler is None and (seconds := projected_seconds(samples, local)) > 3600:
-        warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on {local} "
+    if scheduler is None and (seconds := projected_seconds(samples, threads)) > 3600:
+        warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on {threads} "
                       "thread(s); interrupt with Ctrl-C, or ask for fewer with --samples", stacklevel=2)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with progress_bar(progress, "sampling", samples, "situation") as tick:
@@ -614,7 +612,7 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     with _grid_bar(axes, progress) as tick:
         return _search(table, v, axes, bounds=limits, objectives=objectives, ordered=ordered, scheduler=scheduler,
-                       threads=resolve_threads(threads), rows=rows, points=points,
+                       threads=threads, rows=rows, points=points,
                        progress=tick)
 
 
@@ -641,8 +639,8 @@ def table_kind(variant: VariantLike) -> str:
 
 
 def _protection_variant(variant: VariantLike) -> Variant:
-    """The variant, if the game-protection kernels cover its table (the plain game with a raise
-    of two antes and no ante bonus; a maximum payout and side bets are fine: they do not enter
+    """The variant, if the game-protection kernels cover its table (the plain game without an
+    ante bonus, a raise of any size; a maximum payout and side bets are fine: they do not enter
     the analysis)."""
     v = load_variant(variant)
     require(v, "protection")

@@ -81,6 +81,15 @@ def report_formats(formats: Iterable[str] | str | None) -> set[str]:
     return chosen | ({"html"} if "pdf" in chosen else set())     # pdf is printed from the html report
 
 
+@contextmanager
+def _refused_as(option: str) -> Iterator[None]:
+    """A refusal within the block, as a ParameterError naming the batch's ``option``."""
+    try:
+        yield
+    except StudoddsError as exc:
+        raise ParameterError(option, f"{exc}; leave out --{option} for it") from None
+
+
 def simulation_run(games: int, seed: int) -> tuple[int, int] | None:
     """(games, seed) of the simulation check, None for none; ParameterError naming the option
     when either is out of range."""
@@ -130,14 +139,13 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
         if strict and rule_warnings(s.variant):
             raise strict_error(s.variant.name, rule_warnings(s.variant))
         require(s.variant, "analyze")          # the kind of table, chosen once (enumerate.game.kinds)
-        for option, asked in (("simulate", simulation is not None), ("protection", bool(levels))):
-            try:
-                if asked:
-                    require(s.variant, option)
-                    if option == "simulate":
-                        check_playable(s.variant)
-            except StudoddsError as exc:
-                raise ParameterError(option, f"{exc}; leave out --{option} for it") from None
+        if simulation is not None:
+            with _refused_as("simulate"):
+                require(s.variant, "simulate")
+                check_playable(s.variant)
+        if levels:
+            with _refused_as("protection"):
+                require(s.variant, "protection")
     if not replace:
         occupied = [root / s.variant.name for s in sources if _holds_files(root / s.variant.name)]
         if occupied:
