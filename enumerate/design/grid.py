@@ -69,13 +69,22 @@ def pay_slots(variant: Variant) -> tuple[Slot, ...]:
     return tuple(out)
 
 
-def check_designable(variant: Variant) -> None:
-    """StudoddsError unless the design tools model the variant's settlement exactly."""
+def design_refusal(variant: Variant) -> str | None:
+    """Why the design tools do not model the variant's settlement exactly, or None (the plain
+    game's kind asks it before any counting, :mod:`enumerate.game.plain`)."""
     if variant.ante_bonus is not None or variant.draws is not None:
-        raise StudoddsError(f"variant {variant.name!r}: paytable design models the plain game without an ante bonus")
+        return ("paytable design models the plain game without an ante bonus (with one, the raise decision depends "
+                "on the category)")
     if variant.max_payout is not None:
-        raise StudoddsError(f"variant {variant.name!r}: paytable design works on uncapped pays "
-                            "(remove [max_payout])")
+        return "paytable design works on uncapped pays (remove [max_payout])"
+    return None
+
+
+def check_designable(variant: Variant) -> None:
+    """StudoddsError when :func:`design_refusal` refuses the variant."""
+    reason = design_refusal(variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
 
 
 @shape("design_axis")

@@ -47,9 +47,12 @@ class PlainGame:
         return True
 
     def condition(self, analysis: str, variant: Variant) -> str | None:
-        if analysis in ("design", "protection") and variant.ante_bonus is not None:
-            return (f"{'paytable design' if analysis == 'design' else 'game-protection analysis'} models a table "
-                    "without an ante bonus (with one, the raise decision depends on the category)")
+        if analysis == "design":
+            from enumerate.design.grid import design_refusal  # lazy: start-up time (the design package)
+            return design_refusal(variant)
+        if analysis == "protection" and variant.ante_bonus is not None:
+            return ("game-protection analysis models a table without an ante bonus (with one, the raise decision "
+                    "depends on the category)")
         if analysis == "progressive" and variant.progressive is None:
             return "the table has no [progressive] side bet"
         return None
