@@ -3,9 +3,9 @@
 Ante, then raise or fold with the five cards dealt: the counts of :mod:`enumerate.core.engine`
 and the raise value of :mod:`enumerate.raise_value` answer every question about it -- the whole
 game with its rule variants and side bets, one hand's EVs, the strategies, the EV table, the
-simulation, the progressive; paytable design and game protection too when its settlement is the
-standard one (a raise of 2 antes, no ante bonus), which their kernels model.  It owns every
-variant no other kind claims.
+simulation, the progressive; paytable design and game protection too when it has no ante bonus
+(which makes the raise decision depend on the category; design also needs uncapped pays).  It
+owns every variant no other kind claims.
 """
 from __future__ import annotations
 
