@@ -11,25 +11,21 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import pkgutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from enumerate.core.shapes import definitions
 
-#: The modules that declare shapes (imported so that every declaration is registered).
-SHAPE_MODULES = ("enumerate.analysis.base", "enumerate.analysis.strategies", "enumerate.rules.compare",
-                 "enumerate.sidebets.analysis", "enumerate.design.grid", "enumerate.design.sensitivity",
-                 "enumerate.simulation.simulate", "enumerate.analysis.distribution", "enumerate.protection.exposure",
-                 "enumerate.protection.collusion")
 #: The committed schema.
 SCHEMA = Path(__file__).resolve().parent.parent / "schema.json"
 
 
 def generated(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` with the definition of every declared shape made from its declaration."""
-    for module in SHAPE_MODULES:
-        importlib.import_module(module)
+    for module in pkgutil.walk_packages(importlib.import_module("enumerate").__path__, "enumerate."):
+        importlib.import_module(module.name)         # every result type lives there: its shapes register
     out = copy.deepcopy(schema)
     for name, definition in definitions().items():
         if name not in out["$defs"]:
