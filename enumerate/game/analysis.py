@@ -53,8 +53,7 @@ class GameAnalysis(Analysis):
 def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:
     """The optimal-strategy analysis ``result`` of the plain game with the figures of the
     variant's rule variants and side bets attached (the same figures for a standard table)."""
-    fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
-    return GameAnalysis(**fields, **extras(counts, variant, result, threads))
+    return _game(result, extras(counts, variant, result, threads))
 
 
 def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None,
@@ -64,5 +63,9 @@ def analyze_game(counts: CountTable, variant: Variant, threads: int | None = Non
     :meth:`~enumerate.game.kinds.TableKind.analysis_steps`, and ``use_cache`` lets a kind read
     and write its results in the user's cache folder."""
     result, added = require(variant, "analyze").analyze(counts, variant, resolve_threads(threads), progress, use_cache)
-    fields = {f: getattr(result, f) for f in Analysis.__dataclass_fields__}
-    return GameAnalysis(**fields, **added)
+    return _game(result, added)
+
+
+def _game(result: Analysis, added: dict[str, Any]) -> GameAnalysis:
+    """``result`` with the fields of :class:`GameAnalysis` a kind adds."""
+    return GameAnalysis(**{f: getattr(result, f) for f in Analysis.__dataclass_fields__}, **added)
