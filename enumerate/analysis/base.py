@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 import numpy as np
 
@@ -26,12 +26,12 @@ from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import resolve_threads
-from enumerate.core.shapes import Count, Exact, Pattern, shape
+from enumerate.core.shapes import BY_CATEGORY, Count, Exact, MinItems, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.sanity import warnings_for
 from enumerate.rules.settlement import Settlement
-from enumerate.rules.variant import PAY_CATEGORIES, Variant
+from enumerate.rules.variant import PAY_CATEGORIES, Variant, VariantJSON
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
@@ -64,6 +64,39 @@ class ReturnRow:
         return {"outcome": self.outcome, "label": self.event, "net_result_antes": exact(self.pays),
                 "combinations": self.combinations, "probability": exact(self.probability),
                 "return_per_ante": exact(self.contribution)}
+
+
+class RaiseShareJSON(TypedDict):
+    """How many situations of a category are raised."""
+
+    raised_situations: Count
+    situations: Count
+    raise_share: Exact
+
+
+class BaseAnalysisJSON(TypedDict):
+    """The figures of the base game; the analysis's JSON
+    (:class:`enumerate.game.analysis.AnalysisJSON`) adds those of its features."""
+
+    kind: Literal["analysis"]
+    variant: VariantJSON
+    strategy: str
+    total_combinations: Count
+    total_loss_antes: Exact
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+    expected_return_per_ante: Exact
+    average_total_wager_antes: Exact
+    variance_antes_squared: Exact
+    standard_deviation_antes: float
+    raise_probability: Exact
+    raised_situations: Count
+    indifferent_situations: Count
+    dealer_qualifies_probability: Exact
+    hit_frequency: Exact
+    return_table: Annotated[list[ReturnRowJSON], MinItems(5)]
+    warnings: list[str]
+    raise_by_category: Annotated[dict[str, RaiseShareJSON], BY_CATEGORY]
 
 
 @tabular("return_table", 'return-table rows')
@@ -100,7 +133,7 @@ class Analysis:
         """Expected net result per ante (the negative of the house edge)."""
         return -self.house_edge
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BaseAnalysisJSON:
         """Every figure in the JSON convention of :mod:`enumerate.core.jsonform` (kind "analysis");
         ``studodds analyze --json`` prints this and ``summary.json`` holds it."""
         return {

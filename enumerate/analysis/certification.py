@@ -20,21 +20,76 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis
-from enumerate.analysis.distribution import DEFAULT_HANDS, NHands, n_hands, volatility_index
-from enumerate.analysis.par import ParSheet
+from enumerate.analysis.distribution import DEFAULT_HANDS, NHands, NHandsJSON, n_hands, volatility_index
+from enumerate.analysis.par import ParSheet, ParSheetJSON
 from enumerate.analysis.strategies import StrategyResult, evaluate
 from enumerate.analysis.strategies import raise_all as everything
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
+from enumerate.core.shapes import Exact
 from enumerate.rules.settlement import Settlement
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, Category, strength_by_index
+
+
+class StrategyRtpJSON(TypedDict):
+    """A strategy's return to player."""
+
+    name: str
+    rtp_per_ante: Exact
+    rtp_per_total_wagered: Exact
+
+
+class LargestWinJSON(TypedDict):
+    """The largest net win and how often it comes."""
+
+    net_result_antes: Exact
+    combinations: int
+    probability: Exact
+    one_in: Exact
+
+
+class VolatilityJSON(TypedDict):
+    """The volatility index at one confidence."""
+
+    confidence: Exact
+    value: float
+
+
+class HandCategoryJSON(TypedDict):
+    """How many hands of a category there are, and their probability."""
+
+    hands: int
+    probability: Exact
+
+
+class CertificationFiguresJSON(TypedDict):
+    """What the certified report adds to the return table; the certified table's
+    (:class:`enumerate.game.components.CertificationJSON`) adds the RTP by component."""
+
+    rtp_per_ante: Exact
+    rtp_per_total_wagered: Exact
+    rtp_by_strategy: list[StrategyRtpJSON]
+    fold_rate: Exact
+    ante_return_per_hand: Exact
+    raise_return_per_hand: Exact
+    largest_win: LargestWinJSON
+    one_in: dict[str, Exact | None]
+    standard_deviation_per_hand_antes: float
+    standard_deviation_per_unit_wagered: float
+    volatility_index: list[VolatilityJSON]
+    player_hand_categories: dict[str, HandCategoryJSON]
+    dealer_hand_categories: str
+    dealer_qualifies_by_up_rank: dict[str, Exact]
+    n_hands: list[NHandsJSON]
+    par_sheet: NotRequired[ParSheetJSON]
+    warnings: NotRequired[list[str]]
 
 
 @dataclass(frozen=True)
@@ -141,16 +196,16 @@ class CertificationFigures:
         """Sanity warnings of the certification figures (the reachability check)."""
         return [] if self.par is None else self.par.warnings()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CertificationFiguresJSON:
         a = self.analysis
         ante, raise_ = self.ante_and_raise()
         win, win_comb = self.largest_win()
-        strategies = [{"name": "worst possible play", "rtp_per_ante": exact(1 - self.worst.house_edge),
+        strategies: list[StrategyRtpJSON] = [{"name": "worst possible play", "rtp_per_ante": exact(1 - self.worst.house_edge),
                        "rtp_per_total_wagered": exact(1 - self.worst.element_of_risk)}]
         strategies += [{"name": s.name, "rtp_per_ante": exact(1 - s.analysis.house_edge),
                         "rtp_per_total_wagered": exact(1 - s.analysis.element_of_risk)}
                        for s in sorted(self.simple, key=lambda s: -s.analysis.house_edge)]
-        return {
+        out: CertificationFiguresJSON = {
             "rtp_per_ante": exact(self.rtp_per_ante),
             "rtp_per_total_wagered": exact(self.rtp_per_total_wagered),
             "rtp_by_strategy": strategies,
@@ -170,10 +225,11 @@ class CertificationFigures:
             "dealer_hand_categories": "same as player_hand_categories (both hands are uniformly random 5-card hands of one deck)",
             "dealer_qualifies_by_up_rank": {RANKS[r]: exact(p) for r, p in sorted(self.dealer_by_up_rank.items(), reverse=True)},
             "n_hands": [h.to_dict() for h in self.hands],
-            **({} if self.par is None else {"par_sheet": {k: v for k, v in self.par.to_dict().items()
-                                                          if k not in ("kind", "variant")}}),
-            "warnings": self.warnings(),
         }
+        if self.par is not None:
+            out["par_sheet"] = self.par.to_dict()
+        out["warnings"] = self.warnings()
+        return out
 
 
 def certification_figures(table: CountTable, a: Analysis, simple: Sequence[StrategyResult],

@@ -10,14 +10,15 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Literal, TypedDict
 
 import numpy as np
 
 from enumerate.analysis.base import check_table
-from enumerate.analysis.situation import SituationCounts, counts_of
+from enumerate.analysis.situation import SituationCounts, SituationCountsJSON, counts_of
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, MinItems, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
@@ -61,6 +62,30 @@ def as_card(card: Card) -> int:
 FOLD = Fraction(-1)
 
 
+@shape("situation")
+class SituationJSON(TypedDict):
+    """The JSON of one situation: its counts and the EVs of raising and folding."""
+
+    up: Annotated[str, Pattern("^[2-9TJQKA][cdhs]$")]
+    counts: SituationCountsJSON
+    ev_raise_antes: Exact
+    ev_fold_antes: Exact
+    action: Literal["raise", "fold", "either"]
+    margin_antes: Exact
+
+
+@shape("hand")
+class HandJSON(TypedDict):
+    """The JSON of a hand against the up cards (kind "hand")."""
+
+    kind: Literal["hand"]
+    hand: str
+    variant: str
+    completions_per_situation: Literal[163185]
+    situations: Annotated[list[SituationJSON], MinItems(1), MaxItems(47)]
+    ev_before_up_card_antes: ExactOrNull
+
+
 @dataclass(frozen=True)
 class SituationEV:
     """One situation: counts over the 163,185 dealer completions and the exact EVs (antes)."""
@@ -72,7 +97,7 @@ class SituationEV:
     ev_fold: Fraction = FOLD
 
     @property
-    def action(self) -> str:
+    def action(self) -> Literal["raise", "fold", "either"]:
         """"raise", "fold", or "either" when the two are exactly equal."""
         if self.ev_raise > self.ev_fold:
             return "raise"
@@ -88,7 +113,7 @@ class SituationEV:
         """EV of the optimal action, in antes."""
         return max(self.ev_raise, self.ev_fold)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SituationJSON:
         return {"up": format_card(self.up), "counts": self.counts.to_dict(),
                 "ev_raise_antes": exact(self.ev_raise), "ev_fold_antes": exact(self.ev_fold),
                 "action": self.action, "margin_antes": exact(self.margin)}
@@ -105,7 +130,7 @@ class HandEVs:
     rows: tuple[SituationEV, ...]
     ev_before_up_card: Fraction | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandJSON:
         """kind "hand": what ``studodds hand --json`` prints."""
         return {"kind": "hand", "hand": format_hand(self.cards), "variant": self.variant,
                 "completions_per_situation": COMPLETIONS,

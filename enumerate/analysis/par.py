@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Literal, TypedDict
 
 import numpy as np
 
@@ -26,14 +26,51 @@ from enumerate.analysis.base import raw_statistics
 from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import CategoryKey, Count, Exact
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.ranking import Category
 
 #: The game states of a hand, in PAR-sheet order.
-STATES = ("folded", "dealer_does_not_qualify", "player_wins", "push", "dealer_wins")
+State = Literal["folded", "dealer_does_not_qualify", "player_wins", "push", "dealer_wins"]
+STATES: tuple[State, ...] = ("folded", "dealer_does_not_qualify", "player_wins", "push", "dealer_wins")
 #: An award is "reachable" when it is expected at least once in this many games.
 REACH_GAMES = 100_000_000
+
+
+class ParCellJSON(TypedDict):
+    """One category in one game state."""
+
+    category: CategoryKey
+    state: State
+    combinations: Count
+    net_result_antes: Exact
+    probability: Exact
+    one_in: Exact | None
+
+
+class UnreachableJSON(TypedDict):
+    """A paying cell expected less than once in the reachability check's games."""
+
+    category: CategoryKey
+    state: State
+    one_in: Exact
+
+
+class ReachabilityJSON(TypedDict):
+    """The reachability check: the games it counts and the cells it flags."""
+
+    games: int
+    unreachable: list[UnreachableJSON]
+
+
+class ParSheetJSON(TypedDict):
+    """The PAR table of the base game under optimal strategy."""
+
+    total_combinations: int
+    states: list[State]
+    cells: list[ParCellJSON]
+    reachability: ReachabilityJSON
 
 
 @dataclass(frozen=True)
@@ -42,7 +79,7 @@ class ParCell:
     (ante and raise together, ante bonus included) and probability."""
 
     category: Category
-    state: str
+    state: State
     combinations: int
     net_result: Fraction
     probability: Fraction
@@ -51,7 +88,7 @@ class ParCell:
     def one_in(self) -> Fraction | None:
         return 1 / self.probability if self.probability else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ParCellJSON:
         return {"category": self.category.key, "state": self.state, "combinations": self.combinations,
                 "net_result_antes": exact(self.net_result), "probability": exact(self.probability),
                 "one_in": exact(self.one_in) if self.one_in is not None else None}
@@ -87,12 +124,12 @@ class ParSheet:
                 f"(the rarest: {rarest.category.label}, {rarest.state.replace('_', ' ')}, 1 in "
                 f"{float(rarest.one_in or 0):,.0f}); the PAR sheet shows their odds"]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "par_sheet", "variant": self.variant, "total_combinations": self.total_combinations,
+    def to_dict(self) -> ParSheetJSON:
+        return {"total_combinations": self.total_combinations,
                 "states": list(STATES), "cells": [c.to_dict() for c in self.cells],
                 "reachability": {"games": REACH_GAMES,
                                  "unreachable": [{"category": c.category.key, "state": c.state,
-                                                  "one_in": c.to_dict()["one_in"]} for c in self.unreachable]}}
+                                                  "one_in": exact(1 / c.probability)} for c in self.unreachable]}}
 
 
 def net_result(variant: Variant, category: Category, state: str) -> Fraction:

@@ -13,13 +13,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, NotRequired, TypedDict
 
 from enumerate.analysis.base import Analysis, analysis_from_stats, raw_statistics
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Exact, MinItems, shape
 from enumerate.rules.variant import PAY_CATEGORIES, Variant
 from evaluator.ranking import Category
+
+
+class CapRowJSON(TypedDict):
+    """The edge at one ante size under a maximum payout."""
+
+    ante: Exact
+    cap_antes: Exact
+    capped_categories: list[str]
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+
+
+class FaceDownHandJSON(TypedDict):
+    """What a raised hand left face down costs."""
+
+    settled_as: str
+    cost_per_raised_hand_left_face_down_antes: Exact
+    note: str
+
+
+@shape("rule_variants")
+class RuleVariantsJSON(TypedDict):
+    """The JSON of the figures of the rule variants."""
+
+    max_payout_by_ante: NotRequired[Annotated[list[CapRowJSON], MinItems(1)]]
+    face_down_hand: NotRequired[FaceDownHandJSON]
 
 
 @dataclass(frozen=True)
@@ -33,7 +60,7 @@ class CapRow:
     house_edge: Fraction
     element_of_risk: Fraction
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CapRowJSON:
         return {"ante": exact(self.ante), "cap_antes": exact(self.cap_antes),
                 "capped_categories": [c.key for c in self.capped], "house_edge_per_ante": exact(self.house_edge),
                 "element_of_risk_per_total_wager": exact(self.element_of_risk)}
@@ -47,8 +74,8 @@ class RuleVariantFigures:
     by_ante: tuple[CapRow, ...] = ()
     face_down_cost: Fraction | None = None     # antes lost per raised hand left face down
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def to_dict(self) -> RuleVariantsJSON:
+        out: RuleVariantsJSON = {}
         if self.by_ante:
             out["max_payout_by_ante"] = [r.to_dict() for r in self.by_ante]
         if self.face_down_cost is not None:

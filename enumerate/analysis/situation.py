@@ -6,12 +6,22 @@ masks non-increasing in suit order); the counts are the same for both.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
 from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.shapes import Count
 from evaluator.ranking import hand_index
+
+
+class SituationCountsJSON(TypedDict):
+    """A situation's dealer completions by outcome."""
+
+    no_qualify: Count
+    win: Count
+    tie: Count
+    lose: Count
 
 
 @dataclass(frozen=True)
@@ -27,7 +37,7 @@ class SituationCounts:
     def total(self) -> int:
         return self.no_qualify + self.win + self.tie + self.lose
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SituationCountsJSON:
         return {"no_qualify": self.no_qualify, "win": self.win, "tie": self.tie, "lose": self.lose}
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from evaluator.errors import StudoddsError
 from evaluator.ranking import N_STRENGTHS, hand_indices, hands_of_indices, strength_by_index
 
 #: Dealer hole-card sets per situation: C(46, 4).
-COMPLETIONS = 163_185
+COMPLETIONS: Final = 163_185
 #: Bump when the meaning or layout of the counts changes; part of every cache key.
 ENGINE_VERSION = 1
 

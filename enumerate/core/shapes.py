@@ -12,17 +12,24 @@ Types map to JSON Schema as
   ``dict[str, X]`` -> an object whose every value is X; ``X | None`` -> X or null;
 * another registered shape -> a reference to its definition; a TypedDict not registered -> its
   object written in place;
-* ``Annotated[T, ...]`` adds constraints: :class:`Pattern`, :class:`Minimum`, :class:`MinItems`,
-  :class:`MaxItems`, :class:`Doc` (the property's description), and :class:`Def` names a shared definition the type
-  stands for (``Count``: ``{"$ref": "#/$defs/count"}``).
+* ``Annotated[T, ...]`` adds constraints: :class:`Pattern`, :class:`Minimum`, :class:`Maximum`,
+  :class:`MinItems`, :class:`MaxItems`, :class:`MinProperties`, :class:`MaxProperties`,
+  :class:`PropertyNames`, :class:`OneOf`, :class:`Doc` (the property's description), and
+  :class:`Def` names a shared definition the type stands for (``Count``:
+  ``{"$ref": "#/$defs/count"}``).
 
-An exact rational is :class:`Exact` (``{"exact": "p/q", "value": float}``), a count :data:`Count`.
+A definition that is not an object with keys (a mapping with constraints) is an annotated type
+with a :class:`Def`, registered with :func:`shared`.  A rule between an object's keys goes in
+``shape(name, extra=...)``.  An exact rational is :class:`Exact` (``{"exact": "p/q", "value":
+float}``), a count :data:`Count`.
 """
 from __future__ import annotations
 
 import types
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+
+from evaluator.ranking import Category
 
 #: Every registered shape by its schema name.
 SHAPES: dict[str, type] = {}
@@ -48,6 +55,12 @@ class Minimum(_Keyword):
     keyword = "minimum"
 
 
+class Maximum(_Keyword):
+    """A number is at most this."""
+
+    keyword = "maximum"
+
+
 class MinItems(_Keyword):
     """An array has at least this many items."""
 
@@ -58,6 +71,31 @@ class MaxItems(_Keyword):
     """An array has at most this many items."""
 
     keyword = "maxItems"
+
+
+class MinProperties(_Keyword):
+    """An object has at least this many keys."""
+
+    keyword = "minProperties"
+
+
+class MaxProperties(_Keyword):
+    """An object has at most this many keys."""
+
+    keyword = "maxProperties"
+
+
+class PropertyNames(_Keyword):
+    """An object's keys match this schema (a ``pattern`` or an ``enum``)."""
+
+    keyword = "propertyNames"
+
+
+class OneOf(_Keyword):
+    """A value is one of these (JSON Schema's ``enum``, for a type whose values are listed at
+    run time, such as a registry's names; a fixed list is a ``Literal``)."""
+
+    keyword = "enum"
 
 
 class Doc(_Keyword):
@@ -73,13 +111,15 @@ class Def:
     name: str
 
 
-def shape(name: str) -> Any:
-    """Register a TypedDict as the shape called ``name`` in the schema."""
+def shape(name: str, extra: dict[str, Any] | None = None) -> Any:
+    """Register a TypedDict as the shape called ``name`` in the schema; ``extra`` holds keywords
+    its definition has besides its keys (a rule between keys: ``allOf``, ``if``/``then``)."""
     def register(cls: type) -> type:
         if name in SHAPES and SHAPES[name] is not cls:
             raise ValueError(f"shape {name!r} is declared twice")
         SHAPES[name] = cls
         cls.__shape_name__ = name          # type: ignore[attr-defined]
+        cls.__shape_extra__ = dict(extra or {})   # type: ignore[attr-defined]
         return cls
     return register
 
@@ -97,8 +137,25 @@ Count = Annotated[int, Minimum(0), Def("count")]
 #: An exact rational, or null where there is none.
 ExactOrNull = Annotated[Union[Exact, None], Def("exact_or_null")]
 
+#: The hand categories' keys, from the strongest down.
+CATEGORY_KEYS = [c.key for c in reversed(Category)]
+#: A hand category's key (``"royal_flush"`` ... ``"high_card"``).
+CategoryKey = Annotated[str, OneOf(CATEGORY_KEYS)]
+#: An object keyed by hand categories.
+BY_CATEGORY = PropertyNames({"enum": CATEGORY_KEYS})
+
 #: The shared definitions: the annotated types that stand for them.
 SHARED: dict[str, Any] = {"count": Count, "exact_or_null": ExactOrNull}
+
+
+def shared(tp: Any) -> None:
+    """Register a type that is not an object with keys (a mapping, a union) as a definition of
+    the schema: ``tp`` is ``Annotated[..., Def(name)]``, which stands for the definition wherever
+    it is used."""
+    name = next(e.name for e in get_args(tp)[1:] if isinstance(e, Def))
+    if name in SHARED or name in SHAPES:
+        raise ValueError(f"shape {name!r} is declared twice")
+    SHARED[name] = tp
 
 
 def json_schema(tp: Any, refer: bool = True) -> dict[str, Any]:
@@ -145,6 +202,7 @@ def definition(cls: type) -> dict[str, Any]:
         out["description"] = cls.__doc__.removeprefix("Schema: ")
     out["required"] = required
     out["additionalProperties"] = False
+    out.update(getattr(cls, "__shape_extra__", {}))
     return out
 
 

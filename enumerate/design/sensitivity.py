@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -33,11 +33,11 @@ from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact, exact_or_none
-from enumerate.core.shapes import Count, Def, Exact, ExactOrNull, shape
+from enumerate.core.shapes import Count, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.design.grid import check_designable, pay_slots
 from enumerate.rules.settlement import Settlement
-from enumerate.rules.variant import Variant
+from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import RANKS, format_card, format_hand
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
@@ -124,7 +124,7 @@ class PaySensitivity:
 @shape("design_sensitivity")
 class DesignSensitivityJSON(TypedDict):
     kind: Literal["design_sensitivity"]
-    variant: Annotated[dict[str, Any], Def("variant")]
+    variant: VariantJSON
     house_edge_per_ante: Exact
     element_of_risk_per_total_wager: Exact
     average_total_wager_antes: Exact

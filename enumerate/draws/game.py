@@ -36,6 +36,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
+from enumerate.draws.kind import DrawsJSON, DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
@@ -112,9 +113,9 @@ class DrawFigures:
     fees_per_hand: Fraction
     action_shares: dict[str, Fraction]        # action kind -> share of situations
     switch_by_position: dict[int, Fraction]   # sorted-hand position of the switched card (0 = lowest)
-    strategy: tuple[dict[str, Any], ...]
+    strategy: tuple[DrawStrategyRowJSON, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DrawsJSON:
         return {"fees_per_hand_antes": exact(self.fees_per_hand),
                 "action_shares": {k: exact(v) for k, v in self.action_shares.items()},
                 "switched_card_by_position": {str(k + 1): exact(v) for k, v in self.switch_by_position.items()},
@@ -454,7 +455,7 @@ def _make_groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np
     return (order, rank[group], roles)
 
 
-def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any], ...]:
+def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[DrawStrategyRowJSON, ...]:
     """Per hand group and up-card rank: the situations (concrete, of 122,151,120) and the share
     of each action, exact; groups ordered from the strongest hands down."""
     names, group, roles = _groups_and_roles(table)
@@ -468,7 +469,7 @@ def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[dict[str, Any
     weighted = np.zeros(len(names) * 13 * n_labels, dtype=np.int64)
     np.add.at(weighted, key.ravel(), weight.ravel())
     cells = weighted.reshape(len(names), 13, n_labels)
-    out = []
+    out: list[DrawStrategyRowJSON] = []
     for g, name in enumerate(names):
         for r in range(12, -1, -1):
             cell = cells[g, r]

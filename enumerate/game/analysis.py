@@ -17,20 +17,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
-from enumerate.analysis.base import Analysis
-from enumerate.analysis.rule_variants import RuleVariantFigures
+from enumerate.analysis.base import Analysis, BaseAnalysisJSON
+from enumerate.analysis.rule_variants import RuleVariantFigures, RuleVariantsJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.shapes import shape
 from enumerate.core.tabular import tabular
+from enumerate.draws.kind import DrawsJSON
 from enumerate.game.kinds import require
 from enumerate.game.plain import extras
 from enumerate.rules.variant import Variant
+from enumerate.sidebets.analysis import SideBetReport, SideBetsJSON
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.draws.game import DrawFigures
-    from enumerate.sidebets.analysis import SideBetReport
+
+
+@shape("analysis")
+class AnalysisJSON(BaseAnalysisJSON):
+    """The JSON of a table's analysis (kind "analysis"): the base game and the figures its rule
+    variants, side bets and draws add."""
+
+    rule_variants: NotRequired[RuleVariantsJSON]
+    side_bets: NotRequired[SideBetsJSON]
+    draws: NotRequired[DrawsJSON]
 
 
 @tabular("return_table", "return-table rows")
@@ -43,11 +55,15 @@ class GameAnalysis(Analysis):
     side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
     draws: DrawFigures | None = None                     # switching cards, a sixth card
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(),
-                **({} if self.rule_variants is None else {"rule_variants": self.rule_variants.to_dict()}),
-                **({} if self.side_bets is None else {"side_bets": self.side_bets.to_dict()}),
-                **({} if self.draws is None else {"draws": self.draws.to_dict()})}
+    def to_dict(self) -> AnalysisJSON:
+        out: AnalysisJSON = {**super().to_dict()}
+        if self.rule_variants is not None:
+            out["rule_variants"] = self.rule_variants.to_dict()
+        if self.side_bets is not None:
+            out["side_bets"] = self.side_bets.to_dict()
+        if self.draws is not None:
+            out["draws"] = self.draws.to_dict()
+        return out
 
 
 def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:

@@ -22,13 +22,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
+from enumerate.analysis.certification import CertificationFiguresJSON
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.shapes import Exact, ExactOrNull, shape
 from enumerate.game.analysis import GameAnalysis
 from enumerate.progressive.analysis import long_run
 from enumerate.rules.hands import PUSH
 from enumerate.rules.progressive import MeterPay
+
+
+class ComponentJSON(TypedDict):
+    """One wager's average stake, expected net result and return to player."""
+
+    component: str
+    unit: str
+    average_wager_per_game: Exact
+    net_return_per_game: ExactOrNull
+    rtp: ExactOrNull
+
+
+class ExposureJSON(TypedDict):
+    """The largest amount one game can pay the player."""
+
+    base_game_antes: Exact
+    side_bets_antes: dict[str, Exact]
+    total_antes: Exact
+    progressive_largest_fixed_pay_per_wager: ExactOrNull
+    progressive_meter_award: bool
+
+
+@shape("certification")
+class CertificationJSON(CertificationFiguresJSON):
+    """The JSON of a certified table's certification figures: the report's figures and the
+    return to player by component with the largest exposure."""
+
+    rtp_by_component: NotRequired[list[ComponentJSON]]
+    largest_exposure: NotRequired[ExposureJSON]
 
 
 @dataclass(frozen=True)
@@ -42,7 +73,7 @@ class Component:
     net_per_game: Fraction | None
     rtp: Fraction | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ComponentJSON:
         return {"component": self.name, "unit": self.unit, "average_wager_per_game": exact(self.average_wager),
                 "net_return_per_game": exact_or_none(self.net_per_game), "rtp": exact_or_none(self.rtp)}
 
@@ -60,7 +91,7 @@ class Exposure:
     def total_antes(self) -> Fraction:
         return self.base + sum((v for _, v in self.side_bets), Fraction(0))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ExposureJSON:
         return {"base_game_antes": exact(self.base), "side_bets_antes": {k: exact(v) for k, v in self.side_bets},
                 "total_antes": exact(self.total_antes),
                 "progressive_largest_fixed_pay_per_wager": exact_or_none(self.progressive_fixed),

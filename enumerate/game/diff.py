@@ -4,20 +4,89 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 import numpy as np
 
+from enumerate.analysis.base import ReturnRowJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.kinds import kind_of
-from enumerate.rules.compare import RuleChange, rule_changes
-from enumerate.rules.variant import Variant
+from enumerate.rules.compare import RuleChange, RuleChangeJSON, rule_changes
+from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
+
+
+class FlipCellJSON(TypedDict):
+    """The situations of one player category and up-card rank whose action flips."""
+
+    category: CategoryKey
+    up_rank: str
+    raise_to_fold: Count
+    fold_to_raise: Count
+
+
+class FlipsJSON(TypedDict):
+    """The situations whose optimal action changes from A to B."""
+
+    raise_to_fold: Count
+    fold_to_raise: Count
+    cells: list[FlipCellJSON]
+
+
+@shape("diff_figure")
+class DiffFigureJSON(TypedDict):
+    """A figure in A and B and its change."""
+
+    a: Exact
+    b: Exact
+    delta: Exact
+
+
+class BothJSON(TypedDict):
+    """A display-only figure in A and B."""
+
+    a: float
+    b: float
+
+
+class DiffRowJSON(TypedDict):
+    """One outcome's return-table rows in A and B (null where a table lacks it) and the change."""
+
+    outcome: str
+    label: str
+    a: ReturnRowJSON | None
+    b: ReturnRowJSON | None
+    delta_return_per_ante: Exact
+
+
+class SideBetEdgesJSON(TypedDict):
+    """A side bet's house edge in A and B (null where a variant lacks it) and the change."""
+
+    name: str
+    house_edge_a: ExactOrNull
+    house_edge_b: ExactOrNull
+    delta: ExactOrNull
+
+
+@shape("diff")
+class DiffJSON(TypedDict):
+    """The JSON of what changes from variant A to variant B (kind "diff")."""
+
+    kind: Literal["diff"]
+    a: VariantJSON
+    b: VariantJSON
+    rule_changes: list[RuleChangeJSON]
+    figures: dict[str, DiffFigureJSON]
+    standard_deviation_antes: BothJSON
+    return_table: list[DiffRowJSON]
+    action_flips: FlipsJSON
+    side_bets: NotRequired[list[SideBetEdgesJSON]]
 
 
 @dataclass(frozen=True)
@@ -31,7 +100,7 @@ class Flips:
     to_raise: int
     cells: dict[tuple[Category, int], tuple[int, int]]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FlipsJSON:
         return {"raise_to_fold": self.to_fold, "fold_to_raise": self.to_raise,
                 "cells": [{"category": c.key, "up_rank": RANKS[r], "raise_to_fold": tf, "fold_to_raise": tr}
                           for (c, r), (tf, tr) in self.cells.items()]}
@@ -104,21 +173,21 @@ class VariantDiff:
             names.append("combined game")
         return [(n, ea.get(n), eb.get(n)) for n in names]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DiffJSON:
         """kind "diff": what ``studodds diff --json`` prints."""
         bets = self.side_bet_edges()
         rows_a = {r.outcome: r for r in self.a.rows}
         rows_b = {r.outcome: r for r in self.b.rows}
         outcomes = list(rows_a) + [o for o in rows_b if o not in rows_a]
         zero = Fraction(0)
-        table = []
+        table: list[DiffRowJSON] = []
         for o in outcomes:
             ra, rb = rows_a.get(o), rows_b.get(o)
             table.append({"outcome": o, "label": (ra or rb).event,  # type: ignore[union-attr]
                           "a": ra.to_dict() if ra else None, "b": rb.to_dict() if rb else None,
                           "delta_return_per_ante": exact((rb.contribution if rb else zero)
                                                          - (ra.contribution if ra else zero))})
-        return {
+        out: DiffJSON = {
             "kind": "diff",
             "a": self.a.variant.to_dict(),
             "b": self.b.variant.to_dict(),
@@ -129,7 +198,8 @@ class VariantDiff:
             "standard_deviation_antes": {"a": self.a.standard_deviation, "b": self.b.standard_deviation},
             "return_table": table,
             "action_flips": self.flips.to_dict(),
-            **({"side_bets": [{"name": n, "house_edge_a": exact_or_none(x), "house_edge_b": exact_or_none(y),
-                               "delta": None if x is None or y is None else exact(y - x)}
-                              for n, x, y in bets]} if bets else {}),
         }
+        if bets:
+            out["side_bets"] = [{"name": n, "house_edge_a": exact_or_none(x), "house_edge_b": exact_or_none(y),
+                                 "delta": None if x is None or y is None else exact(y - x)} for n, x, y in bets]
+        return out

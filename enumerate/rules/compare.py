@@ -6,6 +6,7 @@ file as easily as two variants.  The name and description are not rules and are 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -52,7 +53,7 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
         out[prefix] = str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def rule_changes(old: dict[str, Any], new: dict[str, Any]) -> list[RuleChange]:
+def rule_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[RuleChange]:
     """The rules that differ between two variants given as :meth:`Variant.to_dict` objects,
     in the order the variant file lists them."""
     a: dict[str, str] = {}

@@ -22,10 +22,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Exact, MinProperties, PropertyNames
 from evaluator.errors import StudoddsError
+
+
+class SwitchJSON(TypedDict):
+    """Schema: switching cards before the decision: fee (antes) by number of cards; a number not listed is not allowed"""
+
+    fees_antes: Annotated[dict[str, Exact], PropertyNames({"pattern": "^[1-5]$"}), MinProperties(1)]
+    all_five_must_raise: bool
+
+
+class BuyCardJSON(TypedDict):
+    """Schema: buying a sixth card (best five of six) before the decision"""
+
+    fee_antes: Exact
 
 
 @dataclass(frozen=True)
@@ -53,7 +67,7 @@ class SwitchRule:
         """The largest number of cards that may be switched."""
         return max(self.fees)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SwitchJSON:
         return {"fees_antes": {str(k): exact(v) for k, v in self.fees.items()},
                 "all_five_must_raise": self.all_five_must_raise}
 
@@ -86,15 +100,6 @@ class Draws:
         if self.switch is None or switched not in self.switch.fees:
             raise StudoddsError(f"switching {switched} cards is not allowed at this table")
         return self.switch.fees[switched]
-
-    def to_dict(self) -> dict[str, Any]:
-        """``switch`` and ``buy_card`` as the variant's JSON holds them."""
-        out: dict[str, Any] = {}
-        if self.switch is not None:
-            out["switch"] = self.switch.to_dict()
-        if self.buy_fee is not None:
-            out["buy_card"] = {"fee_antes": exact(self.buy_fee)}
-        return out
 
     def text(self) -> str:
         parts = [] if self.switch is None else [self.switch.text()]

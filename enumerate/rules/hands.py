@@ -25,11 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Union
+from typing import Annotated, Any, Final, Literal, Union
 
 import numpy as np
 
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Def, Exact, MinProperties, shared
 from enumerate.rules.amounts import parse_amount
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
@@ -37,7 +38,12 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, N_STRENGTHS, Category, rank_
 
 #: A pay: a multiple "to 1" (or an amount), or ``"push"`` (the wager is returned).
 Pay = Union[Fraction, str]
-PUSH = "push"
+PUSH: Final = "push"
+
+#: A hand paytable's JSON: each listed hand's pay (``"push"``: the wager is returned), keys as in
+#: the variant file.
+HandPaysJSON = Annotated[dict[str, Exact | Literal["push"]], MinProperties(1), Def("hand_pays")]
+shared(HandPaysJSON)
 
 
 @lru_cache(maxsize=1)
@@ -193,7 +199,7 @@ class HandPaytable:
         """Net result per class index, with ``unlisted`` appended last (for class -1)."""
         return [push if p == PUSH else Fraction(p) for _, p in self.pays] + [unlisted]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandPaysJSON:
         return {spec.key: (PUSH if pay == PUSH else exact(Fraction(pay))) for spec, pay in self.pays}
 
     def text(self) -> str:

@@ -9,10 +9,36 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Union
+from typing import Annotated, TypedDict, Union
 
 from enumerate.core.jsonform import exact, exact_or_none
+from enumerate.core.shapes import BY_CATEGORY, Exact, ExactOrNull, shape
 from evaluator.ranking import Category
+
+
+@shape("meter_pay")
+class MeterPayJSON(TypedDict):
+    """The JSON of a pay that is a share of the meter."""
+
+    meter_share: Exact
+    cap: ExactOrNull
+
+
+@shape("fixed_pay")
+class FixedPayJSON(TypedDict):
+    """The JSON of a fixed pay, a multiple of the side wager."""
+
+    multiple: Exact
+
+
+@shape("progressive_rules")
+class ProgressiveRulesJSON(TypedDict):
+    """The JSON of the progressive's rules."""
+
+    contribution: Exact
+    seed: Exact
+    fold_forfeits: bool
+    pays: Annotated[dict[str, MeterPayJSON | FixedPayJSON], BY_CATEGORY]
 
 
 @dataclass(frozen=True)
@@ -28,7 +54,7 @@ class MeterPay:
         share = f"{pct.numerator}%" if pct.denominator == 1 else f"{self.share} of"
         return f"{share} meter" + (f" (cap {self.cap})" if self.cap is not None else "")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MeterPayJSON:
         return {"meter_share": exact(self.share), "cap": exact_or_none(self.cap)}
 
 
@@ -54,7 +80,7 @@ class Progressive:
             return "-"
         return pay.text() if isinstance(pay, MeterPay) else f"{pay} x wager"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ProgressiveRulesJSON:
         """The rules in the JSON convention: a fixed pay is ``{"multiple": ...}``, a meter pay
         ``{"meter_share": ..., "cap": ...}``; keys as in the variant file."""
         return {

@@ -13,12 +13,22 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, TypedDict
 
 import numpy as np
 
+from enumerate.core.shapes import Maximum, Minimum
 from evaluator.cards import RANKS, parse_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_STRENGTHS, rank_counts_by_strength, strength
+
+
+class QualifierJSON(TypedDict):
+    """A qualifier's JSON: its rule and the lowest strength that meets it."""
+
+    rule: str
+    threshold_strength: Annotated[int, Minimum(0), Maximum(N_STRENGTHS - 1)]
+
 
 _NAMES = {"AK": "Ace/King or better", "NONE": "none (the dealer always qualifies)"}
 
@@ -43,6 +53,9 @@ class Qualifier:
     def always_qualifies(self) -> bool:
         """True when the dealer qualifies with every hand (qualifier "none")."""
         return self.threshold == 0
+
+    def to_dict(self) -> QualifierJSON:
+        return {"rule": self.label, "threshold_strength": self.threshold}
 
 
 def parse_qualifier(text: str) -> Qualifier:

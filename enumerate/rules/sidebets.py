@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from enumerate.core.jsonform import exact
-from enumerate.rules.hands import HandPaytable
-from enumerate.rules.qualifier import Qualifier
+from enumerate.core.shapes import Exact, Maximum, Minimum, OneOf, shape
+from enumerate.rules.hands import HandPaysJSON, HandPaytable
+from enumerate.rules.qualifier import Qualifier, QualifierJSON
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,26 @@ register_kind(SideBetKind("player_and_up", "on the best five of the player's fiv
 register_kind(SideBetKind("dealer_beaten", "on the dealer's hand and the outcome", reads_dealer=True))
 
 
+class SideBetEnvyJSON(TypedDict):
+    """The ``envy`` bonus of a side bet."""
+
+    pays: HandPaysJSON
+    players: Annotated[int, Minimum(1), Maximum(7)]
+
+
+@shape("side_bet_rules")
+class SideBetRulesJSON(TypedDict):
+    """The JSON of a side bet's rules."""
+
+    kind: Annotated[str, OneOf(list(KINDS))]
+    wager_antes: Exact
+    fold_forfeits: bool
+    pays: HandPaysJSON
+    dealer_at_least: NotRequired[QualifierJSON]
+    tie: NotRequired[Literal["push", "loses"]]
+    envy: NotRequired[SideBetEnvyJSON]
+
+
 @dataclass(frozen=True)
 class Envy:
     """The envy bonus of a side bet: ``pays`` by the other player's hand (amounts in side-wager
@@ -71,7 +92,7 @@ class Envy:
     pays: HandPaytable
     players: int = 7
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SideBetEnvyJSON:
         return {"pays": self.pays.to_dict(), "players": self.players}
 
 
@@ -88,14 +109,13 @@ class SideBet:
     tie_pushes: bool = True
     envy: Envy | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SideBetRulesJSON:
         """The rules in the JSON convention, keys as in the variant file."""
-        out: dict[str, Any] = {"kind": self.kind, "wager_antes": exact(self.wager),
+        out: SideBetRulesJSON = {"kind": self.kind, "wager_antes": exact(self.wager),
                                "fold_forfeits": self.fold_forfeits, "pays": self.pays.to_dict()}
         if KINDS[self.kind].reads_dealer:
             assert self.dealer_at_least is not None
-            out["dealer_at_least"] = {"rule": self.dealer_at_least.label,
-                                      "threshold_strength": self.dealer_at_least.threshold}
+            out["dealer_at_least"] = self.dealer_at_least.to_dict()
             out["tie"] = "push" if self.tie_pushes else "loses"
         if self.envy is not None:
             out["envy"] = self.envy.to_dict()

@@ -8,14 +8,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from enumerate.core.jsonform import exact
-from enumerate.rules.draws import Draws
-from enumerate.rules.hands import HandPaytable
-from enumerate.rules.progressive import Progressive
-from enumerate.rules.qualifier import Qualifier
-from enumerate.rules.sidebets import SideBet
+from enumerate.core.shapes import BY_CATEGORY, Exact, Maximum, Minimum, shape
+from enumerate.rules.draws import BuyCardJSON, Draws, SwitchJSON
+from enumerate.rules.hands import HandPaysJSON, HandPaytable
+from enumerate.rules.progressive import Progressive, ProgressiveRulesJSON
+from enumerate.rules.qualifier import Qualifier, QualifierJSON
+from enumerate.rules.sidebets import SideBet, SideBetRulesJSON
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
@@ -37,6 +38,42 @@ def ante_bonus_by_category(table: HandPaytable) -> list[Fraction]:
     return out
 
 
+class MaxPayoutJSON(TypedDict):
+    """The JSON of a maximum payout."""
+
+    amount: Exact
+    ante: Exact
+    covers: Literal["raise", "ante_and_raise"]
+    cap_antes: Exact
+
+
+class AntePaysJSON(TypedDict):
+    """What the ante pays when the dealer does not qualify and when the player wins."""
+
+    dealer_does_not_qualify: Exact
+    player_wins: Exact
+
+
+@shape("variant")
+class VariantJSON(TypedDict):
+    """The JSON of a variant's rules."""
+
+    name: str
+    description: str
+    qualifier: QualifierJSON
+    raise_pays: Annotated[dict[str, Exact], BY_CATEGORY]
+    royal_pays_separately: bool
+    ante_pays: AntePaysJSON
+    progressive: ProgressiveRulesJSON | None
+    raise_antes: NotRequired[Annotated[int, Minimum(1), Maximum(10)]]
+    max_payout: NotRequired[MaxPayoutJSON]
+    ante_bonus: NotRequired[HandPaysJSON]
+    face_down_hand: NotRequired[Literal["loses"]]
+    side_bets: NotRequired[dict[str, SideBetRulesJSON]]
+    switch: NotRequired[SwitchJSON]
+    buy_card: NotRequired[BuyCardJSON]
+
+
 @dataclass(frozen=True)
 class MaxPayout:
     """A table's maximum payout per hand: ``amount`` (currency) at an ante of ``ante`` (currency),
@@ -45,14 +82,14 @@ class MaxPayout:
 
     amount: Fraction
     ante: Fraction
-    covers: str = "raise"
+    covers: Literal["raise", "ante_and_raise"] = "raise"
 
     @property
     def antes(self) -> Fraction:
         """The cap in antes."""
         return self.amount / self.ante
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MaxPayoutJSON:
         return {"amount": exact(self.amount), "ante": exact(self.ante), "covers": self.covers,
                 "cap_antes": exact(self.antes)}
 
@@ -146,25 +183,21 @@ class Variant:
             return [Fraction(0)] * len(Category)
         return ante_bonus_by_category(self.ante_bonus)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The rules in the JSON convention: keys as in the variant file."""
-        return {
+    def to_dict(self) -> VariantJSON:
+        """The rules in the JSON convention: keys as in the variant file; the keys of the rule
+        variants each only when it differs from the standard game (so a standard variant's JSON
+        is what it always was)."""
+        out: VariantJSON = {
             "name": self.name,
             "description": self.description,
-            "qualifier": {"rule": self.qualifier.label, "threshold_strength": self.qualifier.threshold},
+            "qualifier": self.qualifier.to_dict(),
             "raise_pays": {c.key: exact(self.pay(c)) for c in PAY_CATEGORIES
                            if self.royal_separate or c != Category.ROYAL_FLUSH},
             "royal_pays_separately": self.royal_separate,
             "ante_pays": {"dealer_does_not_qualify": exact(self.ante_no_qualify),
                           "player_wins": exact(self.ante_win)},
             "progressive": None if self.progressive is None else self.progressive.to_dict(),
-            **self._rule_variants(),
         }
-
-    def _rule_variants(self) -> dict[str, Any]:
-        """The keys of the rule variants, each only when it differs from the standard game (so
-        a standard variant's JSON is what it always was)."""
-        out: dict[str, Any] = {}
         if self.raise_antes != 2:
             out["raise_antes"] = self.raise_antes
         if self.max_payout is not None:
@@ -175,7 +208,9 @@ class Variant:
             out["face_down_hand"] = "loses"
         if self.side_bets:
             out["side_bets"] = {b.name: b.to_dict() for b in self.side_bets}
-        if self.draws is not None:
-            out.update(self.draws.to_dict())
+        if self.draws is not None and self.draws.switch is not None:
+            out["switch"] = self.draws.switch.to_dict()
+        if self.draws is not None and self.draws.buy_fee is not None:
+            out["buy_card"] = {"fee_antes": exact(self.draws.buy_fee)}
         return out
 

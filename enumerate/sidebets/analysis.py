@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -45,10 +45,10 @@ from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
-from enumerate.core.shapes import Count, Exact, Pattern, shape
+from enumerate.core.shapes import Count, Exact, Maximum, Minimum, MinItems, OneOf, Pattern, shape
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
-from enumerate.rules.sidebets import KINDS, SideBet
+from enumerate.rules.sidebets import KINDS, SideBet, SideBetRulesJSON
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_by_index, strengths
@@ -84,6 +84,64 @@ class SideRow:
                 "return_per_wager": exact(self.contribution)}
 
 
+#: What a side bet's combinations count: the 2,598,960 hands, the 122,151,120 situations or the
+#: 19,933,230,517,200 combinations.
+Space = Literal["hands", "situations", "combinations"]
+
+
+class EnvyRowJSON(TypedDict):
+    """What one side-bet player expects with envy at a table of ``players``."""
+
+    players: Annotated[int, Minimum(1), Maximum(7)]
+    envy_per_wager: Exact
+    return_per_wager: Exact
+    house_edge: Exact
+    variance_per_wager_squared: Exact
+    standard_deviation_per_wager: float
+
+
+@shape("side_bet")
+class SideBetJSON(TypedDict):
+    """The JSON of one side bet's figures."""
+
+    name: str
+    kind: Annotated[str, OneOf(list(KINDS))]
+    settles: str
+    rules: SideBetRulesJSON
+    combinations_count: Space
+    total_combinations: Count
+    return_table: Annotated[list[SideRowJSON], MinItems(2)]
+    expected_return_per_wager: Exact
+    house_edge: Exact
+    variance_per_wager_squared: Exact
+    standard_deviation_per_wager: float
+    hit_frequency: Exact
+    every_hand_played: NotRequired[list[SideRowJSON]]
+    envy: NotRequired[list[EnvyRowJSON]]
+
+
+class SideBetsCombinedJSON(TypedDict):
+    """The base game and every side bet at once."""
+
+    base_return_per_hand_antes: Exact
+    side_return_per_hand_antes: dict[str, Exact]
+    total_return_per_hand_antes: Exact
+    average_total_wager_antes: Exact
+    house_edge_per_total_wager: Exact
+    raise_probability: Exact
+    situations_decided_differently: Count
+
+
+@shape("side_bets")
+class SideBetsJSON(TypedDict):
+    """The JSON of a variant's side bets (kind "side_bets")."""
+
+    kind: Literal["side_bets"]
+    variant: str
+    bets: Annotated[list[SideBetJSON], MinItems(1)]
+    combined_game: SideBetsCombinedJSON
+
+
 @dataclass(frozen=True)
 class EnvyRow:
     """What one side-bet player expects at a table of ``players`` (one deck)."""
@@ -93,7 +151,7 @@ class EnvyRow:
     return_per_wager: Fraction        # own bet plus envy, net, per unit wager
     variance: Fraction                # of own bet plus envy, per unit wager squared
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EnvyRowJSON:
         return {"players": self.players, "envy_per_wager": exact(self.envy_per_wager),
                 "return_per_wager": exact(self.return_per_wager), "house_edge": exact(-self.return_per_wager),
                 "variance_per_wager_squared": exact(self.variance),
@@ -108,7 +166,7 @@ class SideBetAnalysis:
     (122,151,120) or ``"combinations"`` (19,933,230,517,200)."""
 
     bet: SideBet
-    space: str
+    space: Space
     rows: tuple[SideRow, ...]
     total: int
     expected: Fraction                # net result per unit wager
@@ -124,8 +182,8 @@ class SideBetAnalysis:
     def hit_frequency(self) -> Fraction:
         return sum((r.probability for r in self.rows if r.pays > 0), Fraction(0))
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self) -> SideBetJSON:
+        out: SideBetJSON = {
             "name": self.bet.name, "kind": self.bet.kind, "settles": KINDS[self.bet.kind].text,
             "rules": self.bet.to_dict(), "combinations_count": self.space, "total_combinations": self.total,
             "return_table": [r.to_dict() for r in self.rows],
@@ -153,7 +211,7 @@ class CombinedGame:
     raise_probability: Fraction
     situations_decided_differently: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SideBetsCombinedJSON:
         return {"base_return_per_hand_antes": exact(self.base_return),
                 "side_return_per_hand_antes": {k: exact(v) for k, v in self.side_returns.items()},
                 "total_return_per_hand_antes": exact(self.base_return + sum(self.side_returns.values(), Fraction(0))),
@@ -171,7 +229,7 @@ class SideBetReport:
     bets: tuple[SideBetAnalysis, ...]
     combined: CombinedGame
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SideBetsJSON:
         return {"kind": "side_bets", "variant": self.variant, "bets": [b.to_dict() for b in self.bets],
                 "combined_game": self.combined.to_dict()}
 
@@ -290,6 +348,7 @@ def settle(bet: SideBet, table: CountTable, raised: np.ndarray, dealer: CountTab
     labels = _labels(bet.pays)
     w = table.weight.astype(np.int64)[:, None]
     k = len(amounts)
+    space: Space
     if KINDS[bet.kind].reads_dealer:
         return _settle_dealer(bet, table, raised, dealer, amounts, labels, w)
     cls = _class_of_situation(bet, table)

@@ -2,6 +2,7 @@
 each action is taken, and the strategy chart by hand group and up-card rank."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ LEGEND = ("R keep and raise, F keep and fold, B buy a sixth card; switch: so the
           "* the action of most but not all suit patterns in the cell")
 
 
-def chart_rows(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ...], only_draws: bool) -> list[list[str]]:
+def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[list[str]]:
     """[hand group, cell per up rank A..2]: each cell the code of the most frequent action (with
     * when not every situation in it takes it); ``only_draws``: only groups where some cell is
     a switch or a purchase."""
@@ -80,7 +81,7 @@ def draws_strategy_markdown(a: GameAnalysis) -> str:
     return "\n".join(lines) + "\n"
 
 
-def draws_strategy_csv(strategy: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> str:
+def draws_strategy_csv(strategy: Sequence[Mapping[str, Any]]) -> str:
     """strategy.csv of a table with draws: hand group, up rank, situations, action, the share of
     the situations that take it (a decimal beside the exact fraction, as everywhere)."""
     lines = ["hand_group,up_rank,situations,action,share,share_exact"]

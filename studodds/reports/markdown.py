@@ -180,8 +180,8 @@ def certification_md(f: CertificationFigures) -> list[str]:
              f"| RTP per ante | {pct(d['rtp_per_ante'])} | `{d['rtp_per_ante']['exact']}` |",
              f"| RTP per total wagered (ante + raise) | {pct(d['rtp_per_total_wagered'])} | `{d['rtp_per_total_wagered']['exact']}` |",
              f"| fold rate | {pct(d['fold_rate'])} | `{d['fold_rate']['exact']}` |",
-             *(f"| return from the {part}, per hand (antes) | {d[key]['value']:+.6f} | `{d[key]['exact']}` |"
-               for part, key in (("ante", "ante_return_per_hand"), ("raise", "raise_return_per_hand"))),
+             *(f"| return from the {part}, per hand (antes) | {x['value']:+.6f} | `{x['exact']}` |"
+               for part, x in (("ante", d["ante_return_per_hand"]), ("raise", d["raise_return_per_hand"]))),
              "", "RTP over strategies, from the worst possible play (the worse action in every situation) to optimal:", "",
              "| strategy | RTP per ante | RTP per total wagered |", "|---|---:|---:|"]
     lines += [f"| {s['name']} | {pct(s['rtp_per_ante'])} | {pct(s['rtp_per_total_wagered'])} |" for s in d["rtp_by_strategy"]]
@@ -208,7 +208,7 @@ def certification_md(f: CertificationFigures) -> list[str]:
                      f"{nq[0]:.1f} / {nq[1]:.1f} / {nq[2]:.1f} |")
     lines += _par_lines(f)
     lines += ["", "## How often", "", "| outcome | 1 in |", "|---|---:|"]
-    lines += [f"| {r.event} | {d['one_in'][r.outcome]['value']:,.2f} |" if d["one_in"][r.outcome] else f"| {r.event} | never |"
+    lines += [f"| {r.event} | {one['value']:,.2f} |" if (one := d["one_in"][r.outcome]) else f"| {r.event} | never |"
               for r in a.rows]
     lines += ["", "Player hands by category (the dealer's five cards have the same distribution):", "",
               "| hand | hands of 2,598,960 | probability |", "|---|---:|---:|"]
