@@ -74,7 +74,7 @@ class SituationJSON(TypedDict):
     margin_antes: Exact
 
 
-@shape("hand")
+@shape("hand", document=True)
 class HandJSON(TypedDict):
     """The JSON of a hand against the up cards (kind "hand")."""
 

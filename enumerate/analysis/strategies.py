@@ -150,7 +150,7 @@ class StrategyResultJSON(TypedDict):
     cost_vs_optimal_per_ante: Exact
 
 
-@shape("strategies")
+@shape("strategies", document=True)
 class StrategiesJSON(TypedDict):
     kind: Literal["strategies"]
     variant: str

@@ -9,7 +9,8 @@ Types map to JSON Schema as
 
 * ``str``, ``int``, ``float``, ``bool`` -> string, integer, number, boolean; ``Literal["x"]`` ->
   a constant, ``Literal["x", "y"]`` -> an enumeration; ``list[X]`` -> an array of X;
-  ``dict[str, X]`` -> an object whose every value is X; ``X | None`` -> X or null;
+  ``dict[str, X]`` -> an object whose every value is X; ``X | None`` -> X or null; ``Any`` -> any
+  value;
 * another registered shape -> a reference to its definition; a TypedDict not registered -> its
   object written in place;
 * ``Annotated[T, ...]`` adds constraints: :class:`Pattern`, :class:`Minimum`, :class:`Maximum`,
@@ -111,15 +112,18 @@ class Def:
     name: str
 
 
-def shape(name: str, extra: dict[str, Any] | None = None) -> Any:
+def shape(name: str, extra: dict[str, Any] | None = None, document: bool = False) -> Any:
     """Register a TypedDict as the shape called ``name`` in the schema; ``extra`` holds keywords
-    its definition has besides its keys (a rule between keys: ``allOf``, ``if``/``then``)."""
+    its definition has besides its keys (a rule between keys: ``allOf``, ``if``/``then``);
+    ``document``: the object stands alone -- a command prints it or a results file holds it,
+    told apart by its ``kind`` -- and is one of those the schema accepts."""
     def register(cls: type) -> type:
         if name in SHAPES and SHAPES[name] is not cls:
             raise ValueError(f"shape {name!r} is declared twice")
         SHAPES[name] = cls
         cls.__shape_name__ = name          # type: ignore[attr-defined]
         cls.__shape_extra__ = dict(extra or {})   # type: ignore[attr-defined]
+        cls.__shape_document__ = document         # type: ignore[attr-defined]
         return cls
     return register
 
@@ -185,6 +189,8 @@ def json_schema(tp: Any, refer: bool = True) -> dict[str, Any]:
         return {"oneOf": [json_schema(a) for a in get_args(tp)]}
     if origin is NotRequired:
         return json_schema(get_args(tp)[0])
+    if tp is Any:                                 # any JSON value
+        return {}
     simple = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
     if tp in simple:
         return {"type": simple[tp]}

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
 from enumerate.core.jsonform import exact_or_none
+from enumerate.core.shapes import ExactOrNull
 from enumerate.design.grid import Block, PayGrid
 from enumerate.rules.amounts import parse_amount
 from evaluator.errors import StudoddsError
@@ -60,6 +61,14 @@ def figure_name(text: str) -> str:
     return name
 
 
+class BoundJSON(TypedDict):
+    """A bound on a figure: its least and greatest value (null: open)."""
+
+    figure: str
+    min: ExactOrNull
+    max: ExactOrNull
+
+
 @dataclass(frozen=True)
 class Bound:
     """lo <= figure <= hi (either may be None)."""
@@ -95,7 +104,7 @@ class Bound:
                                 f"[{'-inf' if low is None else low}, {'inf' if high is None else high}])")
         return cls(figure, lo, hi)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BoundJSON:
         return {"figure": self.figure, "min": exact_or_none(self.lo), "max": exact_or_none(self.hi)}
 
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal, TypedDict
 
 import numpy as np
 
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import chunked_map
+from enumerate.core.shapes import Count, Pattern, shape
 from enumerate.core.tabular import tabular
-from enumerate.design.criteria import Bound, Objective, feasible, objective_keys, pareto_front
-from enumerate.design.grid import Axis, Block, Candidate, PayGrid, build_grid
-from enumerate.rules.variant import Variant
+from enumerate.design.criteria import Bound, BoundJSON, Objective, feasible, objective_keys, pareto_front
+from enumerate.design.grid import Axis, Block, Candidate, DesignAxisJSON, DesignCandidateJSON, PayGrid, build_grid
+from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError, StudoddsError
 
 #: Candidates per chunk.
@@ -52,6 +53,23 @@ def run_chunk(grid: PayGrid, start: int, stop: int, bounds: tuple[Bound, ...], o
     return ChunkResult(start, stop - start, len(block), len(ok), front, ok if want_rows else None)
 
 
+@shape("design_search", document=True)
+class DesignSearchJSON(TypedDict):
+    """The JSON of a paytable search: the feasible candidates' count and Pareto front."""
+
+    kind: Literal["design_search"]
+    variant: VariantJSON
+    moving_pays: list[DesignAxisJSON]
+    bounds: list[BoundJSON]
+    objectives: list[Annotated[str, Pattern("^[a-z_]+:(max|min)$")]]
+    better_hand_never_pays_less: bool
+    candidates: Count
+    ordered_candidates: Count
+    feasible_candidates: Count
+    pareto_front: list[DesignCandidateJSON]
+    note: str
+
+
 @tabular("pareto_front", 'Pareto-front paytables')
 @dataclass(frozen=True)
 class SearchResult:
@@ -75,7 +93,7 @@ class SearchResult:
         """Candidates evaluated per second."""
         return self.candidates / self.seconds if self.seconds > 0 else float("inf")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignSearchJSON:
         return {"kind": "design_search", "variant": self.variant.to_dict(),
                 "moving_pays": [a.to_dict() for a in self.axes], "bounds": [b.to_dict() for b in self.bounds],
                 "objectives": [o.text() for o in self.objectives], "better_hand_never_pays_less": self.ordered_only,

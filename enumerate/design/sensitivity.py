@@ -121,7 +121,7 @@ class PaySensitivity:
                 "flip_above": self.upper.to_dict() if self.upper else None}
 
 
-@shape("design_sensitivity")
+@shape("design_sensitivity", document=True)
 class DesignSensitivityJSON(TypedDict):
     kind: Literal["design_sensitivity"]
     variant: VariantJSON

@@ -14,24 +14,64 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Literal, TypedDict
 
 import numpy as np
 
 from enumerate.analysis.threshold_index import ThresholdIndex, threshold_index
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Count, Exact, ExactOrNull, OneOf, shape
 from enumerate.core.tabular import tabular
 from enumerate.design.criteria import figure_name, signed_amount, within_domain
-from enumerate.design.grid import Axis, Candidate, PayGrid, build_grid, evaluate_pays, pay_slots
+from enumerate.design.grid import Axis, Candidate, DesignAxisJSON, DesignCandidateJSON, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
-from enumerate.rules.variant import Variant
+from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError, StudoddsError
 
 #: Figures a target can be given in.
 TARGETS = ("house_edge", "element_of_risk", "rtp")
 _TOL = 1e-9
+
+
+class TargetJSON(TypedDict):
+    """The figure a solve aims at and its value."""
+
+    figure: Annotated[str, OneOf(list(TARGETS))]
+    value: Exact
+
+
+class ClosestJSON(DesignCandidateJSON):
+    """A candidate and its exact distance to the target."""
+
+    distance: Exact
+
+
+class ExactPayJSON(TypedDict):
+    """With one moving pay: the exact pay that reaches the target, or why none does."""
+
+    pay: str
+    value: ExactOrNull
+    note: str
+    figures: DesignCandidateJSON | None
+
+
+@shape("design_solve", document=True)
+class DesignSolveJSON(TypedDict):
+    """The JSON of the paytables closest to a target (kind "design_solve")."""
+
+    kind: Literal["design_solve"]
+    variant: VariantJSON
+    target: TargetJSON
+    moving_pays: list[DesignAxisJSON]
+    better_hand_never_pays_less: bool
+    candidates: Count
+    ordered_candidates: Count
+    exact_hits: Count
+    closest: list[ClosestJSON]
+    exact_pay: ExactPayJSON | None
+    note: str
 
 
 @dataclass(frozen=True)
@@ -58,7 +98,7 @@ class Target:
             raise StudoddsError(f"{text!r}: no paytable reaches it (a hand loses at most 3 antes)")
         return cls(figure, amount)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TargetJSON:
         return {"figure": self.figure, "value": exact(self.value)}
 
 
@@ -71,7 +111,7 @@ class ExactPay:
     note: str
     candidate: Candidate | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ExactPayJSON:
         return {"pay": self.pay, "value": None if self.value is None else exact(self.value), "note": self.note,
                 "figures": None if self.candidate is None else self.candidate.to_dict()}
 
@@ -92,7 +132,7 @@ class SolveResult:
     exact_pay: ExactPay | None
     seconds: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DesignSolveJSON:
         return {"kind": "design_solve", "variant": self.variant.to_dict(), "target": self.target.to_dict(),
                 "moving_pays": [a.to_dict() for a in self.axes], "better_hand_never_pays_less": self.ordered_only,
                 "candidates": self.candidates, "ordered_candidates": self.ordered, "exact_hits": self.exact_hits,

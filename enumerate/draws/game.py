@@ -36,7 +36,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
-from enumerate.draws.kind import DrawsJSON, DrawStrategyRowJSON
+from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError

@@ -22,12 +22,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, TypedDict
 
 import numpy as np
 
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import _hand
 from enumerate.raise_value import RaiseValue
@@ -40,6 +41,42 @@ from evaluator.ranking import Category
 BUY = _hand.BUY
 
 
+class ActionJSON(TypedDict):
+    """One allowed action of a situation and its exact value."""
+
+    action: Literal["keep", "switch", "buy"]
+    discard: Annotated[list[str], MaxItems(5)]
+    label: str
+    fee_antes: Exact
+    draws: Annotated[int, Minimum(1)]
+    completions_per_draw: Annotated[int, Minimum(1)]
+    ev_antes: Exact
+    ev_before_fee_antes: Exact
+    raised_draws: Annotated[int, Minimum(0)]
+    forced_raise: bool
+    final_hands: dict[str, Annotated[int, Minimum(1)]]
+
+
+class SituationDrawsJSON(TypedDict):
+    """Every allowed action of one situation, best first."""
+
+    up: str
+    best_action: str
+    best_ev_antes: Exact
+    actions: Annotated[list[ActionJSON], MinItems(1)]
+
+
+@shape("hand_draws", document=True)
+class HandDrawsJSON(TypedDict):
+    """Schema: studodds hand on a table with draws: every allowed action of each situation, best first"""
+
+    kind: Literal["hand_draws"]
+    hand: str
+    variant: str
+    situations: Annotated[list[SituationDrawsJSON], MinItems(1), MaxItems(47)]
+    ev_before_up_card_antes: ExactOrNull
+
+
 @dataclass(frozen=True)
 class ActionEV:
     """One action of a situation: ``kind`` "keep", "switch" (``discard``: the cards given up) or
@@ -47,7 +84,7 @@ class ActionEV:
     raise/fold on every draw (fee included, antes), how many draws end in a raise, and the final
     hands by category."""
 
-    kind: str
+    kind: Literal["keep", "switch", "buy"]
     discard: tuple[int, ...]
     fee: Fraction
     draws: int
@@ -67,7 +104,7 @@ class ActionEV:
             return "switch " + " ".join(format_card(c) for c in sorted(self.discard, reverse=True))
         return "buy a sixth card" if self.kind == "buy" else "keep"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ActionJSON:
         return {"action": self.kind, "discard": [format_card(c) for c in self.discard], "label": self.label,
                 "fee_antes": exact(self.fee), "draws": self.draws, "completions_per_draw": self.completions,
                 "ev_antes": exact(self.ev), "ev_before_fee_antes": exact(self.ev_before_fee),
@@ -89,7 +126,7 @@ class SituationDraws:
     def best(self) -> ActionEV:
         return self.actions[0]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SituationDrawsJSON:
         return {"up": format_card(self.up), "best_action": self.best.label,
                 "best_ev_antes": exact(self.best.ev), "actions": [a.to_dict() for a in self.actions]}
 
@@ -105,9 +142,9 @@ class HandDraws:
     rows: tuple[SituationDraws, ...]
     ev_before_up_card: Fraction | None
 
-    KIND: ClassVar[str] = "hand_draws"
+    KIND: ClassVar[Literal["hand_draws"]] = "hand_draws"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandDrawsJSON:
         """kind "hand_draws": what ``studodds hand --json`` prints on a table with draws."""
         return {"kind": self.KIND, "hand": format_hand(self.cards), "variant": self.variant,
                 "situations": [r.to_dict() for r in self.rows],
@@ -204,7 +241,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
         assert fee is not None
         ev = Fraction(int(sums[i]), value.scale * completions * draws) - fee
         discard = () if a in (0, BUY) else tuple(c for j, c in enumerate(tables.cards) if (a >> j) & 1)
-        kind = "keep" if a == 0 else "buy" if a == BUY else "switch"
+        kind: Literal["keep", "switch", "buy"] = "keep" if a == 0 else "buy" if a == BUY else "switch"
         out.append(ActionEV(kind, discard, fee, draws, completions, ev, int(raised[i]), forced[i],
                             tuple(int(x) for x in finals[i])))
     order = sorted(range(n), key=lambda i: (-out[i].ev, i))

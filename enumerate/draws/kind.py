@@ -9,35 +9,13 @@ table, the simulator, paytable design, game protection) do not apply to it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypedDict
+from typing import Any
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
-from enumerate.core.shapes import Count, Exact, MinProperties, Pattern, PropertyNames, shape
 from enumerate.rules.variant import Variant
-
-
-class DrawStrategyRowJSON(TypedDict):
-    """One hand group against one up-card rank: its situations and the share of each action."""
-
-    hand_group: str
-    up_rank: Annotated[str, Pattern("^[2-9TJQKA]$")]
-    situations: Count
-    actions: Annotated[dict[str, Exact], MinProperties(1)]
-
-
-@shape("draws")
-class DrawsJSON(TypedDict):
-    """Schema: what a table with draws adds: fees per hand, action shares, the strategy by hand group and up-card rank"""
-
-    # declared with the kind, not with the draws' engine: the analysis's shape names it, and
-    # the engine is not loaded at start-up
-    fees_per_hand_antes: Exact
-    action_shares: dict[str, Exact]
-    switched_card_by_position: Annotated[dict[str, Exact], PropertyNames({"pattern": "^[1-5]$"})]
-    strategy: list[DrawStrategyRowJSON]
 
 
 class DrawsGame:

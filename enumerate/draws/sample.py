@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
@@ -46,12 +46,13 @@ from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map, resolve_threads
+from enumerate.core.shapes import Exact, MaxItems, Minimum, MinItems, PropertyNames, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
 from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
 from enumerate.draws.hand import situation_draws
 from enumerate.rules.draws import Draws, SwitchRule
-from enumerate.rules.variant import Variant
+from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import ParameterError, StudoddsError
 
@@ -182,6 +183,78 @@ def gain_sd(samples: tuple[Sample, ...] | list[Sample]) -> float:
     return float(g.std(ddof=1)) if len(g) > 1 else float("nan")
 
 
+#: A 95% interval.
+Interval = Annotated[list[float], MinItems(2), MaxItems(2)]
+
+
+class OneCardGameJSON(TypedDict):
+    """The exact game with at most one switched card."""
+
+    house_edge_per_ante: Exact
+    expected_return_per_ante: Exact
+
+
+class SampledHouseEdgeJSON(TypedDict):
+    """The sampled house edge: its estimate, its 95% interval (null: no gain seen) and its exact part."""
+
+    estimate: float
+    ci95: Interval | None
+    exact_part: Exact
+
+
+class MultiSwitchJSON(TypedDict):
+    """How often switching two or more cards is best, sampled."""
+
+    situations: Annotated[int, Minimum(0)]
+    share: float
+    ci95: Interval
+    by_cards: Annotated[dict[str, Annotated[int, Minimum(0)]], PropertyNames({"pattern": "^[2-5]$"})]
+
+
+class StratumJSON(TypedDict):
+    """One stratum of the sample: its weight, its situations and their exact mean gain."""
+
+    label: str
+    share: Exact
+    situations: Annotated[int, Minimum(0)]
+    mean_gain_antes: Exact
+    gain_sd_antes: float | None
+    gains: Annotated[int, Minimum(0)]
+    share_that_gains_ci95: Interval
+
+
+class ExampleJSON(TypedDict):
+    """A sampled situation where switching two or more cards gains."""
+
+    hand: str
+    up: str
+    best_action: str
+    gain_antes: Exact
+
+
+@shape("draws_sample", document=True)
+class DrawsSampleJSON(TypedDict):
+    """Schema: studodds draws-sample: switching two or more cards, estimated from exactly valued sampled situations"""
+
+    kind: Literal["draws_sample"]
+    variant: VariantJSON
+    seed: Annotated[int, Minimum(0)]
+    situations: Annotated[int, Minimum(1)]
+    sampled: Literal[True]
+    design: Literal["uniform", "stratified"]
+    one_card_game: OneCardGameJSON
+    mean_gain_per_hand_antes: Exact
+    mean_gain_ci95_half_width_antes: float | None
+    gain_standard_deviation_antes: float | None
+    house_edge_per_ante: SampledHouseEdgeJSON
+    switch_two_or_more_best: MultiSwitchJSON
+    strata: Annotated[list[StratumJSON], MinItems(1)]
+    samples_for_0_01_points: int | None
+    core_seconds_per_situation: float | None
+    cost_of_the_exact_game_core_hours: float | None
+    examples: list[ExampleJSON]
+
+
 @dataclass(frozen=True)
 class Stratum:
     """The samples of one stratum and its exact share of all situations."""
@@ -207,7 +280,7 @@ class Stratum:
         """Samples whose best action switches two or more cards (or exactly ``k``)."""
         return sum(1 for s in self.samples if (s.best_switched >= 2 if k is None else s.best_switched == k))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StratumJSON:
         sd = self.sd
         return {"label": self.label, "share": exact(self.share), "situations": self.n, "mean_gain_antes": exact(self.mean),
                 "gain_sd_antes": sd if sd == sd else None, "gains": sum(1 for s in self.samples if s.gain > 0),
@@ -223,7 +296,7 @@ class DrawSample:
 
     variant: Variant
     seed: int
-    design: str                          # "uniform" or "stratified"
+    design: Literal["uniform", "stratified"]
     strata: tuple[Stratum, ...]
     one_card_expected: Fraction          # exact: E[best action with at most one card]
     one_card_house_edge: Fraction
@@ -284,7 +357,7 @@ class DrawSample:
         nothing, and only the share of situations that gain is bounded (Wilson)."""
         return any(s.gain for s in self.samples)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DrawsSampleJSON:
         hits, share, lo, hi = self.multi_share()
         need = self.samples_needed()
         per = self.seconds_per_situation

@@ -25,7 +25,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import shape
 from enumerate.core.tabular import tabular
-from enumerate.draws.kind import DrawsJSON
+from enumerate.draws.shapes import DrawsJSON
 from enumerate.game.kinds import require
 from enumerate.game.plain import extras
 from enumerate.rules.variant import Variant
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.draws.game import DrawFigures
 
 
-@shape("analysis")
+@shape("analysis", document=True)
 class AnalysisJSON(BaseAnalysisJSON):
     """The JSON of a table's analysis (kind "analysis"): the base game and the figures its rule
     variants, side bets and draws add."""

@@ -74,7 +74,7 @@ class SideBetEdgesJSON(TypedDict):
     delta: ExactOrNull
 
 
-@shape("diff")
+@shape("diff", document=True)
 class DiffJSON(TypedDict):
     """The JSON of what changes from variant A to variant B (kind "diff")."""
 

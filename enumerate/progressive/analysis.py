@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from enumerate.analysis.base import analyze
 from enumerate.core.engine import COMPLETIONS
 from enumerate.core.intervals import Z95
 from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Count, Exact, shape
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.progressive import MeterPay, Progressive
 from evaluator.errors import StudoddsError
@@ -408,6 +409,21 @@ def sharing(side: Progressive, meter, players: int) -> TableSharing:
 
 # ---------------------------------------------------------------------------- combined game
 
+@shape("combined_game")
+class CombinedGameJSON(TypedDict):
+    """The JSON of the base game and the progressive at a meter, decided together."""
+
+    meter: Exact
+    side_wager_antes: Exact
+    fold_forfeits: bool
+    base_return_per_hand_antes: Exact
+    side_return_per_hand_antes: Exact
+    average_total_wager_antes: Exact
+    house_edge_per_total_wager: Exact
+    raise_probability: Exact
+    situations_decided_differently: Count
+
+
 @dataclass(frozen=True)
 class Combined:
     """Base game plus side bet at a meter, with the raise/fold strategy recomputed for both.
@@ -424,7 +440,7 @@ class Combined:
     raise_probability: Fraction
     strategy_changes: int            # concrete situations decided differently from the base game
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CombinedGameJSON:
         return {"meter": exact(self.meter), "side_wager_antes": exact(self.side_wager),
                 "fold_forfeits": self.fold_forfeits,
                 "base_return_per_hand_antes": exact(self.base_return),

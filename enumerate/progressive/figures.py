@@ -4,15 +4,106 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Literal, TypedDict
 
 from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
 from enumerate.core.jsonform import exact_or_none as fig
+from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.progressive import analysis as sb
-from enumerate.rules.progressive import Progressive
+from enumerate.progressive.analysis import CombinedGameJSON
+from enumerate.rules.progressive import Progressive, ProgressiveRulesJSON
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
+
+
+class HitJSON(TypedDict):
+    """A paying hand of the side bet: how often it comes and what it pays."""
+
+    category: CategoryKey
+    combinations: Count
+    probability: Exact
+    pays: str
+
+
+class CurvePointJSON(TypedDict):
+    """The side bet's net return at one meter."""
+
+    meter: Exact
+    net_return_per_wager: Exact
+
+
+class MeterQuantileJSON(TypedDict):
+    """A quantile of the meter when the royal hits."""
+
+    quantile: Exact
+    meter: Exact
+
+
+class AwardQuantileJSON(TypedDict):
+    """A quantile of what the royal pays (the cap applied)."""
+
+    quantile: Exact
+    award: Exact
+
+
+class SimulatedReturnJSON(TypedDict):
+    """A sampled return to player, with its 95% interval."""
+
+    method: str
+    estimate: float
+    ci95_low: float
+    ci95_high: float
+
+
+class LongRunJSON(TypedDict):
+    """The side bet over jackpot cycles."""
+
+    return_to_player: ExactOrNull
+    house_retention: ExactOrNull
+    cycle_wagers: Exact
+    meter_at_royal: ExactOrNull
+    mean_meter: ExactOrNull
+    meter_at_royal_quantiles: list[MeterQuantileJSON]
+    quantiles_exact: bool
+    royal_award_quantiles: list[AwardQuantileJSON] | None
+    return_to_player_simulated: SimulatedReturnJSON | None
+
+
+class SharingJSON(TypedDict):
+    """What sharing one meter among the players of a table does to the side bet."""
+
+    players: Annotated[int, Minimum(1)]
+    two_or_more_meter_hits: Exact
+    meter_award_per_player: Exact
+    return_to_player: Exact
+    return_lowered_by: Exact
+
+
+class ProgressiveFiguresJSON(TypedDict):
+    """Everything exact about the side bet (:func:`figures`)."""
+
+    rules: ProgressiveRulesJSON
+    hits: list[HitJSON]
+    break_even_meter: ExactOrNull
+    return_curve: list[CurvePointJSON]
+    long_run: LongRunJSON
+    sharing_meter: Exact
+    sharing: list[SharingJSON]
+
+
+class _ReportHeadJSON(TypedDict):
+    kind: Literal["progressive"]
+    variant: str
+
+
+@shape("progressive", document=True)
+class ProgressiveJSON(_ReportHeadJSON, ProgressiveFiguresJSON):
+    """The JSON of the progressive's figures and the combined game (kind "progressive")."""
+
+    combined_game: CombinedGameJSON
+
 
 PLAYERS = range(1, 8)
 
@@ -26,42 +117,43 @@ def default_meters(side: Progressive) -> list[Fraction]:
     return sorted(levels)
 
 
-def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -> dict[str, Any]:
+def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -> ProgressiveFiguresJSON:
     """Everything exact about the side bet; fraction strings with rounded values."""
     p = sb.hit_probabilities()
     be = sb.break_even_meter(side)
     at = Fraction(meter) if meter is not None else (be if be is not None else Fraction(side.seed))
     lr = sb.long_run(side)
-    out: dict[str, Any] = {
+    out: ProgressiveFiguresJSON = {
         "rules": side.to_dict(),
-        "hits": [{"category": c.key, "combinations": sb.hit_counts()[c], "probability": fig(p[c]),
+        "hits": [{"category": c.key, "combinations": sb.hit_counts()[c], "probability": exact(p[c]),
                   "pays": side.pay_text(c)} for c in sorted(side.pays, reverse=True)],
         "break_even_meter": fig(be),
-        "return_curve": [{"meter": fig(m), "net_return_per_wager": fig(r)} for m, r in sb.return_curve(side, default_meters(side))],
+        "return_curve": [{"meter": exact(m), "net_return_per_wager": exact(r)}
+                         for m, r in sb.return_curve(side, default_meters(side))],
         "long_run": {
             "return_to_player": fig(lr.return_to_player), "house_retention": fig(lr.house_retention),
-            "cycle_wagers": fig(lr.cycle_wagers), "meter_at_royal": fig(lr.meter_at_royal),
+            "cycle_wagers": exact(lr.cycle_wagers), "meter_at_royal": fig(lr.meter_at_royal),
             "mean_meter": fig(lr.mean_meter),
-            "meter_at_royal_quantiles": [{"quantile": fig(q), "meter": fig(v)}
+            "meter_at_royal_quantiles": [{"quantile": exact(q), "meter": exact(v)}
                                          for q, v in lr.meter_at_royal_quantiles.items()],
             "quantiles_exact": lr.quantiles_exact,
             "royal_award_quantiles": None if lr.royal_award_quantiles is None else [
-                {"quantile": fig(q), "award": fig(v)} for q, v in lr.royal_award_quantiles.items()],
+                {"quantile": exact(q), "award": exact(v)} for q, v in lr.royal_award_quantiles.items()],
             "return_to_player_simulated": None if lr.simulated_return is None else {
                 "method": f"simulation of {sb.QUANTILE_CYCLES} seeded jackpot cycles (seed {sb.SIMULATION_SEED})",
                 "estimate": lr.simulated_return[0],
                 "ci95_low": lr.simulated_return[0] - lr.simulated_return[1],
                 "ci95_high": lr.simulated_return[0] + lr.simulated_return[1]},
         },
-        "sharing_meter": fig(at),
+        "sharing_meter": exact(at),
         "sharing": [],
     }
     for n in players:
         s = sb.sharing(side, at, n)
-        out["sharing"].append({"players": n, "two_or_more_meter_hits": fig(s.two_or_more_meter_hits),
-                               "meter_award_per_player": fig(s.meter_award_per_player),
-                               "return_to_player": fig(s.return_to_player),
-                               "return_lowered_by": fig(s.return_lowered_by)})
+        out["sharing"].append({"players": n, "two_or_more_meter_hits": exact(s.two_or_more_meter_hits),
+                               "meter_award_per_player": exact(s.meter_award_per_player),
+                               "return_to_player": exact(s.return_to_player),
+                               "return_lowered_by": exact(s.return_lowered_by)})
     return out
 
 
@@ -71,10 +163,10 @@ class ProgressiveReport:
     """The side bet's figures (:func:`figures`) and the combined game at the sharing meter."""
 
     variant: str
-    figures: dict[str, Any]
+    figures: ProgressiveFiguresJSON
     combined: sb.Combined
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ProgressiveJSON:
         """kind "progressive": what ``studodds progressive --json`` prints."""
         return {"kind": "progressive", "variant": self.variant, **self.figures,
                 "combined_game": self.combined.to_dict()}

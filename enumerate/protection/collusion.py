@@ -40,9 +40,10 @@ from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
-from enumerate.core.shapes import Def, shape
+from enumerate.core.shapes import Count, Exact, Maximum, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
+from enumerate.protection.exposure import ExposureJSON
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
@@ -94,6 +95,46 @@ class ChunkSums:
                          self.raised + other.raised, self.value + other.value, self.value_sq + other.value_sq)
 
 
+class SampledEdgeJSON(TypedDict):
+    """A sampled edge: the estimate, its standard error and its 95% interval."""
+
+    estimate: float
+    standard_error: float
+    ci95: Annotated[list[float], MinItems(2), MaxItems(2)]
+
+
+class DirectEstimateJSON(TypedDict):
+    """The same samples without the control variate, as a check."""
+
+    house_edge_per_ante: float
+    ci95: list[float]
+    note: str
+
+
+@shape("collusion")
+class CollusionJSON(TypedDict):
+    """Schema: sampled: an estimate with its standard error and 95% interval"""
+
+    kind: Literal["collusion"]
+    variant: str
+    partners: Annotated[int, Minimum(0), Maximum(6)]
+    burn_card: bool
+    seen_cards: Count
+    strategy: str
+    sampled: Literal[True]
+    samples: Count
+    seed: int
+    completions_per_situation: NotRequired[Count]
+    normal_house_edge_per_ante: Exact
+    mean_gain_per_ante: Exact
+    house_edge_per_ante: SampledEdgeJSON
+    player_edge_per_ante: NotRequired[SampledEdgeJSON]
+    gain_standard_deviation_antes: NotRequired[float]
+    raise_probability: NotRequired[Exact]
+    direct_estimate: NotRequired[DirectEstimateJSON]
+    seconds: NotRequired[float | None]
+
+
 @dataclass(frozen=True)
 class CollusionEstimate:
     """The edge of a player seeing ``seen_cards`` extra cards, estimated by sampling."""
@@ -135,7 +176,7 @@ class CollusionEstimate:
         half = 1.96 * self.standard_error
         return float(self.house_edge) - half, float(self.house_edge) + half
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CollusionJSON:
         """kind "collusion": what ``studodds protection collusion --json`` prints."""
         lo, hi = self.interval
         return {
@@ -336,13 +377,13 @@ IN_FLIGHT = 256
 
 
 
-@shape("collusion_table")
+@shape("collusion_table", document=True)
 class CollusionTableJSON(TypedDict):
     kind: Literal["collusion_table"]
     variant: str
     sampled: Literal[True]
-    estimates: list[Annotated[dict[str, Any], Def("collusion")]]
-    exact_burn_card: NotRequired[Annotated[dict[str, Any], Def("exposure")] | None]
+    estimates: list[CollusionJSON]
+    exact_burn_card: NotRequired[ExposureJSON | None]
 
 
 @tabular("estimates", 'estimates')

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal, Protocol, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, Protocol, TypedDict
 
 import numpy as np
 
-from enumerate.analysis.base import ReturnRow, check_table, return_table
+from enumerate.analysis.base import ReturnRow, ReturnRowJSON, check_table, return_table
 from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
-from enumerate.core.shapes import Def, Exact, shape
+from enumerate.core.shapes import Count, Exact, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
 from enumerate.protection.known_sets import GROUPS, known_sets, sorted_hands
@@ -50,6 +50,61 @@ KERNEL_VERSION = 1
 _COL = _exposure.COLUMNS
 
 
+#: What the player sees: some hole cards, none, sorted ranks (edge sorting), the burn card.
+Scenario = Literal["hole_cards", "none_visible", "edge_sort", "burn_card"]
+
+
+class ExposureChartJSON(TypedDict):
+    """The strategy chart of optimal play with dealer cards known: rows of what is seen, by the
+    player's hand group."""
+
+    rows_are: str
+    groups: list[str]
+    rows: list[dict[str, Any]]
+    legend: str
+
+
+class NoChartJSON(TypedDict):
+    """No chart (the levels that need no kernel)."""
+
+
+class ExposureRaiseShareJSON(TypedDict):
+    """How many information sets of a category are raised."""
+
+    raised_sets: Count
+    sets: Count
+    raise_share: Exact
+
+
+@shape("exposure", document=True)
+class ExposureJSON(TypedDict):
+    """Schema: optimal play knowing dealer cards (holecards, edgesort)"""
+
+    kind: Literal["exposure"]
+    variant: str
+    scenario: Scenario
+    description: NotRequired[str]
+    exposed_hole_cards: NotRequired[Annotated[int, Minimum(-1), Maximum(4)]]
+    sorted_ranks: NotRequired[list[str]]
+    total_combinations: Count
+    total_loss_antes: Exact
+    house_edge_per_ante: Exact
+    player_edge_per_ante: NotRequired[Exact]
+    element_of_risk_per_total_wager: Exact
+    average_total_wager_antes: NotRequired[Exact]
+    variance_antes_squared: NotRequired[Exact]
+    standard_deviation_antes: NotRequired[float]
+    raise_probability: Exact
+    hit_frequency: NotRequired[Exact]
+    information_sets: Count
+    completions_per_set: NotRequired[int | None]
+    raised_sets: NotRequired[Count]
+    indifferent_sets: NotRequired[Count]
+    return_table: list[ReturnRowJSON]
+    raise_by_category: NotRequired[dict[str, ExposureRaiseShareJSON]]
+    strategy_chart: ExposureChartJSON | NoChartJSON
+
+
 @tabular("return_table", 'return-table rows')
 @dataclass(frozen=True)
 class ExposureAnalysis:
@@ -60,9 +115,9 @@ class ExposureAnalysis:
     units described in the module docstring."""
 
     variant: Variant
-    scenario: str                    # "hole_cards", "none_visible", "edge_sort", "burn_card"
+    scenario: Scenario
     description: str
-    exposed_hole_cards: int | None   # 0..4 for hole cards, -1 for none visible
+    exposed_hole_cards: int          # 0..4 for hole cards, -1 for none visible
     sorted_ranks: tuple[int, ...]
     total_combinations: int
     information_sets: int
@@ -77,7 +132,7 @@ class ExposureAnalysis:
     hit_frequency: Fraction
     rows: tuple[ReturnRow, ...]
     raise_by_category: dict[Category, tuple[int, int]]      # -> (raised sets, sets)
-    chart: dict[str, Any]
+    chart: ExposureChartJSON | NoChartJSON
 
     @property
     def total_loss(self) -> Fraction:
@@ -92,7 +147,7 @@ class ExposureAnalysis:
     def standard_deviation(self) -> float:
         return math.sqrt(self.variance)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ExposureJSON:
         """kind "exposure": what ``studodds protection holecards|edgesort --json`` prints."""
         return {
             "kind": "exposure",
@@ -124,9 +179,9 @@ class ExposureAnalysis:
         }
 
 
-def _assemble(variant: Variant, stats: np.ndarray, *, scenario: str, description: str,
-              exposed: int | None, marked: tuple[int, ...], expected_total: int,
-              completions: int | None, chart: dict[str, Any]) -> ExposureAnalysis:
+def _assemble(variant: Variant, stats: np.ndarray, *, scenario: Scenario, description: str,
+              exposed: int, marked: tuple[int, ...], expected_total: int,
+              completions: int | None, chart: ExposureChartJSON | NoChartJSON) -> ExposureAnalysis:
     """The exact analysis from (10, N_COLUMNS) per-category statistics (Python ints)."""
     col = {k: stats[:, v] for k, v in _COL.items()}
     total = int(sum(col["combinations"]))
@@ -458,7 +513,7 @@ def _share_cell(raised: int, total: int) -> str:
     return "<1%" if share < 1 else ">99%" if share > 99 else f"{float(share):.0f}%"
 
 
-def _known_cards_chart(j: int, chart: np.ndarray) -> dict[str, Any]:
+def _known_cards_chart(j: int, chart: np.ndarray) -> ExposureChartJSON:
     """By the dealer's two visible cards (pair, suited, offsuit ranks) and the player's hand
     group: raised and all information sets."""
     reps, _ = known_sets(j)
@@ -484,7 +539,7 @@ def _known_cards_chart(j: int, chart: np.ndarray) -> dict[str, Any]:
             "legend": "R = always raise, F = always fold, n% = raise in n% of these hands"}
 
 
-def _edge_sort_chart(chart: np.ndarray) -> dict[str, Any]:
+def _edge_sort_chart(chart: np.ndarray) -> ExposureChartJSON:
     """By the number of sorted hole cards (and the up card's rank) and the player's hand group."""
     reps, _ = known_sets(1)
     rows = []
@@ -509,11 +564,11 @@ def _edge_sort_chart(chart: np.ndarray) -> dict[str, Any]:
 # the hole-card table: every exposure level of one variant
 
 
-@shape("hole_cards")
+@shape("hole_cards", document=True)
 class HoleCardsJSON(TypedDict):
     kind: Literal["hole_cards"]
     variant: str
-    levels: list[Annotated[dict[str, Any], Def("exposure")]]
+    levels: list[ExposureJSON]
     one_hole_card_on_a_share_of_hands: list[PartialExposureJSON]
     break_even_share_by_exposed_hole_cards: dict[str, Exact]
 

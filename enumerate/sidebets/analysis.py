@@ -132,7 +132,7 @@ class SideBetsCombinedJSON(TypedDict):
     situations_decided_differently: Count
 
 
-@shape("side_bets")
+@shape("side_bets", document=True)
 class SideBetsJSON(TypedDict):
     """The JSON of a variant's side bets (kind "side_bets")."""
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -402,6 +402,35 @@ class FrequencyCheck:
                 "passed": self.passed}
 
 
+class LimitsJSON(TypedDict):
+    """The limits a simulation passes within."""
+
+    abs_z_below: float
+    p_value_above: float
+
+
+@shape("simulation", document=True)
+class SimulationJSON(TypedDict):
+    """The JSON of a run of the simulator against the exact figures (kind "simulation")."""
+
+    kind: Literal["simulation"]
+    variant: str
+    sampled: Literal[True]
+    strategy: str
+    seed: Annotated[int, Minimum(0)]
+    games: Annotated[int, Minimum(2)]
+    generator: str
+    limits: LimitsJSON
+    returns: list[SimulationReturnJSON]
+    frequencies: list[SimulationFrequenciesJSON]
+    notes: list[str]
+    passed: bool
+    verdict: str
+    seconds: NotRequired[float | None]
+    games_per_second: NotRequired[float | None]
+    threads: NotRequired[int | None]
+
+
 @tabular(lambda d: [{"section": "returns", **r} for r in d["returns"]]
          + [{"section": f["name"], **r} for f in d["frequencies"] for r in f["rows"]], "returns and frequencies")
 @dataclass(frozen=True)
@@ -438,10 +467,10 @@ class Simulation:
     def games_per_second(self) -> float | None:
         return None if not self.seconds else self.games / self.seconds
 
-    def to_dict(self, timing: bool = True) -> dict[str, Any]:
+    def to_dict(self, timing: bool = True) -> SimulationJSON:
         """The JSON form; ``timing`` False leaves out the run time (a certified table's
         section must be the same on every machine)."""
-        out: dict[str, Any] = {
+        out: SimulationJSON = {
             "kind": "simulation", "variant": self.variant, "sampled": True, "strategy": self.strategy,
             "seed": self.seed, "games": self.games, "generator": GENERATOR,
             "limits": {"abs_z_below": Z_LIMIT, "p_value_above": P_LIMIT},

@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 from enumerate.analysis.distribution import DEFAULT_HANDS, check_hands
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.shapes import shape
 from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
@@ -38,6 +39,23 @@ from studodds.certify.tables import (
 from studodds.progress import progress_bar
 
 
+class WrittenTableJSON(TypedDict):
+    """One table a batch wrote: the variant, its folder and its files."""
+
+    variant: str
+    folder: str
+    files: list[str]
+
+
+@shape("batch", document=True)
+class BatchJSON(TypedDict):
+    """The JSON of what a batch wrote (kind "batch")."""
+
+    kind: Literal["batch"]
+    out: str
+    tables: list[WrittenTableJSON]
+
+
 @dataclass(frozen=True)
 class WrittenTable:
     """One table a batch wrote: the variant, its folder and the files written there."""
@@ -46,7 +64,7 @@ class WrittenTable:
     folder: str
     files: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WrittenTableJSON:
         return {"variant": self.variant, "folder": self.folder, "files": list(self.files)}
 
 
@@ -60,7 +78,7 @@ class BatchResult:
     warnings: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BatchJSON:
         """kind "batch": what ``studodds batch --json`` prints."""
         return {"kind": "batch", "out": self.out, "tables": [t.to_dict() for t in self.tables]}
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.shapes import Count, Exact, shape
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
@@ -29,6 +30,49 @@ from studodds.certify.tables import (
 )
 
 
+class DifferenceJSON(TypedDict):
+    """One difference: the file, the figure, the committed and the recomputed value."""
+
+    file: str
+    figure: str
+    old: Any
+    new: Any
+    section: NotRequired[str]
+
+
+#: A checked table's status.
+Status = Literal["ok", "differs", "report_differs", "unreadable"]
+
+
+class HeadlineJSON(TypedDict):
+    """A headline figure, committed and recomputed, and the change."""
+
+    old: Exact
+    new: Exact
+    delta: Exact
+
+
+class TableCheckJSON(TypedDict):
+    """The check of one committed table."""
+
+    table: str
+    status: Status
+    rule_changes: list[RuleChangeJSON]
+    headline: dict[str, HeadlineJSON]
+    differences: list[DifferenceJSON]
+    protection: NotRequired[str]
+
+
+@shape("check", document=True)
+class CheckJSON(TypedDict):
+    """The JSON of a check of committed tables (kind "check")."""
+
+    kind: Literal["check"]
+    folder: str
+    tables: list[TableCheckJSON]
+    tables_with_differences: Count
+
+
 @dataclass
 class Difference:
     """One difference: the file, the figure (a flattened JSON key, or "line N" of a text file),
@@ -40,8 +84,8 @@ class Difference:
     new: Any
     section: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {"file": self.file, "figure": self.figure, "old": self.old, "new": self.new}
+    def to_dict(self) -> DifferenceJSON:
+        out: DifferenceJSON = {"file": self.file, "figure": self.figure, "old": self.old, "new": self.new}
         if self.section is not None:
             out["section"] = self.section
         return out
@@ -201,7 +245,7 @@ class Committed:
 
     source: VariantSource
     hands: tuple[int, ...]
-    protection: dict[str, Any] | None
+    protection: Mapping[str, Any] | None
     protection_levels: tuple[int, ...]
     simulation: tuple[int, int] | None = None       # (games, seed) of the simulation check
 
@@ -260,14 +304,14 @@ class TableCheck:
     and every difference; ``protection``: whether protection.json was recomputed."""
 
     table: str
-    status: str
+    status: Status
     rule_changes: tuple[RuleChangeJSON, ...] = ()
-    headline: dict[str, Any] = field(default_factory=dict)
+    headline: dict[str, HeadlineJSON] = field(default_factory=dict)
     differences: tuple[Difference, ...] = ()
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
+    def to_dict(self) -> TableCheckJSON:
+        out: TableCheckJSON = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
                                "headline": self.headline,
                                "differences": [d.to_dict() for d in self.differences]}
         if self.protection is not None:
@@ -318,13 +362,13 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
     if all(d.file not in FIGURE_FILES for d in diffs):
         return TableCheck(str(table), "report_differs", differences=diffs, protection=protection)
     changes: tuple[RuleChangeJSON, ...] = ()
-    headline: dict[str, Any] = {}
+    headline: dict[str, HeadlineJSON] = {}
     try:
         old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
         old_rules = old["variant"]
     except (OSError, ValueError, KeyError, TypeError):
         return TableCheck(str(table), "differs", differences=diffs, protection=protection)
-    new = fresh.summary["analysis"]
+    new: Mapping[str, Any] = fresh.summary["analysis"]
     changes = tuple(c.to_dict() for c in rule_changes(old_rules, source.variant.to_dict()))
     for key, _ in HEADLINE:
         try:
@@ -352,7 +396,7 @@ class CheckResult:
         """True when every table was recomputed identically."""
         return self.tables_with_differences == 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CheckJSON:
         """kind "check": what ``studodds check --json`` prints."""
         return {"kind": "check", "folder": self.folder, "tables": [t.to_dict() for t in self.tables],
                 "tables_with_differences": self.tables_with_differences}

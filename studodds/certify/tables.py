@@ -7,26 +7,30 @@ import datetime
 import io
 import json
 import platform
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, Unpack
 
 import numpy
 
 from enumerate.analysis.base import Analysis
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.distribution import DEFAULT_HANDS
-from enumerate.analysis.strategies import StrategyComparison
+from enumerate.analysis.strategies import StrategiesJSON, StrategyComparison
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import RunOptions
-from enumerate.game.components import components
-from enumerate.progressive.figures import ProgressiveReport
+from enumerate.core.shapes import Count, Exact, Minimum, Pattern, shape
+from enumerate.game.analysis import AnalysisJSON, GameAnalysis
+from enumerate.game.components import CertificationJSON, components
+from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
+from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
 from enumerate.rules.variant_file import VariantSource
+from enumerate.simulation.simulate import SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
@@ -44,6 +48,93 @@ ENVIRONMENT = "environment.json"
 SPOT_CHECKS = 8
 
 
+@shape("environment", document=True)
+class EnvironmentJSON(TypedDict):
+    """The JSON of where and when a table was made (``environment.json``)."""
+
+    kind: Literal["environment"]
+    tool_version: str
+    engine_version: int
+    python: str
+    numpy: str
+    cython: str
+    platform: str
+    machine: str
+    openmp: bool
+    threads: Annotated[int, Minimum(1)]
+    date_utc: str
+
+
+class SelfChecksJSON(TypedDict):
+    """The self-checks a certified table passed."""
+
+    return_table_rows_sum_to_total: bool
+    probabilities_sum_to_one: bool
+    brute_force_spot_checks_agree: Count
+
+
+#: A SHA-256 in hexadecimal.
+Sha256 = Annotated[str, Pattern("^[0-9a-f]{64}$")]
+
+
+@shape("provenance")
+class ProvenanceJSON(TypedDict):
+    """The JSON of where a certified table's figures come from."""
+
+    tool: Literal["studodds"]
+    tool_version: str
+    engine_version: int
+    evaluator_ordering_sha256: Sha256
+    variant_file_sha256: Sha256
+    variant_origin: str
+    total_combinations: Count
+    self_checks: SelfChecksJSON
+
+
+@shape("plain_game")
+class PlainGameJSON(TypedDict):
+    """Schema: the same table without its draws, under its optimal strategy"""
+
+    house_edge_per_ante: Exact
+    element_of_risk_per_total_wager: Exact
+    draws_lower_the_house_edge_by: Exact
+
+
+@shape("certified_table", document=True, extra={"allOf": [{"if": {"required": ["plain_game"]},
+                                            "then": {"not": {"required": ["strategies"]}},
+                                            "else": {"required": ["strategies", "certification"]}}]})
+class CertifiedTableJSON(TypedDict):
+    """The JSON of a certified table (``summary.json``): a plain game has its strategies and
+    certification figures, a table with draws the plain game beside it instead."""
+
+    kind: Literal["certified_table"]
+    analysis: AnalysisJSON
+    strategies: NotRequired[StrategiesJSON]
+    certification: NotRequired[CertificationJSON]
+    progressive: NotRequired[ProgressiveJSON]
+    plain_game: NotRequired[PlainGameJSON]
+    provenance: ProvenanceJSON
+    simulation: NotRequired[SimulationJSON]
+
+
+class _Sections(TypedDict, total=False):
+    """The sections of a plain game's certified table between its strategies and provenance."""
+
+    certification: CertificationJSON
+    progressive: ProgressiveJSON
+
+
+@shape("protection", document=True)
+class ProtectionJSON(TypedDict):
+    """The JSON of a table's game protection (``protection.json``): the hole-card table and
+    A/K edge sorting."""
+
+    kind: Literal["protection"]
+    variant: str
+    hole_cards: HoleCardsJSON
+    edge_sort: ExposureJSON
+
+
 def stable_origin(origin: str) -> str:
     """Where a variant came from, the same from any working directory or machine: a built-in
     name as is, a file by its name only (its content is pinned by its SHA-256)."""
@@ -52,7 +143,7 @@ def stable_origin(origin: str) -> str:
     return f"file {Path(origin).name}"
 
 
-def environment(threads: int | None = None) -> dict[str, Any]:
+def environment(threads: int | None = None) -> EnvironmentJSON:
     """Where and when a table was made (``environment.json``): recorded beside the certified
     files, never compared by ``check`` and never part of the byte-identical result files."""
     return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
@@ -62,7 +153,7 @@ def environment(threads: int | None = None) -> dict[str, Any]:
             "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
-def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str, Any]:
+def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> ProvenanceJSON:
     """Where the figures come from and which self-checks they passed (the outcome rows: a
     table with draws adds its fees as rows of their own)."""
     outcomes = [r for r in a.rows if not r.outcome.startswith("fee_")]
@@ -79,19 +170,17 @@ def provenance(a: Analysis, source: VariantSource, spot_checks: int) -> dict[str
     }
 
 
-def summary(comparison: StrategyComparison, prov: dict[str, Any],
-            side: ProgressiveReport | None, figures: CertificationFigures | None = None) -> dict[str, Any]:
+def summary(a: GameAnalysis, comparison: StrategyComparison, prov: ProvenanceJSON,
+            side: ProgressiveReport | None, figures: CertificationFigures | None = None) -> CertifiedTableJSON:
     """``summary.json`` (kind "certified_table"): the objects ``analyze --json``,
     ``strategies --json`` and ``progressive --json`` print, and the provenance."""
-    data: dict[str, Any] = {"kind": "certified_table",
-                            "analysis": comparison.results[0].analysis.to_dict(),
-                            "strategies": comparison.to_dict()}
+    extra: _Sections = {}
     if figures is not None:
-        data["certification"] = figures.to_dict()
+        extra["certification"] = {**figures.to_dict()}
     if side is not None:
-        data["progressive"] = side.to_dict()
-    data["provenance"] = prov
-    return data
+        extra["progressive"] = side.to_dict()
+    return {"kind": "certified_table", "analysis": a.to_dict(), "strategies": comparison.to_dict(), **extra,
+            "provenance": prov}
 
 
 def _decimal(value: Fraction) -> str:
@@ -124,7 +213,7 @@ PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
 
 
 def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
-                    **run: Unpack[RunOptions]) -> dict[str, Any]:
+                    **run: Unpack[RunOptions]) -> ProtectionJSON:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
     v = source.variant
@@ -140,8 +229,8 @@ class RenderedTable:
 
     name: str
     files: dict[str, str]
-    summary: dict[str, Any]
-    protection: dict[str, Any] | None = None
+    summary: CertifiedTableJSON
+    protection: Mapping[str, Any] | None = None          # protection.json's object, made or read
 
     @property
     def warnings(self) -> list[str]:
@@ -163,7 +252,7 @@ def _quiet(run: RunOptions) -> RunOptions:
 
 
 def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEFAULT_HANDS,
-           protection: dict[str, Any] | None = None, html: bool = True, simulation: tuple[int, int] | None = None,
+           protection: Mapping[str, Any] | None = None, html: bool = True, simulation: tuple[int, int] | None = None,
            **run: Unpack[RunOptions]) -> RenderedTable:
     """The files of a certified table, as text, from the public API alone (``hands``: the
     numbers of hands of the N-hand table; ``protection``: a protection.json object, which adds
@@ -174,7 +263,7 @@ def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEF
     return RENDERERS[api.table_kind(source.variant)](source, spot_checks, hands, protection, html, simulation, run)
 
 
-def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: dict[str, Any] | None,
+def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
                  html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
     """The files of a certified plain game (see :func:`render`)."""
     v = source.variant
@@ -184,7 +273,7 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     side = api.progressive(v, **run) if v.progressive is not None else None
     prov = provenance(a, source, spot_checks)
     figures = api.certification(v, hands=hands, **run)
-    data = summary(comparison, prov, side, figures)
+    data = summary(a, comparison, prov, side, figures)
     parts, exposure = components(a, *figures.ante_and_raise(), figures.largest_win()[0])
     data["certification"]["rtp_by_component"] = [c.to_dict() for c in parts]
     data["certification"]["largest_exposure"] = exposure.to_dict()
@@ -211,7 +300,7 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(v.name, files, data, protection)
 
 
-def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: dict[str, Any] | None,
+def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
                  html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
@@ -220,7 +309,7 @@ def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     a = api.analyze(source.variant, **run)
     plain = api.analyze(source.variant.base_game(), **_quiet(run))
     prov = provenance(a, source, spot_checks)
-    data: dict[str, Any] = {"kind": "certified_table", "analysis": a.to_dict(),
+    data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(),
                             "plain_game": {"house_edge_per_ante": exact(plain.house_edge),
                                            "element_of_risk_per_total_wager": exact(plain.element_of_risk),
                                            "draws_lower_the_house_edge_by": exact(plain.house_edge - a.house_edge)},

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Literal, TypedDict
 
+from enumerate.core.shapes import Count, shape
+from enumerate.rules.variant import VariantJSON
 from evaluator.errors import ParameterError
 from studodds import api
 from studodds.cli.common import (
@@ -19,6 +21,36 @@ from studodds.cli.common import (
     warn,
 )
 from studodds.reports.text import diff_text, hand_text, strategies_text, summary_text
+
+
+@shape("variants", document=True)
+class VariantsJSON(TypedDict):
+    """The JSON of the built-in variants (kind "variants")."""
+
+    kind: Literal["variants"]
+    variants: list[VariantJSON]
+
+
+@shape("ev_table", document=True)
+class EvTableJSON(TypedDict):
+    """The JSON of a written EV table (kind "ev_table"): its file and what it holds."""
+
+    kind: Literal["ev_table"]
+    variant: str
+    path: str
+    format: Literal["npz", "csv"]
+    rows: Count
+    situations: Count
+    schema: str
+
+
+@shape("plots", document=True)
+class PlotsJSON(TypedDict):
+    """The JSON of the pictures written (kind "plots")."""
+
+    kind: Literal["plots"]
+    variant: str
+    files: list[str]
 
 
 def register(sub: Any) -> None:
@@ -84,8 +116,8 @@ def analyze(args: argparse.Namespace) -> int:
 
 def variants(args: argparse.Namespace) -> int:
     found = api.variants()
-    emit(args, {"kind": "variants", "variants": [v.to_dict() for v in found]},
-         lambda _: "\n".join(f"{v.name:<26} {v.description}" for v in found))
+    data: VariantsJSON = {"kind": "variants", "variants": [v.to_dict() for v in found]}
+    emit(args, data, lambda _: "\n".join(f"{v.name:<26} {v.description}" for v in found))
     return 0
 
 
@@ -99,8 +131,9 @@ def ev_table(args: argparse.Namespace) -> int:
     table = api.ev_table(variant_of(args), **api_options(args))
     table.save(out)
     situations = int(table.multiplicity.sum(dtype="int64"))
-    data = {"kind": "ev_table", "variant": table.variant, "path": str(out), "format": out.suffix[1:],
-            "rows": len(table), "situations": situations, "schema": table.SCHEMA}
+    data: EvTableJSON = {"kind": "ev_table", "variant": table.variant, "path": str(out),
+                         "format": "npz" if out.suffix == ".npz" else "csv",
+                         "rows": len(table), "situations": situations, "schema": table.SCHEMA}
     emit(args, data, lambda d: f"{out}: {d['rows']:,} situation classes standing for {situations:,} situations")
     return 0
 
@@ -118,8 +151,8 @@ def pictures(args: argparse.Namespace) -> int:
     out = output_folder("--out", args.out)
     table = api.count_table(v, **api_options(args))
     files = plots.pictures(table, v, api.analyze(v, **api_options(args)), out)
-    emit(args, {"kind": "plots", "variant": v.name, "files": [str(f) for f in files]},
-         lambda d: "\n".join(d["files"]))
+    data: PlotsJSON = {"kind": "plots", "variant": v.name, "files": [str(f) for f in files]}
+    emit(args, data, lambda d: "\n".join(d["files"]))
     return 0
 
 

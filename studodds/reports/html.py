@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from typing import Any
 
 _CSS = """
@@ -140,7 +141,7 @@ def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str)
     return "".join(parts)
 
 
-def report_html(markdown: str, summary: dict[str, Any]) -> str:
+def report_html(markdown: str, summary: Mapping[str, Any]) -> str:
     """The HTML report: the Markdown report's content, and charts of the return table and of
     P(ahead) after N hands, from ``summary`` (the summary.json object)."""
     a = summary["analysis"]

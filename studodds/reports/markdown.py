@@ -1,7 +1,7 @@
 """The certified math report of a variant, in Markdown (``report.md``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -21,7 +21,7 @@ from studodds.reports.simulation import simulation_markdown
 from studodds.reports.text import net_example, pays_text
 
 
-def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[StrategyResult] = (),
+def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[StrategyResult] = (),
               side: ProgressiveReport | None = None, figures: CertificationFigures | None = None,
               simulation: Simulation | None = None,
               parts: tuple[tuple[Component, ...], Exposure] | None = None) -> str:
@@ -145,7 +145,7 @@ def report_md(a: GameAnalysis, provenance: dict[str, Any], simple: Sequence[Stra
     return "\n".join(lines)
 
 
-def _draws_method(prov: dict[str, Any]) -> list[str]:
+def _draws_method(prov: Mapping[str, Any]) -> list[str]:
     """Method and provenance of a table with draws."""
     checks = prov["self_checks"]
     return ["## Method", "",

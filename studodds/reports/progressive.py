@@ -1,11 +1,12 @@
 """The progressive side bet as text (the ``progressive`` command and certified reports)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from enumerate.progressive import analysis as sb
 from enumerate.progressive.analysis import Combined
-from enumerate.progressive.figures import ProgressiveReport
+from enumerate.progressive.figures import ProgressiveFiguresJSON, ProgressiveReport
 from evaluator.ranking import Category
 
 
@@ -18,9 +19,9 @@ def report_text(r: ProgressiveReport) -> str:
     return text(r.variant, r.figures, r.combined)
 
 
-def text(name: str, data: dict[str, Any], combined: Combined | None = None) -> str:
+def text(name: str, data: ProgressiveFiguresJSON, combined: Combined | None = None) -> str:
     """The side bet's figures (:func:`enumerate.progressive.figures.figures`) as text."""
-    def v(x: dict[str, Any] | None, fmt: str = "{:,.6f}") -> str:
+    def v(x: Mapping[str, Any] | None, fmt: str = "{:,.6f}") -> str:
         return "-" if x is None else fmt.format(x["value"])
 
     rules = data["rules"]

@@ -2,6 +2,7 @@
 collusion.  Floats for reading only; the exact values are in ``--json`` and summary.json."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -66,7 +67,7 @@ def hole_cards_text(t: HoleCardTable) -> str:
     return "\n".join(out)
 
 
-def chart_text(chart: dict[str, Any], max_rows: int | None = None) -> str:
+def chart_text(chart: Mapping[str, Any], max_rows: int | None = None) -> str:
     """A strategy chart: one row per dealer-card pattern, one column per player hand group."""
     groups = chart["groups"]
     short = _group_labels(groups)
@@ -126,7 +127,7 @@ def _f(d: dict[str, Any]) -> float:
     return float(d["value"])
 
 
-def protection_markdown(data: dict[str, Any]) -> str:
+def protection_markdown(data: Mapping[str, Any]) -> str:
     """The game-protection section of the certified report, from a protection.json object."""
     lines = ["## Game protection", "",
              "Exact edge of a player who plays optimally with knowledge he should not have (base game; "

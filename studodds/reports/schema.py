@@ -1,14 +1,16 @@
-"""``studodds/schema.json`` generated from the result shapes where they are declared.
+"""``studodds/schema.json``, generated whole from the result shapes where they are declared.
 
-Every result shape declared as a TypedDict (:mod:`enumerate.core.shapes`; the return type of its
-``to_dict``, so mypy holds the method to it) has its definition in the schema made from that
-declaration; the definitions not declared yet are kept as written.  ``python -m
-studodds.reports.schema`` rewrites the file; the tests fail when the committed file differs from
-what this module makes of it.
+Every result's JSON shape is a TypedDict registered with :func:`enumerate.core.shapes.shape`
+beside the result type (and the return type of its ``to_dict``, so mypy holds the method to
+it); :func:`schema` imports every module of ``enumerate`` and ``studodds`` (where the result
+types and the commands' own objects live), writes each shape's definition, and lists the
+shapes registered as documents -- what a command prints or a results file holds, told apart by
+``kind`` -- as the objects the schema accepts.  Nothing in the file is written by hand.
+``python -m studodds.reports.schema`` rewrites it; the tests fail when the committed file
+differs from what this module makes.
 """
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import pkgutil
@@ -16,34 +18,51 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from enumerate.core.shapes import definitions
+from enumerate.core.shapes import SHAPES, definitions
 
 #: The committed schema.
 SCHEMA = Path(__file__).resolve().parent.parent / "schema.json"
 
+#: What the schema says of itself.
+HEADER = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "studodds/schema.json",
+    "title": "studodds machine-readable output",
+    "description": "Every --json output of the studodds command line and every summary.json is one of these "
+                   "objects, told apart by \"kind\". An exact rational is {\"exact\": \"p/q\", \"value\": float}; "
+                   "counts are integers; keys are snake_case, hand categories as in variant files.",
+}
 
-def generated(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with the definition of every declared shape made from its declaration."""
-    for module in pkgutil.walk_packages(importlib.import_module("enumerate").__path__, "enumerate."):
-        importlib.import_module(module.name)         # every result type lives there: its shapes register
-    out = copy.deepcopy(schema)
-    for name, definition in definitions().items():
-        if name not in out["$defs"]:
-            raise KeyError(f"shape {name!r} has no place in the schema: add it to $defs and to a kind's object")
-        out["$defs"][name] = definition
-    return out
+#: The packages whose modules declare shapes.
+PACKAGES = ("enumerate", "studodds")
 
 
-def text(schema: dict[str, Any]) -> str:
+def load_declarations() -> None:
+    """Import every module of :data:`PACKAGES` (its shapes register as it is imported)."""
+    for package in PACKAGES:
+        for module in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+            if not module.name.endswith(".__main__"):           # running it is not declaring
+                importlib.import_module(module.name)
+
+
+def schema() -> dict[str, Any]:
+    """The whole schema: :data:`HEADER`, the documents, and every declared definition by name."""
+    load_declarations()
+    documents = sorted(name for name, cls in SHAPES.items() if getattr(cls, "__shape_document__", False))
+    return {**HEADER, "oneOf": [{"$ref": f"#/$defs/{name}"} for name in documents],
+            "$defs": dict(sorted(definitions().items()))}
+
+
+def text(data: dict[str, Any]) -> str:
     """The schema as the committed file writes it."""
-    return json.dumps(schema, indent=1) + "\n"
+    return json.dumps(data, indent=1) + "\n"
 
 
 def main() -> int:
     """Rewrite the committed schema from the declared shapes; exit 0."""
-    fresh = text(generated(json.loads(SCHEMA.read_text(encoding="utf-8"))))
-    SCHEMA.write_text(fresh, encoding="utf-8")
-    print(f"{SCHEMA}: {len(definitions())} definitions generated", file=sys.stderr)
+    data = schema()
+    SCHEMA.write_text(text(data), encoding="utf-8")
+    print(f"{SCHEMA}: {len(data['$defs'])} definitions, {len(data['oneOf'])} documents", file=sys.stderr)
     return 0
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -160,7 +160,7 @@ _PERCENT = {"house_edge_per_ante", "raise_probability", "element_of_risk_per_tot
             "dealer_qualifies_probability", "rtp_per_ante", "rtp_per_total_wagered", "fold_rate"}
 
 
-def workbook_bytes(summary: dict[str, Any], strategy_csv: str) -> bytes:
+def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     """The workbook of a certified table (``summary``: the summary.json object)."""
     try:
         import xlsxwriter  # optional dependency: the reports extra
