@@ -164,3 +164,52 @@ def test_the_build_is_the_one_asked_for():
 
     from studodds.api import debug_build
     assert debug_build() == (os.environ.get("STUDODDS_EXPECT_DEBUG_BUILD", "") == "1")
+
+
+def _all_hands():
+    from evaluator.ranking import N_HANDS, hands_of_indices, strength_by_index
+    cards = np.ascontiguousarray(hands_of_indices(np.arange(N_HANDS)).astype(np.uint8))
+    masks = np.zeros(N_HANDS, dtype=np.uint64)
+    for i in range(5):
+        masks |= np.uint64(1) << cards[:, i].astype(np.uint64)
+    return cards, masks, strength_by_index()
+
+
+def test_the_inclusion_exclusion_read_counts_the_hands_it_names():
+    """The plain read of ``_counters.pxd`` (hands below x that contain some cards and avoid
+    others, any number of them dead) against counting the hands themselves, and the count
+    engine's fast read (every up card of a player hand) against the plain one."""
+    from enumerate.core import _engine
+    from enumerate.core.engine import hand_tables
+    cards, masks, strength = _all_hands()
+    rng = np.random.default_rng(20261202)
+    for x in (1, 1500, 4000, 6185, 7461):
+        below = strength < x
+        state = np.zeros(_engine.COUNTERS_PER_STATE, dtype=np.int32)
+        _engine.add_hands(state, np.ascontiguousarray(cards[below]))
+        for _ in range(12):
+            deck = rng.permutation(52).astype(np.uint8)
+            n_with, n_avoid = int(rng.integers(1, 6)), int(rng.integers(0, 12))
+            with_cards, avoid = np.sort(deck[:n_with]), deck[n_with:n_with + n_avoid]
+            g = sum(np.uint64(1) << np.uint64(c) for c in with_cards)
+            a = sum((np.uint64(1) << np.uint64(c) for c in avoid), np.uint64(0))
+            expected = int(np.count_nonzero(below & ((masks & g) == g) & ((masks & a) == 0)))
+            assert _engine.hands_below_with(state, x, with_cards, avoid) == expected, (x, with_cards, avoid)
+        t = hand_tables()
+        rows = rng.choice(t.canon_cards_by_strength.shape[0], 4, replace=False)
+        for j in rows:
+            out = np.zeros((j + 1, 52), dtype=np.int32)            # row j is hand j's
+            _engine.count_below_all(state, x, t.canon_cards_by_strength, int(j), int(j) + 1, out, 1)
+            p = t.canon_cards_by_strength[j]
+            for u in range(52):
+                want = 0 if u in p else _engine.hands_below_with(state, x, np.array([u], np.uint8), p)
+                assert out[j, u] == want, (x, p, u)
+
+
+@pytest.mark.parametrize("with_cards, avoid", [([], []), ([1, 2, 3, 4, 5, 6], []), ([3], [3]), ([4], list(range(5, 22))),
+                                               ([2, 2], [])])
+def test_the_read_refuses_what_it_cannot_count(with_cards, avoid):
+    from enumerate.core import _engine
+    state = np.zeros(_engine.COUNTERS_PER_STATE, dtype=np.int32)
+    with pytest.raises(ValueError):
+        _engine.hands_below_with(state, 100, np.array(with_cards, np.uint8), np.array(avoid, np.uint8))

@@ -21,6 +21,7 @@ from evaluator._eval cimport binom_table, strength_table, N_HANDS, N_STRENGTHS
 from evaluator._eval import strength_by_index
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._combinatorics cimport popcount5, subsets_by_size
+from enumerate.core._counters cimport N_COUNTERS, add_hand, count_below_with, insertion_bases
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
@@ -28,7 +29,7 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 
-# The counter layout (OFF1..OFF4, N_COUNTERS) and add_hand are declared in _engine.pxd.
+# The counter layout, add_hand and the inclusion-exclusion read are enumerate/core/_counters.pxd.
 cdef enum:
     N_SUBSETS = 31      # subsets of the player's 5 cards with at most 4 cards
     N_SMALL = 26        # of which at most 3 cards (looked up in the counters)
@@ -38,7 +39,6 @@ COUNTERS_PER_STATE = N_COUNTERS
 # Subsets of {0..4} ordered by size; sign (-1)^size.
 cdef int _SUBSET[31]
 cdef int _SIGN[31]
-cdef int _SIZE_OFFSET[5]
 
 def _init_subsets():
     cdef int masks[32]
@@ -46,38 +46,30 @@ def _init_subsets():
     for k in range(N_SUBSETS):               # the subsets of at most 4 cards come first
         _SUBSET[k] = masks[k]
         _SIGN[k] = -1 if popcount5(masks[k]) % 2 else 1
-    _SIZE_OFFSET[0] = OFF1
-    _SIZE_OFFSET[1] = OFF2
-    _SIZE_OFFSET[2] = OFF3
-    _SIZE_OFFSET[3] = OFF4
-    _SIZE_OFFSET[4] = 0     # 5-card sets index the strength table directly
 
 _init_subsets()
 
 
 cdef void _subset_bases(const uint8_t* p, int32_t* base, int32_t* low) noexcept nogil:
     """For each subset S of the sorted cards p and each r = #{p_i < u}: the colex index of
-    S + u is base[S, r] + C(u, low[S, r])."""
+    S + u is base[S, r] + C(u, low[S, r]) (the insertion bases of S, by how many of S's cards
+    lie below u)."""
     cdef const int32_t* binom = binom_table()
-    cdef int k, r, i, j, lowc, m, size
-    cdef int32_t b
+    cdef int k, r, i, n, m, below
+    cdef int q[4]
+    cdef int32_t at[5]
     for k in range(N_SUBSETS):
         m = _SUBSET[k]
-        size = popcount5(m)
+        n = 0
+        for i in range(5):
+            if (m >> i) & 1:
+                q[n] = p[i]
+                n += 1
+        insertion_bases(q, n, binom, at)
         for r in range(6):
-            b = _SIZE_OFFSET[size]
-            j = 0
-            lowc = 0
-            for i in range(5):
-                if (m >> i) & 1:
-                    if i < r:
-                        b += binom[p[i] * 6 + j + 1]
-                        lowc += 1
-                    else:
-                        b += binom[p[i] * 6 + j + 2]
-                    j += 1
-            base[k * 6 + r] = b
-            low[k * 6 + r] = lowc + 1
+            below = popcount5(m & ((1 << r) - 1))
+            base[k * 6 + r] = at[below]
+            low[k * 6 + r] = below + 1
 
 
 cdef inline int32_t _count_below(const int32_t* cnt, const int32_t* base, const int32_t* low,
@@ -96,29 +88,6 @@ cdef inline int32_t _count_below(const int32_t* cnt, const int32_t* base, const 
         i = k * 6 + r
         total += strength[base[i] + bu[low[i]]] < threshold
     return total
-
-
-cdef void add_hand(int32_t* cnt, const uint8_t* c) noexcept nogil:
-    """Count one hand (sorted cards c) in every 1..4-card subset's counter."""
-    cdef const int32_t* binom = binom_table()
-    cdef int i, j, k, l
-    cdef int32_t b1[5]
-    cdef int32_t b2[5]
-    cdef int32_t b3[5]
-    cdef int32_t b4[5]
-    for i in range(5):
-        b1[i] = binom[c[i] * 6 + 1]
-        b2[i] = binom[c[i] * 6 + 2]
-        b3[i] = binom[c[i] * 6 + 3]
-        b4[i] = binom[c[i] * 6 + 4]
-    for i in range(5):
-        cnt[OFF1 + b1[i]] += 1
-        for j in range(i + 1, 5):
-            cnt[OFF2 + b1[i] + b2[j]] += 1
-            for k in range(j + 1, 5):
-                cnt[OFF3 + b1[i] + b2[j] + b3[k]] += 1
-                for l in range(k + 1, 5):
-                    cnt[OFF4 + b1[i] + b2[j] + b3[k] + b4[l]] += 1
 
 
 cdef inline int _rank_of_card(const uint8_t* p, int u) noexcept nogil:
@@ -195,6 +164,7 @@ def sweep(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi,
     cdef int n_threads = states.shape[0]
     cdef int t
     cdef int64_t s, j, h
+    cdef const int32_t* binom = binom_table()
     for t in prange(n_threads, nogil=True, schedule="static", num_threads=n_threads):
         for s in range(class_lo, class_hi):
             j = canon_start[s]
@@ -206,7 +176,7 @@ def sweep(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi,
                 j = j + 1
             h = class_start[s]
             while h < class_start[s + 1]:
-                add_hand(&states[t, 0], &sorted_cards[h, 0])
+                add_hand(&states[t, 0], &sorted_cards[h, 0], binom)
                 h = h + 1
 
 
@@ -234,6 +204,28 @@ def count_below_all(const int32_t[::1] state, int threshold, const uint8_t[:, ::
     cdef int64_t j
     for j in prange(lo, hi, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
         _query_below(&state[0], &canon_cards[j, 0], threshold, &out[j, 0])
+
+
+def hands_below_with(const int32_t[::1] state, int threshold, const uint8_t[::1] with_cards,
+                     const uint8_t[::1] avoid):
+    """Hands below ``threshold`` (the counters ``state`` hold exactly those) that contain every
+    card of ``with_cards`` (1..5 cards) and none of ``avoid`` (at most 16 cards): the plain
+    inclusion-exclusion read of ``_counters.pxd``, which the kernels' fast reads must equal."""
+    strength_by_index()
+    if not 1 <= with_cards.shape[0] <= 5 or avoid.shape[0] > 16:
+        raise ValueError("1..5 cards to contain and at most 16 to avoid")
+    if set(with_cards) & set(avoid) or len(set(with_cards)) < with_cards.shape[0] or len(set(avoid)) < avoid.shape[0]:
+        raise ValueError("the cards to contain and to avoid must be distinct")
+    cdef const uint8_t* none = NULL
+    return count_below_with(&state[0], strength_table(), binom_table(), &with_cards[0], with_cards.shape[0],
+                            &avoid[0] if avoid.shape[0] else none, avoid.shape[0], threshold)
+
+
+def add_hands(int32_t[::1] state, const uint8_t[:, ::1] cards):
+    """Count the sorted hands ``cards`` into the counters ``state`` (for tests of the read)."""
+    cdef Py_ssize_t h
+    for h in range(cards.shape[0]):
+        add_hand(&state[0], &cards[h, 0], binom_table())
 
 
 def canonical_mask(const uint8_t[:, ::1] cards_by_index):

@@ -41,7 +41,7 @@ from libc.string cimport memset
 from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, strength_table, category_table, N_STRENGTHS
 from evaluator._eval import strength_by_index
-from enumerate.core._engine cimport add_hand, OFF2, OFF3, OFF4, N_COUNTERS
+from enumerate.core._counters cimport N_COUNTERS, add_hand, below_term, insertion_bases
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport popcount5, subsets_by_size
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
@@ -69,7 +69,6 @@ cdef int _MASK[26]
 cdef int _SIZE[26]
 cdef int _SIGN[26]
 cdef int _POP[32]
-cdef int _OFFSET_OF_SIZE[6]
 
 
 def _init():
@@ -81,10 +80,6 @@ def _init():
         _MASK[k] = masks[k]
         _SIZE[k] = popcount5(masks[k])
         _SIGN[k] = -1 if _SIZE[k] % 2 else 1
-    _OFFSET_OF_SIZE[2] = OFF2
-    _OFFSET_OF_SIZE[3] = OFF3
-    _OFFSET_OF_SIZE[4] = OFF4
-    _OFFSET_OF_SIZE[5] = 0
 
 
 _init()
@@ -92,14 +87,15 @@ _init()
 
 cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out) noexcept nogil:
     """out[u * 52 + d] for u < d, neither in p: #{hands D containing u and d, disjoint from p,
-    with strength below x}, from counters holding the hands below x."""
+    with strength below x}, from counters holding the hands below x (the read of
+    ``_counters.pxd`` with G = {u, d}: the bases of S + u for every subset S, then d)."""
     cdef const int32_t* binom = binom_table()
     cdef const int16_t* strength = strength_table()
     cdef int32_t base[26 * 5]
     cdef int q[4]
-    cdef int u, d, k, i, j, n, r, nb, below_mask, size
+    cdef int u, d, k, i, n, r, nb, below_mask
     cdef int64_t total
-    cdef int32_t idx, acc
+    cdef int32_t idx
     cdef uint64_t pmask = 0
     for i in range(5):
         pmask |= (<uint64_t>1) << p[i]
@@ -119,15 +115,7 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
                 if (_MASK[k] >> i) & 1 and p[i] > u:
                     q[n] = p[i]
                     n += 1
-            # T = Q + d with r elements of Q below d
-            for r in range(n + 1):
-                acc = _OFFSET_OF_SIZE[n + 1]
-                for j in range(n):
-                    if j < r:
-                        acc += binom[q[j] * 6 + j + 1]
-                    else:
-                        acc += binom[q[j] * 6 + j + 2]
-                base[k * 5 + r] = acc
+            insertion_bases(q, n, binom, &base[k * 5])       # T = Q + d, r of Q below d
         nb = 0
         for d in range(u + 1, 52):
             if (pmask >> d) & 1:
@@ -139,10 +127,7 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
             for k in range(N_TERMS):
                 r = _POP[_MASK[k] & below_mask] + 1          # u < d
                 idx = base[k * 5 + r] + binom[d * 6 + r + 1]
-                if _SIZE[k] == 3:
-                    total -= strength[idx] < x
-                else:
-                    total += _SIGN[k] * cnt[idx]
+                total += _SIGN[k] * below_term(cnt, strength, idx, _SIZE[k] + 2, x)
             out[u * 52 + d] = <int32_t>total
 
 
@@ -242,6 +227,7 @@ def sweep_pairs(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi, int 
     cdef int t
     cdef int64_t s, j, h
     cdef const int32_t* cancel_ptr = &cancel[0]
+    cdef const int32_t* binom = binom_table()
     bufs_np = np.zeros((n_threads, 2, 52 * 52), dtype=np.int32)
     cdef int32_t[:, :, ::1] bufs = bufs_np
     for t in prange(n_threads, nogil=True, schedule="static", num_threads=n_threads):
@@ -262,7 +248,7 @@ def sweep_pairs(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi, int 
                     j = j + 1
             h = class_start[s]
             while h < class_start[s + 1]:
-                add_hand(&states[t, 0], &sorted_cards[h, 0])
+                add_hand(&states[t, 0], &sorted_cards[h, 0], binom)
                 h = h + 1
 
 
