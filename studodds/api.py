@@ -577,6 +577,7 @@ def solve(variant: VariantLike, target: str | Target, vary: Iterable[str | Axis]
     v = load_variant(variant)
     require(v, "design")
     goal = target if isinstance(target, Target) else _parsed("target", Target.parse, target)
+    _parsed("target", goal.check_table, v)           # a figure the table cannot reach, before any work
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
@@ -603,6 +604,8 @@ def search(variant: VariantLike, vary: Iterable[str | Axis] | str | Axis, *,
     axes = _axes(vary)
     _parsed("vary", grid_size, axes)                  # refuse an impossible grid before any work
     limits = tuple(b if isinstance(b, Bound) else _parsed("bounds", Bound.parse, b) for b in bounds)
+    for bound in limits:
+        _parsed("bounds", bound.check_table, v)      # a figure the table cannot reach, before any work
     objectives: tuple[Objective, ...]
     if front is None:
         objectives = DEFAULT_OBJECTIVES

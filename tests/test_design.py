@@ -277,3 +277,26 @@ def test_design_commands(tmp_path):
                            "without an ante bonus")]:
         r = run_cli(*args, "--quiet")
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_a_house_edge_beyond_what_the_table_can_lose_is_refused_before_any_counting(monkeypatch):
+    """A hand loses at most its ante and its raise: 1 + r antes.  A bound or target is read
+    against the widest table (a raise of 10 antes), then against the table's own raise before
+    the count table is asked for."""
+    base = load_builtin("us-common").variant
+    four, one = replace(base, raise_antes=4), replace(base, raise_antes=1)
+    bound, target = Bound.parse("house_edge=4..4.5"), Target.parse("house_edge=4.5")     # read: some table could
+    bound.check_table(four)
+    target.check_table(four)
+    for check in (bound.check_table, target.check_table):
+        with pytest.raises(StudoddsError, match=r"a raise of 2 ante\(s\).*lies in \[-inf, 3\]"):
+            check(base)
+    with pytest.raises(StudoddsError, match="lies in"):
+        Bound.parse("house_edge=12..13")
+    def no_counting(*args, **kwargs):
+        raise AssertionError("counted before refusing")
+    monkeypatch.setattr(api, "count_table", no_counting)
+    with pytest.raises(api.ParameterError, match="target.*no paytable of 'us-common'"):
+        api.solve(one, "house_edge=2.5", "full_house=5..6")
+    with pytest.raises(api.ParameterError, match="bounds.*no paytable"):
+        api.search(base, "full_house=5..6", bounds=["house_edge=3.5.."])

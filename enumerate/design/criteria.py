@@ -17,6 +17,8 @@ from enumerate.core.jsonform import exact_or_none
 from enumerate.core.shapes import ExactOrNull
 from enumerate.design.grid import Block, PayGrid
 from enumerate.rules.amounts import parse_amount
+from enumerate.rules.variant import Variant
+from enumerate.rules.variant_file import MAX_RAISE_ANTES
 from evaluator.errors import StudoddsError
 
 #: The figures a design can bound or optimise, with how they are named in JSON.
@@ -30,11 +32,12 @@ FIGURES = {
     "raise_probability": "share of situations raised",
 }
 _TOL = 1e-9
-#: The values each figure can take at all, (lowest, highest), None for no end.  A design settles
-#: a raise of two antes, so a hand loses at most 3 antes: the house edge is at most 3 per ante and
-#: the element of risk at most 1 per unit wagered (RTP at least 0).
+#: The values each figure can take at all, (lowest, highest), None for no end.  A hand loses at
+#: most its ante and its raise, 1 + r antes for a raise of r antes, so the house edge is at most
+#: 1 + r per ante (:func:`domain`: at any table r is at most MAX_RAISE_ANTES, at a given table
+#: its own raise), and the element of risk at most 1 per unit wagered (RTP at least 0).
 DOMAIN: dict[str, tuple[Fraction | None, Fraction | None]] = {
-    "house_edge": (None, Fraction(3)),
+    "house_edge": (None, Fraction(1 + MAX_RAISE_ANTES)),
     "element_of_risk": (None, Fraction(1)),
     "rtp": (Fraction(0), None),
     "hit_frequency": (Fraction(0), Fraction(1)),
@@ -44,10 +47,23 @@ DOMAIN: dict[str, tuple[Fraction | None, Fraction | None]] = {
 }
 
 
-def within_domain(figure: str, lo: Fraction | None, hi: Fraction | None) -> bool:
-    """Whether some paytable could have ``figure`` in [lo, hi] (None: no end)."""
+def domain(figure: str, variant: Variant | None = None) -> tuple[Fraction | None, Fraction | None]:
+    """The values ``figure`` can take at all, at any table or at ``variant``'s."""
     low, high = DOMAIN[figure]
-    return not ((high is not None and lo is not None and lo > high) or (low is not None and hi is not None and hi < low))
+    if figure == "house_edge" and variant is not None:
+        high = Fraction(1 + variant.raise_antes)
+    return low, high
+
+
+def domain_refusal(figure: str, lo: Fraction | None, hi: Fraction | None, variant: Variant | None = None) -> str | None:
+    """Why no paytable (at any table, or at ``variant``'s) has ``figure`` in [lo, hi] (None:
+    no end), or None when some could."""
+    low, high = domain(figure, variant)
+    if (high is not None and lo is not None and lo > high) or (low is not None and hi is not None and hi < low):
+        at = "" if variant is None else f" of {variant.name!r} (a raise of {variant.raise_antes} ante(s))"
+        return (f"no paytable{at} has a {figure} there (it lies in "
+                f"[{'-inf' if low is None else low}, {'inf' if high is None else high}])")
+    return None
 
 
 def figure_name(text: str) -> str:
@@ -98,11 +114,21 @@ class Bound:
         if lo is not None and hi is not None and hi < lo:
             raise StudoddsError(f"{text!r}: the range is empty")
         figure = figure_name(name)
-        if not within_domain(figure, lo, hi):
-            low, high = DOMAIN[figure]
-            raise StudoddsError(f"{text!r}: no paytable has a {figure} there (it lies in "
-                                f"[{'-inf' if low is None else low}, {'inf' if high is None else high}])")
+        reason = domain_refusal(figure, lo, hi)
+        if reason is not None:
+            raise StudoddsError(f"{text!r}: {reason}")
         return cls(figure, lo, hi)
+
+    def text(self) -> str:
+        """The bound as it is written, ``figure=LO..HI``."""
+        return f"{self.figure}={'' if self.lo is None else self.lo}..{'' if self.hi is None else self.hi}"
+
+    def check_table(self, variant: Variant) -> None:
+        """StudoddsError when no paytable of ``variant``'s table meets the bound (a house edge
+        beyond what its raise can lose)."""
+        reason = domain_refusal(self.figure, self.lo, self.hi, variant)
+        if reason is not None:
+            raise StudoddsError(f"{self.text()!r}: {reason}")
 
     def to_dict(self) -> BoundJSON:
         return {"figure": self.figure, "min": exact_or_none(self.lo), "max": exact_or_none(self.hi)}

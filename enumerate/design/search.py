@@ -120,6 +120,8 @@ def search(table: CountTable, variant: Variant, axes: list[Axis] | tuple[Axis, .
         raise ParameterError("vary", "a search needs at least one pay to move (KEY=LO..HI)")
     if not objectives:
         raise StudoddsError("a search needs at least one objective")
+    for bound in bounds:
+        bound.check_table(variant)
     start = time.perf_counter()
     grid = build_grid(table, variant, axes, order=ordered)
     chunks = _chunks(grid.size, chunk)

@@ -23,7 +23,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Count, Exact, ExactOrNull, OneOf, shape
 from enumerate.core.tabular import tabular
-from enumerate.design.criteria import figure_name, signed_amount, within_domain
+from enumerate.design.criteria import domain_refusal, figure_name, signed_amount
 from enumerate.design.grid import Axis, Candidate, DesignAxisJSON, DesignCandidateJSON, PayGrid, build_grid, evaluate_pays, pay_slots
 from enumerate.design.search import CHUNK, _chunks
 from enumerate.design.sensitivity import _nearest_thresholds
@@ -94,9 +94,17 @@ class Target:
             amount = signed_amount(value)
         except StudoddsError as exc:
             raise StudoddsError(f"{text!r}: {exc}") from None
-        if not within_domain(figure, amount, amount):
-            raise StudoddsError(f"{text!r}: no paytable reaches it (a hand loses at most 3 antes)")
+        reason = domain_refusal(figure, amount, amount)
+        if reason is not None:
+            raise StudoddsError(f"{text!r}: {reason}")
         return cls(figure, amount)
+
+    def check_table(self, variant: Variant) -> None:
+        """StudoddsError when no paytable of ``variant``'s table reaches the target (a house
+        edge beyond what its raise can lose)."""
+        reason = domain_refusal(self.figure, self.value, self.value, variant)
+        if reason is not None:
+            raise StudoddsError(f"{self.figure}={self.value}: {reason}")
 
     def to_dict(self) -> TargetJSON:
         return {"figure": self.figure, "value": exact(self.value)}
@@ -154,6 +162,7 @@ def solve(table: CountTable, variant: Variant, target: Target, axes: list[Axis] 
         raise ParameterError("vary", "solving needs at least one pay to move (KEY=LO..HI)")
     if best < 1:
         raise ParameterError("best", "must be at least 1")
+    target.check_table(variant)
     start = time.perf_counter()
     grid = build_grid(table, variant, axes, order=ordered)
     goal = float(target.value)

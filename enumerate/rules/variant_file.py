@@ -118,6 +118,8 @@ ENVY_KEYS = {"pays", "players"}
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
+#: The largest raise a table may have, in antes.
+MAX_RAISE_ANTES = 10
 #: The embedded default variant: the common US paytable.
 DEFAULT_VARIANT = "us-common"
 
@@ -234,8 +236,8 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
             fold_forfeits=fold_forfeits,
         )
     raise_antes = data.get("raise_antes", 2)
-    if isinstance(raise_antes, bool) or not isinstance(raise_antes, int) or not 1 <= raise_antes <= 10:
-        raise where.fail("raise_antes", "must be a whole number of antes from 1 to 10")
+    if isinstance(raise_antes, bool) or not isinstance(raise_antes, int) or not 1 <= raise_antes <= MAX_RAISE_ANTES:
+        raise where.fail("raise_antes", f"must be a whole number of antes from 1 to {MAX_RAISE_ANTES}")
     face_down = data.get("face_down_hand", "settled")
     if face_down not in ("loses", "settled"):
         raise where.fail("face_down_hand", "must be \"loses\" or \"settled\"")
