@@ -34,3 +34,12 @@ def run_process(*args, cwd=None, env=None, timeout=600):
     r = subprocess.run([sys.executable, "-m", "studodds", *map(str, args)], capture_output=True, text=True,
                        cwd=cwd, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
     return Result(r.returncode, r.stdout, r.stderr)
+
+
+def hears_sigint() -> None:
+    """``preexec_fn`` of a process a test interrupts: SIGINT back to its default, as a terminal
+    would deliver it.  A test runner started in the background (``cmd &``, nohup, some CI shells)
+    has SIGINT ignored, every child inherits that, and a Python started that way rightly keeps
+    ignoring it, so the signal under test would never arrive."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import hears_sigint
 
 pytestmark = pytest.mark.slow
 
@@ -21,7 +22,7 @@ MARK = b"\n<!-- previous version -->\n"
 
 def batch(out: Path, env=None):
     return subprocess.Popen([sys.executable, "-m", "studodds", "batch", *VARIANTS, "--out", str(out), "--replace", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE, env=env, preexec_fn=hears_sigint)
 
 
 @pytest.fixture(scope="module")

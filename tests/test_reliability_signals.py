@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from cli_runner import hears_sigint
 
 LONG_RUNS = {
     "two-hole-cards": ["holecards", "--exposed", "2", "--no-cache"],         # fast path, two unseen cards
@@ -25,7 +26,8 @@ LONG_RUNS = {
 @pytest.mark.parametrize("name", sorted(LONG_RUNS))
 def test_a_busy_kernel_stops_when_signalled(us_counts, tmp_path, name, sig):
     p = subprocess.Popen([sys.executable, "-m", "studodds", *LONG_RUNS[name], "--quiet"], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                         preexec_fn=hears_sigint)
     time.sleep(5)                  # start, a cold count, the hand lists: the kernel is busy by now
     assert p.poll() is None, f"{name} finished before the signal: make the run longer"
     sent = time.monotonic()

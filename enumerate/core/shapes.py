@@ -14,10 +14,9 @@ Types map to JSON Schema as
 * another registered shape -> a reference to its definition; a TypedDict not registered -> its
   object written in place;
 * ``Annotated[T, ...]`` adds constraints: :class:`Pattern`, :class:`Minimum`, :class:`Maximum`,
-  :class:`MinItems`, :class:`MaxItems`, :class:`MinProperties`, :class:`MaxProperties`,
-  :class:`PropertyNames`, :class:`OneOf`, :class:`Doc` (the property's description), and
-  :class:`Def` names a shared definition the type stands for (``Count``:
-  ``{"$ref": "#/$defs/count"}``).
+  :class:`MinItems`, :class:`MaxItems`, :class:`MinProperties`, :class:`PropertyNames`,
+  :class:`OneOf`, :class:`Doc` (the property's description), and :class:`Def` names a shared
+  definition the type stands for (``Count``: ``{"$ref": "#/$defs/count"}``).
 
 A definition that is not an object with keys (a mapping with constraints) is an annotated type
 with a :class:`Def`, registered with :func:`shared`.  A rule between an object's keys goes in
@@ -78,12 +77,6 @@ class MinProperties(_Keyword):
     """An object has at least this many keys."""
 
     keyword = "minProperties"
-
-
-class MaxProperties(_Keyword):
-    """An object has at most this many keys."""
-
-    keyword = "maxProperties"
 
 
 class PropertyNames(_Keyword):
