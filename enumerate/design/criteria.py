@@ -17,8 +17,7 @@ from enumerate.core.jsonform import exact_or_none
 from enumerate.core.shapes import ExactOrNull
 from enumerate.design.grid import Block, PayGrid
 from enumerate.rules.amounts import parse_amount
-from enumerate.rules.variant import Variant
-from enumerate.rules.variant_file import MAX_RAISE_ANTES
+from enumerate.rules.variant import MAX_RAISE_ANTES, Variant
 from evaluator.errors import StudoddsError
 
 #: The figures a design can bound or optimise, with how they are named in JSON.

@@ -64,11 +64,15 @@ register_kind(SideBetKind("player_and_up", "on the best five of the player's fiv
 register_kind(SideBetKind("dealer_beaten", "on the dealer's hand and the outcome", reads_dealer=True))
 
 
+#: The most players at one table (the envy bonus's figures go up to it).
+MAX_PLAYERS = 7
+
+
 class SideBetEnvyJSON(TypedDict):
     """The ``envy`` bonus of a side bet."""
 
     pays: HandPaysJSON
-    players: Annotated[int, Minimum(1), Maximum(7)]
+    players: Annotated[int, Minimum(1), Maximum(MAX_PLAYERS)]
 
 
 @shape("side_bet_rules")
@@ -90,7 +94,7 @@ class Envy:
     units); figures for 1..``players`` players at one table."""
 
     pays: HandPaytable
-    players: int = 7
+    players: int = MAX_PLAYERS
 
     def to_dict(self) -> SideBetEnvyJSON:
         return {"pays": self.pays.to_dict(), "players": self.players}

@@ -38,6 +38,10 @@ def ante_bonus_by_category(table: HandPaytable) -> list[Fraction]:
     return out
 
 
+#: The largest raise a table may have, in antes.
+MAX_RAISE_ANTES = 10
+
+
 class MaxPayoutJSON(TypedDict):
     """The JSON of a maximum payout."""
 
@@ -65,7 +69,7 @@ class VariantJSON(TypedDict):
     royal_pays_separately: bool
     ante_pays: AntePaysJSON
     progressive: ProgressiveRulesJSON | None
-    raise_antes: NotRequired[Annotated[int, Minimum(1), Maximum(10)]]
+    raise_antes: NotRequired[Annotated[int, Minimum(1), Maximum(MAX_RAISE_ANTES)]]
     max_payout: NotRequired[MaxPayoutJSON]
     ante_bonus: NotRequired[HandPaysJSON]
     face_down_hand: NotRequired[Literal["loses"]]

@@ -99,8 +99,8 @@ from enumerate.rules.draws import Draws, SwitchRule, parse_fees
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
-from enumerate.rules.sidebets import KINDS, Envy, SideBet
-from enumerate.rules.variant import MaxPayout, Variant, ante_bonus_by_category
+from enumerate.rules.sidebets import KINDS, MAX_PLAYERS, Envy, SideBet
+from enumerate.rules.variant import MAX_RAISE_ANTES, MaxPayout, Variant, ante_bonus_by_category
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -118,8 +118,6 @@ ENVY_KEYS = {"pays", "players"}
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
 MAX_FILE_BYTES = 1 << 20
-#: The largest raise a table may have, in antes.
-MAX_RAISE_ANTES = 10
 #: The embedded default variant: the common US paytable.
 DEFAULT_VARIANT = "us-common"
 
@@ -358,9 +356,9 @@ def _side_bets(where: _Where, table: Any) -> tuple[SideBet, ...]:
                 envy_pays = HandPaytable.parse(e.get("pays"), allow_push=False, where=key + ".envy.pays")
             except StudoddsError as exc:
                 raise where.fail("", str(exc)) from None
-            players = e.get("players", 7)
-            if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 7:
-                raise where.fail(key + ".envy.players", "must be 1 to 7")
+            players = e.get("players", MAX_PLAYERS)
+            if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
+                raise where.fail(key + ".envy.players", f"must be 1 to {MAX_PLAYERS}")
             envy = Envy(envy_pays, players)
         bets.append(SideBet(name=name, kind=kind, pays=pays,
                             wager=_amount(where, key + ".wager", bet.get("wager", 1), allow_zero=False),

@@ -48,7 +48,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.shapes import Count, Exact, Maximum, Minimum, MinItems, OneOf, Pattern, shape
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.hands import PUSH, HandPaytable
-from enumerate.rules.sidebets import KINDS, SideBet, SideBetRulesJSON
+from enumerate.rules.sidebets import KINDS, MAX_PLAYERS, SideBet, SideBetRulesJSON
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_by_index, strengths
@@ -92,7 +92,7 @@ Space = Literal["hands", "situations", "combinations"]
 class EnvyRowJSON(TypedDict):
     """What one side-bet player expects with envy at a table of ``players``."""
 
-    players: Annotated[int, Minimum(1), Maximum(7)]
+    players: Annotated[int, Minimum(1), Maximum(MAX_PLAYERS)]
     envy_per_wager: Exact
     return_per_wager: Exact
     house_edge: Exact
