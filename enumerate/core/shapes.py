@@ -134,6 +134,9 @@ Count = Annotated[int, Minimum(0), Def("count")]
 #: An exact rational, or null where there is none.
 ExactOrNull = Annotated[Union[Exact, None], Def("exact_or_null")]
 
+#: A sampled figure's 95% interval, [low, high].
+Interval = Annotated[list[float], MinItems(2), MaxItems(2)]
+
 #: The hand categories' keys, from the strongest down.
 CATEGORY_KEYS = [c.key for c in reversed(Category)]
 #: A hand category's key (``"royal_flush"`` ... ``"high_card"``).

@@ -46,7 +46,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map, resolve_threads
-from enumerate.core.shapes import Exact, MaxItems, Minimum, MinItems, PropertyNames, shape
+from enumerate.core.shapes import Exact, Interval, Minimum, MinItems, PropertyNames, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
 from enumerate.draws.game import SITUATION_COMBINATIONS, DrawCounts
@@ -181,10 +181,6 @@ def gain_sd(samples: tuple[Sample, ...] | list[Sample]) -> float:
     """Sample standard deviation of the samples' gains (antes); nan below two samples."""
     g = np.array([float(s.gain) for s in samples])
     return float(g.std(ddof=1)) if len(g) > 1 else float("nan")
-
-
-#: A 95% interval.
-Interval = Annotated[list[float], MinItems(2), MaxItems(2)]
 
 
 class OneCardGameJSON(TypedDict):

@@ -40,7 +40,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
-from enumerate.core.shapes import Count, Exact, Maximum, MaxItems, Minimum, MinItems, shape
+from enumerate.core.shapes import Count, Exact, Interval, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
 from enumerate.protection.exposure import ExposureJSON
@@ -100,7 +100,7 @@ class SampledEdgeJSON(TypedDict):
 
     estimate: float
     standard_error: float
-    ci95: Annotated[list[float], MinItems(2), MaxItems(2)]
+    ci95: Interval
 
 
 class DirectEstimateJSON(TypedDict):

@@ -44,7 +44,7 @@ from enumerate.core import shapes
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
-from enumerate.core.shapes import Count, ExactOrNull, MaxItems, Minimum, MinItems, shape
+from enumerate.core.shapes import Count, ExactOrNull, Interval, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
 from enumerate.raise_value import RaiseValue
@@ -307,7 +307,7 @@ class SimulationReturnJSON(TypedDict):
     name: str
     per: str
     simulated: float
-    ci95: Annotated[list[float], MinItems(2), MaxItems(2)]
+    ci95: Interval
     standard_error: float
     exact: ExactOrNull
     z: float | None
