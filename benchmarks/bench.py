@@ -14,6 +14,12 @@ With --protection: cold exact hole-card runs on 2 cores, 1 hole card [<= 10 s], 
 [<= 5 min]; the burn card and A/K edge sorting; and the collusion sampler's throughput with 30
 partner cards [>= 50,000 situations/s].
 
+With --dead (the dead-card engine): `studodds hand` with all 32 switch sets of the Galewind schedule,
+process start to exit [<= 0.4 s], beside the release's with --release; the CPU time of one class of
+each whole-game job on one thread -- a situation's 32 switch sets (2,349,060 draws), a seen
+second hand's 1,370,754 player hands -- over sampled classes, and each whole game's cost projected
+from it (6,319,573 classes each) [goal <= 8 core-hours].
+
 With --design: sensitivity and solve times, and paytable searches on 2 cores: one moving the pays
 of always-raised categories [>= 100,000 candidates/s], one moving the pair and high-card pays,
 and the same on a local Dask cluster.
@@ -191,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--simulate", action="store_true", help="only the simulator's throughput")
     parser.add_argument("--draws", action="store_true",
                         help="only switching and buying: one hand's 32 switch sets, the one-card and sixth-card games")
+    parser.add_argument("--dead", action="store_true",
+                        help="only the dead-card engine: one hand's 32 switch sets, each whole-game job's cost per class")
     parser.add_argument("--release", metavar="DIR",
                         help="also run each figure of the certified batch and the warm start on the release "
                              "installed in DIR (pip install --target DIR), interleaved, with the ratios")
@@ -210,6 +218,9 @@ def main() -> None:
         return
     if args.draws:
         draws()
+        return
+    if args.dead:
+        dead_engine(args.release, args.quick)
         return
     if args.load:
         seconds, mb = load_run(1000)
@@ -315,6 +326,70 @@ def draws() -> None:
             seconds, mb, code = timed_run(["-m", "studodds", "analyze", name, "--quiet"])
         print(f"whole game {name}, cold (empty cache), process start to exit: {seconds:.1f} s, "
               f"peak {mb:,.0f} MB (exit {code})", flush=True)
+
+
+#: One class of each whole-game job on one thread, CPU seconds: a situation's 32 switch sets
+#: (Galewind), and a seen second hand (partner hand Q, up card u: every player hand of the 46
+#: other cards is a query with Q dead).
+DEAD_CLASS = """
+import sys, time
+import numpy as np
+from enumerate.core import _dead
+from enumerate.draws.hand import situation_draws
+from evaluator._eval import strengths_of
+from enumerate.rules.variant_file import resolve
+v = resolve(sys.argv[1]).variant
+rng = np.random.default_rng(int(sys.argv[2]))
+deck = rng.permutation(52)
+cards, up = tuple(int(c) for c in sorted(deck[:5])), int(deck[5])
+t = time.process_time()
+situation_draws(v, cards, up, threads=1)
+switch = time.process_time() - t
+unseen = np.array(sorted(int(c) for c in deck[5:] if c != up), dtype=np.uint8)   # the partner's 5 cards dead
+hands = np.array(list(__import__("itertools").combinations(range(46), 5)), dtype=np.int64)
+hands = hands[np.lexsort(hands.T)]                 # colex order: the engine's fast path reads them
+sets = (hands << (6 * np.arange(5))).sum(axis=1).astype(np.uint32)
+t = time.process_time()
+strength = np.asarray(strengths_of(unseen[hands])).astype(np.int16)
+n = len(sets)
+nq, win, tie = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
+_dead.dead_counts_of(unseen, up, v.qualifier.threshold, sets, np.array([-1] * 5 + [0]), np.arange(n, dtype=np.int32),
+                     strength, nq, win, tie, np.zeros(1, np.int32), 1)
+seen = time.process_time() - t
+print(f"{switch:.4f} {seen:.4f}")
+"""
+
+#: Situations (player hand, up card) up to suits: canonical hands x 47 up cards.
+CLASSES = 6_319_573
+
+
+def dead_engine(release: str | None, quick: bool) -> None:
+    """The dead-card engine's figures (module docstring): the per-hand process, then the cost per
+    class of each whole-game job and the projection."""
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
+    runs = 3 if quick else 7
+    cmd = ["-m", "studodds", "hand", "As Kd Jh 8c 3s", "--up", "7d", "--variant", os.path.abspath(GALEWIND), "--quiet"]
+    times: dict[str | None, list[float]] = {None: [], release: []}
+    base: dict[str | None, list[float]] = {None: [], release: []}
+    for _ in range(runs):
+        for build in ((None, release) if release else (None,)):
+            base[build].append(timed_run(["-c", "pass"], build)[0])
+            times[build].append(timed_run(cmd, build)[0])
+    for build, name in ((None, "new"), (release, "release")):
+        if times[build]:
+            print(f"`studodds hand` with all 32 switch sets ({name}), process start to exit: median "
+                  f"{statistics.median(times[build]):.2f} s (min {min(times[build]):.2f}; python -c pass "
+                  f"{statistics.median(base[build]):.2f} s), median of {runs}", flush=True)
+    per_class = []
+    for seed in range(3 if quick else 8):
+        r = subprocess.run([sys.executable, "-c", DEAD_CLASS, os.path.abspath(GALEWIND), str(seed)],
+                           capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+        per_class.append(tuple(float(x) for x in r.stdout.split()))
+    for i, label in enumerate(("a situation's 32 switch sets", "a seen second hand")):
+        mean = statistics.mean(c[i] for c in per_class)
+        print(f"one class, {label}, one thread: mean {mean:.3f} CPU s over {len(per_class)} sampled classes "
+              f"(min {min(c[i] for c in per_class):.3f}, max {max(c[i] for c in per_class):.3f}); "
+              f"whole game {CLASSES:,} classes: {CLASSES * mean / 3600:,.0f} core-hours", flush=True)
 
 
 def design() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from reference import QUALIFIER_KEY, parse, poker_keys
 
-from enumerate.draws.hand import BUY, SituationTables, allowed_actions, situation_draws
+from enumerate.draws.hand import BUY, allowed_actions, draw_outcomes, situation_draws, unseen_cards
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin, parse_variant_text, resolve
 from evaluator.errors import StudoddsError
@@ -145,17 +145,17 @@ def test_every_option_on_a_reduced_deck_matches_brute_force():
 
 def test_sampled_draws_of_every_size_count_like_brute_force():
     cards, u = parse("Js Jd 7c 6h 2d"), parse("Qs")[0]
-    tables = SituationTables(tuple(cards), u)
-    brute = Brute(cards, u, tables.unseen)
+    unseen = unseen_cards(tuple(sorted(cards)), u)
+    brute = Brute(cards, u, unseen)
     rng = np.random.default_rng(23)
     for action in [3, 7, 15, 31, 21]:
         k = bin(action).count("1")
         draws = np.sort(rng.choice(math.comb(46, k), size=25, replace=False))
-        out = tables.outcomes(US.qualifier.threshold, action, draws)
+        out = draw_outcomes(tuple(cards), u, US.qualifier.threshold, action, draws)
         for t, row in zip(draws, out):
             a = _unrank(int(t), k)
             kept = [c for j, c in enumerate(sorted(cards)) if not (action >> j) & 1]
-            pkey = int(poker_keys(np.array([kept + [int(tables.unseen[x]) for x in a]]))[0])
+            pkey = int(poker_keys(np.array([kept + [int(unseen[x]) for x in a]]))[0])
             d = brute.keys[(brute.masks & sum(1 << x for x in a)) == 0]
             q = d >= QUALIFIER_KEY
             assert tuple(row[1:]) == (int((~q).sum()), int((q & (d < pkey)).sum()), int((q & (d == pkey)).sum()))

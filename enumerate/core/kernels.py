@@ -3,10 +3,10 @@ its path before anything is built, so the file imports nothing), and the version
 :func:`studodds.openmp_enabled` and :func:`studodds.api.debug_build` ask every one of them how
 it was compiled (each exports ``OPENMP`` and ``DEBUG_BUILD`` from ``evaluator/_buildinfo.pxd``).
 
-By floor: the evaluator, the count kernels, the aggregation kernel, the game-protection
+By floor: the evaluator, the count kernels and the dead-card engine, the aggregation kernel, the game-protection
 kernels, the simulator and the draws kernels (each beside the Python module that drives it).
 """
 
-KERNELS = ("evaluator._eval", "enumerate.core._engine", "enumerate.analysis._aggregate",
+KERNELS = ("evaluator._eval", "enumerate.core._engine", "enumerate.core._dead", "enumerate.analysis._aggregate",
            "enumerate.protection._exposure", "enumerate.protection._collusion", "enumerate.simulation._simulate",
            "enumerate.draws._hand", "enumerate.draws._game")

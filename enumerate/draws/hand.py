@@ -7,15 +7,16 @@ buy a sixth card -- is worth, in antes,
     EV(action) = -fee + (1 / #draws) * sum over draws of max(EV(raise | draw), -1)
 
 (the raise alone when switching all five forces it).  EV(raise | draw) counts the dealer's hole
-cards among the cards still live after the draw -- the discarded cards are out of play -- by the
-inclusion-exclusion of ``_hand.pyx``; every draw's value is an exact integer over the common
+cards among the cards still live after the draw -- the discarded cards are out of play -- with
+the dead-card engine (``enumerate/core/_dead.pyx``: one strength-ordered sweep values every
+draw of every action); every draw's value is an exact integer over the common
 denominator ``scale * C(m - k, 4)``, so the EVs are exact fractions and the best action is
 decided without rounding.  Keeping the hand is the draw of no card: its counts are the plain
 game's.
 
-With a full deck m = 46 cards are unseen: one switched card has 46 draws, five have 1,370,754;
-the tables are built once per situation (0.1 s) and all 32 switch sets of a hand take about a
-second on 2 cores.  A smaller ``unseen`` set (a reduced deck) is allowed for tests.
+With a full deck m = 46 cards are unseen: one switched card has 46 draws, five have 1,370,754,
+all 32 switch sets 2,349,060 (docs/speed.md gives the time).  A smaller ``unseen`` set (a
+reduced deck) is allowed for tests.
 """
 from __future__ import annotations
 
@@ -176,39 +177,25 @@ def raise_form(variant: Variant, largest_draws: int) -> RaiseValue:
     return value
 
 
-class SituationTables:
-    """The per-situation tables of ``_hand.pyx`` (about 40 MB for a full deck)."""
+def unseen_cards(cards: tuple[int, ...], up: int, unseen: np.ndarray | None = None) -> np.ndarray:
+    """The situation's unseen cards (increasing): the rest of the deck, or ``unseen`` (a reduced
+    deck, for tests), refused when the dealer could not be dealt or the engine cannot label them."""
+    if unseen is None:
+        unseen = np.array([c for c in range(52) if c not in cards and c != up], dtype=np.uint8)
+    unseen = np.ascontiguousarray(unseen, dtype=np.uint8)
+    if unseen.shape[0] < 4:
+        raise StudoddsError("a deck needs at least 4 unseen cards (the dealer's hole cards)")
+    return unseen
 
-    def __init__(self, cards: tuple[int, ...], up: int, unseen: np.ndarray | None = None,
-                 threads: int | None = None) -> None:
-        self.cards = tuple(sorted(cards))
-        self.up = up
-        if unseen is None:
-            unseen = np.array([c for c in range(52) if c not in self.cards and c != up], dtype=np.uint8)
-        self.unseen = np.ascontiguousarray(unseen, dtype=np.uint8)
-        m = self.unseen.shape[0]
-        if m < 4:
-            raise StudoddsError("a deck needs at least 4 unseen cards (the dealer's hole cards)")
-        self.hole = np.zeros(math.comb(m, 4), dtype=np.int16)
-        self.below0 = np.zeros(_hand.ROW, dtype=np.int32)
-        self.below1 = np.zeros((m, _hand.ROW), dtype=np.int16)      # at most C(45, 3) = 14,190
-        self.below2 = np.zeros((math.comb(m, 2), _hand.ROW), dtype=np.int16)   # at most C(44, 2) = 946
-        self.triples = np.zeros((math.comb(m, 3), m - 3), dtype=np.int16)
-        _hand.prepare(self.unseen, up, self.hole, self.below0, self.below1, self.below2, self.triples,
-                      resolve_threads(threads))
 
-    def tables(self, qualifier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The tables for the kernels, with each triple's count below the qualifier."""
-        triple_q = np.ascontiguousarray((self.triples < qualifier).sum(axis=1), dtype=np.int32)
-        return self.hole, self.below0, self.below1, self.below2, self.triples, triple_q
-
-    def outcomes(self, qualifier: int, action: int, draws: np.ndarray) -> np.ndarray:
-        """(len(draws), 4) int32: final strength, no_qualify, win, tie of the draws (colex
-        indices over the unseen cards) of one action."""
-        out = np.zeros((len(draws), 4), dtype=np.int32)
-        _hand.draw_outcomes(np.array(self.cards, dtype=np.uint8), self.unseen, qualifier, *self.tables(qualifier),
-                            action, np.ascontiguousarray(draws, dtype=np.int64), out)
-        return out
+def draw_outcomes(cards: tuple[int, ...], up: int, qualifier: int, action: int, draws: np.ndarray,
+                  unseen: np.ndarray | None = None) -> np.ndarray:
+    """(len(draws), 4) int32: final strength, no_qualify, win, tie of the draws (colex indices
+    over the unseen cards) of one action -- what :func:`situation_draws` values, for tests."""
+    out = np.zeros((len(draws), 4), dtype=np.int32)
+    _hand.draw_outcomes(np.array(sorted(cards), dtype=np.uint8), unseen_cards(cards, up, unseen), up, qualifier,
+                        action, np.ascontiguousarray(draws, dtype=np.int64), out)
+    return out
 
 
 def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, threads: int | None = None,
@@ -217,8 +204,9 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     masks = allowed_actions(variant) if actions is None else actions
     d = variant.draws
     assert d is not None
-    tables = SituationTables(cards, up, unseen, threads)
-    m = tables.unseen.shape[0]
+    cards = tuple(sorted(cards))
+    live = unseen_cards(cards, up, unseen)
+    m = live.shape[0]
     ks = [1 if a == BUY else bin(a).count("1") for a in masks]
     if m - max(ks) < 4:
         raise StudoddsError(f"{m} unseen cards leave the dealer fewer than four after drawing {max(ks)}")
@@ -228,11 +216,10 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     sums = np.zeros(n, dtype=np.int64)
     raised = np.zeros(n, dtype=np.int64)
     finals = np.zeros((n, len(Category)), dtype=np.int64)
-    hand = np.array(tables.cards, dtype=np.uint8)
+    hand = np.array(cards, dtype=np.uint8)
     n_threads = resolve_threads(threads)
     interruptible(lambda cancel: _hand.action_values(
-        hand, tables.unseen, variant.qualifier.threshold, *tables.tables(variant.qualifier.threshold),
-        np.array(masks, dtype=np.int32), np.array(forced, dtype=np.uint8),
+        hand, live, up, variant.qualifier.threshold, np.array(masks, dtype=np.int32), np.array(forced, dtype=np.uint8),
         value.scale, value.c_nq, value.c_win, value.c_tie, value.bonus, sums, raised, finals, cancel, n_threads))
     out = []
     for i, (a, k) in enumerate(zip(masks, ks)):
@@ -240,12 +227,12 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
         fee = d.buy_fee if a == BUY else d.fee(k)
         assert fee is not None
         ev = Fraction(int(sums[i]), value.scale * completions * draws) - fee
-        discard = () if a in (0, BUY) else tuple(c for j, c in enumerate(tables.cards) if (a >> j) & 1)
+        discard = () if a in (0, BUY) else tuple(c for j, c in enumerate(cards) if (a >> j) & 1)
         kind: Literal["keep", "switch", "buy"] = "keep" if a == 0 else "buy" if a == BUY else "switch"
         out.append(ActionEV(kind, discard, fee, draws, completions, ev, int(raised[i]), forced[i],
                             tuple(int(x) for x in finals[i])))
     order = sorted(range(n), key=lambda i: (-out[i].ev, i))
-    return SituationDraws(tables.cards, up, variant.name, tuple(out[i] for i in order))
+    return SituationDraws(cards, up, variant.name, tuple(out[i] for i in order))
 
 
 def hand_draws(variant: Variant, cards: tuple[int, ...], up: int | None, *, threads: int | None = None,
