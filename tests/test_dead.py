@@ -74,6 +74,7 @@ def colex(m, k):
     return sorted(itertools.combinations(range(m), k), key=lambda c: c[::-1])
 
 
+@pytest.mark.debug_sample
 def test_every_query_of_a_small_deck():
     """Nine unseen cards: every set of 0..5 labels against every strength the hole sets take,
     the sets of each size declared complete runs (read by the fast path) or not."""
@@ -125,6 +126,7 @@ def test_no_queries_and_the_extreme_qualifiers():
     assert win[0] + tie[0] == 163_185 and win[1] == 0
 
 
+@pytest.mark.debug_sample
 @pytest.mark.parametrize("change,message", [
     (dict(unseen=np.arange(3, dtype=np.uint8)), "between 4 and"),
     (dict(unseen=np.array([3, 2, 5, 7, 9], dtype=np.uint8)), "increasing"),
@@ -150,3 +152,33 @@ def test_the_engine_refuses_what_it_cannot_count(change, message):
         _dead.dead_counts_of(args["unseen"], args["up"], args["q"], args["sets"],
                              np.asarray(args["complete"], dtype=np.int64), args["qset"], args["qstr"],
                              args["nq"], np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32), 1)
+
+
+@pytest.mark.slow
+def test_a_seen_second_hand_counts_like_the_collusion_kernel():
+    """A partner's hand out of play: every player hand of the 46 other cards as one complete run
+    of 5-sets (the fast path), sampled hands against the collusion kernel, which evaluates every
+    hole-card set of each situation on its own."""
+    from math import comb
+
+    from enumerate.protection import _collusion
+    from enumerate.rules.variant_file import load_builtin
+    q = load_builtin("us-common").variant.qualifier.threshold
+    rng = np.random.default_rng(11)
+    deck = rng.permutation(52)
+    partner, up = np.sort(deck[:5]).astype(np.uint8), int(deck[5])
+    unseen = np.array(sorted(int(c) for c in deck[6:]), dtype=np.uint8)
+    hands = np.array(list(itertools.combinations(range(46), 5)), dtype=np.int64)
+    hands = hands[np.lexsort(hands.T)]                # colex order: the largest label varies slowest
+    assert len(hands) == comb(46, 5) and tuple(hands[1]) == (0, 1, 2, 3, 5)
+    sets = (hands << (6 * np.arange(5))).sum(axis=1).astype(np.uint32)
+    strength = np.asarray(strengths_of(unseen[hands])).astype(np.int16)
+    n = len(sets)
+    nq, win, tie = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
+    _dead.dead_counts_of(unseen, up, q, sets, np.array([-1] * 5 + [0]), np.arange(n, dtype=np.int32), strength,
+                         nq, win, tie, np.zeros(1, np.int32), 2)
+    rows = rng.choice(n, 300, replace=False)
+    out = np.zeros((len(rows), 3), dtype=np.int32)
+    _collusion.completion_counts(np.ascontiguousarray(unseen[hands[rows]]), np.full(len(rows), up, dtype=np.uint8),
+                                 np.tile(partner, (len(rows), 1)), q, out, 2)
+    assert (out == np.stack([nq[rows], win[rows], tie[rows]], axis=1)).all()

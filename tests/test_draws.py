@@ -424,6 +424,26 @@ def test_a_reduced_deck_whole_game_matches_brute_force():
     assert n == 5544 and total_kernel == total_brute
 
 
+@pytest.mark.slow
+def test_two_card_switches_on_a_reduced_deck_match_brute_force():
+    """Sampled situations of the 12-card deck above, every switch of one or two cards (two leave
+    the dealer exactly the four other unseen cards) and the sixth card, against brute force."""
+    deck = [c for c in range(52) if c // 4 >= 7 and c % 4 < 2]
+    variant = parse_variant_text(ONE_AND_BUY, "small.toml")
+    actions = [0] + [m for m in range(1, 32) if bin(m).count("1") <= 2] + [BUY]
+    rng = np.random.default_rng(32)
+    for _ in range(60):
+        cards = sorted(int(c) for c in rng.choice(deck, 6, replace=False))
+        up = cards.pop(int(rng.integers(6)))
+        hand, unseen = tuple(cards), _unseen(cards, up, deck)
+        brute = Brute(hand, up, unseen)
+        got = situation_draws(variant, hand, up, unseen=np.array(unseen), actions=actions, threads=1)
+        assert len(got.actions) == len(actions)
+        for a in got.actions:
+            mask = BUY if a.kind == "buy" else sum(1 << hand.index(c) for c in a.discard)
+            assert a.ev == brute.action_ev(variant, mask), (hand, up, a.label)
+
+
 @pytest.mark.parametrize("args", [["strategies", "oasis-one-card"], ["simulate", "sixth-card", "--games", "1000"],
                                   ["holecards", "oasis-one-card", "--exposed", "1"], ["edgesort", "sixth-card"],
                                   ["collusion", "oasis-one-card", "--partners", "1"], ["ev-table", "sixth-card", "--out", "x.npz"],

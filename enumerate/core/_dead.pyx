@@ -18,9 +18,10 @@ with s(H + u) below the qualifier q (``nq``), at least q and below s (``win``), 
 triples and, for |B| = 4, whether the hole set B itself is below x.
 
 **One strength-ordered sweep.**  The C(m, 4) hole sets are sorted by strength and added in
-increasing strength to counters of every subset of up to 3 labels (1 + m + C(m, 2) + C(m, 3)
-integers: 65 KB for m = 46, resident in cache); when the sweep has added exactly the hole sets
-below x, N_B(x) is a counter (the 4-sets: the hole set's strength against x).  So:
+increasing strength to counters of every subset of up to 3 labels and a bit per hole set (37 KB
+for m = 46: the counters are 16- and 8-bit, so they stay in the first-level cache); when the
+sweep has added exactly the hole sets below x, N_B(x) is a counter (the 4-sets: the hole set's
+bit).  So:
 
 * at the qualifier, every *set*'s ``nq`` is one read (a set shared by several queries -- the same
   drawn cards under different switches -- is read once); the counters are then read-only and the
@@ -38,7 +39,7 @@ below x, N_B(x) is a counter (the 4-sets: the hole set's strength against x).  S
 
 Counts are exact integers (int32: at most C(51, 4) = 249,900 hole sets).
 """
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
 from cython.parallel cimport prange
@@ -70,15 +71,22 @@ cdef struct Holes:
 
 
 cdef struct Counters:
+    # one block, small enough to stay in the first-level cache for m = 46 (37 KB): a label is in
+    # at most C(50, 3) = 19,600 hole sets, a pair in at most 1,176, a triple in at most 48
     int64_t added        # the empty set's counter: hole sets added so far
-    int32_t* c1          # m
-    int32_t* c2          # C(m, 2), colex index of the pair
-    int32_t* c3          # C(m, 3)
+    uint64_t* added_bit  # bit t: the hole set of colex index t has been added (the 4-sets' N)
+    uint16_t* c1         # m
+    uint16_t* c2         # C(m, 2), colex index of the pair
+    uint8_t* c3          # C(m, 3)
+    size_t size          # bytes of the block (added_bit is its start)
 
 
-cdef inline int64_t _read(const Counters* c, const int16_t* hole_strength, const int* a, int k, int x,
-                          const int32_t* binom) noexcept nogil:
-    """Hole sets below x (the counters hold exactly those) avoiding the labels a[0..k-1]."""
+cdef inline int _added(const Counters* c, int64_t t) noexcept nogil:
+    return (c.added_bit[t >> 6] >> (t & 63)) & 1
+
+
+cdef inline int64_t _read(const Counters* c, const int* a, int k, const int32_t* binom) noexcept nogil:
+    """Hole sets added so far (those below some strength x) avoiding the labels a[0..k-1]."""
     cdef int64_t total = c.added
     cdef int i, j, l, h
     cdef int32_t i2, i3
@@ -91,7 +99,7 @@ cdef inline int64_t _read(const Counters* c, const int16_t* hole_strength, const
                 i3 = i2 + binom[a[l] * 6 + 3]
                 total -= c.c3[i3]
                 for h in range(l + 1, k):
-                    total += hole_strength[i3 + binom[a[h] * 6 + 4]] < x
+                    total += _added(c, i3 + binom[a[h] * 6 + 4])
     return total
 
 
@@ -103,12 +111,11 @@ cdef inline bint _in_complete_run(int64_t i, const int64_t* complete, int m, con
     return False
 
 
-cdef int32_t _set_below(const Counters* c, const int16_t* hole_strength, uint32_t w, int x,
-                        const int32_t* binom) noexcept nogil:
+cdef int32_t _set_below(const Counters* c, uint32_t w, const int32_t* binom) noexcept nogil:
     """:func:`_read` of a packed set (its own label array: a thread's private)."""
     cdef int a[5]
     cdef int k = unpack_labels(w, a)
-    return <int32_t>_read(c, hole_strength, a, k, x, binom)
+    return <int32_t>_read(c, a, k, binom)
 
 
 cdef inline void _add(Counters* c, uint32_t w, const int32_t* binom) noexcept nogil:
@@ -116,7 +123,9 @@ cdef inline void _add(Counters* c, uint32_t w, const int32_t* binom) noexcept no
     cdef int a = w & 255, b = (w >> 8) & 255, d = (w >> 16) & 255, e = (w >> 24) & 255
     cdef int32_t b2 = binom[b * 6 + 2], d2 = binom[d * 6 + 2], e2 = binom[e * 6 + 2]
     cdef int32_t d3 = binom[d * 6 + 3], e3 = binom[e * 6 + 3]
+    cdef int64_t t = a + b2 + d3 + binom[e * 6 + 4]
     c.added += 1
+    c.added_bit[t >> 6] |= (<uint64_t>1) << (t & 63)
     c.c1[a] += 1
     c.c1[b] += 1
     c.c1[d] += 1
@@ -180,24 +189,27 @@ cdef void _free_holes(Holes* h) noexcept nogil:
 
 
 cdef int _alloc_counters(Counters* c, int m, const int32_t* binom) noexcept nogil:
+    cdef size_t words = (binom[m * 6 + 4] + 63) // 64
     c.added = 0
-    c.c1 = <int32_t*>calloc(m + binom[m * 6 + 2] + binom[m * 6 + 3] + 1, sizeof(int32_t))
-    if c.c1 == NULL:
+    c.size = words * 8 + (m + binom[m * 6 + 2]) * 2 + binom[m * 6 + 3]
+    c.added_bit = <uint64_t*>calloc(c.size, 1)
+    if c.added_bit == NULL:
         return -1
+    c.c1 = <uint16_t*>(c.added_bit + words)
     c.c2 = c.c1 + m
-    c.c3 = c.c2 + binom[m * 6 + 2]
+    c.c3 = <uint8_t*>(c.c2 + binom[m * 6 + 2])
     return 0
 
 
-cdef void _copy_counters(Counters* dst, const Counters* src, int m, const int32_t* binom) noexcept nogil:
+cdef void _copy_counters(Counters* dst, const Counters* src) noexcept nogil:
     dst.added = src.added
-    memcpy(dst.c1, src.c1, (m + binom[m * 6 + 2] + binom[m * 6 + 3]) * sizeof(int32_t))
+    memcpy(dst.added_bit, src.added_bit, src.size)
 
 
-cdef void _below_under_top(const Counters* c, const int16_t* hole_strength, int64_t t, int k, int m, int x,
-                           int32_t* out, const int32_t* binom) noexcept nogil:
+cdef void _below_under_top(const Counters* c, int64_t t, int k, int m, int32_t* out,
+                           const int32_t* binom) noexcept nogil:
     """The k-sets P + a whose k - 1 largest labels are P (the colex (k-1)-set t) and a < min(P):
-    hole sets below x avoiding each (``out`` indexed by the k-set's colex rank).  With
+    hole sets added so far (below some x) avoiding each (``out`` indexed by the k-set's colex rank).  With
     R_P = hole sets below x avoiding P,
 
         below(P + a) = R_P - sum over B subset of P, |B| <= 3, of (-1)^|B| N(B + a)
@@ -213,7 +225,7 @@ cdef void _below_under_top(const Counters* c, const int16_t* hole_strength, int6
     lowest = top[0] if k > 1 else m
     for i in range(k - 1):
         base += binom[top[i] * 6 + i + 2]
-    r = <int32_t>_read(c, hole_strength, top, k - 1, x, binom)
+    r = <int32_t>_read(c, top, k - 1, binom)
     o = out + base
     for a in range(lowest):
         o[a] = r - c.c1[a]
@@ -228,7 +240,7 @@ cdef void _below_under_top(const Counters* c, const int16_t* hole_strength, int6
             for l in range(j + 1, k - 1):
                 i3 = i2 + binom[top[l] * 6 + 4]
                 for a in range(lowest):
-                    o[a] += hole_strength[i3 + a] < x
+                    o[a] += _added(c, i3 + a)
 
 
 cdef int _sweep_share(const Holes* h, const Counters* at_q, int m, int q, const uint32_t* sorted_set,
@@ -246,15 +258,15 @@ cdef int _sweep_share(const Holes* h, const Counters* at_q, int m, int q, const 
         return 0
     if _alloc_counters(&c, m, binom) != 0:
         return -1
-    _copy_counters(&c, at_q, m, binom)
+    _copy_counters(&c, at_q)
     s = q
     while s < N_STRENGTHS and qstart[s] < hi:
         if studodds_cancelled(cancel):
-            free(c.c1)
+            free(c.added_bit)
             return 1
         for r in range(max(lo, qstart[s]), min(hi, qstart[s + 1])):
             k = unpack_labels(sorted_set[r], a)
-            sorted_win[r] = <int32_t>(_read(&c, h.strength, a, k, s, binom) - sorted_nq[r])
+            sorted_win[r] = <int32_t>(_read(&c, a, k, binom) - sorted_nq[r])
         for t in range(h.start[s], h.start[s + 1]):
             _add(&c, h.labels[t], binom)
         scan = h.start[s + 1] - h.start[s] <= SCAN_TIES
@@ -269,9 +281,9 @@ cdef int _sweep_share(const Holes* h, const Counters* at_q, int m, int q, const 
                     ties += (h.mask[t] & dm) == 0
                 sorted_tie[r] = <int32_t>ties
             else:
-                sorted_tie[r] = <int32_t>(_read(&c, h.strength, a, k, s + 1, binom) - sorted_win[r] - sorted_nq[r])
+                sorted_tie[r] = <int32_t>(_read(&c, a, k, binom) - sorted_win[r] - sorted_nq[r])
         s += 1
-    free(c.c1)
+    free(c.added_bit)
     return 0
 
 
@@ -297,7 +309,7 @@ cdef int dead_counts(const uint8_t* unseen, int m, int up, int q,
     h.labels = NULL
     h.mask = NULL
     h.start = NULL
-    at_q.c1 = NULL
+    at_q.added_bit = NULL
     if _holes(unseen, m, up, &h, binom) != 0 or _alloc_counters(&at_q, m, binom) != 0:
         status = -1
     qstart = <int64_t*>calloc(N_STRENGTHS + 1, sizeof(int64_t))
@@ -330,14 +342,14 @@ cdef int dead_counts(const uint8_t* unseen, int m, int up, int q,
             _add(&at_q, h.labels[t], binom)
         for i in prange(n_sets, num_threads=n_threads, schedule="static"):
             if not _in_complete_run(i, complete, m, binom):
-                nq[i] = _set_below(&at_q, h.strength, sets[i], q, binom)
+                nq[i] = _set_below(&at_q, sets[i], binom)
         for k in range(6):
             if complete[k] >= 0:
                 if k == 0:
                     nq[complete[0]] = <int32_t>at_q.added
                     continue
                 for t in prange(choose(m, k - 1, binom), num_threads=n_threads, schedule="static"):
-                    _below_under_top(&at_q, h.strength, t, k, m, q, nq + complete[k], binom)
+                    _below_under_top(&at_q, t, k, m, nq + complete[k], binom)
         # the queries from the qualifier up, gathered in strength order (their sets and no-qualify
         # counts side by side: the sweep then reads and writes in sequence), in contiguous shares
         first = qstart[q]
@@ -368,7 +380,7 @@ cdef int dead_counts(const uint8_t* unseen, int m, int up, int q,
         free(sorted_win)
         free(sorted_tie)
     _free_holes(&h)
-    free(at_q.c1)
+    free(at_q.added_bit)
     free(qstart)
     free(order)
     free(results)

@@ -17,7 +17,7 @@ caller checks the bound); an action's draws are split among threads, each summin
 import numpy as np
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t
 from cython.parallel cimport prange, threadid
-from evaluator._eval cimport binom_table, eval5, category_table
+from evaluator._eval cimport binom_table, eval5, category_table, key_tables
 from enumerate.core._combinatorics cimport choose, colex_unrank
 from enumerate.core._dead cimport dead_counts, next_colex, pack_labels, unpack_labels, MAX_UNSEEN
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
@@ -85,6 +85,29 @@ cdef int16_t _query_strength(const uint8_t* hand, int action, const uint8_t* uns
     return <int16_t>_final_hand(hand, action, action == BUY_MASK, unseen, a, k)
 
 
+cdef struct Kept:
+    # the kept cards of a switch, summed in the order-independent evaluator's terms: a hand is a
+    # flush iff the AND of its cards' suit bits is non-zero, its strength by_flush[OR of rank
+    # bits] or by_key[sum of card keys]; adding the drawn cards finishes the sums
+    int32_t key
+    int32_t suit
+    int32_t rank
+
+
+cdef inline int16_t _switch_strength(const Kept* kept, const uint8_t* unseen, uint32_t w, const int32_t* card_key,
+                                     const int32_t* rank_bit, const int32_t* suit_bit, const int16_t* by_key,
+                                     const int16_t* by_flush) noexcept nogil:
+    cdef int a[5]
+    cdef int k = unpack_labels(w, a), i, c
+    cdef int32_t key = kept.key, suit = kept.suit, rank = kept.rank
+    for i in range(k):
+        c = unseen[a[i]]
+        key += card_key[c]
+        suit &= suit_bit[c]
+        rank |= rank_bit[c]
+    return by_flush[rank] if suit else by_key[key]
+
+
 cdef int _size(int action) noexcept nogil:
     if action == BUY_MASK:
         return 1
@@ -119,16 +142,37 @@ def _queries(const uint8_t[::1] hand, const uint8_t[::1] unseen, const int32_t[:
     cdef int32_t[::1] qset = qset_np
     cdef int16_t[::1] qstr = qstr_np
     cdef int64_t[::1] qoff = qoff_np
-    cdef int action
+    cdef int action, i
     cdef int64_t lo
+    cdef Kept kept
+    cdef const int32_t* card_key
+    cdef const int32_t* rank_bit
+    cdef const int32_t* suit_bit
+    cdef const int16_t* by_key
+    cdef const int16_t* by_flush
+    key_tables(&card_key, &rank_bit, &suit_bit, &by_key, &by_flush)
     for w in range(actions.shape[0]):
         action = actions[w]
         base = set_off[_size(action)]
         lo = qoff[w]
         n = qoff[w + 1] - lo
+        if action == BUY_MASK:
+            for t in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
+                qset[lo + t] = <int32_t>(base + t)
+                qstr[lo + t] = _query_strength(&hand[0], action, &unseen[0], sets[base + t])
+            continue
+        kept.key = 0
+        kept.suit = -1
+        kept.rank = 0
+        for i in range(5):
+            if not (action >> i) & 1:
+                kept.key += card_key[hand[i]]
+                kept.suit &= suit_bit[hand[i]]
+                kept.rank |= rank_bit[hand[i]]
         for t in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
             qset[lo + t] = <int32_t>(base + t)
-            qstr[lo + t] = _query_strength(&hand[0], action, &unseen[0], sets[base + t])
+            qstr[lo + t] = _switch_strength(&kept, &unseen[0], sets[base + t], card_key, rank_bit, suit_bit,
+                                            by_key, by_flush)
     return sets_np, set_off, qset_np, qstr_np, qoff_np
 
 
@@ -182,7 +226,8 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
     cdef const int16_t* category = category_table()
     cdef int w, k, force, cat, i, j
     cdef int64_t n, t, total, n_raised, v, fold, lo, hi
-    per_thread_np = np.zeros((max(n_threads, 1), 10), dtype=np.int64)
+    # each thread's final-hand counts on cache lines of its own (16 int64: 128 bytes a row)
+    per_thread_np = np.zeros((max(n_threads, 1), 16), dtype=np.int64)
     cdef int64_t[:, ::1] per_thread = per_thread_np
     for w in range(actions.shape[0]):
         k = _size(actions[w])
