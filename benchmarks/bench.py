@@ -18,7 +18,9 @@ With --dead (the dead-card engine): `studodds hand` with all 32 switch sets of t
 process start to exit [<= 0.4 s], beside the release's with --release; the CPU time of one class of
 each whole-game job on one thread -- a situation's 32 switch sets (2,349,060 draws), a seen
 second hand's 1,370,754 player hands -- over sampled classes, and each whole game's cost projected
-from it (6,319,573 classes each) [goal <= 8 core-hours].
+from it (6,319,573 classes each) [goal <= 8 core-hours]; and the switch game shared by discard
+class (the cards given up and the up card: one sweep values every final hand of the other cards
+for every situation that discards them), per class and projected over the classes up to suits.
 
 With --design: sensitivity and solve times, and paytable searches on 2 cores: one moving the pays
 of always-raised categories [>= 100,000 candidates/s], one moving the pair and high-card pays,
@@ -27,6 +29,7 @@ and the same on a local Dask cluster.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -362,6 +365,53 @@ print(f"{switch:.4f} {seen:.4f}")
 #: Situations (player hand, up card) up to suits: canonical hands x 47 up cards.
 CLASSES = 6_319_573
 
+#: One discard class (X of k cards out of play, up card u) on one thread, CPU seconds of the
+#: engine alone: every 5-card hand of the 51 - k other cards, one complete run of 5-sets.
+DISCARD_CLASS = """
+import itertools, sys, time
+import numpy as np
+from enumerate.core import _dead
+from enumerate.rules.qualifier import Qualifier
+from evaluator._eval import strengths_of
+k, seed = int(sys.argv[1]), int(sys.argv[2])
+deck = np.random.default_rng(seed).permutation(52)
+up = int(deck[k])
+unseen = np.array(sorted(int(c) for c in deck[k + 1:]), dtype=np.uint8)
+hands = np.array(list(itertools.combinations(range(len(unseen)), 5)), dtype=np.int64)
+hands = hands[np.lexsort(hands.T)]
+sets = (hands << (6 * np.arange(5))).sum(axis=1).astype(np.uint32)
+strength = np.asarray(strengths_of(unseen[hands])).astype(np.int16)
+n = len(sets)
+nq, win, tie = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
+t = time.process_time()
+_dead.dead_counts_of(unseen, up, Qualifier.ace_king().threshold, sets, np.array([-1] * 5 + [0]),
+                     np.arange(n, dtype=np.int32), strength, nq, win, tie, np.zeros(1, np.int32), 1)
+print(f"{time.process_time() - t:.4f}")
+"""
+
+
+def discard_classes(k: int) -> int:
+    """Pairs (k-card set X, card u outside it) up to the 24 permutations of the suits, by
+    Burnside's lemma: the average number of pairs a permutation fixes (u on a fixed suit, X a
+    union of the permutation's card cycles)."""
+    total = 0
+    for perm in itertools.permutations(range(4)):
+        cycles, seen = [], set()
+        for s in range(4):
+            length = 0
+            while s not in seen:
+                seen.add(s)
+                s = perm[s]
+                length += 1
+            if length:
+                cycles.append(length)
+        ways = [1] + [0] * k                      # unions of card cycles (13 per suit cycle) by size,
+        for length in sorted(cycles * 13)[1:]:    # one fixed card set aside for u
+            for t in range(k, length - 1, -1):
+                ways[t] += ways[t - length]
+        total += 13 * cycles.count(1) * ways[k] if 1 in cycles else 0
+    return total // 24
+
 
 def dead_engine(release: str | None, quick: bool) -> None:
     """The dead-card engine's figures (module docstring): the per-hand process, then the cost per
@@ -390,6 +440,17 @@ def dead_engine(release: str | None, quick: bool) -> None:
         print(f"one class, {label}, one thread: mean {mean:.3f} CPU s over {len(per_class)} sampled classes "
               f"(min {min(c[i] for c in per_class):.3f}, max {max(c[i] for c in per_class):.3f}); "
               f"whole game {CLASSES:,} classes: {CLASSES * mean / 3600:,.0f} core-hours", flush=True)
+    total = 0.0
+    for k in range(1, 6):                  # the switch game shared by discard class (X, u)
+        sweeps = [float(subprocess.run([sys.executable, "-c", DISCARD_CLASS, str(k), str(seed)], capture_output=True,
+                                     text=True, check=True, cwd=tempfile.gettempdir()).stdout)
+                for seed in range(2 if quick else 4)]
+        n = discard_classes(k)
+        total += n * statistics.mean(sweeps)
+        print(f"discard class of {k} card(s), every final hand of the {51 - k} other cards, one thread: mean "
+              f"{statistics.mean(sweeps):.3f} CPU s over {len(sweeps)}; {n:,} classes up to suits: "
+              f"{n * statistics.mean(sweeps) / 3600:,.1f} core-hours", flush=True)
+    print(f"the switch game by discard classes (k = 5 is the seen second hand's job): {total / 3600:,.0f} core-hours")
 
 
 def design() -> None:
