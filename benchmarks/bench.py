@@ -20,7 +20,8 @@ each whole-game job on one thread -- a situation's 32 switch sets (2,349,060 dra
 second hand's 1,370,754 player hands -- over sampled classes, and each whole game's cost projected
 from it (6,319,573 classes each) [goal <= 8 core-hours]; and the switch game shared by discard
 class (the cards given up and the up card: one sweep values every final hand of the other cards
-for every situation that discards them), per class and projected over the classes up to suits.
+for every situation that discards them), per class and projected over the classes up to suits;
+and, in sampled seen-second-hand classes, which player hands fold.
 
 With --design: sensitivity and solve times, and paytable searches on 2 cores: one moving the pays
 of always-raised categories [>= 100,000 candidates/s], one moving the pair and high-card pays,
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import statistics
 import subprocess
@@ -390,6 +392,47 @@ print(f"{time.process_time() - t:.4f}")
 """
 
 
+#: Which player hands fold when a partner's hand is seen: sampled (partner hand, up card) classes of
+#: the us-common table, every player hand of the 46 other cards counted exactly by the engine.
+SEEN_DECISIONS = """
+import itertools, json, sys
+from math import comb
+import numpy as np
+from enumerate.core import _dead
+from enumerate.rules.variant_file import load_builtin
+from evaluator._eval import CATEGORY_BY_STRENGTH, strengths_of
+from evaluator.ranking import Category
+v = load_builtin("us-common").variant
+q, r = v.qualifier.threshold, v.raise_antes
+pay = np.array([float(v.pay(c)) for c in Category])
+hands = np.array(list(itertools.combinations(range(46), 5)), dtype=np.int64)
+hands = hands[np.lexsort(hands.T)]
+sets = (hands << (6 * np.arange(5))).sum(axis=1).astype(np.uint32)
+n, total = comb(41, 4), {}
+rng = np.random.default_rng(7)
+for _ in range(int(sys.argv[1])):
+    deck = rng.permutation(52)
+    unseen = np.array(sorted(int(c) for c in deck[6:]), dtype=np.uint8)
+    strength = np.asarray(strengths_of(unseen[hands])).astype(np.int16)
+    nq, win, tie = (np.empty(len(sets), np.int32) for _ in range(3))
+    _dead.dead_counts_of(unseen, int(deck[5]), q, sets, np.array([-1] * 5 + [0]), np.arange(len(sets), dtype=np.int32),
+                         strength, nq, win, tie, np.zeros(1, np.int32), 2)
+    cat = np.asarray(CATEGORY_BY_STRENGTH)[strength]
+    fold = nq + win * (1 + r * pay[cat]) - (1 + r) * (n - nq - win - tie) <= -n      # raise only if better
+    ranks = unseen[hands] // 4
+    pair = np.full(len(hands), -1)
+    for i in range(5):
+        pair = np.where((cat == 1) & ((ranks == ranks[:, i:i + 1]).sum(axis=1) == 2), ranks[:, i], pair)
+    groups = {"below the qualifier": strength < q, "AK high": (strength >= q) & (cat == 0),
+              **{f"pair of {'23456789TJQKA'[p]}s": pair == p for p in range(13)}, "two pairs or better": cat >= 2}
+    for g, m in groups.items():
+        a = total.setdefault(g, [0, 0])
+        a[0] += int(m.sum())
+        a[1] += int((fold & m).sum())
+print(json.dumps(total))
+"""
+
+
 def discard_classes(k: int) -> int:
     """Pairs (k-card set X, card u outside it) up to the 24 permutations of the suits, by
     Burnside's lemma: the average number of pairs a permutation fixes (u on a fixed suit, X a
@@ -451,6 +494,15 @@ def dead_engine(release: str | None, quick: bool) -> None:
               f"{statistics.mean(sweeps):.3f} CPU s over {len(sweeps)}; {n:,} classes up to suits: "
               f"{n * statistics.mean(sweeps) / 3600:,.1f} core-hours", flush=True)
     print(f"the switch game by discard classes (k = 5 is the seen second hand's job): {total / 3600:,.0f} core-hours")
+    classes = 4 if quick else 12
+    r = subprocess.run([sys.executable, "-c", SEEN_DECISIONS, str(classes)], capture_output=True, text=True,
+                       check=True, cwd=tempfile.gettempdir())
+    share = json.loads(r.stdout)
+    hands = sum(v[0] for v in share.values())          # the groups partition the player hands
+    print(f"seen second hand, {classes} sampled classes: which player hands fold (the exact counts a "
+          f"fold-side sum needs)", flush=True)
+    for group, (count, folded) in share.items():
+        print(f"  {group}: {count / hands:.2%} of the hands, {folded / max(count, 1):.2%} of them fold")
 
 
 def design() -> None:
