@@ -18,7 +18,7 @@ import numpy as np
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t
 from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, eval5, category_table, key_tables
-from enumerate.core._combinatorics cimport choose, colex_unrank
+from enumerate.core._combinatorics cimport choose, colex_unrank, popcount5
 from enumerate.core._dead cimport dead_counts, next_colex, pack_labels, unpack_labels, MAX_UNSEEN
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 
@@ -39,32 +39,6 @@ cdef inline int64_t _c(int n, int k) noexcept nogil:
     return choose(n, k, binom_table())
 
 
-cdef inline int _final_hand(const uint8_t* hand, int mask, int buy, const uint8_t* unseen,
-                            const int* a, int k) noexcept nogil:
-    """Strength of the player's final hand: the kept cards and the drawn ones, or the best five
-    of six after buying a[0]."""
-    cdef int c[6]
-    cdef int i, j = 0, best, s
-    if buy:
-        best = eval5(hand[0], hand[1], hand[2], hand[3], hand[4])
-        for i in range(5):
-            for j in range(5):
-                c[j] = hand[j]
-            c[i] = unseen[a[0]]
-            s = eval5(c[0], c[1], c[2], c[3], c[4])
-            if s > best:
-                best = s
-        return best
-    for i in range(5):
-        if not (mask >> i) & 1:
-            c[j] = hand[i]
-            j += 1
-    for i in range(k):
-        c[j] = unseen[a[i]]
-        j += 1
-    return eval5(c[0], c[1], c[2], c[3], c[4])
-
-
 cdef void _all_sets(int k, int m, uint32_t* out) noexcept nogil:
     """The k-sets of labels 0..m-1 in colex order, packed (their index is their colex rank)."""
     cdef int a[5]
@@ -79,39 +53,69 @@ cdef void _all_sets(int k, int m, uint32_t* out) noexcept nogil:
             break
 
 
-cdef int16_t _query_strength(const uint8_t* hand, int action, const uint8_t* unseen, uint32_t w) noexcept nogil:
-    cdef int a[5]
-    cdef int k = unpack_labels(w, a)
-    return <int16_t>_final_hand(hand, action, action == BUY_MASK, unseen, a, k)
-
-
-cdef struct Kept:
-    # the kept cards of a switch, summed in the order-independent evaluator's terms: a hand is a
+cdef struct Draw:
+    # one action's final hands.  A switch in the order-independent evaluator's terms: a hand is a
     # flush iff the AND of its cards' suit bits is non-zero, its strength by_flush[OR of rank
-    # bits] or by_key[sum of card keys]; adding the drawn cards finishes the sums
+    # bits] or by_key[sum of card keys]; the kept cards' sums are made once, each draw adds its
+    # cards'.  Buying: the best five of the six cards.
+    int buy
     int32_t key
     int32_t suit
     int32_t rank
+    const uint8_t* hand
+    const uint8_t* unseen
+    const int32_t* card_key
+    const int32_t* rank_bit
+    const int32_t* suit_bit
+    const int16_t* by_key
+    const int16_t* by_flush
 
 
-cdef inline int16_t _switch_strength(const Kept* kept, const uint8_t* unseen, uint32_t w, const int32_t* card_key,
-                                     const int32_t* rank_bit, const int32_t* suit_bit, const int16_t* by_key,
-                                     const int16_t* by_flush) noexcept nogil:
+cdef Draw _draw_of(const uint8_t* hand, int action, const uint8_t* unseen) noexcept nogil:
+    cdef Draw d
+    cdef int i
+    key_tables(&d.card_key, &d.rank_bit, &d.suit_bit, &d.by_key, &d.by_flush)
+    d.buy = action == BUY_MASK
+    d.hand = hand
+    d.unseen = unseen
+    d.key = 0
+    d.suit = -1
+    d.rank = 0
+    for i in range(5):
+        if not d.buy and not (action >> i) & 1:
+            d.key += d.card_key[hand[i]]
+            d.suit &= d.suit_bit[hand[i]]
+            d.rank |= d.rank_bit[hand[i]]
+    return d
+
+
+cdef int16_t _draw_strength(const Draw* d, uint32_t w) noexcept nogil:
+    """Strength of the final hand after drawing the packed set w."""
     cdef int a[5]
-    cdef int k = unpack_labels(w, a), i, c
-    cdef int32_t key = kept.key, suit = kept.suit, rank = kept.rank
+    cdef int c[5]
+    cdef int k = unpack_labels(w, a), i, j, x
+    cdef int32_t key = d.key, suit = d.suit, rank = d.rank
+    cdef int16_t best, s
+    if d.buy:
+        best = eval5(d.hand[0], d.hand[1], d.hand[2], d.hand[3], d.hand[4])
+        for i in range(5):
+            for j in range(5):
+                c[j] = d.hand[j]
+            c[i] = d.unseen[a[0]]
+            s = eval5(c[0], c[1], c[2], c[3], c[4])
+            if s > best:
+                best = s
+        return best
     for i in range(k):
-        c = unseen[a[i]]
-        key += card_key[c]
-        suit &= suit_bit[c]
-        rank |= rank_bit[c]
-    return by_flush[rank] if suit else by_key[key]
+        x = d.unseen[a[i]]
+        key += d.card_key[x]
+        suit &= d.suit_bit[x]
+        rank |= d.rank_bit[x]
+    return d.by_flush[rank] if suit else d.by_key[key]
 
 
 cdef int _size(int action) noexcept nogil:
-    if action == BUY_MASK:
-        return 1
-    return (action & 1) + ((action >> 1) & 1) + ((action >> 2) & 1) + ((action >> 3) & 1) + ((action >> 4) & 1)
+    return 1 if action == BUY_MASK else popcount5(action)
 
 
 def _queries(const uint8_t[::1] hand, const uint8_t[::1] unseen, const int32_t[::1] actions, int n_threads):
@@ -142,37 +146,16 @@ def _queries(const uint8_t[::1] hand, const uint8_t[::1] unseen, const int32_t[:
     cdef int32_t[::1] qset = qset_np
     cdef int16_t[::1] qstr = qstr_np
     cdef int64_t[::1] qoff = qoff_np
-    cdef int action, i
     cdef int64_t lo
-    cdef Kept kept
-    cdef const int32_t* card_key
-    cdef const int32_t* rank_bit
-    cdef const int32_t* suit_bit
-    cdef const int16_t* by_key
-    cdef const int16_t* by_flush
-    key_tables(&card_key, &rank_bit, &suit_bit, &by_key, &by_flush)
+    cdef Draw d
     for w in range(actions.shape[0]):
-        action = actions[w]
-        base = set_off[_size(action)]
+        d = _draw_of(&hand[0], actions[w], &unseen[0])
+        base = set_off[_size(actions[w])]
         lo = qoff[w]
         n = qoff[w + 1] - lo
-        if action == BUY_MASK:
-            for t in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
-                qset[lo + t] = <int32_t>(base + t)
-                qstr[lo + t] = _query_strength(&hand[0], action, &unseen[0], sets[base + t])
-            continue
-        kept.key = 0
-        kept.suit = -1
-        kept.rank = 0
-        for i in range(5):
-            if not (action >> i) & 1:
-                kept.key += card_key[hand[i]]
-                kept.suit &= suit_bit[hand[i]]
-                kept.rank |= rank_bit[hand[i]]
         for t in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
             qset[lo + t] = <int32_t>(base + t)
-            qstr[lo + t] = _switch_strength(&kept, &unseen[0], sets[base + t], card_key, rank_bit, suit_bit,
-                                            by_key, by_flush)
+            qstr[lo + t] = _draw_strength(&d, sets[base + t])
     return sets_np, set_off, qset_np, qstr_np, qoff_np
 
 
@@ -261,6 +244,7 @@ def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
     cdef int k = _size(action)
     cdef int a[5]
     cdef Py_ssize_t r
+    cdef Draw d = _draw_of(&hand[0], action, &unseen[0])
     sets_np = np.empty(draws.shape[0], dtype=np.uint32)
     qstr_np = np.empty(draws.shape[0], dtype=np.int16)
     cdef uint32_t[::1] sets = sets_np
@@ -268,7 +252,7 @@ def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
     for r in range(draws.shape[0]):
         colex_unrank(draws[r], k, m, a, binom_table())
         sets[r] = pack_labels(a, k)
-        qstr[r] = _query_strength(&hand[0], action, &unseen[0], sets[r])
+        qstr[r] = _draw_strength(&d, sets[r])
     nq, win, tie = _counts(unseen, up, q, sets_np, np.full(6, -1, dtype=np.int64),
                            np.arange(draws.shape[0], dtype=np.int32), qstr_np,
                            np.zeros(1, dtype=np.int32), 1)
