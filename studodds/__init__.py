@@ -52,7 +52,7 @@ _LAZY = {
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
         "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_table", "count_table",
-        "design_file", "diff", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
+        "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
         "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "solve", "strategies",
         "table_kind", "variants")},
 }
@@ -69,6 +69,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult
+    from enumerate.draws.exact import ExactSlice
     from enumerate.draws.hand import HandDraws
     from enumerate.draws.sample import DrawSample
     from enumerate.game.analysis import GameAnalysis
@@ -91,6 +92,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         count_table,
         design_file,
         diff,
+        draws_exact,
         draws_sample,
         edge_sort,
         ev_table,

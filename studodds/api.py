@@ -71,6 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
     from enumerate.design.solve import SolveResult, Target
+    from enumerate.draws.exact import ExactSlice
     from enumerate.draws.hand import HandDraws
     from enumerate.draws.sample import DrawSample
     from enumerate.game.diff import VariantDiff
@@ -360,6 +361,38 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
                                      progress=tick)
         return sample_draws(v, source.text, situations, seed, one.expected_return, checkpoint=store,
                             scheduler=scheduler, threads=threads, progress=tick)
+
+
+def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | None = None,
+                checkpoint: str | Path | None = None, scheduler: str | None = None,
+                **run: Unpack[RunOptions]) -> ExactSlice:
+    """The exact game of a table with switches of any number of cards over a slice of its
+    situations: the up-card ranks ``up`` ("2-6,A"; default all) and the player hands' categories
+    ``hands`` ("full_house,four_of_a_kind"; default all) -- see :mod:`enumerate.draws.exact`.
+    Shards of 32 classes up to suits; ``checkpoint``: a folder that keeps finished shards (a rerun
+    resumes); ``scheduler``: a Dask scheduler address.  The figures do not depend on how the work
+    is split."""
+    threads, _use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
+    from enumerate.draws.exact import ShardStore, Slice, run_key, run_slice  # lazy: start-up time
+    source = variant_source(variant)
+    v = source.variant
+    require(v, "draws_exact")
+    sl = Slice.parse(up, hands)
+    # read and verified before any work
+    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl))
+    n = sl.classes()[1].shape[0]
+    with progress_bar(progress, "classes of the slice", n, "class") as tick:
+        return run_slice(v, source.text, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
+
+
+def _checkpoint_folder(checkpoint: Any) -> Path:
+    """A checkpoint folder's path: text or a path whose parent folder exists."""
+    if isinstance(checkpoint, bool) or not isinstance(checkpoint, (str, os.PathLike)) or not str(checkpoint).strip():
+        raise ParameterError("checkpoint", f"a folder path, not {type(checkpoint).__name__} {str(checkpoint)[:40]!r}")
+    path = Path(checkpoint)
+    if not path.parent.is_dir():
+        raise ParameterError("checkpoint", f"{path.parent}: no such folder")
+    return path
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:

@@ -71,6 +71,32 @@ class Brute:
         fee = variant.draws.buy_fee if action == BUY else variant.draws.fee(k)
         return total / len(draws) - fee
 
+    def outcomes(self, variant, action, forced=False) -> np.ndarray:
+        """(10, 8) the draws' outcomes by final category, counted one dealer hand at a time
+        (columns: draws raised; their dealer hands not qualifying, beaten, tied, beating the
+        player; dealer hands of folded draws; folded draws worth raising as much; dealer hands of
+        folded draws not qualifying)."""
+        k = 1 if action == BUY else bin(action).count("1")
+        kept = [c for j, c in enumerate(self.cards) if not (action >> j) & 1] if action != BUY else self.cards
+        out = np.zeros((10, 8), dtype=np.int64)
+        for a in itertools.combinations(range(len(self.unseen)), k):
+            new = [int(self.unseen[x]) for x in a]
+            hands = [list(h) for h in itertools.combinations(kept + new, 5)] if action == BUY else [kept + new]
+            pkey = max(int(x) for x in poker_keys(np.array(hands)))
+            cat = pkey // 13**5 + (1 if pkey // 13**5 == 8 and (pkey // 13**4) % 13 == 12 else 0)
+            dealer = self.keys[(self.masks & sum(1 << x for x in a)) == 0]
+            qualifies = dealer >= QUALIFIER_KEY
+            ev = _ev_raise(variant, pkey, dealer)
+            row = out[cat]
+            if forced or ev > -1:
+                row[:5] += (1, (~qualifies).sum(), (qualifies & (dealer < pkey)).sum(),
+                            (qualifies & (dealer == pkey)).sum(), (qualifies & (dealer > pkey)).sum())
+            else:
+                row[5] += len(dealer)
+                row[6] += ev == -1
+                row[7] += (~qualifies).sum()
+        return out
+
 
 def _unseen(cards, up, deck=range(52)):
     return [c for c in deck if c not in cards and c != up]
@@ -113,6 +139,11 @@ fee = "1/2"
 """
 
 
+#: Every switch set of 1 to 5 cards (Galewind's fees), the five-card switch forced to raise, and buying.
+EVERY_SWITCH = ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', 'fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 2, 5 = 1 }\n'
+                                                               'all_five_must_raise = true')
+
+
 @pytest.mark.slow
 def test_two_card_switches_match_brute_force():
     cards, u = parse("Ah Kh 8c 4d 2s"), parse("9c")[0]
@@ -124,6 +155,28 @@ def test_two_card_switches_match_brute_force():
         assert a.ev == brute.action_ev(variant, mask), a.label
 
 
+def test_the_outcomes_of_every_action_match_brute_force():
+    """The outcome counts each action adds up (what a whole game's return table is made of) on a
+    16-card deck, every switch set of 1 to 5 cards and the sixth card, the five-card switch
+    forced to raise, against counting every draw's dealer hands one by one."""
+    cards, u = parse("Ah Kh Jh Tc Qd"), parse("Js")[0]
+    unseen = _unseen(cards, u, [c for c in range(52) if c // 4 >= 9])
+    brute = Brute(cards, u, unseen)
+    variant = parse_variant_text(EVERY_SWITCH, "reduced.toml")
+    got = situation_draws(variant, tuple(cards), u, unseen=np.array(unseen), threads=2)
+    assert len(got.actions) == 33
+    folded = indifferent = 0
+    for a in got.actions:
+        mask = BUY if a.kind == "buy" else sum(1 << sorted(cards).index(c) for c in a.discard)
+        want = brute.outcomes(variant, mask, forced=a.forced_raise)
+        assert np.array_equal(a.outcomes, want), a.label
+        assert a.outcomes[:, 0].sum() == a.raised_draws and a.outcomes[:, 5].sum() == (
+            a.draws - a.raised_draws) * a.completions
+        folded += int(a.outcomes[:, 5].sum())
+        indifferent += int(a.outcomes[:, 6].sum())
+    assert folded and got.actions[0].outcomes[:, 0].sum()       # both decisions occur
+
+
 @pytest.mark.slow
 def test_every_option_on_a_reduced_deck_matches_brute_force():
     """Ranks 9 to ace (24 cards): 18 unseen cards, every switch set of 1 to 5 cards and the
@@ -132,9 +185,7 @@ def test_every_option_on_a_reduced_deck_matches_brute_force():
     cards, u = parse("Ah Kh Th 9c Qd"), parse("Js")[0]
     unseen = _unseen(cards, u, deck)
     brute = Brute(cards, u, unseen)
-    variant = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }',
-                                                     'fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 2, 5 = 1 }\n'
-                                                     'all_five_must_raise = true'), "reduced.toml")
+    variant = parse_variant_text(EVERY_SWITCH, "reduced.toml")
     got = situation_draws(variant, tuple(cards), u, unseen=np.array(unseen))
     assert len(got.actions) == 33
     for a in got.actions:

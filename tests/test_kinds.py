@@ -32,6 +32,7 @@ CALLS = {
     "collusion_table": lambda v: studodds.collusion_table(v, [1], samples=10),
     "diff": lambda v: studodds.diff(v, v),
     "draws_sample": lambda v: studodds.draws_sample(v, situations=1),
+    "draws_exact": lambda v: studodds.draws_exact(v, up="A", hands="royal_flush"),
 }
 
 
@@ -69,7 +70,7 @@ def test_every_api_call_asks_the_kind_before_counting(monkeypatch, no_counting, 
         CALLS[call]("us-common")
 
 
-@pytest.mark.parametrize("call", sorted(set(CALLS) - {"analyze", "hand", "diff", "draws_sample"}))
+@pytest.mark.parametrize("call", sorted(set(CALLS) - {"analyze", "hand", "diff", "draws_sample", "draws_exact"}))
 def test_a_table_with_draws_is_refused_in_one_line_by_what_it_does_not_support(no_counting, call):
     with pytest.raises(StudoddsError) as err:
         CALLS[call]("oasis-one-card")

@@ -10,7 +10,7 @@ import studodds
 from enumerate.core.run import Run, RunOptions
 from evaluator.errors import ParameterError
 
-COMPUTING = ["count_table", "analyze", "hand", "strategies", "simulate", "draws_sample", "ev_table", "progressive",
+COMPUTING = ["count_table", "analyze", "hand", "strategies", "simulate", "draws_sample", "draws_exact", "ev_table", "progressive",
              "diff", "hole_cards", "edge_sort", "collusion", "collusion_table", "burn_card", "sensitivity", "solve",
              "search"]
 

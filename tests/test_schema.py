@@ -44,6 +44,7 @@ def commands(work: Path):
         "analyze-draws": ["analyze", "sixth-card"],
         "batch-draws": ["batch", "oasis-one-card", "--out", str(work / "draws")],
         "draws-sample": ["draws-sample", str(work / "two-cards.toml"), "--situations", "16"],
+        "draws-exact": ["draws-exact", str(work / "two-cards.toml"), "--up", "A", "--hands", "royal_flush"],
         "ev-table": ["ev-table", "--out", str(work / "ev.npz")],
         "strategies": ["strategies", "--raise-at-least", "AKJ83"],
         "plots": ["plots", "--out", str(work / "pictures")],
@@ -67,7 +68,7 @@ def commands(work: Path):
 
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
          "hand": "hand", "hand-up": "hand", "hand-draws": "hand_draws", "analyze-draws": "analysis",
-         "batch-draws": "batch", "draws-sample": "draws_sample", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
+         "batch-draws": "batch", "draws-sample": "draws_sample", "draws-exact": "draws_exact", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
          "collusion": "collusion_table", "simulate": "simulation", "simulate-side-bets": "simulation",
          "simulate-progressive": "simulation",

@@ -28,9 +28,12 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 cdef enum:
     BUY_MASK = 32
+    N_STATS = 8
 
 #: Pseudo-mask of the action "buy a sixth card" (switch masks are 0..31).
 BUY = BUY_MASK
+#: The outcome columns of :func:`action_values` (per action and final category).
+OUTCOME_STATS = ("raised", "no_qualify", "win", "tie", "lose", "folded", "indifferent", "no_qualify_folded")
 #: The most unseen cards a situation may have.
 MAX_UNSEEN_CARDS = MAX_UNSEEN
 
@@ -176,14 +179,11 @@ def _counts(const uint8_t[::1] unseen, int up, int q, const uint32_t[::1] sets, 
     return None if status else (nq_np, win_np, tie_np)
 
 
-cdef inline int64_t _value(int64_t nq, int64_t win, int64_t tie, int cat, int force, int64_t scale, int64_t n,
-                           int64_t c_nq, const int64_t* c_win, int64_t c_tie, const int64_t* bonus) noexcept nogil:
-    """A draw's value (units of the module docstring): the raise, or the fold if it is better
-    and the raise is not forced."""
-    cdef int64_t rv = nq * c_nq + win * c_win[cat] + tie * c_tie - n * (c_tie - bonus[cat])
-    if force or rv > -scale * n:
-        return rv
-    return -scale * n
+cdef inline int64_t _raise(int64_t nq, int64_t win, int64_t tie, int cat, int64_t n, int64_t c_nq,
+                           const int64_t* c_win, int64_t c_tie, const int64_t* bonus) noexcept nogil:
+    """A draw's value if the player raises (units of the module docstring); folding is worth
+    -scale * n, and the player raises when the raise is worth more or the rule forces it."""
+    return nq * c_nq + win * c_win[cat] + tie * c_tie - n * (c_tie - bonus[cat])
 
 
 def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, int q,
@@ -191,13 +191,18 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
                   int64_t scale, int64_t c_nq, const int64_t[::1] c_win, int64_t c_tie,
                   const int64_t[::1] bonus,
                   int64_t[::1] value, int64_t[::1] raised, int64_t[:, ::1] finals,
-                  int32_t[::1] cancel, int n_threads):
+                  int64_t[:, :, ::1] outcomes, int32_t[::1] cancel, int n_threads):
     """For each action (a switch mask 1..31 or BUY): the sum over its draws of the draw's value
-    (units of the module docstring), how many draws raise, and the final hands by category
-    (finals[action, category])."""
+    (units of the module docstring), how many draws raise, the final hands by category
+    (finals[action, category]), and the outcomes by final category (outcomes[action, category,
+    stat], the columns of :data:`OUTCOME_STATS`: draws raised; their dealer sets with no
+    qualifier, won, tied, lost; dealer sets of folded draws; folded draws where raising is worth
+    the same; dealer sets of folded draws with no qualifier).  The outputs are added to."""
     cdef int m = unseen.shape[0]
     if not 4 <= m <= MAX_UNSEEN:
         raise ValueError(f"between 4 and {MAX_UNSEEN} unseen cards, not {m}")
+    if outcomes.shape[0] != actions.shape[0] or outcomes.shape[1] != 10 or outcomes.shape[2] != N_STATS:
+        raise ValueError(f"outcomes must be ({actions.shape[0]}, 10, {N_STATS}), not {tuple(outcomes.shape)[:3]}")
     sets_np, set_off, qset_np, qstr_np, qoff_np = _queries(hand, unseen, actions, n_threads)
     counts = _counts(unseen, up, q, sets_np, set_off, qset_np, qstr_np, cancel, n_threads)
     if counts is None:
@@ -207,10 +212,12 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
     cdef int16_t[::1] qstr = qstr_np
     cdef int64_t[::1] qoff = qoff_np
     cdef const int16_t* category = category_table()
-    cdef int w, k, force, cat, i, j
-    cdef int64_t n, t, total, n_raised, v, fold, lo, hi
-    # each thread's final-hand counts on cache lines of its own (16 int64: 128 bytes a row)
-    per_thread_np = np.zeros((max(n_threads, 1), 16), dtype=np.int64)
+    cdef int w, k, force, cat, i, j, tid
+    cdef int64_t n, t, total, n_raised, v, rv, fold, lo, hi, a_nq, a_win, a_tie
+    cdef int64_t* row
+    # each thread's final-hand counts and outcomes on cache lines of its own (10 + 80 int64,
+    # padded to 96: 768 bytes a row)
+    per_thread_np = np.zeros((max(n_threads, 1), 96), dtype=np.int64)
     cdef int64_t[:, ::1] per_thread = per_thread_np
     for w in range(actions.shape[0]):
         k = _size(actions[w])
@@ -223,17 +230,36 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
         hi = qoff[w + 1]
         for t in prange(lo, hi, nogil=True, num_threads=n_threads, schedule="static"):
             cat = category[qstr[t]]
-            per_thread[threadid(), cat] += 1
-            v = _value(nq[qset[t]], win[t], tie[t], cat, force, scale, n, c_nq, &c_win[0], c_tie, &bonus[0])
-            total += v
-            if force or v > fold:
+            tid = threadid()
+            per_thread[tid, cat] += 1
+            a_nq = nq[qset[t]]
+            a_win = win[t]
+            a_tie = tie[t]
+            rv = _raise(a_nq, a_win, a_tie, cat, n, c_nq, &c_win[0], c_tie, &bonus[0])
+            row = &per_thread[tid, 10 + cat * N_STATS]
+            if force or rv > fold:
+                v = rv
                 n_raised += 1
+                row[0] += 1
+                row[1] += a_nq
+                row[2] += a_win
+                row[3] += a_tie
+                row[4] += n - a_nq - a_win - a_tie
+            else:
+                v = fold
+                row[5] += n
+                row[7] += a_nq
+                if rv == fold:
+                    row[6] += 1
+            total += v
         value[w] = total
         raised[w] = n_raised
-        for i in range(10):
-            for j in range(per_thread.shape[0]):
+        for j in range(per_thread.shape[0]):
+            for i in range(10):
                 finals[w, i] += per_thread[j, i]
-                per_thread[j, i] = 0
+                for k in range(N_STATS):
+                    outcomes[w, i, k] += per_thread[j, 10 + i * N_STATS + k]
+            per_thread[j, :] = 0
 
 
 def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, int q, int action,

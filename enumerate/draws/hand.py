@@ -21,7 +21,7 @@ reduced deck) is allowed for tests.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, TypedDict
 
@@ -40,6 +40,10 @@ from evaluator.ranking import Category
 
 #: The action "buy a sixth card" among the switch masks 0..31 (0 = keep the hand).
 BUY = _hand.BUY
+#: The outcome columns of :attr:`ActionEV.outcomes`: draws raised; their dealer sets with no
+#: qualifier, won, tied, lost; dealer sets of folded draws; folded draws where raising is worth
+#: the same; dealer sets of folded draws with no qualifier.
+OUTCOME_STATS: tuple[str, ...] = _hand.OUTCOME_STATS
 
 
 class ActionJSON(TypedDict):
@@ -94,6 +98,8 @@ class ActionEV:
     raised_draws: int
     forced_raise: bool
     finals: tuple[int, ...]
+    #: (10, 8) the draws' outcomes by final category (columns: ``OUTCOME_STATS``); not printed
+    outcomes: np.ndarray = field(default_factory=lambda: np.zeros((10, 8), dtype=np.int64), compare=False, repr=False)
 
     @property
     def ev_before_fee(self) -> Fraction:
@@ -216,11 +222,13 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     sums = np.zeros(n, dtype=np.int64)
     raised = np.zeros(n, dtype=np.int64)
     finals = np.zeros((n, len(Category)), dtype=np.int64)
+    outcomes = np.zeros((n, len(Category), len(OUTCOME_STATS)), dtype=np.int64)
     hand = np.array(cards, dtype=np.uint8)
     n_threads = resolve_threads(threads)
     interruptible(lambda cancel: _hand.action_values(
         hand, live, up, variant.qualifier.threshold, np.array(masks, dtype=np.int32), np.array(forced, dtype=np.uint8),
-        value.scale, value.c_nq, value.c_win, value.c_tie, value.bonus, sums, raised, finals, cancel, n_threads))
+        value.scale, value.c_nq, value.c_win, value.c_tie, value.bonus, sums, raised, finals, outcomes, cancel,
+        n_threads))
     out = []
     for i, (a, k) in enumerate(zip(masks, ks)):
         draws, completions = math.comb(m, k), math.comb(m - k, 4)
@@ -230,7 +238,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
         discard = () if a in (0, BUY) else tuple(c for j, c in enumerate(cards) if (a >> j) & 1)
         kind: Literal["keep", "switch", "buy"] = "keep" if a == 0 else "buy" if a == BUY else "switch"
         out.append(ActionEV(kind, discard, fee, draws, completions, ev, int(raised[i]), forced[i],
-                            tuple(int(x) for x in finals[i])))
+                            tuple(int(x) for x in finals[i]), outcomes[i]))
     order = sorted(range(n), key=lambda i: (-out[i].ev, i))
     return SituationDraws(cards, up, variant.name, tuple(out[i] for i in order))
 

@@ -3,8 +3,9 @@
 A table that lets the player switch cards or buy a sixth card before deciding: its whole game
 (switching at most one card, buying) is :mod:`enumerate.draws.game`, one hand under any switches
 :mod:`enumerate.draws.hand`, and the game with switches of two or more cards is estimated by
-:mod:`enumerate.draws.sample`.  The analyses built on the plain game's counts (strategies, the EV
-table, the simulator, paytable design, game protection) do not apply to it.
+:mod:`enumerate.draws.sample` and valued exactly, slice by slice, by :mod:`enumerate.draws.exact`.
+The analyses built on the plain game's counts (strategies, the EV table, the simulator, paytable
+design, game protection) do not apply to it.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ class DrawsGame:
 
     name = "draws"
     title = "a table with draws (switching cards or buying a sixth card before the decision)"
-    supports = frozenset({"analyze", "hand", "diff", "draws_sample"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_sample", "draws_exact"})
 
     def owns(self, variant: Variant) -> bool:
         return variant.draws is not None
@@ -37,6 +38,9 @@ class DrawsGame:
             return side_wager_refusal(variant)
         if analysis == "draws_sample":
             return sampled_refusal(variant)
+        if analysis == "draws_exact":
+            from enumerate.draws.exact import exact_refusal  # lazy: start-up time (the draws kernels)
+            return exact_refusal(variant)
         return None
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,

@@ -43,6 +43,7 @@ ANALYSES: dict[str, str] = {
     "design": "paytable design (sensitivity, solve, search)",
     "protection": "game protection (hole-cards, edge-sort, burn-card, collusion, batch --protection)",
     "draws_sample": "the sampled estimate of switching two or more cards (draws-sample)",
+    "draws_exact": "the exact game with switches, slice by slice (draws-exact)",
 }
 
 

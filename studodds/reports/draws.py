@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.draws.exact import ExactSlice
     from enumerate.draws.sample import DrawSample
     from enumerate.game.analysis import GameAnalysis
 
@@ -130,4 +131,30 @@ def sample_text(s: DrawSample) -> str:
                      "core-hours")
     for e in d["examples"]:
         lines.append(f"  e.g. {e['hand']} against {e['up']}: {e['best_action']}, gains {e['gain_antes']['value']:.6f} antes")
+    return "\n".join(lines)
+
+
+def exact_text(s: ExactSlice) -> str:
+    """What ``studodds draws-exact`` prints."""
+    d = s.to_dict()
+    lines = [f"{s.variant.name}: {s.variant.draws.text() if s.variant.draws else ''}",
+             f"slice: {d['slice']['label']}: {d['classes']:,} classes up to suits, {d['situations']:,} situations, "
+             f"{float(s.share):.6%} of the game (exact {s.share}); every action, draw and dealer completion counted",
+             f"house edge within the slice (per ante, exact): {float(-s.expected):.6%} ({-s.expected})",
+             f"element of risk {float(s.element_of_risk):.6%}, standard deviation {d['standard_deviation_antes']:.6f} "
+             f"antes, raised {float(s.raise_probability):.4%} of decisions, fees {float(s.fees_per_hand):.6f} antes a hand",
+             "best action (share of the slice's situations): "
+             + ", ".join(f"{k} {float(Fraction(v['exact'])):.4%}" for k, v in d["action_shares"].items()),
+             "", "outcome                                          net (antes)  probability      return"]
+    for r in d["return_table"]:
+        lines.append(f"  {r['label'][:46]:<46}{r['net_result_antes']['value']:>12.4f}{r['probability']['value']:>13.8f}"
+                     f"{r['return_per_ante']['value']:>12.6f}")
+    lines += ["", "strategy (hand group, up rank: the most frequent best action and its share)"]
+    for e in d["strategy"]:
+        top, share = next(iter(e["actions"].items()))
+        lines.append(f"  {e['hand_group']:<32} up {e['up_rank']}: {top} ({float(Fraction(share['exact'])):.2%} of "
+                     f"{e['situations']:,})")
+    if d["core_seconds_per_class"] is not None:
+        lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a class; the whole game "
+                     f"(6,319,573 classes) would take {d['whole_game_core_hours']:,.0f} core-hours")
     return "\n".join(lines)

@@ -1,0 +1,629 @@
+"""The exact whole game of a table with switches of any number of cards, slice by slice.
+
+A *slice* is every situation (player hand, up card) whose up card has one of the given ranks and
+whose player hand -- before any switch -- is in one of the given categories; the whole game is
+the slice of every rank and category.  Its situations are taken up to suits the way the count
+engine takes them: every canonical player hand (134,459 suit classes, each weighted by its
+size) against each of the 47 up cards not in it, 6,319,573 classes for the whole game.
+
+Each class is valued exactly by :func:`enumerate.draws.hand.situation_draws` -- every allowed
+action, every draw, every dealer completion, through the dead-card engine -- and its best action
+(the table's tie order: keep, then fewer cards) is taken, with the outcomes of its draws by final
+category (:data:`enumerate.draws.hand.OUTCOME_STATS`).  A slice's figures are exact integer sums
+over its classes, each weighted by its suit class:
+
+* the expected result per ante, as the sum of the best actions' EVs (fees included) and again
+  from the return table the outcome counts make (two exact paths, required to agree);
+* the return table: the outcomes of action kind j (keep, switch k cards, buy) are counted over
+  its T_j = draws x dealer sets per situation (keep C(46, 4); switch k: C(46, k) C(46 - k, 4)),
+  so they are brought to the common denominator D = lcm of the T_j, and each fee is a row of
+  its own;
+* the element of risk (the expected loss over the expected ante and raise, fees not wagers),
+  the standard deviation (from the second moment by action kind, fees included), how often
+  each action is best, and the strategy by hand group and up-card rank.
+
+**Shards, resuming, clusters.** The slice's classes are cut, in their fixed order, into shards of
+:data:`SHARD` classes; a shard's sums are exact integers (and fractions), so adding the shards in
+any order gives the same figures, whether they ran on local threads or on a Dask cluster
+(``--scheduler``).  With a checkpoint folder every finished shard is written there atomically
+as a file of its own, with a SHA-256 over the run's key and its content; a rerun of the same
+variant file and slice reads, verifies and skips them, so an interruption loses at most the
+shards in progress.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypedDict
+
+import numpy as np
+
+from enumerate.analysis.base import ReturnRow, ReturnRowJSON, return_table
+from enumerate.core.atomic import atomic_write_text
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import chunked_map
+from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
+from enumerate.core.tabular import tabular
+from enumerate.draws.game import RANK_TEXT, hand_group
+from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
+from enumerate.draws.shapes import DrawStrategyRowJSON
+from enumerate.rules.settlement import Settlement
+from enumerate.rules.variant import Variant, VariantJSON
+from evaluator.errors import ParameterError, StudoddsError
+from evaluator.ranking import Category
+
+#: Classes per shard (one checkpoint file; about 10 core-seconds).
+SHARD = 32
+#: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused.
+VERSION = 1
+#: Concrete situations of the whole game, and its classes up to suits.
+SITUATIONS = 122_151_120
+CLASSES = 6_319_573
+#: Action kinds: keep (0), switch k cards (k = 1..5), buy a sixth card (6).
+KINDS = ("keep", *(f"switch {k} card{'s' if k > 1 else ''}" for k in range(1, 6)), "buy a sixth card")
+BUY_KIND = 6
+RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
+#: Unseen cards of a situation (a full deck).
+UNSEEN = 46
+#: The largest shard file read.
+MAX_SHARD_BYTES = 1 << 22
+
+
+def kind_of(action: int) -> int:
+    """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
+    return BUY_KIND if action == BUY else bin(action).count("1")
+
+
+def kind_denominator(kind: int) -> int:
+    """T_j: draws times dealer sets of one situation's action of kind j."""
+    k = 1 if kind == BUY_KIND else kind
+    return math.comb(UNSEEN, k) * math.comb(UNSEEN - k, 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# The slice
+
+_RANK_OF = {r: i for i, r in enumerate(RANK_TEXT)}
+
+
+def _parse_ranks(text: str) -> frozenset[int]:
+    ranks: set[int] = set()
+    for token in text.upper().replace("10", "T").split(","):
+        token = token.strip()
+        m = re.fullmatch(r"([2-9TJQKA])(?:\s*-\s*([2-9TJQKA]))?", token)
+        if m is None:
+            raise ParameterError("up", f"{token[:20]!r} is not a rank or a range of ranks such as 2-6 "
+                                       "(ranks 2-9, T, J, Q, K, A, separated by commas; 'all' for every rank)")
+        lo = _RANK_OF[m.group(1)]
+        hi = _RANK_OF[m.group(2)] if m.group(2) else lo
+        if hi < lo:
+            raise ParameterError("up", f"{token!r} runs downwards: write the lower rank first, e.g. 2-6")
+        ranks.update(range(lo, hi + 1))
+    return frozenset(ranks)
+
+
+def _parse_categories(text: str) -> frozenset[Category]:
+    cats: set[Category] = set()
+    for token in text.split(","):
+        key = re.sub(r"[\s-]+", "_", token.strip().lower())
+        try:
+            cats.add(Category.from_key(key))
+        except KeyError:
+            raise ParameterError("hands", f"{token.strip()[:30]!r} is not a hand category: one of "
+                                          + ", ".join(c.key for c in Category) + " (or 'all')") from None
+    return frozenset(cats)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The situations of a slice: up-card ranks (0 = deuce .. 12 = ace) and the player hand's
+    categories before any switch."""
+
+    up_ranks: frozenset[int] = frozenset(range(13))
+    categories: frozenset[Category] = frozenset(Category)
+
+    @classmethod
+    def parse(cls, up: str | None = None, hands: str | None = None) -> "Slice":
+        """The slice of ``up`` (ranks and ranges: "2-6,A") and ``hands`` (category keys:
+        "full_house,four_of_a_kind"); None or "all" is every one.  ParameterError on bad text."""
+        for name, text in (("up", up), ("hands", hands)):
+            if text is not None and (not isinstance(text, str) or not text.strip() or len(text) > 300
+                                     or not text.isprintable()):
+                raise ParameterError(name, f"a comma-separated list, not {str(text)[:40]!r}")
+        ranks = frozenset(range(13)) if up is None or up.strip().lower() == "all" else _parse_ranks(up)
+        cats = frozenset(Category) if hands is None or hands.strip().lower() == "all" else _parse_categories(hands)
+        return cls(ranks, cats)
+
+    @property
+    def whole_game(self) -> bool:
+        return len(self.up_ranks) == 13 and len(self.categories) == len(Category)
+
+    def key(self) -> dict[str, list[str]]:
+        return {"up_ranks": [RANK_TEXT[r] for r in sorted(self.up_ranks)],
+                "hands": [c.key for c in sorted(self.categories)]}
+
+    @property
+    def label(self) -> str:
+        if self.whole_game:
+            return "the whole game"
+        parts = []
+        if len(self.up_ranks) < 13:
+            parts.append("up card " + ", ".join(RANK_TEXT[r] for r in sorted(self.up_ranks)))
+        if len(self.categories) < len(Category):
+            parts.append("player hands " + ", ".join(c.label for c in sorted(self.categories)))
+        return "; ".join(parts)
+
+    def classes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(cards (N, 5) uint8 sorted, up (N,) uint8, weight (N,) int64): the slice's classes in
+        their fixed order (canonical hands in colex order, each against its up cards in
+        increasing order)."""
+        from enumerate.core.engine import hand_tables  # lazy: the hand tables take a second to build
+        from evaluator.ranking import CATEGORY_BY_STRENGTH  # lazy: with the hand tables
+        t = hand_tables()
+        hands = t.cards_by_index[t.canon_index]
+        cats = CATEGORY_BY_STRENGTH[t.canon_strength]
+        rows = np.flatnonzero(np.isin(cats, [int(c) for c in self.categories]))
+        allowed = np.zeros(52, dtype=bool)
+        for r in self.up_ranks:
+            allowed[4 * r: 4 * r + 4] = True
+        ok = np.broadcast_to(allowed, (rows.size, 52)).copy()
+        ok[np.arange(rows.size)[:, None], hands[rows].astype(np.int64)] = False
+        r_idx, up = np.nonzero(ok)
+        rows_sel = rows[r_idx]
+        return (np.ascontiguousarray(hands[rows_sel], dtype=np.uint8), up.astype(np.uint8),
+                t.canon_weight[rows_sel].astype(np.int64))
+
+
+# ---------------------------------------------------------------------------------------------
+# One shard's exact sums
+
+def classes_digest(cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> str:
+    """SHA-256 of a shard's classes: what a stored shard must have been made from."""
+    h = hashlib.sha256()
+    for a in (np.ascontiguousarray(cards, dtype=np.uint8), np.ascontiguousarray(up, dtype=np.uint8),
+              np.ascontiguousarray(weight, dtype=np.int64)):
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+@dataclass
+class ShardSums:
+    """Exact sums over classes: per action kind the situations taking it and their outcomes by
+    final category (weighted, in that kind's units), the EVs (fees included) and raise shares
+    weighted by situations, the strategy counts, and per class the best action (a switch mask,
+    or 32 for buying)."""
+
+    digest: str = ""
+    situations: list[int] = field(default_factory=lambda: [0] * len(KINDS))
+    outcomes: list[list[list[int]]] = field(
+        default_factory=lambda: [[[0] * len(OUTCOME_STATS) for _ in Category] for _ in KINDS])
+    ev: Fraction = Fraction(0)
+    raised: Fraction = Fraction(0)
+    chart: dict[str, int] = field(default_factory=dict)
+    actions: list[int] = field(default_factory=list)
+    #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
+    seconds: float = 0.0
+
+    def add(self, other: "ShardSums") -> None:
+        for j in range(len(KINDS)):
+            self.situations[j] += other.situations[j]
+            for c in range(len(Category)):
+                for s in range(len(OUTCOME_STATS)):
+                    self.outcomes[j][c][s] += other.outcomes[j][c][s]
+        self.ev += other.ev
+        self.raised += other.raised
+        for k, v in other.chart.items():
+            self.chart[k] = self.chart.get(k, 0) + v
+        self.actions += other.actions
+        self.seconds += other.seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return {"digest": self.digest, "situations": self.situations, "outcomes": self.outcomes,
+                "ev": str(self.ev), "raised": str(self.raised), "chart": self.chart, "actions": self.actions,
+                "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, data: Any, weights: np.ndarray) -> "ShardSums":
+        """A stored shard, checked against the classes it must hold (their ``weights``): every
+        field well formed, and its counts adding up (each kind's outcomes cover its situations'
+        draws and dealer sets, the chart and the actions cover every class); ValueError if not."""
+        fields = {"digest", "situations", "outcomes", "ev", "raised", "chart", "actions"}
+        if not isinstance(data, dict) or not fields <= set(data) <= fields | {"seconds"}:
+            raise ValueError("a shard's sums have the wrong fields")
+        seconds = data.get("seconds", 0.0)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9:
+            raise ValueError("its seconds are not a time")
+
+        def count(x: Any) -> int:
+            if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >= 1 << 80:
+                raise ValueError(f"a count out of range: {str(x)[:40]}")
+            return x
+
+        def fraction(x: Any) -> Fraction:
+            if not isinstance(x, str) or len(x) > 400 or not re.fullmatch(r"-?\d+(/\d+)?", x):
+                raise ValueError(f"not an exact fraction: {str(x)[:40]}")
+            return Fraction(x)
+
+        sit, out = data["situations"], data["outcomes"]
+        if not isinstance(sit, list) or len(sit) != len(KINDS):
+            raise ValueError("situations per kind: a list of 7 counts")
+        if (not isinstance(out, list) or len(out) != len(KINDS)
+                or any(not isinstance(o, list) or len(o) != len(Category) for o in out)
+                or any(not isinstance(r, list) or len(r) != len(OUTCOME_STATS) for o in out for r in o)):
+            raise ValueError("outcomes: 7 x 10 x 8 counts")
+        chart, actions = data["chart"], data["actions"]
+        if not isinstance(chart, dict) or not all(isinstance(k, str) and len(k) < 120 for k in chart):
+            raise ValueError("the chart is not an object of counts")
+        if not isinstance(actions, list) or len(actions) != weights.shape[0]:
+            raise ValueError("one best action per class")
+        if not isinstance(data["digest"], str):
+            raise ValueError("no digest of the classes")
+        s = cls(data["digest"], [count(x) for x in sit], [[[count(x) for x in r] for r in o] for o in out],
+                fraction(data["ev"]), fraction(data["raised"]), {k: count(v) for k, v in chart.items()},
+                [count(a) for a in actions], float(seconds))
+        if any(a > BUY or (a != BUY and a > 31) for a in s.actions):
+            raise ValueError("a best action that is not a switch mask or buying")
+        total = int(weights.sum())
+        by_kind = [0] * len(KINDS)
+        for a, w in zip(s.actions, weights.tolist()):
+            by_kind[kind_of(a)] += w
+        if by_kind != s.situations or sum(s.chart.values()) != total:
+            raise ValueError("its actions, situations and chart do not add up to its classes")
+        for j in range(len(KINDS)):
+            combos = sum(r[NQ] + r[WIN] + r[TIE] + r[LOSE] + r[FOLDED] for r in s.outcomes[j])
+            if combos != s.situations[j] * kind_denominator(j):
+                raise ValueError(f"its outcomes of '{KINDS[j]}' do not cover its draws and dealer sets")
+        if not abs(s.ev) <= 10**9 * total or not 0 <= s.raised <= total:
+            raise ValueError("an expected value or raise share out of range")
+        return s
+
+
+def chart_key(group: str, up_rank: int, label: str) -> str:
+    return f"{group}|{RANK_TEXT[up_rank]}|{label}"
+
+
+def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
+                threads: int | None = 1) -> ShardSums:
+    """Every class of a shard valued exactly; its best action's outcomes, EV and chart entry
+    summed with the class's weight."""
+    start = time.perf_counter()
+    s = ShardSums(classes_digest(cards, up, weight))
+    for hand, u, w in zip(cards.tolist(), up.tolist(), weight.tolist()):
+        r = situation_draws(variant, tuple(hand), u, threads=threads)
+        best = r.best
+        action = BUY if best.kind == "buy" else sum(1 << hand.index(c) for c in best.discard)
+        j = kind_of(action)
+        s.situations[j] += w
+        o = best.outcomes
+        for c in range(len(Category)):
+            for k in range(len(OUTCOME_STATS)):
+                s.outcomes[j][c][k] += w * int(o[c, k])
+        s.ev += w * best.ev
+        s.raised += Fraction(w * best.raised_draws, best.draws)
+        label = (("keep and raise" if best.raised_draws else "keep and fold") if j == 0 else KINDS[j])
+        key = chart_key(hand_group(tuple(hand)), u >> 2, label)
+        s.chart[key] = s.chart.get(key, 0) + w
+        s.actions.append(action)
+    s.seconds = time.perf_counter() - start
+    return s
+
+
+def _local_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> ShardSums:
+    """One shard on one OpenMP thread (a pool of Python threads, or a Dask worker, runs shards side
+    by side)."""
+    return value_shard(variant, cards, up, weight, threads=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checkpoint folder
+
+def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
+    """What a checkpoint is made for: the variant file, the slice, the shard size, the version."""
+    from enumerate.core.counts import evaluator_fingerprint  # lazy: reads the evaluator's tables
+    return {"kind": "draws_exact_checkpoint", "variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(),
+            "slice": sl.key(), "shard": SHARD, "version": VERSION, "evaluator": evaluator_fingerprint()}
+
+
+def _digest(key: Any, index: int, sums: Any) -> str:
+    text = json.dumps({"key": key, "shard": index, "sums": sums}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class ShardStore:
+    """Finished shards: in memory, and in a checkpoint folder when one is named (``run.json``
+    with the run's key, ``shard-NNNNNNN.json`` per shard, each written atomically).
+
+    A checkpoint is input, verified when read: the folder holds only these files; ``run.json``
+    names this run (variant file, slice, shard size, version, evaluator); each shard file is a
+    regular file of at most :data:`MAX_SHARD_BYTES` whose SHA-256 over the key and its content
+    matches, whose classes digest is the digest of the classes that shard holds, and whose sums
+    add up (:meth:`ShardSums.from_json`).  Anything else is refused with one line naming the
+    file; nothing is silently trusted or dropped."""
+
+    PATTERN = re.compile(r"shard-(\d{7})\.json")
+
+    def __init__(self, folder: Path | None, key: dict[str, Any]) -> None:
+        self.folder, self.key = folder, key
+        self.raw: dict[int, Any] = {}
+        if folder is None:
+            return
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise ParameterError("checkpoint", f"{folder}: not a folder (a checkpoint of draws-exact is a folder): "
+                                               "name a new or an earlier checkpoint folder")
+        if not folder.exists():
+            return
+        names = sorted(p.name for p in folder.iterdir())
+        if not names:
+            return
+        if "run.json" not in names:
+            raise ParameterError("checkpoint", f"{folder}: not empty and not a checkpoint of draws-exact (no run.json): "
+                                               "name a new folder")
+        if any(n != "run.json" and not self.PATTERN.fullmatch(n) and not n.startswith(".") for n in names):
+            strange = next(n for n in names if n != "run.json" and not self.PATTERN.fullmatch(n))
+            raise ParameterError("checkpoint", f"{folder}: holds {strange[:40]!r}, which no run of draws-exact writes: "
+                                               "name a new folder")
+        stored = self._read(folder / "run.json")
+        if stored != key:
+            raise ParameterError("checkpoint", f"{folder}: made for another variant file, slice or version: name a "
+                                               "new folder, or rerun with the same ones")
+        for n in names:
+            m = self.PATTERN.fullmatch(n)
+            if m is None:
+                continue
+            data = self._read(folder / n)
+            index = int(m.group(1))
+            if (not isinstance(data, dict) or set(data) != {"shard", "sha256", "sums"} or data["shard"] != index
+                    or data["sha256"] != _digest(key, index, data["sums"])):
+                raise ParameterError("checkpoint", f"{folder / n}: its checksum does not match its content (edited "
+                                                   "or damaged): remove that file to value its shard again")
+            self.raw[index] = data["sums"]
+
+    def _read(self, path: Path) -> Any:
+        try:
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode):
+                raise ParameterError("checkpoint", f"{path}: not a regular file: remove it")
+            if info.st_size > MAX_SHARD_BYTES:
+                raise ParameterError("checkpoint", f"{path}: {info.st_size:,} bytes, more than a checkpoint file holds: "
+                                                   "remove it")
+            return json.loads(path.read_text(encoding="utf-8"))
+        except ParameterError:
+            raise
+        except RecursionError:
+            raise ParameterError("checkpoint", f"{path}: not a readable checkpoint file (nested too deeply)") from None
+        except (OSError, ValueError) as exc:
+            raise ParameterError("checkpoint", f"{path}: not a readable checkpoint file ({str(exc)[:80]}): "
+                                               "remove it to value its shard again") from None
+
+    def load(self, index: int, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> ShardSums | None:
+        """Shard ``index`` if stored, verified against the classes it must hold."""
+        if index not in self.raw:
+            return None
+        where = self.folder / f"shard-{index:07d}.json" if self.folder is not None else Path("?")
+        try:
+            sums = ShardSums.from_json(self.raw[index], weight)
+        except (ValueError, ArithmeticError) as exc:
+            raise ParameterError("checkpoint", f"{where}: not a shard of this run ({exc}): remove it") from None
+        if sums.digest != classes_digest(cards, up, weight):
+            raise ParameterError("checkpoint", f"{where}: holds other classes than shard {index} of this slice: "
+                                               "remove it")
+        return sums
+
+    def save(self, index: int, sums: ShardSums) -> None:
+        data = sums.to_json()
+        self.raw[index] = data
+        if self.folder is None:
+            return
+        if not (self.folder / "run.json").exists():
+            self.folder.mkdir(parents=False, exist_ok=True)
+            atomic_write_text(self.folder / "run.json", json.dumps(self.key, sort_keys=True) + "\n")
+        atomic_write_text(self.folder / f"shard-{index:07d}.json",
+                          json.dumps({"shard": index, "sha256": _digest(self.key, index, data), "sums": data}) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The slice's figures
+
+class SliceInfoJSON(TypedDict):
+    """Which situations a slice holds."""
+
+    label: str
+    up_ranks: Annotated[list[str], MinItems(1)]
+    hands: Annotated[list[str], MinItems(1)]
+
+
+@shape("draws_exact", document=True)
+class DrawsExactJSON(TypedDict):
+    """Schema: studodds draws-exact: the exact whole game of a table with switches over a slice of its situations"""
+
+    kind: Literal["draws_exact"]
+    variant: VariantJSON
+    slice: SliceInfoJSON
+    exact: Literal[True]
+    classes: Count
+    situations: Count
+    share_of_situations: Exact
+    expected_return_per_ante: Exact
+    house_edge_per_ante: Exact
+    element_of_risk: Exact
+    standard_deviation_antes: float
+    raise_probability: Exact
+    fees_per_hand_antes: Exact
+    action_shares: dict[str, Exact]
+    return_table: Annotated[list[ReturnRowJSON], MinItems(1)]
+    strategy: list[DrawStrategyRowJSON]
+    core_seconds_per_class: Annotated[float, Minimum(0)] | None
+    whole_game_core_hours: Annotated[float, Minimum(0)] | None
+
+
+@tabular("return_table", "return_table")
+@dataclass(frozen=True)
+class ExactSlice:
+    """The exact figures of a slice (see the module docstring)."""
+
+    variant: Variant
+    slice: Slice
+    classes: int
+    sums: ShardSums
+    seconds_per_class: float | None      # core-seconds a class, measured by the shards (None: not recorded)
+
+    @property
+    def situations(self) -> int:
+        return sum(self.sums.situations)
+
+    @property
+    def share(self) -> Fraction:
+        return Fraction(self.situations, SITUATIONS)
+
+    @property
+    def expected(self) -> Fraction:
+        return self.sums.ev / self.situations
+
+    def fees(self) -> list[Fraction]:
+        d = self.variant.draws
+        assert d is not None
+        return [Fraction(0), *(d.fee(k) if d.switch is not None and k in d.switch.fees else Fraction(0)
+                               for k in range(1, 6)), d.buy_fee if d.buy_fee is not None else Fraction(0)]
+
+    def _table(self, kinds: list[int], denominator: int) -> tuple[tuple[ReturnRow, ...], Fraction, Fraction]:
+        """The return table of the kinds' outcomes over ``denominator`` combinations per situation."""
+        base = self.variant.base_game()
+        scale = {j: denominator // kind_denominator(j) for j in kinds}
+        o = self.sums.outcomes
+
+        def total(stat: int, c: int | None = None) -> int:
+            return sum(scale[j] * o[j][x][stat] for j in kinds for x in ([c] if c is not None else range(len(Category))))
+        wins = {c: total(WIN, int(c)) for c in Category}
+        split = {c: (total(NQ, int(c)), total(TIE, int(c)), total(LOSE, int(c))) for c in Category}
+        n = sum(self.sums.situations[j] for j in kinds)
+        return return_table(base, wins, total(NQ), total(TIE), total(LOSE), total(FOLDED), n * denominator, split)
+
+    def return_rows(self) -> tuple[ReturnRow, ...]:
+        """The slice's return table: the final decisions' outcomes, then a row per fee."""
+        kinds = [j for j in range(len(KINDS)) if self.sums.situations[j]]
+        d = math.lcm(*(kind_denominator(j) for j in kinds))
+        rows, expected, _ = self._table(kinds, d)
+        fees = self.fees()
+        fee_rows = []
+        for j in kinds:
+            if fees[j]:
+                p = Fraction(self.sums.situations[j], self.situations)
+                fee_rows.append(ReturnRow(f"fee_{KINDS[j].replace(' ', '_')}", f"fee: {KINDS[j]}", -fees[j],
+                                          self.sums.situations[j] * d, p, -fees[j] * p))
+        expected += sum((r.contribution for r in fee_rows), Fraction(0))
+        if expected != self.expected:
+            raise AssertionError(f"the return table gives {expected}, the best actions' EVs {self.expected}")
+        return tuple(rows) + tuple(fee_rows)
+
+    @property
+    def variance(self) -> Fraction:
+        fees = self.fees()
+        second = Fraction(0)
+        for j in range(len(KINDS)):
+            if self.sums.situations[j]:
+                rows, _, _ = self._table([j], kind_denominator(j))
+                share = Fraction(self.sums.situations[j], self.situations)
+                second += share * sum((r.probability * (r.pays - fees[j]) ** 2 for r in rows), Fraction(0))
+        return second - self.expected ** 2
+
+    @property
+    def raise_probability(self) -> Fraction:
+        return self.sums.raised / self.situations
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        return -self.expected / Settlement.of(self.variant).average_stake(self.raise_probability)
+
+    @property
+    def fees_per_hand(self) -> Fraction:
+        fees = self.fees()
+        return sum((Fraction(n, self.situations) * f for n, f in zip(self.sums.situations, fees)), Fraction(0))
+
+    def strategy(self) -> list[DrawStrategyRowJSON]:
+        cells: dict[tuple[str, str], dict[str, int]] = {}
+        for key, n in self.sums.chart.items():
+            group, rank, label = key.split("|")
+            cells.setdefault((group, rank), {})[label] = n
+        order = {g: i for i, g in enumerate(dict.fromkeys(k.split("|")[0] for k in self.sums.chart))}
+        out: list[DrawStrategyRowJSON] = []
+        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -_RANK_OF[x[0][1]])):
+            n = sum(cell.values())
+            out.append({"hand_group": group, "up_rank": rank, "situations": n,
+                        "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})
+        return out
+
+    def to_dict(self) -> DrawsExactJSON:
+        per = self.seconds_per_class
+        return {"kind": "draws_exact", "variant": self.variant.to_dict(),
+                "slice": {"label": self.slice.label, "up_ranks": self.slice.key()["up_ranks"],
+                          "hands": self.slice.key()["hands"]}, "exact": True,
+                "classes": self.classes, "situations": self.situations, "share_of_situations": exact(self.share),
+                "expected_return_per_ante": exact(self.expected), "house_edge_per_ante": exact(-self.expected),
+                "element_of_risk": exact(self.element_of_risk), "standard_deviation_antes": math.sqrt(self.variance),
+                "raise_probability": exact(self.raise_probability), "fees_per_hand_antes": exact(self.fees_per_hand),
+                "action_shares": {KINDS[j]: exact(Fraction(n, self.situations))
+                                  for j, n in enumerate(self.sums.situations) if n},
+                "return_table": [r.to_dict() for r in self.return_rows()],
+                "strategy": self.strategy(),
+                "core_seconds_per_class": per,
+                "whole_game_core_hours": None if per is None else per * CLASSES / 3600}
+
+
+def exact_refusal(variant: Variant) -> str | None:
+    """Why draws-exact does not cover ``variant``, or None."""
+    d = variant.draws
+    if d is None or d.switch is None:
+        return "the table offers no switching: its whole game is exact ('studodds analyze')"
+    if variant.side_bets or variant.progressive is not None:
+        return ("side bets and a progressive are not analysed with draws (remove them from the variant file, or the "
+                "[switch] and [buy_card] tables)")
+    return None
+
+
+def run_slice(variant: Variant, variant_text: str, sl: Slice, *, checkpoint: Path | ShardStore | None = None,
+              scheduler: str | None = None, threads: int = 1,
+              progress: Callable[[int], None] | None = None) -> ExactSlice:
+    """Value every class of the slice ``sl`` of ``variant`` exactly, shard by shard, resuming
+    from ``checkpoint`` and on the Dask ``scheduler`` when given."""
+    reason = exact_refusal(variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl))
+    cards, up, weight = sl.classes()
+    n = up.shape[0]
+    if n == 0:
+        raise ParameterError("up", f"the slice '{sl.label}' holds no situation (a hand category with no card of "
+                                   "those up ranks left?): widen it")
+    shards = range(-(-n // SHARD))
+
+    def part(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo, hi = i * SHARD, min(n, (i + 1) * SHARD)
+        return cards[lo:hi], up[lo:hi], weight[lo:hi]
+
+    total = ShardSums()
+    todo = []
+    for i in shards:
+        found = store.load(i, *part(i))
+        if found is None:
+            todo.append(i)
+        elif progress is not None:
+            progress(len(found.actions))
+    for i, sums in chunked_map(((i, (variant, *part(i))) for i in todo), local=_local_shard, remote=_local_shard,
+                               scheduler=scheduler, threads=threads, pool=True, ordered=False):
+        store.save(i, sums)
+        if progress is not None:
+            progress(len(sums.actions))
+    for i in shards:
+        loaded = store.load(i, *part(i))
+        assert loaded is not None
+        total.add(loaded)
+    per = total.seconds / n if total.seconds else None
+    return ExactSlice(variant, sl, n, total, per)
