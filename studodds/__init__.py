@@ -51,7 +51,7 @@ _LAZY = {
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
-        "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_table", "count_table",
+        "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_exact", "collusion_table", "count_table",
         "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
         "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "solve", "strategies",
         "table_kind", "variants")},
@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.progressive.figures import ProgressiveReport
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+    from enumerate.protection.seen_hand import SeenHandSlice
     from enumerate.rules.variant import Variant
     from enumerate.sidebets.analysis import SideBetReport
     from enumerate.simulation.simulate import Simulation
@@ -88,6 +89,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         certification,
         clear_memory,
         collusion,
+        collusion_exact,
         collusion_table,
         count_table,
         design_file,

@@ -79,6 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.collusion import Strategy as CollusionStrategy
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+    from enumerate.protection.seen_hand import SeenHandSlice
     from enumerate.simulation.simulate import Simulation
 
 #: A variant: a built-in name, a variant file path, or a Variant.
@@ -373,13 +374,14 @@ def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | Non
     resumes); ``scheduler``: a Dask scheduler address.  The figures do not depend on how the work
     is split."""
     threads, _use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
-    from enumerate.draws.exact import ShardStore, Slice, run_key, run_slice  # lazy: start-up time
+    from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
+    from enumerate.draws.exact import COMMAND, run_key, run_slice  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
     require(v, "draws_exact")
     sl = Slice.parse(up, hands)
     # read and verified before any work
-    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl))
+    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl), COMMAND)
     n = sl.classes()[1].shape[0]
     with progress_bar(progress, "classes of the slice", n, "class") as tick:
         return run_slice(v, source.text, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
@@ -529,6 +531,29 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
                         strategy_name=strategy_name or ("optimal" if strategy is None else
                                                         str(getattr(strategy, "__name__", "user"))),
                         threads=threads, scheduler=scheduler, progress=tick)
+
+
+def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = None, hands: str | None = None,
+                    checkpoint: str | Path | None = None, scheduler: str | None = None,
+                    **run: Unpack[RunOptions]) -> SeenHandSlice:
+    """The exact value of seeing one partner's hand over a slice of the situations: the up-card
+    ranks ``up`` ("2-6,A"; default all) and the **partner's** hand categories ``hands``
+    ("full_house,four_of_a_kind"; default all) -- every player hand of the 46 other cards, every
+    dealer hole-card set (see :mod:`enumerate.protection.seen_hand`).  Shards of 16 classes up to
+    suits; ``checkpoint``: a folder that keeps finished shards (a rerun resumes); ``scheduler``: a
+    Dask scheduler address.  The figures do not depend on how the work is split."""
+    threads, use_cache, progress = Run.of("collusion_exact", run)          # checked once; threads resolved to an int
+    from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
+    from enumerate.protection.seen_hand import COMMAND, run_key, run_slice  # lazy: start-up time
+    source = variant_source(variant)
+    v = _protection_variant(source.variant)
+    sl = Slice.parse(up, hands)
+    # read and verified before any work
+    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl), COMMAND)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    n = sl.classes()[1].shape[0]
+    with progress_bar(progress, "classes of the slice", n, "class") as tick:
+        return run_slice(v, source.text, table, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
 
 
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,

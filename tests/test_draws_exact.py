@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_draws import ONE_AND_BUY
 
+from enumerate.core.slices import shard_digest
 from enumerate.draws import exact as ex
 from enumerate.draws.hand import BUY, situation_draws
 from enumerate.rules.variant_file import parse_variant_text
@@ -128,12 +129,12 @@ def test_a_damaged_or_forged_checkpoint_is_refused(tmp_path, small_shards):
     with pytest.raises(ParameterError, match="checksum does not match"):
         ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
     key = json.loads((folder / "run.json").read_text())     # forged with a good checksum: the sums must add up
-    data["sha256"] = ex._digest(key, 0, data["sums"])
+    data["sha256"] = shard_digest(key, 0, data["sums"])
     shard.write_text(json.dumps(data))
     with pytest.raises(ParameterError, match="do not add up"):
         ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
     other = json.loads((folder / "shard-0000001.json").read_text())   # another shard's (valid) sums
-    shard.write_text(json.dumps({"shard": 0, "sha256": ex._digest(key, 0, other["sums"]), "sums": other["sums"]}))
+    shard.write_text(json.dumps({"shard": 0, "sha256": shard_digest(key, 0, other["sums"]), "sums": other["sums"]}))
     with pytest.raises(ParameterError, match="holds other classes"):
         ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
     for text in ("", "{", "[1, 2]", '{"shard": 0}', "nan"):
@@ -174,7 +175,7 @@ def test_any_slice_text_gives_a_slice_or_one_named_refusal(up, hands):
 def test_the_slice_parser_reads_ranges_and_categories():
     sl = ex.Slice.parse("2-6, a", "full house,four-of-a-kind")
     assert sl.up_ranks == {0, 1, 2, 3, 4, 12} and sl.categories == {Category.FULL_HOUSE, Category.QUADS}
-    assert sl.label == "up card 2, 3, 4, 5, 6, A; player hands full house, four of a kind"
+    assert sl.label() == "up card 2, 3, 4, 5, 6, A; player hands full house, four of a kind"
     assert ex.Slice.parse("all", None).whole_game and ex.Slice.parse("10", None).up_ranks == {8}
 
 

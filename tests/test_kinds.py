@@ -32,6 +32,7 @@ CALLS = {
     "collusion_table": lambda v: studodds.collusion_table(v, [1], samples=10),
     "diff": lambda v: studodds.diff(v, v),
     "draws_sample": lambda v: studodds.draws_sample(v, situations=1),
+    "collusion_exact": lambda v: studodds.collusion_exact(v, up="A", hands="royal_flush"),
     "draws_exact": lambda v: studodds.draws_exact(v, up="A", hands="royal_flush"),
 }
 

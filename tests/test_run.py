@@ -11,7 +11,7 @@ from enumerate.core.run import Run, RunOptions
 from evaluator.errors import ParameterError
 
 COMPUTING = ["count_table", "analyze", "hand", "strategies", "simulate", "draws_sample", "draws_exact", "ev_table", "progressive",
-             "diff", "hole_cards", "edge_sort", "collusion", "collusion_table", "burn_card", "sensitivity", "solve",
+             "diff", "hole_cards", "edge_sort", "collusion", "collusion_exact", "collusion_table", "burn_card", "sensitivity", "solve",
              "search"]
 
 

@@ -1,10 +1,11 @@
 """The exact whole game of a table with switches of any number of cards, slice by slice.
 
-A *slice* is every situation (player hand, up card) whose up card has one of the given ranks and
-whose player hand -- before any switch -- is in one of the given categories; the whole game is
-the slice of every rank and category.  Its situations are taken up to suits the way the count
-engine takes them: every canonical player hand (134,459 suit classes, each weighted by its
-size) against each of the 47 up cards not in it, 6,319,573 classes for the whole game.
+A *slice* (:class:`enumerate.core.slices.Slice`) is every situation (player hand, up card) whose
+up card has one of the given ranks and whose player hand -- before any switch -- is in one of
+the given categories; the whole game is the slice of every rank and category.  Its situations
+are taken up to suits the way the count engine takes them: every canonical player hand (134,459
+suit classes, each weighted by its size) against each of the 47 up cards not in it, 6,319,573
+classes for the whole game.
 
 Each class is valued exactly by :func:`enumerate.draws.hand.situation_draws` -- every allowed
 action, every draw, every dealer completion, through the dead-card engine -- and its best action
@@ -22,21 +23,17 @@ over its classes, each weighted by its suit class:
   the standard deviation (from the second moment by action kind, fees included), how often
   each action is best, and the strategy by hand group and up-card rank.
 
-**Shards, resuming, clusters.** The slice's classes are cut, in their fixed order, into shards of
-:data:`SHARD` classes; a shard's sums are exact integers (and fractions), so adding the shards in
-any order gives the same figures, whether they ran on local threads or on a Dask cluster
-(``--scheduler``).  With a checkpoint folder every finished shard is written there atomically
-as a file of its own, with a SHA-256 over the run's key and its content; a rerun of the same
-variant file and slice reads, verifies and skips them, so an interruption loses at most the
-shards in progress.
+**Shards, resuming, clusters** (:mod:`enumerate.core.slices`). The slice's classes are cut, in
+their fixed order, into shards of :data:`SHARD` classes; a shard's sums are exact integers (and
+fractions), so adding the shards gives the same figures whether they ran on local threads or on a
+Dask cluster (``--scheduler``).  With a checkpoint folder every finished shard is written there
+atomically as a file of its own, verified when read; a rerun of the same variant file and slice
+skips them, so an interruption loses at most the shards in progress.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
-import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,10 +44,10 @@ from typing import Annotated, Any, Literal, TypedDict
 import numpy as np
 
 from enumerate.analysis.base import ReturnRow, ReturnRowJSON, return_table
-from enumerate.core.atomic import atomic_write_text
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import chunked_map
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
+from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
+from enumerate.core.slices import run_key as slice_run_key
 from enumerate.core.tabular import tabular
 from enumerate.draws.game import RANK_TEXT, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
@@ -64,17 +61,12 @@ from evaluator.ranking import Category
 SHARD = 32
 #: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused.
 VERSION = 1
-#: Concrete situations of the whole game, and its classes up to suits.
-SITUATIONS = 122_151_120
-CLASSES = 6_319_573
 #: Action kinds: keep (0), switch k cards (k = 1..5), buy a sixth card (6).
 KINDS = ("keep", *(f"switch {k} card{'s' if k > 1 else ''}" for k in range(1, 6)), "buy a sixth card")
 BUY_KIND = 6
 RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
 #: Unseen cards of a situation (a full deck).
 UNSEEN = 46
-#: The largest shard file read.
-MAX_SHARD_BYTES = 1 << 22
 
 
 def kind_of(action: int) -> int:
@@ -89,110 +81,7 @@ def kind_denominator(kind: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# The slice
-
-_RANK_OF = {r: i for i, r in enumerate(RANK_TEXT)}
-
-
-def _parse_ranks(text: str) -> frozenset[int]:
-    ranks: set[int] = set()
-    for token in text.upper().replace("10", "T").split(","):
-        token = token.strip()
-        m = re.fullmatch(r"([2-9TJQKA])(?:\s*-\s*([2-9TJQKA]))?", token)
-        if m is None:
-            raise ParameterError("up", f"{token[:20]!r} is not a rank or a range of ranks such as 2-6 "
-                                       "(ranks 2-9, T, J, Q, K, A, separated by commas; 'all' for every rank)")
-        lo = _RANK_OF[m.group(1)]
-        hi = _RANK_OF[m.group(2)] if m.group(2) else lo
-        if hi < lo:
-            raise ParameterError("up", f"{token!r} runs downwards: write the lower rank first, e.g. 2-6")
-        ranks.update(range(lo, hi + 1))
-    return frozenset(ranks)
-
-
-def _parse_categories(text: str) -> frozenset[Category]:
-    cats: set[Category] = set()
-    for token in text.split(","):
-        key = re.sub(r"[\s-]+", "_", token.strip().lower())
-        try:
-            cats.add(Category.from_key(key))
-        except KeyError:
-            raise ParameterError("hands", f"{token.strip()[:30]!r} is not a hand category: one of "
-                                          + ", ".join(c.key for c in Category) + " (or 'all')") from None
-    return frozenset(cats)
-
-
-@dataclass(frozen=True)
-class Slice:
-    """The situations of a slice: up-card ranks (0 = deuce .. 12 = ace) and the player hand's
-    categories before any switch."""
-
-    up_ranks: frozenset[int] = frozenset(range(13))
-    categories: frozenset[Category] = frozenset(Category)
-
-    @classmethod
-    def parse(cls, up: str | None = None, hands: str | None = None) -> "Slice":
-        """The slice of ``up`` (ranks and ranges: "2-6,A") and ``hands`` (category keys:
-        "full_house,four_of_a_kind"); None or "all" is every one.  ParameterError on bad text."""
-        for name, text in (("up", up), ("hands", hands)):
-            if text is not None and (not isinstance(text, str) or not text.strip() or len(text) > 300
-                                     or not text.isprintable()):
-                raise ParameterError(name, f"a comma-separated list, not {str(text)[:40]!r}")
-        ranks = frozenset(range(13)) if up is None or up.strip().lower() == "all" else _parse_ranks(up)
-        cats = frozenset(Category) if hands is None or hands.strip().lower() == "all" else _parse_categories(hands)
-        return cls(ranks, cats)
-
-    @property
-    def whole_game(self) -> bool:
-        return len(self.up_ranks) == 13 and len(self.categories) == len(Category)
-
-    def key(self) -> dict[str, list[str]]:
-        return {"up_ranks": [RANK_TEXT[r] for r in sorted(self.up_ranks)],
-                "hands": [c.key for c in sorted(self.categories)]}
-
-    @property
-    def label(self) -> str:
-        if self.whole_game:
-            return "the whole game"
-        parts = []
-        if len(self.up_ranks) < 13:
-            parts.append("up card " + ", ".join(RANK_TEXT[r] for r in sorted(self.up_ranks)))
-        if len(self.categories) < len(Category):
-            parts.append("player hands " + ", ".join(c.label for c in sorted(self.categories)))
-        return "; ".join(parts)
-
-    def classes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(cards (N, 5) uint8 sorted, up (N,) uint8, weight (N,) int64): the slice's classes in
-        their fixed order (canonical hands in colex order, each against its up cards in
-        increasing order)."""
-        from enumerate.core.engine import hand_tables  # lazy: the hand tables take a second to build
-        from evaluator.ranking import CATEGORY_BY_STRENGTH  # lazy: with the hand tables
-        t = hand_tables()
-        hands = t.cards_by_index[t.canon_index]
-        cats = CATEGORY_BY_STRENGTH[t.canon_strength]
-        rows = np.flatnonzero(np.isin(cats, [int(c) for c in self.categories]))
-        allowed = np.zeros(52, dtype=bool)
-        for r in self.up_ranks:
-            allowed[4 * r: 4 * r + 4] = True
-        ok = np.broadcast_to(allowed, (rows.size, 52)).copy()
-        ok[np.arange(rows.size)[:, None], hands[rows].astype(np.int64)] = False
-        r_idx, up = np.nonzero(ok)
-        rows_sel = rows[r_idx]
-        return (np.ascontiguousarray(hands[rows_sel], dtype=np.uint8), up.astype(np.uint8),
-                t.canon_weight[rows_sel].astype(np.int64))
-
-
-# ---------------------------------------------------------------------------------------------
 # One shard's exact sums
-
-def classes_digest(cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> str:
-    """SHA-256 of a shard's classes: what a stored shard must have been made from."""
-    h = hashlib.sha256()
-    for a in (np.ascontiguousarray(cards, dtype=np.uint8), np.ascontiguousarray(up, dtype=np.uint8),
-              np.ascontiguousarray(weight, dtype=np.int64)):
-        h.update(a.tobytes())
-    return h.hexdigest()
-
 
 @dataclass
 class ShardSums:
@@ -323,110 +212,15 @@ def _local_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np
 
 
 # ---------------------------------------------------------------------------------------------
-# The checkpoint folder
+# The run
+
+#: The command whose checkpoints these are (for messages).
+COMMAND = "draws-exact"
+
 
 def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
-    """What a checkpoint is made for: the variant file, the slice, the shard size, the version."""
-    from enumerate.core.counts import evaluator_fingerprint  # lazy: reads the evaluator's tables
-    return {"kind": "draws_exact_checkpoint", "variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(),
-            "slice": sl.key(), "shard": SHARD, "version": VERSION, "evaluator": evaluator_fingerprint()}
-
-
-def _digest(key: Any, index: int, sums: Any) -> str:
-    text = json.dumps({"key": key, "shard": index, "sums": sums}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-class ShardStore:
-    """Finished shards: in memory, and in a checkpoint folder when one is named (``run.json``
-    with the run's key, ``shard-NNNNNNN.json`` per shard, each written atomically).
-
-    A checkpoint is input, verified when read: the folder holds only these files; ``run.json``
-    names this run (variant file, slice, shard size, version, evaluator); each shard file is a
-    regular file of at most :data:`MAX_SHARD_BYTES` whose SHA-256 over the key and its content
-    matches, whose classes digest is the digest of the classes that shard holds, and whose sums
-    add up (:meth:`ShardSums.from_json`).  Anything else is refused with one line naming the
-    file; nothing is silently trusted or dropped."""
-
-    PATTERN = re.compile(r"shard-(\d{7})\.json")
-
-    def __init__(self, folder: Path | None, key: dict[str, Any]) -> None:
-        self.folder, self.key = folder, key
-        self.raw: dict[int, Any] = {}
-        if folder is None:
-            return
-        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            raise ParameterError("checkpoint", f"{folder}: not a folder (a checkpoint of draws-exact is a folder): "
-                                               "name a new or an earlier checkpoint folder")
-        if not folder.exists():
-            return
-        names = sorted(p.name for p in folder.iterdir())
-        if not names:
-            return
-        if "run.json" not in names:
-            raise ParameterError("checkpoint", f"{folder}: not empty and not a checkpoint of draws-exact (no run.json): "
-                                               "name a new folder")
-        if any(n != "run.json" and not self.PATTERN.fullmatch(n) and not n.startswith(".") for n in names):
-            strange = next(n for n in names if n != "run.json" and not self.PATTERN.fullmatch(n))
-            raise ParameterError("checkpoint", f"{folder}: holds {strange[:40]!r}, which no run of draws-exact writes: "
-                                               "name a new folder")
-        stored = self._read(folder / "run.json")
-        if stored != key:
-            raise ParameterError("checkpoint", f"{folder}: made for another variant file, slice or version: name a "
-                                               "new folder, or rerun with the same ones")
-        for n in names:
-            m = self.PATTERN.fullmatch(n)
-            if m is None:
-                continue
-            data = self._read(folder / n)
-            index = int(m.group(1))
-            if (not isinstance(data, dict) or set(data) != {"shard", "sha256", "sums"} or data["shard"] != index
-                    or data["sha256"] != _digest(key, index, data["sums"])):
-                raise ParameterError("checkpoint", f"{folder / n}: its checksum does not match its content (edited "
-                                                   "or damaged): remove that file to value its shard again")
-            self.raw[index] = data["sums"]
-
-    def _read(self, path: Path) -> Any:
-        try:
-            info = path.lstat()
-            if not stat.S_ISREG(info.st_mode):
-                raise ParameterError("checkpoint", f"{path}: not a regular file: remove it")
-            if info.st_size > MAX_SHARD_BYTES:
-                raise ParameterError("checkpoint", f"{path}: {info.st_size:,} bytes, more than a checkpoint file holds: "
-                                                   "remove it")
-            return json.loads(path.read_text(encoding="utf-8"))
-        except ParameterError:
-            raise
-        except RecursionError:
-            raise ParameterError("checkpoint", f"{path}: not a readable checkpoint file (nested too deeply)") from None
-        except (OSError, ValueError) as exc:
-            raise ParameterError("checkpoint", f"{path}: not a readable checkpoint file ({str(exc)[:80]}): "
-                                               "remove it to value its shard again") from None
-
-    def load(self, index: int, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> ShardSums | None:
-        """Shard ``index`` if stored, verified against the classes it must hold."""
-        if index not in self.raw:
-            return None
-        where = self.folder / f"shard-{index:07d}.json" if self.folder is not None else Path("?")
-        try:
-            sums = ShardSums.from_json(self.raw[index], weight)
-        except (ValueError, ArithmeticError) as exc:
-            raise ParameterError("checkpoint", f"{where}: not a shard of this run ({exc}): remove it") from None
-        if sums.digest != classes_digest(cards, up, weight):
-            raise ParameterError("checkpoint", f"{where}: holds other classes than shard {index} of this slice: "
-                                               "remove it")
-        return sums
-
-    def save(self, index: int, sums: ShardSums) -> None:
-        data = sums.to_json()
-        self.raw[index] = data
-        if self.folder is None:
-            return
-        if not (self.folder / "run.json").exists():
-            self.folder.mkdir(parents=False, exist_ok=True)
-            atomic_write_text(self.folder / "run.json", json.dumps(self.key, sort_keys=True) + "\n")
-        atomic_write_text(self.folder / f"shard-{index:07d}.json",
-                          json.dumps({"shard": index, "sha256": _digest(self.key, index, data), "sums": data}) + "\n")
+    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`)."""
+    return slice_run_key("draws_exact_checkpoint", variant_text, sl, SHARD, VERSION)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,7 +348,7 @@ class ExactSlice:
             cells.setdefault((group, rank), {})[label] = n
         order = {g: i for i, g in enumerate(dict.fromkeys(k.split("|")[0] for k in self.sums.chart))}
         out: list[DrawStrategyRowJSON] = []
-        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -_RANK_OF[x[0][1]])):
+        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -RANK_TEXT.index(x[0][1]))):
             n = sum(cell.values())
             out.append({"hand_group": group, "up_rank": rank, "situations": n,
                         "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})
@@ -563,7 +357,7 @@ class ExactSlice:
     def to_dict(self) -> DrawsExactJSON:
         per = self.seconds_per_class
         return {"kind": "draws_exact", "variant": self.variant.to_dict(),
-                "slice": {"label": self.slice.label, "up_ranks": self.slice.key()["up_ranks"],
+                "slice": {"label": self.slice.label(), "up_ranks": self.slice.key()["up_ranks"],
                           "hands": self.slice.key()["hands"]}, "exact": True,
                 "classes": self.classes, "situations": self.situations, "share_of_situations": exact(self.share),
                 "expected_return_per_ante": exact(self.expected), "house_edge_per_ante": exact(-self.expected),
@@ -596,34 +390,14 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, checkpoint: Pat
     reason = exact_refusal(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl))
-    cards, up, weight = sl.classes()
-    n = up.shape[0]
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl),
+                                                                             COMMAND)
+    classes = sl.classes()
+    n = classes[1].shape[0]
     if n == 0:
-        raise ParameterError("up", f"the slice '{sl.label}' holds no situation (a hand category with no card of "
-                                   "those up ranks left?): widen it")
-    shards = range(-(-n // SHARD))
-
-    def part(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lo, hi = i * SHARD, min(n, (i + 1) * SHARD)
-        return cards[lo:hi], up[lo:hi], weight[lo:hi]
-
+        raise ParameterError("up", f"the slice '{sl.label()}' holds no situation: widen it")
     total = ShardSums()
-    todo = []
-    for i in shards:
-        found = store.load(i, *part(i))
-        if found is None:
-            todo.append(i)
-        elif progress is not None:
-            progress(len(found.actions))
-    for i, sums in chunked_map(((i, (variant, *part(i))) for i in todo), local=_local_shard, remote=_local_shard,
-                               scheduler=scheduler, threads=threads, pool=True, ordered=False):
-        store.save(i, sums)
-        if progress is not None:
-            progress(len(sums.actions))
-    for i in shards:
-        loaded = store.load(i, *part(i))
-        assert loaded is not None
-        total.add(loaded)
-    per = total.seconds / n if total.seconds else None
-    return ExactSlice(variant, sl, n, total, per)
+    for sums in run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
+                           scheduler=scheduler, threads=threads, progress=progress):
+        total.add(sums)
+    return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None)

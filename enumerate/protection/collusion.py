@@ -214,10 +214,20 @@ def draw_chunk(seed: int, index: int, n: int, seen: int) -> tuple[np.ndarray, np
 _OPTIMAL: TableMemo[tuple[int, int, bytes, int, bytes], np.ndarray] = TableMemo("optimal raise decisions")
 
 
+def optimal_decisions(table: CountTable, variant: Variant) -> np.ndarray:
+    """(rows, 47) bool: the normal game's optimal raise decision of every count-table situation."""
+    value = RaiseValue.of(variant)
+    return _OPTIMAL.get(table, value.key(), lambda: value.optimal(table))
+
+
 def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up: np.ndarray) -> np.ndarray:
     """The normal game's optimal raise decision of each (hand, up card), from the count table."""
-    value = RaiseValue.of(variant)
-    optimal = _OPTIMAL.get(table, value.key(), lambda: value.optimal(table))
+    return decisions_of(optimal_decisions(table, variant), table.hand_indices, player, up)
+
+
+def decisions_of(optimal: np.ndarray, canon_indices: np.ndarray, player: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """``optimal[row, column]`` of each (hand, up card): the count table's decisions (rows: the
+    canonical hands with colex indices ``canon_indices``) read for any hand and up card."""
     # relabel suits as enumerate.analysis.situation.canonical does: new suit k is the old suit with the
     # k-th largest rank mask, ties broken by suit number
     n = player.shape[0]
@@ -235,11 +245,20 @@ def normal_decisions(table: CountTable, variant: Variant, player: np.ndarray, up
 
     canon = np.sort(np.stack([relabel(player[:, i]) for i in range(5)], axis=1), axis=1).astype(np.uint8)
     u = relabel(up)
-    rows = np.searchsorted(table.hand_indices, hand_indices(canon))
-    if not (table.hand_indices[rows] == hand_indices(canon)).all():
+    rows = np.searchsorted(canon_indices, hand_indices(canon))
+    if not (canon_indices[rows] == hand_indices(canon)).all():
         raise AssertionError("a sampled hand is missing from the count table")
     cols = u - (canon < u[:, None]).sum(axis=1)
     return optimal[rows, cols]
+
+
+def decision_values(value: RaiseValue, strength: np.ndarray, nq: np.ndarray, win: np.ndarray, tie: np.ndarray,
+                    completions: int) -> tuple[np.ndarray, int]:
+    """(EV(raise) of each hand, EV(fold)) times scale * completions, from the hands' strengths and
+    their dealer counts (no qualifier, win, tie) over ``completions`` hole-card sets."""
+    cat = CATEGORY_BY_STRENGTH[strength]
+    return (nq.astype(np.int64) * value.c_nq + win.astype(np.int64) * value.c_win[cat]
+            + tie.astype(np.int64) * value.c_tie - value.c_lose * completions, -value.scale * completions)
 
 
 def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: int, seen: int,
@@ -251,12 +270,8 @@ def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: in
     n_threads = resolve_threads(threads)     # the kernel stops within milliseconds of SIGINT / SIGTERM
     interruptible(partial(_collusion.completion_counts, player, up, extra, variant.qualifier.threshold, counts,
                           n_threads))
-    value = RaiseValue.of(variant)
-    completions = math.comb(46 - seen, 4)
-    cat = CATEGORY_BY_STRENGTH[strengths(player)]
-    nq, win, tie = (counts[:, k].astype(np.int64) for k in range(3))
-    raise_value = nq * value.c_nq + win * value.c_win[cat] + tie * value.c_tie - value.c_lose * completions
-    fold_value = -value.scale * completions
+    raise_value, fold_value = decision_values(RaiseValue.of(variant), strengths(player), counts[:, 0], counts[:, 1],
+                                              counts[:, 2], math.comb(46 - seen, 4))
     if strategy is None:
         decide = raise_value > fold_value
     else:

@@ -50,13 +50,20 @@ def register(sub: Any) -> None:
     p.add_argument("--partners", default="6", help="comma-separated numbers of partners, 0..6 (default 6)")
     p.add_argument("--burn", choices=("no", "yes", "both"), default="no",
                    help="whether the burn card is seen too (default no)")
-    p.add_argument("--samples", type=int, default=600_000, help="situations sampled per estimate (default 600,000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--samples", type=int, default=None, help="situations sampled per estimate (default 600,000)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default 0)")
     p.add_argument("--strategy", metavar="MODULE:FUNCTION",
                    help="a strategy f(hand, up, seen) -> raise? to cost instead of optimal play "
                         "(module name or path/to/file.py)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on this Dask scheduler (needs the dask extra)")
+    p.add_argument("--exact", action="store_true",
+                   help="one partner, exactly: every situation of a slice (--up, --hands), every player hand and "
+                        "hole-card set; shards resumable with --checkpoint")
+    p.add_argument("--up", metavar="RANKS", help="with --exact: up-card ranks, e.g. 2-6,A (default: all)")
+    p.add_argument("--hands", metavar="CATEGORIES",
+                   help="with --exact: the partner's hand categories, e.g. full_house,four_of_a_kind (default: all)")
+    p.add_argument("--checkpoint", metavar="FOLDER", help="with --exact: keep finished shards in FOLDER and resume")
     common(p)
     p.set_defaults(func=collusion)
 
@@ -77,12 +84,34 @@ def edgesort(args: argparse.Namespace) -> int:
 
 def collusion(args: argparse.Namespace) -> int:
     from studodds.reports.protection import collusion_text  # lazy: start-up time
+    if args.exact:
+        return collusion_exact(args)
+    for option in ("up", "hands", "checkpoint"):
+        if getattr(args, option) is not None:
+            raise ParameterError(option, f"--{option} goes with --exact (the sampled estimate takes every situation)")
     partners = whole_numbers("partners", args.partners)
     if not partners or any(p not in range(7) for p in partners):
         raise ParameterError("partners", f"values must be 0..6, got {args.partners!r}")
     burns = {"no": [False], "yes": [True], "both": [False, True]}[args.burn]
     strategy, name = load_strategy(args.strategy) if args.strategy else (None, None)
-    emit(args, api.collusion_table(variant_of(args), partners, burn_cards=burns, samples=args.samples, seed=args.seed,
+    emit(args, api.collusion_table(variant_of(args), partners, burn_cards=burns,
+                                   samples=600_000 if args.samples is None else args.samples,
+                                   seed=0 if args.seed is None else args.seed,
                                    strategy=strategy, strategy_name=name, scheduler=args.scheduler,
                                    **api_options(args)), collusion_text)
+    return 0
+
+
+def collusion_exact(args: argparse.Namespace) -> int:
+    """``collusion --exact``: one partner, every situation of a slice; what only sampling
+    takes (more partners, the burn card, a user's strategy, samples and seeds) is refused."""
+    from studodds.reports.protection import collusion_exact_text  # lazy: start-up time
+    if args.partners.strip() != "1":
+        raise ParameterError("partners", "--exact values one partner (--partners 1); more partners are sampled")
+    for name, given in (("burn", args.burn != "no"), ("strategy", args.strategy is not None),
+                        ("samples", args.samples is not None), ("seed", args.seed is not None)):
+        if given:
+            raise ParameterError(name, f"--{name} goes with the sampled estimate, not with --exact")
+    emit(args, api.collusion_exact(variant_of(args), up=args.up, hands=args.hands, checkpoint=args.checkpoint,
+                                   scheduler=args.scheduler, **api_options(args)), collusion_exact_text)
     return 0

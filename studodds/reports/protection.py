@@ -8,6 +8,7 @@ from typing import Any
 
 from enumerate.protection.collusion import CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+from enumerate.protection.seen_hand import SeenHandSlice
 from studodds.reports.layout import columns
 
 
@@ -172,3 +173,25 @@ def protection_markdown(data: Mapping[str, Any]) -> str:
         if es.get("strategy_chart"):
             lines += _chart_markdown(es["strategy_chart"], "sorted_hole_cards", "sorted hole cards")
     return "\n".join(lines) + "\n"
+
+
+def collusion_exact_text(s: SeenHandSlice) -> str:
+    """What ``studodds collusion --partners 1 --exact`` prints."""
+    d = s.to_dict()
+    lines = [f"{s.variant.name}: the player sees one partner's five cards (exact)",
+             f"slice: {d['slice']['label']}: {d['classes']:,} classes up to suits (partner's hand x up card), "
+             f"{d['situations']:,} situations with the player's hands, {float(s.share):.6%} of the deals "
+             f"(exact {s.share}); every dealer hole-card set counted"]
+    for label, key in (("house edge seeing the partner's hand", "house_edge_seeing_partner"),
+                       ("house edge of the normal strategy, same situations", "house_edge_not_seeing"),
+                       ("gain of seeing it, antes a hand", "gain_per_hand_antes")):
+        value = Fraction(d[key]["exact"])  # type: ignore[literal-required]
+        shown = f"{float(value):.6%}" if key.startswith("house") else f"{float(value):.6f}"
+        lines.append(f"{label}: {shown} (exact {value})")
+    lines.append(f"raised: {float(Fraction(d['raise_share_seeing']['exact'])):.4%} seeing, "
+                 f"{float(Fraction(d['raise_share_not_seeing']['exact'])):.4%} normally; decisions changed: "
+                 f"{float(Fraction(d['changed_decisions_share']['exact'])):.4%}")
+    if d["core_seconds_per_class"] is not None:
+        lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a class; the whole game "
+                     f"(6,319,573 classes) would take {d['whole_game_core_hours']:,.0f} core-hours")
+    return "\n".join(lines)

@@ -1,0 +1,301 @@
+"""The exact value of seeing one partner's hand (one-partner collusion), slice by slice.
+
+``collusion --partners 1`` samples situations; this module counts them all.  A situation is the
+partner's five cards X, the up card u and the player's five cards P; the dealer's hole cards are
+any four of the 41 cards left, C(41, 4) = 101,270 sets.  For a class (X, u) -- the partner's hand
+up to suits against one up card, the classes of :mod:`enumerate.core.slices` -- one sweep of the
+dead-card engine (``enumerate/core/_dead.pyx``, X out of play) gives every one of the 1,370,754
+player hands of the 46 other cards its dealer counts (no qualifier, win, tie): the player hands
+are the complete run of 5-sets in colex order, read by the engine's fast path.  Each hand's
+values, in units of 1 / (scale * 101,270) antes (:func:`enumerate.protection.collusion.decision_values`):
+
+* V, seeing X: the better of raising and folding over these hole-card sets;
+* N, not seeing X: the normal game's optimal decision for (P, u) (the count table's), valued over
+  the same hole-card sets.
+
+Summed with the class's weight, V and N give the slice's exact expected results with and without
+the partner's cards, and their difference the exact gain (never negative: V is the best decision
+over the very sets N is valued on); the decisions that change and the raises are counted too.
+A slice is every situation whose up card has one of the given ranks and whose **partner's** hand
+is in one of the given categories; the whole game, all of them, is 6,319,573 classes.
+
+Shards of :data:`SHARD` classes, on local threads or Dask workers, resumable from a verified
+checkpoint folder (:mod:`enumerate.core.slices`): the sums are exact integers, the same however
+the work is split.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypedDict
+
+import numpy as np
+
+from enumerate.core import _dead
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import interruptible
+from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
+from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
+from enumerate.core.slices import run_key as slice_run_key
+from enumerate.protection.collusion import decision_values, decisions_of, optimal_decisions
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.variant import Variant, VariantJSON
+from evaluator.errors import ParameterError
+from evaluator.ranking import hand_indices, strength_by_index
+
+#: Classes per shard (one checkpoint file; about 6 core-seconds).
+SHARD = 16
+#: Bump when what a shard holds or how it is valued changes.
+VERSION = 1
+#: Player hands of a class, and the dealer's hole-card sets of each.
+PLAYER_HANDS = math.comb(46, 5)
+COMPLETIONS = math.comb(41, 4)
+COMMAND = "collusion --exact"
+_SETS: tuple[np.ndarray, np.ndarray] | None = None
+_NORMAL: dict[tuple[bytes, int], np.ndarray] = {}
+
+
+def five_sets() -> tuple[np.ndarray, np.ndarray]:
+    """(labels (1,370,754, 5) uint8, packed uint32): every 5-set of the labels 0..45 in colex order
+    (the largest label varying slowest), made once a process."""
+    global _SETS
+    if _SETS is None:
+        labels = np.array(list(itertools.combinations(range(46), 5)), dtype=np.uint8)
+        labels = labels[np.lexsort(labels.T)]
+        packed = (labels.astype(np.uint32) << (6 * np.arange(5, dtype=np.uint32))).sum(axis=1, dtype=np.uint32)
+        _SETS = (np.ascontiguousarray(labels), np.ascontiguousarray(packed))
+    return _SETS
+
+
+@dataclass(frozen=True)
+class Normal:
+    """The normal game's optimal decisions (the count table's, per canonical hand and up column),
+    what a worker needs to read N for any hand and up card."""
+
+    optimal: np.ndarray          # (rows, 47) bool
+    canon_indices: np.ndarray    # (rows,) colex indices of the canonical hands
+
+    @classmethod
+    def of(cls, table: CountTable, variant: Variant) -> "Normal":
+        return cls(np.ascontiguousarray(optimal_decisions(table, variant)), np.ascontiguousarray(table.hand_indices))
+
+    def by_hand(self, up: int) -> np.ndarray:
+        """(2,598,960,) bool: the decision of every hand (by colex index) against ``up`` (False
+        for the hands holding it), made once a process per up card."""
+        key = (hashlib.sha256(self.optimal.tobytes()).digest(), up)
+        if key not in _NORMAL:
+            from evaluator.ranking import hands_of_indices  # lazy: only here
+            hands = hands_of_indices(np.arange(math.comb(52, 5), dtype=np.int32))
+            valid = ~(hands == up).any(axis=1)
+            out = np.zeros(hands.shape[0], dtype=bool)
+            out[valid] = decisions_of(self.optimal, self.canon_indices, hands[valid],
+                                      np.full(int(valid.sum()), up, dtype=np.uint8))
+            _NORMAL[key] = out
+        return _NORMAL[key]
+
+
+def class_values(variant: Variant, normal: Normal, partner: tuple[int, ...], up: int,
+                 threads: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For the class (partner's hand, up card), every player hand of the 46 other cards in colex
+    order: (V, N, the decision seeing the partner (raise?), the normal decision), V and N in
+    units of 1 / (scale * 101,270) antes."""
+    unseen = np.array([c for c in range(52) if c not in partner and c != up], dtype=np.uint8)
+    labels, sets = five_sets()
+    cards = unseen[labels]
+    index = hand_indices(cards)
+    strength = np.ascontiguousarray(strength_by_index()[index], dtype=np.int16)
+    n = sets.shape[0]
+    nq, win, tie = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
+    complete = np.array([-1, -1, -1, -1, -1, 0], dtype=np.int64)
+    interruptible(lambda cancel: _dead.dead_counts_of(unseen, up, variant.qualifier.threshold, sets, complete,
+                                                      np.arange(n, dtype=np.int32), strength, nq, win, tie, cancel,
+                                                      threads))
+    raise_v, fold = decision_values(RaiseValue.of(variant), strength, nq, win, tie, COMPLETIONS)
+    seen = raise_v > fold
+    usual = normal.by_hand(up)[index]
+    return np.where(seen, raise_v, fold), np.where(usual, raise_v, fold), seen, usual
+
+
+@dataclass
+class SeenSums:
+    """Exact sums over classes, each player hand weighted by its class: situations, the values
+    with and without the partner's cards (units of 1 / (scale * 101,270) antes), the raises with
+    and without, the decisions that change; and the shard's core-seconds (not a figure)."""
+
+    digest: str = ""
+    situations: int = 0
+    seen: int = 0
+    normal: int = 0
+    seen_raised: int = 0
+    normal_raised: int = 0
+    changed: int = 0
+    seconds: float = 0.0
+
+    FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
+
+    def add(self, other: "SeenSums") -> None:
+        for f in self.FIELDS:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.seconds += other.seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return {"digest": self.digest, **{f: str(getattr(self, f)) for f in self.FIELDS}, "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, data: Any, weights: np.ndarray) -> "SeenSums":
+        """A stored shard, checked against its classes' ``weights``: well formed, and adding up
+        (every player hand of every class counted, raises and changes within them, the gain of
+        seeing never negative); ValueError if not."""
+        if not isinstance(data, dict) or set(data) != {"digest", "seconds", *cls.FIELDS}:
+            raise ValueError("a shard's sums have the wrong fields")
+        values = {}
+        for f in cls.FIELDS:
+            x = data[f]
+            if not isinstance(x, str) or not re.fullmatch(r"-?\d{1,40}", x):
+                raise ValueError(f"{f}: not a whole number")
+            values[f] = int(x)
+        seconds = data["seconds"]
+        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9
+                or not isinstance(data["digest"], str)):
+            raise ValueError("its seconds or digest are malformed")
+        s = cls(data["digest"], seconds=float(seconds), **values)
+        if s.situations != int(weights.sum()) * PLAYER_HANDS:
+            raise ValueError("its situations are not its classes' player hands")
+        if not all(0 <= getattr(s, f) <= s.situations for f in ("seen_raised", "normal_raised", "changed")):
+            raise ValueError("raises or changed decisions out of range")
+        if s.seen < s.normal or (s.changed == 0 and s.seen != s.normal):
+            raise ValueError("seeing the partner's hand is worth less than not seeing it")
+        return s
+
+
+def value_shard(variant: Variant, normal: Normal, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
+                threads: int = 1) -> SeenSums:
+    """Every class of a shard, its player hands' sums weighted by the class (the seconds: the
+    classes' own, after the once-a-process tables are made)."""
+    five_sets()
+    for u in set(up.tolist()):
+        normal.by_hand(u)
+    start = time.perf_counter()
+    s = SeenSums(classes_digest(cards, up, weight))
+    for partner, u, w in zip(cards.tolist(), up.tolist(), weight.tolist()):
+        v, n, seen, usual = class_values(variant, normal, tuple(partner), u, threads)
+        s.situations += w * PLAYER_HANDS
+        s.seen += w * int(v.sum())
+        s.normal += w * int(n.sum())
+        s.seen_raised += w * int(seen.sum())
+        s.normal_raised += w * int(usual.sum())
+        s.changed += w * int((seen != usual).sum())
+    s.seconds = time.perf_counter() - start
+    return s
+
+
+def _shard(variant: Variant, normal: Normal, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SeenSums:
+    """One shard on one OpenMP thread (a pool of Python threads, or a Dask worker, runs shards side
+    by side)."""
+    return value_shard(variant, normal, cards, up, weight, threads=1)
+
+
+def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
+    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`)."""
+    return slice_run_key("collusion_exact_checkpoint", variant_text, sl, SHARD, VERSION)
+
+
+class SeenSliceInfoJSON(TypedDict):
+    """Which situations a slice holds (by the partner's hand and the up card)."""
+
+    label: str
+    up_ranks: Annotated[list[str], MinItems(1)]
+    partner_hands: Annotated[list[str], MinItems(1)]
+
+
+@shape("collusion_exact", document=True)
+class CollusionExactJSON(TypedDict):
+    """Schema: studodds collusion --exact: the exact value of seeing one partner's hand over a slice of the situations"""
+
+    kind: Literal["collusion_exact"]
+    variant: VariantJSON
+    slice: SeenSliceInfoJSON
+    exact: Literal[True]
+    partners: Literal[1]
+    classes: Count
+    situations: Count
+    share_of_situations: Exact
+    house_edge_seeing_partner: Exact
+    house_edge_not_seeing: Exact
+    gain_per_hand_antes: Exact
+    raise_share_seeing: Exact
+    raise_share_not_seeing: Exact
+    changed_decisions_share: Exact
+    core_seconds_per_class: Annotated[float, Minimum(0)] | None
+    whole_game_core_hours: Annotated[float, Minimum(0)] | None
+
+
+@dataclass(frozen=True)
+class SeenHandSlice:
+    """The exact figures of a slice (see the module docstring)."""
+
+    variant: Variant
+    slice: Slice
+    classes: int
+    sums: SeenSums
+    seconds_per_class: float | None
+
+    @property
+    def _unit(self) -> int:
+        return self.sums.situations * RaiseValue.of(self.variant).scale * COMPLETIONS
+
+    @property
+    def seeing(self) -> Fraction:
+        """Expected result per ante seeing the partner's hand (optimal play)."""
+        return Fraction(self.sums.seen, self._unit)
+
+    @property
+    def not_seeing(self) -> Fraction:
+        """Expected result per ante of the normal optimal decisions, on the same situations."""
+        return Fraction(self.sums.normal, self._unit)
+
+    @property
+    def share(self) -> Fraction:
+        return Fraction(self.sums.situations // PLAYER_HANDS, SITUATIONS)
+
+    def to_dict(self) -> CollusionExactJSON:
+        n = self.sums.situations
+        per = self.seconds_per_class
+        key = self.slice.key()
+        return {"kind": "collusion_exact", "variant": self.variant.to_dict(),
+                "slice": {"label": self.slice.label("partner hands"), "up_ranks": key["up_ranks"],
+                          "partner_hands": key["hands"]},
+                "exact": True, "partners": 1, "classes": self.classes, "situations": n,
+                "share_of_situations": exact(self.share),
+                "house_edge_seeing_partner": exact(-self.seeing), "house_edge_not_seeing": exact(-self.not_seeing),
+                "gain_per_hand_antes": exact(self.seeing - self.not_seeing),
+                "raise_share_seeing": exact(Fraction(self.sums.seen_raised, n)),
+                "raise_share_not_seeing": exact(Fraction(self.sums.normal_raised, n)),
+                "changed_decisions_share": exact(Fraction(self.sums.changed, n)),
+                "core_seconds_per_class": per, "whole_game_core_hours": None if per is None else per * CLASSES / 3600}
+
+
+def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice, *,
+              checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
+              progress: Callable[[int], None] | None = None) -> SeenHandSlice:
+    """Every class of the slice ``sl`` (partner's hand x up card) valued exactly, shard by shard,
+    resuming from ``checkpoint`` and on the Dask ``scheduler`` when given."""
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl),
+                                                                             COMMAND)
+    classes = sl.classes()
+    n = classes[1].shape[0]
+    if n == 0:
+        raise ParameterError("up", f"the slice '{sl.label('partner hands')}' holds no situation: widen it")
+    total = SeenSums()
+    for sums in run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
+                           scheduler=scheduler, threads=threads, progress=progress):
+        total.add(sums)
+    return SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None)
