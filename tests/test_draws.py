@@ -155,6 +155,7 @@ def test_two_card_switches_match_brute_force():
         assert a.ev == brute.action_ev(variant, mask), a.label
 
 
+@pytest.mark.debug_sample
 def test_the_outcomes_of_every_action_match_brute_force():
     """The outcome counts each action adds up (what a whole game's return table is made of) on a
     16-card deck, every switch set of 1 to 5 cards and the sixth card, the five-card switch

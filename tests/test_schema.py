@@ -231,3 +231,13 @@ def test_a_key_that_may_be_absent_is_not_required():
     from enumerate.simulation.simulate import SimulationReturnJSON
     d = definition(SimulationReturnJSON)
     assert "note" in d["properties"] and "note" not in d["required"] and d["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "docs" / "samples").glob("*.json")), ids=lambda p: p.name)
+def test_the_kept_results_of_long_runs_validate(validator, path):
+    """The outputs of long runs kept beside the docs (a sample, an exact slice) are what the
+    command prints: they validate against the schema of their kind."""
+    data = json.loads(path.read_text())
+    assert data["kind"] in {"draws_sample", "draws_exact", "collusion_exact"}
+    errors = sorted(validator.iter_errors(data), key=str)
+    assert not errors, f"{path.name}: {errors[0].message}"
