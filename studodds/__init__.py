@@ -41,6 +41,8 @@ _LAZY = {
     "Sensitivity": "enumerate.design.sensitivity",
     "SideBetReport": "enumerate.sidebets.analysis",
     "DrawSample": "enumerate.draws.sample",
+    "ExactSlice": "enumerate.draws.exact",
+    "SeenHandSlice": "enumerate.protection.seen_hand",
     "GameAnalysis": "enumerate.game.analysis",
     "HandDraws": "enumerate.draws.hand",
     "Simulation": "enumerate.simulation.simulate",
