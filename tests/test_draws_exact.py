@@ -211,3 +211,29 @@ def test_refusals_of_the_api(tmp_path):
         studodds.draws_exact("sixth-card")
     with pytest.raises(ParameterError, match="checkpoint"):
         studodds.draws_exact("docs/variants/oasis-galewind.toml", checkpoint=5)
+
+
+@pytest.mark.slow
+def test_a_slice_where_every_hand_is_kept_equals_the_count_table():
+    """Four of a kind against a deuce on a table switching one or two cards: every situation keeps
+    and raises, so the slice's exact EV is the plain game's raise EV over the same situations,
+    read from the count table (the count engine, not the dead-card engine)."""
+    from enumerate.core.engine import COMPLETIONS
+    from enumerate.raise_value import RaiseValue
+    from evaluator.ranking import CATEGORY_BY_STRENGTH
+    from studodds import api
+    sl = ex.Slice.parse("2", "four_of_a_kind")
+    got = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    assert got.sums.situations[0] == got.situations and list(got.sums.chart.values()) == [got.situations]
+    base = TWO.base_game()
+    table = api.count_table(base)
+    rv = RaiseValue.of(base)
+    cats = CATEGORY_BY_STRENGTH[table.strength]
+    forms = rv.form(table).astype(np.int64)
+    total = 0
+    for r in np.flatnonzero(cats == int(Category.QUADS)):
+        for c in range(47):
+            if int(table.up[r, c]) // 4 == 0:
+                form = int(forms[r, c]) - rv.c_lose * COMPLETIONS + int(rv.bonus[cats[r]]) * rv.scale * COMPLETIONS
+                total += int(table.weight[r]) * form
+    assert got.expected == Fraction(total, got.situations * rv.scale * COMPLETIONS)
