@@ -237,3 +237,17 @@ def test_a_slice_where_every_hand_is_kept_equals_the_count_table():
                 form = int(forms[r, c]) - rv.c_lose * COMPLETIONS + int(rv.bonus[cats[r]]) * rv.scale * COMPLETIONS
                 total += int(table.weight[r]) * form
     assert got.expected == Fraction(total, got.situations * rv.scale * COMPLETIONS)
+
+
+@pytest.mark.slow
+def test_a_slice_on_a_dask_cluster_equals_the_local_run(tmp_path, small_shards):
+    """Shards valued by Dask worker processes give the very integers of the local run."""
+    distributed = pytest.importorskip("distributed")
+    sl = ex.Slice.parse("A,K", "royal_flush")
+    local = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=tmp_path / "ck", scheduler=cluster.scheduler_address)
+    strip = {"core_seconds_per_class", "whole_game_core_hours"}
+    assert ({k: v for k, v in remote.to_dict().items() if k not in strip}
+            == {k: v for k, v in local.to_dict().items() if k not in strip})
+    assert len(list((tmp_path / "ck").iterdir())) == 1 + 3
