@@ -29,14 +29,14 @@ import numpy as np
 
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.parallel import chunked_map
+from evaluator.cards import RANKS
 from evaluator.errors import ParameterError
 from evaluator.ranking import Category
 
 #: Concrete (hand, up card) pairs, and their classes up to suits.
 SITUATIONS = 122_151_120
 CLASSES = 6_319_573
-RANK_TEXT = "23456789TJQKA"
-_RANK_OF = {r: i for i, r in enumerate(RANK_TEXT)}
+_RANK_OF = {r: i for i, r in enumerate(RANKS)}
 #: The largest shard file read.
 MAX_SHARD_BYTES = 1 << 22
 
@@ -94,7 +94,7 @@ class Slice:
         return len(self.up_ranks) == 13 and len(self.categories) == len(Category)
 
     def key(self) -> dict[str, list[str]]:
-        return {"up_ranks": [RANK_TEXT[r] for r in sorted(self.up_ranks)],
+        return {"up_ranks": [RANKS[r] for r in sorted(self.up_ranks)],
                 "hands": [c.key for c in sorted(self.categories)]}
 
     def label(self, hand: str = "player hands") -> str:
@@ -102,7 +102,7 @@ class Slice:
             return "the whole game"
         parts = []
         if len(self.up_ranks) < 13:
-            parts.append("up card " + ", ".join(RANK_TEXT[r] for r in sorted(self.up_ranks)))
+            parts.append("up card " + ", ".join(RANKS[r] for r in sorted(self.up_ranks)))
         if len(self.categories) < len(Category):
             parts.append(f"{hand} " + ", ".join(c.label for c in sorted(self.categories)))
         return "; ".join(parts)
@@ -274,18 +274,19 @@ def run_shards(store: ShardStore, classes: tuple[np.ndarray, np.ndarray, np.ndar
         return store.load(i, lambda raw: parse(raw, w), classes_digest(c, u, w))
 
     shards = range(-(-n // size))
-    todo = []
+    done: dict[int, S] = {}
     for i in shards:
-        if stored(i) is None:
-            todo.append(i)
-        elif progress is not None:
-            progress(part(i)[1].shape[0])
+        found = stored(i)
+        if found is not None:
+            done[i] = found
+            if progress is not None:
+                progress(part(i)[1].shape[0])
+    todo = [i for i in shards if i not in done]
     for i, sums in chunked_map(((i, part(i)) for i in todo), local=work, remote=work, shared=shared,
                                scheduler=scheduler, threads=threads, pool=True, ordered=False):
         store.save(i, sums.to_json())
+        done[i] = sums
         if progress is not None:
             progress(part(i)[1].shape[0])
     for i in shards:
-        found = stored(i)
-        assert found is not None
-        yield found
+        yield done.pop(i)

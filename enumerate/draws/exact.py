@@ -49,11 +49,12 @@ from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
 from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.core.tabular import tabular
-from enumerate.draws.game import RANK_TEXT, hand_group
+from enumerate.draws.game import hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant, VariantJSON
+from evaluator.cards import RANKS
 from evaluator.errors import ParameterError, StudoddsError
 from evaluator.ranking import Category
 
@@ -176,7 +177,7 @@ class ShardSums:
 
 
 def chart_key(group: str, up_rank: int, label: str) -> str:
-    return f"{group}|{RANK_TEXT[up_rank]}|{label}"
+    return f"{group}|{RANKS[up_rank]}|{label}"
 
 
 def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
@@ -348,7 +349,7 @@ class ExactSlice:
             cells.setdefault((group, rank), {})[label] = n
         order = {g: i for i, g in enumerate(dict.fromkeys(k.split("|")[0] for k in self.sums.chart))}
         out: list[DrawStrategyRowJSON] = []
-        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -RANK_TEXT.index(x[0][1]))):
+        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -RANKS.index(x[0][1]))):
             n = sum(cell.values())
             out.append({"hand_group": group, "up_rank": rank, "situations": n,
                         "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypedDict
 
@@ -83,6 +84,11 @@ class Normal:
     optimal: np.ndarray          # (rows, 47) bool
     canon_indices: np.ndarray    # (rows,) colex indices of the canonical hands
 
+    @cached_property
+    def _key(self) -> bytes:
+        """The decisions' digest, made once: the key of the per-up-card tables of this process."""
+        return hashlib.sha256(self.optimal.tobytes()).digest()
+
     @classmethod
     def of(cls, table: CountTable, variant: Variant) -> "Normal":
         return cls(np.ascontiguousarray(optimal_decisions(table, variant)), np.ascontiguousarray(table.hand_indices))
@@ -90,7 +96,7 @@ class Normal:
     def by_hand(self, up: int) -> np.ndarray:
         """(2,598,960,) bool: the decision of every hand (by colex index) against ``up`` (False
         for the hands holding it), made once a process per up card."""
-        key = (hashlib.sha256(self.optimal.tobytes()).digest(), up)
+        key = (self._key, up)
         if key not in _NORMAL:
             from evaluator.ranking import hands_of_indices  # lazy: only here
             hands = hands_of_indices(np.arange(math.comb(52, 5), dtype=np.int32))
