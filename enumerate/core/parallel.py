@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -113,6 +114,7 @@ def dask_client(address: str) -> Iterator[Any]:
         raise ParameterError("scheduler", "needs Dask's distributed: pip install 'studodds[dask]'") from None
     if not isinstance(address, str) or not address.strip() or len(address) > 500 or not address.isprintable():
         raise ParameterError("scheduler", f"{str(address)[:60]!r} is not a scheduler address such as tcp://host:8786")
+    _refused_at_once(address)
     client = _connect(Client, address)
     try:
         yield client
@@ -123,6 +125,22 @@ def dask_client(address: str) -> Iterator[Any]:
 #: Seconds to wait for a Dask scheduler's answer: a server that accepts the connection and never
 #: answers (or is not a Dask scheduler at all) is refused after this, never waited on for ever.
 CONNECT_SECONDS = 20.0
+
+
+def _refused_at_once(address: str) -> None:
+    """A TCP address where nothing listens is refused at once (distributed retries a refused
+    connection until its own timeout, ten seconds in which nothing can change); anything else --
+    no answer, a name that does not resolve, another transport -- is left to :func:`_connect`."""
+    host, sep, port = address.removeprefix("tcp://").rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536 or "://" in host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=2.0).close()
+    except ConnectionRefusedError:
+        raise ParameterError("scheduler", f"nothing listens at {address} (connection refused): start a scheduler "
+                                          "there with 'dask scheduler', or check the address and port") from None
+    except (OSError, ValueError):
+        return
 
 
 def _connect(client_type: Any, address: str) -> Any:
