@@ -66,18 +66,19 @@ def test_the_outcomes_equal_the_whole_game_kernel_of_the_one_card_table():
     """For sampled rows of the count table (all 47 up cards each), the best actions and their
     outcomes by final category summed by the slice code equal the one-card whole-game kernel's
     choice and accounting (another exact path: dead-card counts per canonical hand)."""
+    from enumerate.core.engine import canonical_map
     from enumerate.core.parallel import interruptible
     from enumerate.draws import _game, game
     from studodds import api
     table = api.count_table("us-common")
     v = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "one.toml")
-    values, scale = game.action_values(table, v)
-    action, _, _ = game.choose(v, values, scale)
     dead = game.memo_dead(table)
-    canon, perms = game.canonical_map()
+    canon, perms = canonical_map()
     coef = game.coefficients(v)
     rng = np.random.default_rng(32)
     for row in rng.choice(table.hands.shape[0], 3, replace=False):
+        values, scale = game.action_values(table, v, rows=(int(row), int(row) + 1))     # the kernel's, this row only
+        action, _, _ = game.choose(v, values, scale)
         acc = np.zeros((1, 3, 10, 8), dtype=np.int64)
         interruptible(lambda cancel, row=int(row): _game.account(
             np.ascontiguousarray(table.hands), np.ascontiguousarray(table.weight, dtype=np.int64),
@@ -189,7 +190,7 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path):
                          (["draws-exact", galewind, "--hands", "pairs"], "not a hand category"),
                          (["draws-exact", galewind, "--checkpoint", str(tmp_path / "no" / "ck")], "no such folder"),
                          (["draws-exact", galewind, "--scheduler", "tcp://127.0.0.1:1", "--up", "A", "--hands",
-                           "royal_flush"], "scheduler")]:
+                           "royal_flush"], "--scheduler: nothing listens at tcp://127.0.0.1:1 (connection refused)")]:
         r = run_cli(*args, "--quiet")
         assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
     assert not list(tmp_path.iterdir())

@@ -52,6 +52,24 @@ def test_a_class_values_its_player_hands_like_the_collusion_kernel(table):
         assert (usual[rows] == expected_normal).all() and (n[rows] == np.where(expected_normal, raise_v, fold)).all()
 
 
+def test_the_normal_decisions_by_hand_are_the_count_tables(table):
+    """Normal.by_hand (every hand through the canonical map) against the count table's decisions
+    read hand by hand (relabelled on their own), for sampled hands and up cards, hands holding the
+    up card False."""
+    from evaluator.ranking import hand_indices, hands_of_indices
+    normal = sh.Normal.of(table, US)
+    rng = np.random.default_rng(7)
+    for up in (0, 25, 51):
+        got = normal.by_hand(up)
+        hands = hands_of_indices(rng.choice(2598960, 30000, replace=False).astype(np.int32))
+        holds = (hands == up).any(axis=1)
+        assert holds.any() and not got[hand_indices(hands[holds])].any()
+        free = hands[~holds]
+        expected = normal_decisions(table, US, free, np.full(free.shape[0], up, dtype=np.uint8))
+        assert expected.any() and not expected.all()
+        assert (got[hand_indices(free)] == expected).all()
+
+
 @pytest.mark.slow
 def test_a_slice_equals_its_concrete_partner_hands(table):
     """Three classes (a royal flush against an ace) and the twelve concrete partner hands they

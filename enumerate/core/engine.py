@@ -128,6 +128,26 @@ def hand_tables() -> _HandTables:
     return _TABLES
 
 
+_CANON: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def canonical_map() -> tuple[np.ndarray, np.ndarray]:
+    """Every hand's canonical form, made once a process: (by colex index, the row of its
+    canonical hand in :func:`hand_tables` ``canon_index`` * 32 + the relabelling that maps it
+    there; the 24 relabellings, ``perms[k, old suit] = new suit``).  Suits are relabelled by
+    descending rank mask, ties by suit number: the count table's own canonical hands."""
+    global _CANON
+    if _CANON is None:
+        t = hand_tables()
+        row_of_index = np.full(t.cards_by_index.shape[0], -1, dtype=np.int32)
+        row_of_index[t.canon_index] = np.arange(t.canon_index.shape[0], dtype=np.int32)
+        out = np.empty(t.cards_by_index.shape[0], dtype=np.int32)
+        perms = np.zeros((24, 4), dtype=np.uint8)
+        _engine.canonical_map(t.cards_by_index, row_of_index, out, perms)
+        _CANON = (out, perms)
+    return _CANON
+
+
 def compute_counts(
     qualifier: int,
     threads: int | None = None,

@@ -10,7 +10,6 @@ def sweep_pairs(states: np.ndarray, class_lo: int, class_hi: int, q: int, sorted
                 sorted_masks: np.ndarray, class_start: np.ndarray, canon_cards: np.ndarray, canon_start: np.ndarray,
                 row_of: np.ndarray, base_nq: np.ndarray, base_win: np.ndarray, base_tie: np.ndarray,
                 dead: np.ndarray, cancel: np.ndarray) -> None: ...
-def canonical_map(cards_by_index: np.ndarray, row_of_index: np.ndarray, out: np.ndarray, perms: np.ndarray) -> None: ...
 def action_values(hands: np.ndarray, hand_strength: np.ndarray, up: np.ndarray, base_nq: np.ndarray,
                   base_win: np.ndarray, base_tie: np.ndarray, dead: np.ndarray, canon: np.ndarray,
                   perms: np.ndarray, row_lo: int, row_hi: int, scale: int, c_nq: int, c_win: np.ndarray,

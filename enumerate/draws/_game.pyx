@@ -252,64 +252,6 @@ def sweep_pairs(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi, int 
                 h = h + 1
 
 
-def canonical_map(const uint8_t[:, ::1] cards_by_index, const int32_t[::1] row_of_index,
-                  int32_t[::1] out, uint8_t[:, ::1] perms):
-    """For every hand (colex index): row of its canonical hand * 32 + the index of the suit
-    relabelling that maps it there (perms[k, old suit] = new suit, 24 rows filled here)."""
-    cdef int k = 0, a, b, c, d
-    cdef int code[256]
-    for a in range(4):
-        for b in range(4):
-            for c in range(4):
-                for d in range(4):
-                    if a != b and a != c and a != d and b != c and b != d and c != d:
-                        perms[k, 0] = a
-                        perms[k, 1] = b
-                        perms[k, 2] = c
-                        perms[k, 3] = d
-                        code[a * 64 + b * 16 + c * 4 + d] = k
-                        k += 1
-    cdef Py_ssize_t i, n = cards_by_index.shape[0]
-    cdef int m[4]
-    cdef int order[4]
-    cdef int new_suit[4]
-    cdef int x, y, tmp, card, idx
-    cdef int cs[5]
-    cdef const int32_t* binom = binom_table()
-    with nogil:
-        for i in range(n):
-            m[0] = 0
-            m[1] = 0
-            m[2] = 0
-            m[3] = 0
-            for x in range(5):
-                m[cards_by_index[i, x] & 3] |= 1 << (cards_by_index[i, x] >> 2)
-            for x in range(4):
-                order[x] = x
-            for x in range(4):                   # sort suits by (-mask, suit)
-                for y in range(3 - x):
-                    if m[order[y]] < m[order[y + 1]]:
-                        tmp = order[y]
-                        order[y] = order[y + 1]
-                        order[y + 1] = tmp
-            for x in range(4):
-                new_suit[order[x]] = x
-            for x in range(5):
-                card = cards_by_index[i, x]
-                cs[x] = (card & ~3) | new_suit[card & 3]
-            # sort the relabelled cards and take their colex index
-            for x in range(5):
-                for y in range(4 - x):
-                    if cs[y] > cs[y + 1]:
-                        tmp = cs[y]
-                        cs[y] = cs[y + 1]
-                        cs[y + 1] = tmp
-            idx = 0
-            for x in range(5):
-                idx += binom[cs[x] * 6 + x + 1]
-            out[i] = row_of_index[idx] * 32 + code[new_suit[0] * 64 + new_suit[1] * 16 + new_suit[2] * 4 + new_suit[3]]
-
-
 cdef inline int64_t _value(uint64_t w, int s, int64_t n, int64_t fold, int64_t c_nq, const int64_t* c_win,
                            int64_t c_tie, const int64_t* bonus, const int16_t* category) noexcept nogil:
     cdef int cat = category[s]

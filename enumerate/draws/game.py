@@ -30,7 +30,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, ReturnRow, check_table, return_table
 from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
-from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, hand_tables, sweep_bounds
+from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, canonical_map, hand_tables, sweep_bounds
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
@@ -40,7 +40,7 @@ from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import Category, category, strength, strength_by_index
+from evaluator.ranking import Category, category, strength
 
 #: Dealer sets after one card is drawn: C(45, 4).
 DRAW_COMPLETIONS = 148_995
@@ -155,23 +155,6 @@ def dead_counts(table: CountTable, threads: int | None = None,
     if q == 0:
         tick(n)
     return dead
-
-
-_CANON: tuple[np.ndarray, np.ndarray] | None = None
-
-
-def canonical_map() -> tuple[np.ndarray, np.ndarray]:
-    """(code by colex index: canonical row * 32 + relabelling, the 24 relabellings)."""
-    global _CANON
-    if _CANON is None:
-        t = hand_tables()
-        row_of_index = np.full(strength_by_index().shape[0], -1, dtype=np.int32)
-        row_of_index[t.canon_index] = np.arange(t.canon_index.shape[0], dtype=np.int32)
-        out = np.empty(strength_by_index().shape[0], dtype=np.int32)
-        perms = np.zeros((24, 4), dtype=np.uint8)
-        _game.canonical_map(t.cards_by_index, row_of_index, out, perms)
-        _CANON = (out, perms)
-    return _CANON
 
 
 def coefficients(variant: Variant) -> tuple[int, int, np.ndarray, int, np.ndarray]:

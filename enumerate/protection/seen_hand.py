@@ -26,7 +26,6 @@ the work is split.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
 import re
 import time
@@ -40,17 +39,17 @@ from typing import Annotated, Any, Literal, TypedDict
 import numpy as np
 
 from enumerate.core import _dead
-from enumerate.core.engine import CountTable
+from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
 from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
-from enumerate.protection.collusion import decision_values, decisions_of, optimal_decisions
+from enumerate.protection.collusion import decision_values, optimal_decisions
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError
-from evaluator.ranking import hand_indices, strength_by_index
+from evaluator.ranking import hand_indices, hands_of_indices, strength_by_index
 
 #: Classes per shard (one checkpoint file; about 6 core-seconds).
 SHARD = 16
@@ -69,8 +68,9 @@ def five_sets() -> tuple[np.ndarray, np.ndarray]:
     (the largest label varying slowest), made once a process."""
     global _SETS
     if _SETS is None:
-        labels = np.array(list(itertools.combinations(range(46), 5)), dtype=np.uint8)
-        labels = labels[np.lexsort(labels.T)]
+        # a set's colex index does not depend on the deck it is drawn from: the first C(46, 5)
+        # five-card hands in colex order are the 5-sets of 0..45
+        labels = hands_of_indices(np.arange(math.comb(46, 5), dtype=np.int32))
         packed = (labels.astype(np.uint32) << (6 * np.arange(5, dtype=np.uint32))).sum(axis=1, dtype=np.uint32)
         _SETS = (np.ascontiguousarray(labels), np.ascontiguousarray(packed))
     return _SETS
@@ -95,15 +95,21 @@ class Normal:
 
     def by_hand(self, up: int) -> np.ndarray:
         """(2,598,960,) bool: the decision of every hand (by colex index) against ``up`` (False
-        for the hands holding it), made once a process per up card."""
+        for the hands holding it), made once a process per up card: each hand's row is its
+        canonical hand's, its column the up card relabelled as the hand is (the count table's up
+        columns skip the hand's own cards)."""
         key = (self._key, up)
         if key not in _NORMAL:
-            from evaluator.ranking import hands_of_indices  # lazy: only here
-            hands = hands_of_indices(np.arange(math.comb(52, 5), dtype=np.int32))
-            valid = ~(hands == up).any(axis=1)
-            out = np.zeros(hands.shape[0], dtype=bool)
-            out[valid] = decisions_of(self.optimal, self.canon_indices, hands[valid],
-                                      np.full(int(valid.sum()), up, dtype=np.uint8))
+            t = hand_tables()
+            if not np.array_equal(t.canon_index, self.canon_indices):
+                raise AssertionError("the count table's rows are not the canonical hands")
+            code, perms = canonical_map()
+            row = code >> 5
+            new_up = (up & ~3) | perms[code & 31, up & 3].astype(np.int32)
+            below = (t.cards_by_index[t.canon_index][row] < new_up[:, None]).sum(axis=1, dtype=np.int32)
+            holds = (t.cards_by_index == up).any(axis=1)
+            out = self.optimal[row, np.where(holds, 0, new_up - below)]
+            out[holds] = False
             _NORMAL[key] = out
         return _NORMAL[key]
 
