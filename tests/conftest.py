@@ -5,8 +5,15 @@ import pytest
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory):
-    """Every test session gets its own empty cache folder (so CI exercises a cold count)."""
-    path = tmp_path_factory.mktemp("cache")
+    """Every test run gets its own empty cache folder (so CI exercises a cold count), one folder
+    for all of the run's xdist workers: caches are written atomically and verified when read, so
+    what one worker has counted (a count table, a whole game with draws) the other reads instead
+    of counting it again.  A test that needs a cold cache makes its own folder."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        path = tmp_path_factory.getbasetemp().parent / "cache"      # the run's folder, not the worker's
+        path.mkdir(exist_ok=True)
+    else:
+        path = tmp_path_factory.mktemp("cache")
     old = os.environ.get("STUDODDS_CACHE_DIR")
     os.environ["STUDODDS_CACHE_DIR"] = str(path)
     # batches in tests write the text formats; tests/test_reports.py asks for pdf and xlsx itself
@@ -28,6 +35,20 @@ def _environment_restored():
     if dict(os.environ) != saved:
         os.environ.clear()
         os.environ.update(saved)
+
+
+@pytest.fixture(scope="session")
+def whole_draws_games(_private_cache):
+    """The whole games of the built-in tables with draws (two minutes of counting each time),
+    counted once for the run and kept in its cache: the first worker to ask counts them under a
+    lock, the other then reads them (each read verified).  The subprocesses of the docs and of
+    `check results/` read them from the cache instead of counting them again."""
+    import fcntl
+
+    from studodds import api
+    with open(_private_cache / "whole-draws-games.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return {name: api.analyze(name) for name in ("oasis-one-card", "sixth-card")}
 
 
 @pytest.fixture(scope="session")

@@ -120,6 +120,7 @@ def test_windowed_fft_equals_the_full_support_one(us):
     assert abs(full[k].sum() - 1) < 1e-12                     # the window holds all the mass
 
 
+@pytest.mark.slow
 def test_the_n_hand_table_is_configurable_and_check_follows_it(tmp_path, us_counts):
     import json as _json
 
@@ -240,7 +241,8 @@ def test_n_hands_takes_the_bounded_path_for_a_huge_pay(us_counts):
 
 
 @pytest.mark.parametrize("pays", [{"royal_flush": 10**9},                                   # the largest pay
-                                  {"one_pair": "99989/99991", "high_card": "99961/99971"}])  # denominators near 10^10
+                                  pytest.param({"one_pair": "99989/99991", "high_card": "99961/99971"},  # denominators near 10^10
+                                               marks=pytest.mark.slow)])
 def test_the_largest_pays_and_denominators_analysed_stay_bounded(us_counts, pays):
     """Pays as large, or denominators as large, as 64-bit exact analysis allows: every row of the
     default N-hand table is made, the exact ones exact, the others within a stated bound."""

@@ -40,6 +40,7 @@ def test_side_bets_and_exposure(us_counts):
     assert exposure.total_antes == 201 + 126
 
 
+@pytest.mark.slow
 def test_progressive_component(us_counts):
     a, (parts, exposure) = _parts(us_counts, "progressive-100-75-50")
     prog = parts[-1]

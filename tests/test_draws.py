@@ -319,9 +319,9 @@ def test_suit_classes_of_the_whole_game_equal_the_per_hand_enumeration(table):
 
 
 @pytest.mark.slow
-def test_the_built_in_tables_with_draws():
+def test_the_built_in_tables_with_draws(whole_draws_games):
     from studodds import api
-    one, six = api.analyze("oasis-one-card"), api.analyze("sixth-card")
+    one, six = whole_draws_games["oasis-one-card"], whole_draws_games["sixth-card"]
     for a in (one, six):
         outcomes = [r for r in a.rows if not r.outcome.startswith("fee_")]
         assert sum(r.combinations for r in outcomes) == a.total_combinations == 122_151_120 * 46 * 148_995

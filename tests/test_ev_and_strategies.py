@@ -90,6 +90,7 @@ def _direct_total(table, mask) -> int:
     return int((per.sum(axis=1) * table.weight).sum())
 
 
+@pytest.mark.slow
 @pytest.mark.debug_sample
 def test_simple_strategies_equal_a_direct_count(us_counts, us):
     results, chart = strategies.evaluate(us_counts, us, strategies.simple_strategies())
@@ -182,6 +183,7 @@ print(json.dumps(sizes))
 """
 
 
+@pytest.mark.slow
 def test_repeated_strategy_evaluations_do_not_grow_memory(us_counts):
     """No cache keyed by object ids: three evaluations on freshly loaded tables in one process
     grow its resident memory by less than 30 MB after the first."""
@@ -192,6 +194,7 @@ def test_repeated_strategy_evaluations_do_not_grow_memory(us_counts):
     assert sizes[2] - sizes[0] < 30, sizes
 
 
+@pytest.mark.slow
 def test_count_tables_are_read_only_and_comparable(us_counts):
     from enumerate.core.counts import load_or_compute
     fresh = load_or_compute(us_counts.qualifier, use_cache=False)

@@ -71,6 +71,7 @@ def test_reachability_flags_the_awards_rarer_than_once_in_a_hundred_million_game
     assert d["reachability"]["games"] == REACH_GAMES
 
 
+@pytest.mark.slow
 def test_an_unreachable_award_is_a_sanity_warning_of_the_certified_table(tmp_path, us_counts):
     """ante-bonus pays its bonus on ties of straight flushes, 1 in 36.9 billion: the batch says so,
     the report's warnings list it, and --strict refuses the table."""

@@ -91,6 +91,7 @@ def test_sharing_probabilities_equal_direct_enumeration(deck, players):
     assert sb.expected_award(exact, pays, meter) == direct_award
 
 
+@pytest.mark.slow
 def test_sharing_at_a_real_table():
     s = side("progressive-100-75-50")
     one = sb.sharing(s, 263205, 1)
@@ -108,6 +109,7 @@ def test_sharing_at_a_real_table():
     assert two.two_or_more_meter_hits == Fraction(pairs, math.comb(52, 5) * math.comb(47, 5))
 
 
+@pytest.mark.slow
 def test_long_run_against_simulation():
     """Boosted hit probabilities so that a simulation converges; the renewal formulas hold for any."""
     probs = {Category.ROYAL_FLUSH: Fraction(1, 400), Category.STRAIGHT_FLUSH: Fraction(1, 90),

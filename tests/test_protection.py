@@ -188,7 +188,8 @@ def test_known_set_classes_cover_every_set_once(j):
     assert len(seen) == math.comb(52, j)
 
 
-@pytest.mark.parametrize("variant", [US, pytest.param(UK, marks=pytest.mark.slow), ONE], ids=["us", "uk", "raise-1"])
+@pytest.mark.parametrize("variant", [US, pytest.param(UK, marks=pytest.mark.slow), pytest.param(ONE, marks=pytest.mark.slow)],
+                         ids=["us", "uk", "raise-1"])
 def test_no_exposed_hole_card_is_the_normal_game(us_counts, variant):
     """The kernel with only the up card known (its raise threshold and outcomes) is the count
     table's analysis, whatever the raise size."""
@@ -352,6 +353,7 @@ def test_normal_decisions_match_the_count_table(us_counts):
         assert bool(got[i]) == (s.action == "raise")
 
 
+@pytest.mark.slow
 def test_collusion_without_partners_agrees_with_the_exact_edge(us_counts):
     normal = analyze(us_counts, US)
     e = co.estimate(us_counts, US, normal, partners=0, samples=3000, seed=2)

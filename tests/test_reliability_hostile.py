@@ -306,6 +306,7 @@ NUMBERISH = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, derandomize=True)
 @given(NUMBERISH)
 def test_amounts_are_decided_at_once(text):
@@ -317,6 +318,7 @@ def test_amounts_are_decided_at_once(text):
     assert isinstance(value, Fraction) and 0 <= value <= MAX_PAY and value.denominator <= MAX_PAY
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(NUMBERISH, NUMBERISH)
 def test_design_parsers_are_decided_at_once(a, b):
@@ -325,6 +327,7 @@ def test_design_parsers_are_decided_at_once(a, b):
         _decided(parse, text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(NUMBERISH)
 def test_variant_file_numbers_are_decided_at_once(text):
@@ -334,6 +337,7 @@ def test_variant_file_numbers_are_decided_at_once(text):
     _decided(lambda d: parse_variant(d, "fuzz.toml"), doc)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.one_of(NUMBERISH, NUMBERISH.map(lambda t: t + "%")))
 def test_shares_are_decided_at_once(text):

@@ -22,7 +22,7 @@ def warm(us_counts):
 
 
 @pytest.mark.slow
-def test_committed_results_are_reproduced():
+def test_committed_results_are_reproduced(whole_draws_games):
     """What CI checks: `studodds check results/` on the committed tables.  protection.json
     (exposed hole cards: minutes cold) is checked by tests/test_protection.py instead."""
     r = studodds("check", str(REPO / "results"), "--no-protection")

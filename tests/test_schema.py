@@ -95,7 +95,7 @@ def test_every_command_has_json(validator, work):
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
                                   if k in ("analyze-draws", "batch-draws", "draws-sample", "plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
                                            "diff-side-bets", "design-sensitivity", "design-solve", "design-search",
-                                           "simulate-side-bets", "simulate-progressive") else k
+                                           "simulate-side-bets", "simulate-progressive", "ev-table", "simulate") else k
                                   for k in KINDS])
 def test_json_output_validates(validator, work, case):
     args = commands(work)[case]
@@ -117,6 +117,7 @@ def test_committed_protection_validates(validator):
         assert not errors, (f, errors[0].message)
 
 
+@pytest.mark.slow
 def test_committed_summaries_validate(validator):
     files = sorted((REPO / "results").glob("*/summary.json"))
     assert len(files) >= 9

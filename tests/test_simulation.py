@@ -76,6 +76,7 @@ def test_deal_follows_the_documented_algorithm():
     assert [_python_deal(SEED, 1000 + g) for g in range(300)] == dealt.tolist()
 
 
+@pytest.mark.slow
 def test_rejected_words_are_replaced():
     """Find games whose first word is rejected (about 3 in 1,000) and check them too."""
     P = _simulate.DEALS
@@ -111,6 +112,7 @@ def test_raise_bits_are_the_count_tables_decisions(us_counts, us_plan):
         assert plan.decision(hand, up) == bool(mask[row, col]), (hand, up)
 
 
+@pytest.mark.slow
 def test_cells_match_an_independent_evaluation(us_counts, us_plan):
     """The kernel's cells for 20,000 games equal a count made here: the same cards, the tests'
     own evaluator, the decision from the count table via locate()."""
@@ -186,6 +188,7 @@ def test_statistics():
 
 # ------------------------------------------------------------------------------ the verdict
 
+@pytest.mark.slow
 def test_quick_run_agrees_and_a_wrong_pay_is_caught(us_counts, monkeypatch):
     v = load_variant("us-common")
     good = simulate(us_counts, v, 2_000_000, seed=1)
@@ -254,6 +257,7 @@ def test_a_dask_cluster_gives_the_same_counts(us_counts):
 
 # ------------------------------------------------------------------------------ the command line
 
+@pytest.mark.slow
 def test_simulate_command_json():
     r = run_cli("simulate", "royal-200", "--games", "1e6", "--seed", "3", "--threads", "2", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
@@ -278,6 +282,7 @@ def test_simulate_bad_input(args, message):
     assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr, r.stderr
 
 
+@pytest.mark.slow
 def test_simulate_a_simple_strategy():
     from studodds import api
     s = api.simulate("us-common", games=1_000_000, seed=4, strategy="pair or better")

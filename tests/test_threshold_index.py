@@ -27,7 +27,7 @@ def _random_pays(rng):
 
 @pytest.mark.parametrize("ante", [(Fraction(1), Fraction(1), 2), pytest.param((Fraction(1, 2), Fraction(2), 2), marks=pytest.mark.slow),
                                   pytest.param((Fraction(3, 2), Fraction(0), 2), marks=pytest.mark.slow),
-                                  (Fraction(1), Fraction(1), 1), pytest.param((Fraction(1, 2), Fraction(1), 3), marks=pytest.mark.slow)])
+                                  pytest.param((Fraction(1), Fraction(1), 1), marks=pytest.mark.slow), pytest.param((Fraction(1, 2), Fraction(1), 3), marks=pytest.mark.slow)])
 def test_index_equals_kernel_for_random_paytables(us_counts, ante):
     """Every raise size: the index's coefficients come from the settlement, like the kernel's."""
     rng = np.random.default_rng(17)
@@ -77,6 +77,7 @@ def test_batch_via_index_is_byte_identical(monkeypatch):
     assert rendered[0] == rendered[1]
 
 
+@pytest.mark.slow
 def test_a_chart_kept_from_one_raise_size_is_never_given_to_another(us_counts):
     """Charts are kept by (ante pays, raise, raised set): the same pays under a raise of 1 and of
     2 antes, each through its own index, each get the one-pass kernel's own chart."""

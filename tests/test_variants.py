@@ -179,6 +179,7 @@ def test_qualifier_variant_counts_differ_and_match_brute_force(us_counts, pair_c
     assert a.dealer_qualifies < analyze(us_counts, load_builtin("us-common").variant).dealer_qualifies
 
 
+@pytest.mark.slow
 def test_no_qualifier_means_dealer_always_qualifies():
     from enumerate.analysis.selfcheck import brute_force, sample_situations
     from enumerate.analysis.situation import counts_of
