@@ -70,7 +70,7 @@ RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
 UNSEEN = 46
 
 
-def kind_of(action: int) -> int:
+def action_kind(action: int) -> int:
     """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
     return BUY_KIND if action == BUY else bin(action).count("1")
 
@@ -164,7 +164,7 @@ class ShardSums:
         total = int(weights.sum())
         by_kind = [0] * len(KINDS)
         for a, w in zip(s.actions, weights.tolist()):
-            by_kind[kind_of(a)] += w
+            by_kind[action_kind(a)] += w
         if by_kind != s.situations or sum(s.chart.values()) != total:
             raise ValueError("its actions, situations and chart do not add up to its classes")
         for j in range(len(KINDS)):
@@ -190,7 +190,7 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
         r = situation_draws(variant, tuple(hand), u, threads=threads)
         best = r.best
         action = BUY if best.kind == "buy" else sum(1 << hand.index(c) for c in best.discard)
-        j = kind_of(action)
+        j = action_kind(action)
         s.situations[j] += w
         o = best.outcomes
         for c in range(len(Category)):

@@ -39,6 +39,7 @@ from enumerate.draws.hand import raise_form
 from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
+from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category, category, strength
 
@@ -369,7 +370,6 @@ def figures(table: CountTable, variant: Variant, dc: DrawCounts, kind_total: lis
 # ---------------------------------------------------------------------------------------------
 # The strategy in words: by hand group and up-card rank
 
-RANK_TEXT = "23456789TJQKA"
 ORDINAL = ("lowest", "2nd lowest", "3rd lowest", "4th lowest", "5th lowest")
 
 
@@ -381,9 +381,9 @@ def hand_group(cards: tuple[int, ...]) -> str:
     suits = [c & 3 for c in cards]
     cat = category(strength(cards))
     if cat == Category.HIGH_CARD:
-        label = f"{RANK_TEXT[ranks[0]]}-{RANK_TEXT[ranks[1]]} high"
+        label = f"{RANKS[ranks[0]]}-{RANKS[ranks[1]]} high"
     elif cat == Category.ONE_PAIR:
-        label = f"pair of {RANK_TEXT[max(counts, key=lambda r: (counts[r], r))]}s"
+        label = f"pair of {RANKS[max(counts, key=lambda r: (counts[r], r))]}s"
     else:
         return cat.label
     extras = []
@@ -460,7 +460,7 @@ def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[DrawStrategyR
             if not n:
                 continue
             shares = sorted(((int(v), k) for k, v in enumerate(cell) if v), key=lambda x: (-x[0], x[1]))
-            out.append({"hand_group": name, "up_rank": RANK_TEXT[r], "situations": n,
+            out.append({"hand_group": name, "up_rank": RANKS[r], "situations": n,
                         "actions": {LABELS[k]: exact(Fraction(v, n)) for v, k in shares}})
     return tuple(out)
 
