@@ -1,4 +1,5 @@
 import os
+import shutil
 
 import pytest
 
@@ -35,6 +36,20 @@ def _environment_restored():
     if dict(os.environ) != saved:
         os.environ.clear()
         os.environ.update(saved)
+
+
+@pytest.fixture
+def own_cache(_private_cache, tmp_path, monkeypatch):
+    """A copy of the run's cache folder (its count tables, fingerprint memos and whole games with
+    draws) that this test alone uses: a test that damages cache files does it here, never in the
+    folder the other worker may be reading."""
+    own = tmp_path / "own-cache"
+    own.mkdir()
+    for f in _private_cache.iterdir():
+        if f.is_file() and f.name.startswith(("counts-", "evaluator-", "draws-")):
+            shutil.copy2(f, own / f.name)
+    monkeypatch.setenv("STUDODDS_CACHE_DIR", str(own))
+    return own
 
 
 @pytest.fixture(scope="session")

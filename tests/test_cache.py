@@ -55,7 +55,7 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
 
 
 @pytest.mark.slow
-def test_corrupted_count_cache_is_rebuilt_with_a_warning(us_counts):
+def test_corrupted_count_cache_is_rebuilt_with_a_warning(us_counts, own_cache):
     path = cache_path(us_counts.qualifier)
     good = path.read_bytes()
     data = bytearray(good)

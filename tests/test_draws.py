@@ -339,7 +339,8 @@ def test_the_built_in_tables_with_draws(whole_draws_games):
 
 
 @pytest.mark.slow
-def test_the_whole_game_is_cached_by_its_inputs_and_a_damaged_file_is_recomputed(tmp_path, monkeypatch):
+def test_the_whole_game_is_cached_by_its_inputs_and_a_damaged_file_is_recomputed(tmp_path, monkeypatch, whole_draws_games,
+                                                                                   own_cache):
     from enumerate.core import array_store
     from enumerate.draws import game
     from studodds import api

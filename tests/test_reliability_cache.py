@@ -18,7 +18,7 @@ from evaluator.ranking import ordering_fingerprint
 
 
 @pytest.fixture()
-def good_bytes(us_counts):
+def good_bytes(us_counts, own_cache):
     return cache_path(us_counts.qualifier).read_bytes()
 
 

@@ -74,13 +74,13 @@ def _memo_key() -> str:
     return memo.stem.removeprefix("evaluator-")
 
 
-def test_the_evaluator_fingerprint_is_remembered_per_build(us_counts):
+def test_the_evaluator_fingerprint_is_remembered_per_build(us_counts, own_cache):
     assert counts.evaluator_fingerprint() == ordering_fingerprint()
     _memo_then_analyze("not a fingerprint\n")                # damaged: recomputed, same cache
 
 
 @pytest.mark.slow
-def test_a_wrong_remembered_fingerprint_only_misses_the_cache(us_counts):
+def test_a_wrong_remembered_fingerprint_only_misses_the_cache(us_counts, own_cache):
     """A well-formed but wrong memo names another cache file: the counts are made afresh from
     the evaluator itself, never read from a table of another ordering."""
     from studodds import api
