@@ -33,14 +33,14 @@ from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin
 from evaluator.ranking import Category, category, strengths
 
-_PAIRS = np.array(list(itertools.combinations(range(46), 4)), dtype=np.uint8)      # every hole-card set, by label
+_HOLES = np.array(list(itertools.combinations(range(46), 4)), dtype=np.uint8)      # every hole-card set, by label
 
 
 def bounds(p: np.ndarray, up: int, value: RaiseValue, threshold: int) -> tuple[int, int, int, int]:
     """(G, lower bound, upper bound, the player's category) for the hand ``p`` against ``up``, in
     units of 1 / value.scale antes."""
     rest = np.array([c for c in range(52) if c not in p and c != up], dtype=np.uint8)
-    holes = rest[_PAIRS]
+    holes = rest[_HOLES]
     dealer = strengths(np.concatenate([holes, np.full((holes.shape[0], 1), up, dtype=np.uint8)], axis=1))
     mine = int(strengths(p[None, :])[0])
     cat = int(category(mine))
@@ -52,8 +52,8 @@ def bounds(p: np.ndarray, up: int, value: RaiseValue, threshold: int) -> tuple[i
     h_plus = np.zeros(46, dtype=np.int64)
     h_minus = np.zeros(46, dtype=np.int64)
     for k in range(4):
-        h_plus += np.bincount(_PAIRS[:, k], weights=plus, minlength=46).astype(np.int64)
-        h_minus += np.bincount(_PAIRS[:, k], weights=minus, minlength=46).astype(np.int64)
+        h_plus += np.bincount(_HOLES[:, k], weights=plus, minlength=46).astype(np.int64)
+        h_minus += np.bincount(_HOLES[:, k], weights=minus, minlength=46).astype(np.int64)
     g = int(per.sum())
     return g, g - int(np.sort(h_plus)[-5:].sum()), g + int(np.sort(h_minus)[-5:].sum()), cat
 

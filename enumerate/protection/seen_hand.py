@@ -81,8 +81,7 @@ class Normal:
     """The normal game's optimal decisions (the count table's, per canonical hand and up column),
     what a worker needs to read N for any hand and up card."""
 
-    optimal: np.ndarray          # (rows, 47) bool
-    canon_indices: np.ndarray    # (rows,) colex indices of the canonical hands
+    optimal: np.ndarray          # (rows, 47) bool, rows the canonical hands of hand_tables()
 
     @cached_property
     def _key(self) -> bytes:
@@ -91,7 +90,9 @@ class Normal:
 
     @classmethod
     def of(cls, table: CountTable, variant: Variant) -> "Normal":
-        return cls(np.ascontiguousarray(optimal_decisions(table, variant)), np.ascontiguousarray(table.hand_indices))
+        if not np.array_equal(hand_tables().canon_index, table.hand_indices):
+            raise AssertionError("the count table's rows are not the canonical hands")
+        return cls(np.ascontiguousarray(optimal_decisions(table, variant)))
 
     def by_hand(self, up: int) -> np.ndarray:
         """(2,598,960,) bool: the decision of every hand (by colex index) against ``up`` (False
@@ -101,8 +102,6 @@ class Normal:
         key = (self._key, up)
         if key not in _NORMAL:
             t = hand_tables()
-            if not np.array_equal(t.canon_index, self.canon_indices):
-                raise AssertionError("the count table's rows are not the canonical hands")
             code, perms = canonical_map()
             row = code >> 5
             new_up = (up & ~3) | perms[code & 31, up & 3].astype(np.int32)
