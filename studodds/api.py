@@ -83,7 +83,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.simulation.simulate import Simulation
 
 #: A variant: a built-in name, a variant file path, or a Variant.
-VariantLike = Union[str, "os.PathLike[str]", Variant]
+VariantLike = Union[str, "os.PathLike[str]", Variant, VariantSource]
 #: Cards as text ("As Kd Jh 8c 3s") or card numbers 0..51 (rank * 4 + suit).
 CardsLike = Union[str, Iterable[int]]
 
@@ -98,7 +98,9 @@ _KEEP_TABLES = 2
 
 def variant_source(variant: VariantLike) -> VariantSource:
     """The variant with its origin and file hash (a Variant object has no file: its origin is
-    "python" and its hash is that of its JSON form)."""
+    "python" and its hash is that of its JSON form; a VariantSource is returned as it is)."""
+    if isinstance(variant, VariantSource):
+        return variant
     if isinstance(variant, Variant):
         text = json.dumps(variant.to_dict(), sort_keys=True)
         return VariantSource(variant, "python", text, hashlib.sha256(text.encode()).hexdigest())
@@ -544,14 +546,14 @@ def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = 
     Dask scheduler address.  The figures do not depend on how the work is split."""
     threads, use_cache, progress = Run.of("collusion_exact", run)          # checked once; threads resolved to an int
     from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
-    from enumerate.protection.seen_hand import COMMAND, run_key, run_slice  # lazy: start-up time
+    from enumerate.protection.seen_hand import COMMAND, run_key, run_slice, slice_classes  # lazy: start-up time
     source = variant_source(variant)
     v = _protection_variant(source.variant)
     sl = Slice.parse(up, hands)
     # read and verified before any work
     store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl), COMMAND)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    n = sl.classes()[1].shape[0]
+    n = slice_classes(sl)[1].shape[0]
     with progress_bar(progress, "classes of the slice", n, "class") as tick:
         return run_slice(v, source.text, table, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
 

@@ -97,6 +97,7 @@ def test_diff_shows_flips_and_deltas(tmp_path):
     (["analyze", "/nonexistent/x.toml"], "/nonexistent/x.toml: no such file"),
     (["check", "/nonexistent"], "no such folder of results"),
     (["batch", "/nonexistent/dir/x.toml"], "no such file"),
+    (["batch", "us-common", "--seen-hand", "--out", "/nonexistent/dir"], "goes into protection.json: add --protection"),
 ])
 def test_cli_errors_are_one_line(args, needle):
     r = studodds(*args)
@@ -135,6 +136,46 @@ def test_check_recomputes_protection_and_catches_a_change(tmp_path):
     r = studodds("check", str(tmp_path))
     assert r.returncode == 1
     assert "protection.json: edge_sort.house_edge_per_ante.exact" in r.stdout
+
+
+def test_batch_refuses_a_seen_hand_that_is_not_true_or_false(tmp_path):
+    from evaluator.errors import ParameterError
+    from studodds import certify
+    for bad in ("yes", 1, None):
+        with pytest.raises(ParameterError, match="seen_hand"):
+            certify.batch(["us-common"], tmp_path / "out", protection=[4], seen_hand=bad)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
+    """batch --seen-hand puts the seen-hand game into protection.json and the report (here over a
+    few classes: the whole game is core-hours); check recomputes it and names a changed figure."""
+    from enumerate.protection import seen_hand, seen_ranks
+    from studodds import certify
+    from studodds.certify import tables
+    few = tuple(a[:3] for a in seen_ranks.classes(frozenset([12])))
+    monkeypatch.setattr(seen_hand, "slice_classes", lambda sl: few)
+    monkeypatch.setattr(tables, "cache_folder", lambda text: tmp_path / "seen-cache")      # not the run's cache
+    certify.batch(["us-common"], tmp_path / "out", formats="md", protection=[4], seen_hand=True)
+    assert (tmp_path / "seen-cache" / "shard-0000000.json").is_file()
+    tmp_path = tmp_path / "out"
+    folder = tmp_path / "us-common"
+    data = json.loads((folder / "protection.json").read_text())
+    seen = data["seen_hand"]
+    assert seen["kind"] == "collusion_exact" and seen["method"] == "rank_patterns"
+    assert seen["core_seconds_per_class"] is None and seen["situations"] == int(few[2].sum()) * 1370754
+    assert "### A second hand seen" in (folder / "report.md").read_text()
+    result = certify.check(tmp_path)
+    assert [t.status for t in result.tables] == ["ok"] and result.tables[0].protection == "checked"
+    seen["gain_per_hand_antes"]["exact"] = "1/7"
+    (folder / "protection.json").write_text(json.dumps(data, indent=2) + "\n")
+    result = certify.check(tmp_path)
+    assert result.tables[0].status == "differs"
+    assert any("seen_hand.gain_per_hand_antes.exact" in d.figure for d in result.tables[0].differences)
+    data["seen_hand"] = ["not an object"]
+    (folder / "protection.json").write_text(json.dumps(data, indent=2) + "\n")
+    assert certify.check(tmp_path).tables[0].status == "unreadable"
 
 
 def test_check_names_the_changed_pay_on_its_first_line(tmp_path):

@@ -3,12 +3,12 @@ player hands against the collusion kernel (which evaluates every hole-card set o
 its own) and the normal decisions of the count table, a slice against its concrete partner hands
 valued without suit classes, forged checkpoints, and the command's refusals."""
 import itertools
-import json
 
 import numpy as np
 import pytest
+from checkpoints import forge_shard
 
-from enumerate.core.slices import Slice, shard_digest
+from enumerate.core.slices import Slice
 from enumerate.protection import _collusion
 from enumerate.protection import seen_hand as sh
 from enumerate.protection.collusion import decision_values, normal_decisions
@@ -105,17 +105,10 @@ def test_a_forged_shard_is_refused(tmp_path, monkeypatch, table):
     assert first.sums.seen == 3 * 4 * 15 and first.sums.changed == 3 * 4 * 3
     again = sh.run_slice(US, "us-common", table, sl, checkpoint=folder)
     assert again.to_dict() == first.to_dict()
-    shard = folder / "shard-0000000.json"
-    data = json.loads(shard.read_text())
-    key = json.loads((folder / "run.json").read_text())
-    data["sums"]["seen"], data["sums"]["normal"] = data["sums"]["normal"], data["sums"]["seen"]   # seeing worth less
-    data["sha256"] = shard_digest(key, 0, data["sums"])
-    shard.write_text(json.dumps(data))
+    forge_shard(folder, 0, lambda sums: sums.update(seen=sums["normal"], normal=sums["seen"]))  # seeing worth less
     with pytest.raises(ParameterError, match="worth less"):
         sh.run_slice(US, "us-common", table, sl, checkpoint=folder)
-    data["sums"]["situations"] = "7"
-    data["sha256"] = shard_digest(key, 0, data["sums"])
-    shard.write_text(json.dumps(data))
+    forge_shard(folder, 0, lambda sums: sums.update(situations="7"))
     with pytest.raises(ParameterError, match="not its classes' player hands"):
         sh.run_slice(US, "us-common", table, sl, checkpoint=folder)
     with pytest.raises(ParameterError, match="another variant file, slice or version"):

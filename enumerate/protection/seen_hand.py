@@ -19,6 +19,12 @@ over the very sets N is valued on); the decisions that change and the raises are
 A slice is every situation whose up card has one of the given ranks and whose **partner's** hand
 is in one of the given categories; the whole game, all of them, is 6,319,573 classes.
 
+A slice of up-card ranks alone (every partner hand; the whole game too) is counted instead by
+rank patterns (:mod:`enumerate.protection.seen_ranks`): the same sums to the last integer in
+some 370 times fewer core-hours, each run checked against the count table (the normal
+decisions' value over every partner is the normal game's).  This sweep stays for slices by the partner's hand
+and as the independent path the rank patterns are tested against.
+
 Shards of :data:`SHARD` classes, on local threads or Dask workers, resumable from a verified
 checkpoint folder (:mod:`enumerate.core.slices`): the sums are exact integers, the same however
 the work is split.
@@ -26,6 +32,7 @@ the work is split.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import time
@@ -42,14 +49,15 @@ from enumerate.core import _dead
 from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
-from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
+from enumerate.core.shapes import Count, Exact, Minimum, MinItems, Pattern, shape
 from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
+from enumerate.protection import seen_ranks
 from enumerate.protection.collusion import decision_values, optimal_decisions
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError
-from evaluator.ranking import hand_indices, hands_of_indices, strength_by_index
+from evaluator.ranking import Category, hand_indices, hands_of_indices, strength_by_index
 
 #: Classes per shard (one checkpoint file; about 6 core-seconds).
 SHARD = 16
@@ -135,11 +143,20 @@ def class_values(variant: Variant, normal: Normal, partner: tuple[int, ...], up:
     return np.where(seen, raise_v, fold), np.where(usual, raise_v, fold), seen, usual
 
 
+#: The outcomes of the return table of the game seen, per player category: the hole-card sets of
+#: raised hands by the dealer's result, and those of folded hands.
+Outcome = Literal["raised_no_qualify", "raised_win", "raised_tie", "raised_lose", "folded"]
+OUTCOMES: tuple[Outcome, ...] = ("raised_no_qualify", "raised_win", "raised_tie", "raised_lose", "folded")
+RETURN_CELLS = len(Category) * len(OUTCOMES)
+
+
 @dataclass
 class SeenSums:
     """Exact sums over classes, each player hand weighted by its class: situations, the values
     with and without the partner's cards (units of 1 / (scale * 101,270) antes), the raises with
-    and without, the decisions that change; and the shard's core-seconds (not a figure)."""
+    and without, the decisions that change; by rank patterns also the return table of the game
+    seen (:data:`OUTCOMES` per category, hole-card sets); and the shard's core-seconds (not a
+    figure)."""
 
     digest: str = ""
     situations: int = 0
@@ -149,6 +166,7 @@ class SeenSums:
     normal_raised: int = 0
     changed: int = 0
     seconds: float = 0.0
+    returns: list[int] | None = None
 
     FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
 
@@ -156,16 +174,23 @@ class SeenSums:
         for f in self.FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.seconds += other.seconds
+        if other.returns is not None:
+            mine = self.returns or [0] * RETURN_CELLS
+            self.returns = [a + b for a, b in zip(mine, other.returns)]
 
     def to_json(self) -> dict[str, Any]:
-        return {"digest": self.digest, **{f: str(getattr(self, f)) for f in self.FIELDS}, "seconds": self.seconds}
+        out = {"digest": self.digest, **{f: str(getattr(self, f)) for f in self.FIELDS}, "seconds": self.seconds}
+        if self.returns is not None:
+            out["returns"] = [str(x) for x in self.returns]
+        return out
 
     @classmethod
     def from_json(cls, data: Any, weights: np.ndarray) -> "SeenSums":
         """A stored shard, checked against its classes' ``weights``: well formed, and adding up
         (every player hand of every class counted, raises and changes within them, the gain of
-        seeing never negative); ValueError if not."""
-        if not isinstance(data, dict) or set(data) != {"digest", "seconds", *cls.FIELDS}:
+        seeing never negative, the return table's hole-card sets those of the situations, raised
+        and folded as counted); ValueError if not."""
+        if not isinstance(data, dict) or set(data) - {"returns"} != {"digest", "seconds", *cls.FIELDS}:
             raise ValueError("a shard's sums have the wrong fields")
         values = {}
         for f in cls.FIELDS:
@@ -177,13 +202,24 @@ class SeenSums:
         if (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9
                 or not isinstance(data["digest"], str)):
             raise ValueError("its seconds or digest are malformed")
-        s = cls(data["digest"], seconds=float(seconds), **values)
+        returns = None
+        if "returns" in data:
+            raw = data["returns"]
+            if (not isinstance(raw, list) or len(raw) != RETURN_CELLS
+                    or not all(isinstance(x, str) and re.fullmatch(r"\d{1,40}", x) for x in raw)):
+                raise ValueError(f"returns: not {RETURN_CELLS} whole numbers")
+            returns = [int(x) for x in raw]
+        s = cls(data["digest"], seconds=float(seconds), returns=returns, **values)
         if s.situations != int(weights.sum()) * PLAYER_HANDS:
             raise ValueError("its situations are not its classes' player hands")
         if not all(0 <= getattr(s, f) <= s.situations for f in ("seen_raised", "normal_raised", "changed")):
             raise ValueError("raises or changed decisions out of range")
         if s.seen < s.normal or (s.changed == 0 and s.seen != s.normal):
             raise ValueError("seeing the partner's hand is worth less than not seeing it")
+        if returns is not None:
+            folded = sum(returns[4::5])
+            if folded != (s.situations - s.seen_raised) * COMPLETIONS or sum(returns) != s.situations * COMPLETIONS:
+                raise ValueError("its return table does not hold its situations' hole-card sets")
         return s
 
 
@@ -214,9 +250,36 @@ def _shard(variant: Variant, normal: Normal, cards: np.ndarray, up: np.ndarray, 
     return value_shard(variant, normal, cards, up, weight, threads=1)
 
 
+def by_rank_patterns(sl: Slice) -> bool:
+    """Whether the slice is counted by rank patterns (every partner hand: a slice of up ranks)."""
+    return len(sl.categories) == len(Category)
+
+
 def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
     """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`)."""
+    if by_rank_patterns(sl):
+        return slice_run_key("collusion_exact_ranks_checkpoint", variant_text, sl, seen_ranks.SHARD,
+                             seen_ranks.VERSION)
     return slice_run_key("collusion_exact_checkpoint", variant_text, sl, SHARD, VERSION)
+
+
+def cache_folder(variant_text: str) -> Path:
+    """Where the whole seen-hand game of a variant file keeps its shards under the user cache
+    (made if missing): a checkpoint like any other, verified when read, keyed by the run's key
+    (the variant file, the shard size, the version, the evaluator), so that an interrupted
+    certification resumes and a later one reads what an earlier one counted."""
+    from enumerate.core.array_store import cache_dir  # lazy: only the certified tables use it
+    key = run_key(variant_text, Slice())
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
+    parent = cache_dir() / "seen-hand"
+    parent.mkdir(parents=True, exist_ok=True)
+    return parent / digest
+
+
+def slice_classes(sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classes the slice is run over: (player rank pattern, up rank) or (partner's hand, up
+    card) -- see :func:`by_rank_patterns`."""
+    return seen_ranks.classes(sl.up_ranks) if by_rank_patterns(sl) else sl.classes()
 
 
 class SeenSliceInfoJSON(TypedDict):
@@ -225,6 +288,28 @@ class SeenSliceInfoJSON(TypedDict):
     label: str
     up_ranks: Annotated[list[str], MinItems(1)]
     partner_hands: Annotated[list[str], MinItems(1)]
+
+
+class SeenReturnRowJSON(TypedDict):
+    """A cell of the return table of the game seen: the player's category, the outcome, its net
+    result, the hole-card sets over every situation (a whole number, as text), their share."""
+
+    category: str
+    outcome: Outcome
+    net_antes: Exact
+    hole_card_sets: Annotated[str, Pattern(r"^[0-9]+$")]
+    probability: Exact
+    contribution: Exact
+
+
+class _SpreadJSON(TypedDict):
+    """The spread of the game seen (by rank patterns; null when counted class by class)."""
+
+    seeing_return_table: list[SeenReturnRowJSON] | None
+    seeing_variance_per_hand: Exact | None
+    seeing_std_dev_per_hand: Annotated[float, Minimum(0)] | None
+    seeing_average_wager_antes: Exact | None
+    seeing_element_of_risk: Exact | None
 
 
 @shape("collusion_exact", document=True)
@@ -236,6 +321,7 @@ class CollusionExactJSON(TypedDict):
     slice: SeenSliceInfoJSON
     exact: Literal[True]
     partners: Literal[1]
+    method: Literal["rank_patterns", "partner_classes"]
     classes: Count
     situations: Count
     share_of_situations: Exact
@@ -247,6 +333,11 @@ class CollusionExactJSON(TypedDict):
     changed_decisions_share: Exact
     core_seconds_per_class: Annotated[float, Minimum(0)] | None
     whole_game_core_hours: Annotated[float, Minimum(0)] | None
+    seeing_return_table: list[SeenReturnRowJSON] | None
+    seeing_variance_per_hand: Exact | None
+    seeing_std_dev_per_hand: Annotated[float, Minimum(0)] | None
+    seeing_average_wager_antes: Exact | None
+    seeing_element_of_risk: Exact | None
 
 
 @dataclass(frozen=True)
@@ -258,6 +349,12 @@ class SeenHandSlice:
     classes: int
     sums: SeenSums
     seconds_per_class: float | None
+    method: Literal["rank_patterns", "partner_classes"] = "partner_classes"
+
+    @property
+    def whole_game_classes(self) -> int:
+        """The classes of the whole game counted the slice's way."""
+        return seen_ranks.whole_game_classes() if self.method == "rank_patterns" else CLASSES
 
     @property
     def _unit(self) -> int:
@@ -277,6 +374,39 @@ class SeenHandSlice:
     def share(self) -> Fraction:
         return Fraction(self.sums.situations // PLAYER_HANDS, SITUATIONS)
 
+    def return_rows(self) -> list[tuple[Category, Outcome, Fraction, int]] | None:
+        """The return table of the game seen: (player category, outcome, net result in antes,
+        hole-card sets over every situation) for each cell that occurs; None when the slice was
+        counted class by class (the class sweep keeps no return table)."""
+        if self.sums.returns is None:
+            return None
+        value = RaiseValue.of(self.variant)
+        rows = []
+        for c in Category:
+            net = [Fraction(value.c_nq - value.c_lose, value.scale),
+                   Fraction(int(value.c_win[c]) - value.c_lose, value.scale),
+                   Fraction(value.c_tie - value.c_lose, value.scale), Fraction(-value.c_lose, value.scale),
+                   Fraction(-1)]
+            for k, outcome in enumerate(OUTCOMES):
+                sets = self.sums.returns[5 * int(c) + k]
+                if sets:
+                    rows.append((c, outcome, net[k], sets))
+        return rows
+
+    def spread(self) -> tuple[Fraction, Fraction, Fraction] | None:
+        """(variance of a hand's net result in antes squared, average total wager in antes,
+        element of risk) of the game seen, from its return table; None without one."""
+        rows = self.return_rows()
+        if rows is None:
+            return None
+        total = self.sums.situations * COMPLETIONS
+        mean = Fraction(sum(net * sets for _, _, net, sets in rows), total)
+        variance = Fraction(sum(net * net * sets for _, _, net, sets in rows), total) - mean * mean
+        value = RaiseValue.of(self.variant)
+        raise_size = Fraction(value.c_lose, value.scale) - 1
+        wager = 1 + raise_size * Fraction(self.sums.seen_raised, self.sums.situations)
+        return variance, wager, -mean / wager
+
     def to_dict(self) -> CollusionExactJSON:
         n = self.sums.situations
         per = self.seconds_per_class
@@ -284,29 +414,79 @@ class SeenHandSlice:
         return {"kind": "collusion_exact", "variant": self.variant.to_dict(),
                 "slice": {"label": self.slice.label("partner hands"), "up_ranks": key["up_ranks"],
                           "partner_hands": key["hands"]},
-                "exact": True, "partners": 1, "classes": self.classes, "situations": n,
+                "exact": True, "partners": 1, "method": self.method, "classes": self.classes, "situations": n,
                 "share_of_situations": exact(self.share),
                 "house_edge_seeing_partner": exact(-self.seeing), "house_edge_not_seeing": exact(-self.not_seeing),
                 "gain_per_hand_antes": exact(self.seeing - self.not_seeing),
                 "raise_share_seeing": exact(Fraction(self.sums.seen_raised, n)),
                 "raise_share_not_seeing": exact(Fraction(self.sums.normal_raised, n)),
                 "changed_decisions_share": exact(Fraction(self.sums.changed, n)),
-                "core_seconds_per_class": per, "whole_game_core_hours": None if per is None else per * CLASSES / 3600}
+                "core_seconds_per_class": per,
+                "whole_game_core_hours": None if per is None else per * self.whole_game_classes / 3600,
+                **self._seeing_spread()}
+
+    def _seeing_spread(self) -> "_SpreadJSON":
+        rows, spread = self.return_rows(), self.spread()
+        if rows is None or spread is None:
+            return {"seeing_return_table": None, "seeing_variance_per_hand": None, "seeing_std_dev_per_hand": None,
+                    "seeing_average_wager_antes": None, "seeing_element_of_risk": None}
+        total = self.sums.situations * COMPLETIONS
+        variance, wager, risk = spread
+        return {"seeing_return_table": [{"category": c.key, "outcome": o, "net_antes": exact(net),
+                                         "hole_card_sets": str(sets), "probability": exact(Fraction(sets, total)),
+                                         "contribution": exact(net * Fraction(sets, total))}
+                                        for c, o, net, sets in rows],
+                "seeing_variance_per_hand": exact(variance), "seeing_std_dev_per_hand": math.sqrt(variance),
+                "seeing_average_wager_antes": exact(wager), "seeing_element_of_risk": exact(risk)}
+
+
+def _rank_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SeenSums:
+    """One shard of (player rank pattern, up rank) classes on one OpenMP thread (a pool of
+    Python threads, or a Dask worker, runs shards side by side); the seconds: the shard's own."""
+    start = time.perf_counter()
+    total = seen_ranks.shard_sums(variant, cards, up, threads=1)
+    fields = dict(zip(SeenSums.FIELDS, total))
+    return SeenSums(classes_digest(cards, up, weight), seconds=time.perf_counter() - start,
+                    returns=total[len(SeenSums.FIELDS):], **fields)
 
 
 def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice, *,
               checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
               progress: Callable[[int], None] | None = None) -> SeenHandSlice:
-    """Every class of the slice ``sl`` (partner's hand x up card) valued exactly, shard by shard,
-    resuming from ``checkpoint`` and on the Dask ``scheduler`` when given."""
+    """Every situation of the slice ``sl`` valued exactly, shard by shard, resuming from
+    ``checkpoint`` and on the Dask ``scheduler`` when given: by rank patterns when the slice
+    takes every partner hand (the normal decisions' value checked against the count table on
+    the classes run), else class by class."""
     store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl),
                                                                              COMMAND)
-    classes = sl.classes()
+    classes = slice_classes(sl)
     n = classes[1].shape[0]
     if n == 0:
         raise ParameterError("up", f"the slice '{sl.label('partner hands')}' holds no situation: widen it")
     total = SeenSums()
-    for sums in run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
-                           scheduler=scheduler, threads=threads, progress=progress):
+    ranks = by_rank_patterns(sl)
+    resumed = bool(store.raw)
+    if ranks:
+        shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant,),
+                            scheduler=scheduler, threads=threads, progress=progress)
+    else:
+        shards = run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
+                            scheduler=scheduler, threads=threads, progress=progress)
+    for sums in shards:
         total.add(sums)
-    return SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None)
+    if ranks:
+        pairs, normal = seen_ranks.normal_check(table, variant, classes)
+        result = SeenHandSlice(variant, sl, n, total, None, "rank_patterns")
+        rows = result.return_rows()
+        if (pairs * PLAYER_HANDS != total.situations
+                or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
+                or rows is None or sum(net * sets for _, _, net, sets in rows) * RaiseValue.of(variant).scale
+                != total.seen):
+            message = ("the rank patterns' sums do not add up (the normal decisions to the count table's game, the "
+                       "return table to the value seen) on this slice")
+            if resumed:
+                raise ParameterError("checkpoint", f"{message}: a stored shard was edited; rerun with a new "
+                                                   "checkpoint folder")
+            raise AssertionError(f"{message}: a defect, please report it")
+    return SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
+                         "rank_patterns" if ranks else "partner_classes")

@@ -130,12 +130,15 @@ def writable_folder(folder: Path, parameter: str, make: bool = False, named: Pat
 
 def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
           formats: Iterable[str] | str | None = None, hands: Iterable[int] = DEFAULT_HANDS,
-          protection: Iterable[int] = (), strict: bool = False, simulate: int = 0, simulate_seed: int = 0,
+          protection: Iterable[int] = (), seen_hand: bool = False, strict: bool = False, simulate: int = 0,
+          simulate_seed: int = 0,
           replace: bool = False, threads: int | None = None, use_cache: bool = True, progress: bool = False) -> BatchResult:
     """Certify ``variants`` (names, .toml files or folders of them; none: every built-in) into
     ``out/<variant>/``.  ``formats``: see :func:`report_formats`; ``hands``: the N-hand table;
     ``protection``: exposure levels (-1: no dealer card, 0..4 hole cards) of protection.json,
-    none for no file; ``strict``: a sanity warning is an error, and then nothing is written;
+    none for no file; ``seen_hand``: add the exact whole game of a player who sees one other hand
+    to protection.json (needs ``protection``; about 1.5 core-hours a paytable); ``strict``: a
+    sanity warning is an error, and then nothing is written;
     ``simulate``: games of the simulation check each table's report gains (0: none), from
     ``simulate_seed``; ``replace``: replace table folders that already hold files (refused
     otherwise, before any work).
@@ -149,6 +152,10 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     simulation = simulation_run(simulate, simulate_seed)
     if any(k not in PROTECTION_LEVELS for k in levels):
         raise ParameterError("protection", "levels are -1 (no dealer card) or 0..4 hole cards")
+    if not isinstance(seen_hand, bool):
+        raise ParameterError("seen_hand", f"True or False, not {seen_hand!r:.40}")
+    if seen_hand and not levels:
+        raise ParameterError("seen_hand", "the seen-hand game goes into protection.json: add --protection")
     sources = resolve_many([str(v) for v in variants])
     root = Path(out)
     if root.exists() and not root.is_dir():
@@ -173,7 +180,8 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
         writable_folder(root, "out", make=True)
-        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress, simulation)
+        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress, simulation,
+                        seen_hand)
     except BaseException:
         for folder in made:                    # deepest first: a batch that fails leaves no folder of its own
             try:
@@ -185,7 +193,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
 
 def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_of_hands: tuple[int, ...],
              levels: tuple[int, ...], strict: bool, threads: int | None, use_cache: bool,
-             progress: bool, simulation: tuple[int, int] | None = None) -> BatchResult:
+             progress: bool, simulation: tuple[int, int] | None = None, seen_hand: bool = False) -> BatchResult:
     """The work of :func:`batch` once every argument is accepted."""
     groups: dict[int, list[VariantSource]] = {}
     for s in sources:
@@ -197,8 +205,8 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
         for group in groups.values():                # one count table a group: counted (and checked) once
             checked = api.self_check(group[0].variant, SPOT_CHECKS, threads=threads, use_cache=use_cache, progress=progress)
             for s in group:
-                extra = (protection_data(s, levels=levels, threads=threads, use_cache=use_cache, progress=progress)
-                         if levels else None)
+                extra = (protection_data(s, levels=levels, seen_hand=seen_hand, threads=threads, use_cache=use_cache,
+                                         progress=progress) if levels else None)
                 table = render(s, checked, counts_of_hands, extra, html="html" in chosen, simulation=simulation,
                                threads=threads, use_cache=use_cache)
                 if strict and table.warnings:

@@ -248,6 +248,7 @@ class Committed:
     protection: Mapping[str, Any] | None
     protection_levels: tuple[int, ...]
     simulation: tuple[int, int] | None = None       # (games, seed) of the simulation check
+    seen_hand: bool = False                         # protection.json holds the seen-hand game
 
 
 def read_committed(folder: Path) -> Committed:
@@ -278,6 +279,9 @@ def read_committed(folder: Path) -> Committed:
             raise DamagedFile(folder / PROTECTION, f"invalid exposure level {bad[0] if bad else None!r} "
                                                    "(levels are -1 and 0..4)")
         levels = tuple(raw)
+        seen = protection.get("seen_hand")
+        if seen is not None and (not isinstance(seen, dict) or seen.get("kind") != "collusion_exact"):
+            raise DamagedFile(folder / PROTECTION, "seen_hand is not a 'collusion_exact' object")
     simulation = None
     if summary.get("simulation") is not None:
         try:
@@ -289,7 +293,8 @@ def read_committed(folder: Path) -> Committed:
             check_run(*simulation)
         except ParameterError as exc:
             raise DamagedFile(folder / "summary.json", f"simulation {exc}") from None
-    return Committed(source, hands, protection, levels, simulation)
+    return Committed(source, hands, protection, levels, simulation,
+                     protection is not None and protection.get("seen_hand") is not None)
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -455,7 +460,7 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
         state = "none"
         if committed.protection is not None:
             if protection:
-                shown = protection_data(source, levels=committed.protection_levels,
+                shown = protection_data(source, levels=committed.protection_levels, seen_hand=committed.seen_hand,
                                         threads=threads, use_cache=use_cache, progress=progress)
                 state = "checked"
             else:

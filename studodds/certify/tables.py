@@ -29,6 +29,7 @@ from enumerate.game.analysis import AnalysisJSON, GameAnalysis
 from enumerate.game.components import CertificationJSON, components
 from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
+from enumerate.protection.seen_hand import CollusionExactJSON, cache_folder
 from enumerate.rules.variant_file import VariantSource
 from enumerate.simulation.simulate import SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
@@ -126,13 +127,14 @@ class _Sections(TypedDict, total=False):
 
 @shape("protection", document=True)
 class ProtectionJSON(TypedDict):
-    """The JSON of a table's game protection (``protection.json``): the hole-card table and
-    A/K edge sorting."""
+    """The JSON of a table's game protection (``protection.json``): the hole-card table, A/K
+    edge sorting and, when asked, the exact whole game of a player who sees a second hand."""
 
     kind: Literal["protection"]
     variant: str
     hole_cards: HoleCardsJSON
     edge_sort: ExposureJSON
+    seen_hand: NotRequired[CollusionExactJSON]
 
 
 def stable_origin(origin: str) -> str:
@@ -212,14 +214,25 @@ def return_table_csv(a: Analysis) -> str:
 PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
 
 
-def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS,
+def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS, seen_hand: bool = False,
                     **run: Unpack[RunOptions]) -> ProtectionJSON:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
-    card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant."""
+    card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant; with ``seen_hand``,
+    the exact whole game of a player who sees one other hand (a partner's, or his own second
+    box: ``collusion --partners 1 --exact``), its timings left out (they are not figures)."""
     v = source.variant
     holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)), **run)
     sort = api.edge_sort(v, "AK", **_quiet(run))
-    return {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(), "edge_sort": sort.to_dict()}
+    out: ProtectionJSON = {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(),
+                           "edge_sort": sort.to_dict()}
+    if seen_hand:
+        # kept in the user cache as it is counted (unless the cache is off): an interrupted
+        # certification resumes, and a check reads what the batch counted (--no-cache recounts)
+        folder = cache_folder(source.text) if run.get("use_cache", True) else None
+        seen = api.collusion_exact(source, checkpoint=folder, **run).to_dict()
+        seen["core_seconds_per_class"] = seen["whole_game_core_hours"] = None
+        out["seen_hand"] = seen
+    return out
 
 
 @dataclass(frozen=True)

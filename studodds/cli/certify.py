@@ -42,6 +42,9 @@ def register(sub: Any) -> None:
                    help="add protection.json and a game-protection section to the report: exact edges with "
                         "exposed dealer cards (default levels none,0,1,2,3,4) and A/K edge sorting (cold: "
                         "minutes per paytable)")
+    p.add_argument("--seen-hand", action="store_true",
+                   help="with --protection: add the exact whole game of a player who sees one other hand (a "
+                        "partner's, or his own second box) to protection.json (about 1.5 core-hours a paytable)")
     p.add_argument("--simulate", type=games_number, default=0, metavar="GAMES",
                    help="add a simulation check to each report: GAMES games (1e8 is accepted; about 5 s per "
                         "100 million on 2 cores) compared with the exact figures (default: none)")
@@ -56,8 +59,9 @@ def register(sub: Any) -> None:
                                    "value; exit 1 on any difference.")
     p.add_argument("folder", nargs="?", default="results", metavar="FOLDER")
     p.add_argument("--no-protection", action="store_true",
-                   help="do not recompute protection.json (minutes when not cached): its report section "
-                        "is rendered from the committed file and the file itself is not compared")
+                   help="do not recompute protection.json (minutes when not cached; with the seen-hand game, "
+                        "about 1.5 core-hours): its report section is rendered from the committed file and the "
+                        "file itself is not compared")
     common(p)
     p.set_defaults(func=check)
 
@@ -66,7 +70,7 @@ def batch(args: argparse.Namespace) -> int:
     levels = exposure_levels("protection", args.protection) if args.protection is not None else ()
     from studodds import certify  # lazy: start-up time
     result = certify.batch(args.variants, args.out, formats=args.formats, hands=whole_numbers("hands", args.hands),
-                           protection=levels, strict=args.strict, simulate=args.simulate,
+                           protection=levels, seen_hand=args.seen_hand, strict=args.strict, simulate=args.simulate,
                            simulate_seed=args.simulate_seed, replace=args.replace, **api_options(args))
     for name, w in result.warnings:
         warn(name, [w])

@@ -172,14 +172,38 @@ def protection_markdown(data: Mapping[str, Any]) -> str:
                   f"{es['total_combinations']:,} combinations), raising {_f(es['raise_probability']):.2%} of the time.", ""]
         if es.get("strategy_chart"):
             lines += _chart_markdown(es["strategy_chart"], "sorted_hole_cards", "sorted hole cards")
+    seen = data.get("seen_hand")
+    if seen:
+        lines += ["### A second hand seen", "",
+                  "The player sees one other player's five cards -- a partner's, or his own second box when he "
+                  "plays two and looks at both before deciding either -- and plays each hand optimally with "
+                  f"them: every one of the {seen['situations']:,} situations (player hand, other hand, up card), "
+                  "every dealer hole-card set. Per box, the edge of two boxes seen together is this edge: each "
+                  "box is settled against the dealer on its own, so the order of the decisions does not matter.",
+                  "", "| | house edge per ante | exact | raised |", "|---|---:|---|---:|",
+                  f"| seeing the other hand | {_f(seen['house_edge_seeing_partner']):.4%} | "
+                  f"{seen['house_edge_seeing_partner']['exact']} | {_f(seen['raise_share_seeing']):.2%} |",
+                  f"| normal strategy | {_f(seen['house_edge_not_seeing']):.4%} | "
+                  f"{seen['house_edge_not_seeing']['exact']} | {_f(seen['raise_share_not_seeing']):.2%} |", "",
+                  f"Gain of seeing it: {_f(seen['gain_per_hand_antes']):.6f} antes a hand (exact "
+                  f"{seen['gain_per_hand_antes']['exact']}); the decision changes in "
+                  f"{_f(seen['changed_decisions_share']):.2%} of the situations.", ""]
+        if seen.get("seeing_element_of_risk") is not None:
+            lines += [f"Seeing it, per box: standard deviation {seen['seeing_std_dev_per_hand']:.4f} antes a hand, "
+                      f"element of risk {_f(seen['seeing_element_of_risk']):.4%} (exact "
+                      f"{seen['seeing_element_of_risk']['exact']}), average total wager "
+                      f"{_f(seen['seeing_average_wager_antes']):.4f} antes. The spread of the two boxes together "
+                      "(one dealer hand meets both) is not computed.", ""]
     return "\n".join(lines) + "\n"
 
 
 def collusion_exact_text(s: SeenHandSlice) -> str:
     """What ``studodds collusion --partners 1 --exact`` prints."""
     d = s.to_dict()
+    classes = ("classes (player's rank pattern x up rank; every partner hand and suit counted in each)"
+               if s.method == "rank_patterns" else "classes up to suits (partner's hand x up card)")
     lines = [f"{s.variant.name}: the player sees one partner's five cards (exact)",
-             f"slice: {d['slice']['label']}: {d['classes']:,} classes up to suits (partner's hand x up card), "
+             f"slice: {d['slice']['label']}: {d['classes']:,} {classes}, "
              f"{d['situations']:,} situations with the player's hands, {float(s.share):.6%} of the deals "
              f"(exact {s.share}); every dealer hole-card set counted"]
     for label, key in (("house edge seeing the partner's hand", "house_edge_seeing_partner"),
@@ -191,7 +215,11 @@ def collusion_exact_text(s: SeenHandSlice) -> str:
     lines.append(f"raised: {float(Fraction(d['raise_share_seeing']['exact'])):.4%} seeing, "
                  f"{float(Fraction(d['raise_share_not_seeing']['exact'])):.4%} normally; decisions changed: "
                  f"{float(Fraction(d['changed_decisions_share']['exact'])):.4%}")
+    if d["seeing_element_of_risk"] is not None and d["seeing_std_dev_per_hand"] is not None:
+        lines.append(f"seeing: standard deviation {d['seeing_std_dev_per_hand']:.6f} antes a hand, element of risk "
+                     f"{float(Fraction(d['seeing_element_of_risk']['exact'])):.6%} (exact "
+                     f"{d['seeing_element_of_risk']['exact']}); return table in --json")
     if d["core_seconds_per_class"] is not None:
         lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a class; the whole game "
-                     f"(6,319,573 classes) would take {d['whole_game_core_hours']:,.0f} core-hours")
+                     f"({s.whole_game_classes:,} classes) would take {d['whole_game_core_hours']:,.2f} core-hours")
     return "\n".join(lines)

@@ -1,0 +1,46 @@
+"""The cost of the seen-hand game counted by rank patterns, measured on sampled classes and
+projected to the whole game (``collusion --partners 1 --exact`` without ``--hands``).
+
+A class is (player rank pattern, up rank): 80,119 in the whole game.  For each up rank the script
+values ``--patterns`` random player patterns against every partner pattern on one thread
+(:func:`enumerate.protection.seen_ranks.pattern_sums`), after the up rank's tables are made, and
+prints the CPU seconds a class and the whole game's projection (every up rank's classes at its
+own rate).
+
+    python benchmarks/seen_ranks.py --patterns 40 --seed 1
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from enumerate.protection import seen_ranks
+from enumerate.rules.variant_file import load_builtin
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--patterns", type=int, default=40, help="player patterns sampled per up rank")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant", default="us-common")
+    args = ap.parse_args()
+    v = load_builtin(args.variant).variant
+    rng = np.random.default_rng(args.seed)
+    total = 0.0
+    print("up rank  classes  CPU s a class (sampled)")
+    for ru in range(13):
+        p = seen_ranks.player_patterns(ru)
+        pick = p[rng.choice(p.shape[0], min(args.patterns, p.shape[0]), replace=False)]
+        seen_ranks.up_tables(ru, v.qualifier.threshold)
+        start = time.process_time()
+        seen_ranks.pattern_sums(v, pick, ru, threads=1)
+        per = (time.process_time() - start) / pick.shape[0]
+        total += per * p.shape[0]
+        print(f"{'23456789TJQKA'[ru]:>7}  {p.shape[0]:7,}  {per:.4f}")
+    print(f"whole game: {seen_ranks.whole_game_classes():,} classes, about {total / 3600:.2f} core-hours")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,339 @@
+"""The seen-hand game counted by rank patterns (private; driven by enumerate.protection.seen_ranks).
+
+The up card is fixed to the card (ru, s0).  For a player rank pattern p (how many cards of each
+rank the player holds, 5 in all) and a partner rank pattern q, every concrete pair (P, Q) with
+those patterns leaves the dealer's hole cards the same rank-only counts: a hole set with rank
+pattern h is one of prod_r C(a_r, h_r) sets, a_r = 4 - p_r - q_r - [r = ru].  Only the suit s0
+of the up card can make the dealer a flush, so the sets that are flushes are told apart by
+D0, the ranks whose s0 card the player or the partner holds: a hole pattern of four distinct
+ranks avoiding ru and D0 is exactly one s0 flush.  The dealer counts of (P, Q) are
+
+    rank part(p, q)  +  G_sp[D0]
+
+where the rank part counts every hole set as the non-flush hand of its ranks (one pass over the
+hole patterns, sorted by the dealer's strength, so that no qualifier / win / tie are three
+prefix sums), and G_sp[D0] moves each s0 flush from the class its non-flush hand has against the
+player's strength sp to the class the flush has: a sum over the 4-subsets of the 12 other ranks
+that avoid D0, tabulated for all 4096 sets D0 by one subset-sum (zeta) transform per p.
+
+A leaf is (p, q, SP, SQ): the ranks whose s0 card the player holds (SP) and the partner holds
+(SQ); its multiplicity is a product over ranks of binomials (the player's and the partner's
+other cards of that rank among the three non-s0 suits).  The player's hand is a flush when SP
+is all of five distinct ranks (an s0 flush) or, when SP is empty, in 3 of the 3^5 choices of
+the other suits (a flush in one of them).  At a leaf both decisions are made exactly:
+
+* seeing the partner: raise iff the raise's linear form over the C(41, 4) sets beats folding;
+* the normal game: the count table's decision, which is the same form over the C(46, 4) sets
+  with dead cards P and u only -- rank part(p, 0) + G_sp[SP].
+
+Per player pattern the kernel sums, over every leaf weighted by its multiplicity: the situations,
+V and N (the values seeing and not seeing), the raises seeing and normally, the changed decisions,
+and -- for the return table of the game seen -- per player category the hole-card sets of raised
+hands by outcome and those of folded hands.  The sums are kept in 128-bit integers and returned
+as (low, high) 64-bit words.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free, calloc
+from cython.parallel cimport prange
+from evaluator._eval cimport binom_table
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from enumerate.core._cancel cimport studodds_cancelled
+from enumerate.core._combinatorics cimport choose
+
+cdef extern from *:
+    ctypedef long long int128 "__int128"
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
+
+#: Fields of a player pattern's sums: situations, value seeing, value of the normal decision,
+#: raises seeing, normal raises, changed decisions; then, seeing, for each player category 0..9
+#: the hole-card sets of raised hands (no qualifier, win, tie, dealer wins) and of folded ones.
+FIELDS = 56
+DEF N_FIELDS = 56
+DEF RETURNS = 6
+DEF MASKS = 4096
+DEF SEEN_SETS = 101270      # C(41, 4)
+
+
+cdef inline int _klass(int sp, int st, int q) noexcept nogil:
+    """0 no qualifier, 1 player wins, 2 tie, 3 dealer wins."""
+    if st < q:
+        return 0
+    if st < sp:
+        return 1
+    if st == sp:
+        return 2
+    return 3
+
+
+cdef void _flush_table(int sp, int q, int ru, const int32_t[::1] fl_mask, const int16_t[::1] fl_st,
+                       const int16_t[::1] fl_nf, int32_t* out) noexcept nogil:
+    """out[3 * D0 + k]: the change of count k (no qualifier, win, tie) that the s0 flushes avoiding
+    the dead s0 ranks D0 make against strength sp."""
+    cdef int f, m, bit, k, a, b
+    cdef int32_t* acc = <int32_t*>calloc(MASKS * 3, sizeof(int32_t))
+    for f in range(fl_mask.shape[0]):
+        a = _klass(sp, fl_st[f], q)
+        b = _klass(sp, fl_nf[f], q)
+        if a != b:
+            if a < 3:
+                acc[3 * fl_mask[f] + a] += 1
+            if b < 3:
+                acc[3 * fl_mask[f] + b] -= 1
+    # subset sums: acc[S] = sum over patterns m within S
+    for bit in range(12):
+        for m in range(MASKS):
+            if (m >> bit) & 1:
+                for k in range(3):
+                    acc[3 * m + k] += acc[3 * (m ^ (1 << bit)) + k]
+    # out[D0] = the patterns within the complement of D0
+    for m in range(MASKS):
+        for k in range(3):
+            out[3 * m + k] = acc[3 * ((MASKS - 1) ^ m) + k]
+    free(acc)
+
+
+cdef void _rank_part(const int* a, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m,
+                     const int32_t* binom, int64_t* cum) noexcept nogil:
+    """cum[k] = the hole-card sets of the hole rank patterns before the k-th (sorted by the
+    dealer's strength), for the cards left of each rank a[r]."""
+    cdef int k, j
+    cdef int64_t total = 0
+    cdef int c[13][5]           # C(a_r, m)
+    cdef const int8_t* hr = &hole_r[0, 0]
+    cdef const int8_t* hm = &hole_m[0, 0]
+    for k in range(13):
+        for j in range(5):
+            c[k][j] = <int>choose(a[k], j, binom)
+    cum[0] = 0
+    for k in range(hole_r.shape[0]):
+        total += (c[hr[4 * k]][hm[4 * k]] * c[hr[4 * k + 1]][hm[4 * k + 1]]
+                  * c[hr[4 * k + 2]][hm[4 * k + 2]] * c[hr[4 * k + 3]][hm[4 * k + 3]])
+        cum[k + 1] = total
+
+
+cdef inline void _counts(const int64_t* cum, const int32_t* cuts, int64_t* out) noexcept nogil:
+    """(no qualifier, win, tie) from the prefix sums at the cuts (qualifier, below sp, up to sp)."""
+    out[0] = cum[cuts[0]]
+    out[1] = cum[cuts[1]] - cum[cuts[0]]
+    out[2] = cum[cuts[2]] - cum[cuts[1]]
+
+
+cdef struct Acc:
+    int128 v[N_FIELDS]
+
+
+cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int64_t* norm, const int32_t* g,
+                       int d0, int sp_mask, const int64_t* coef, const int64_t[::1] c_win,
+                       const int64_t[::1] thr, Acc* acc) noexcept nogil:
+    cdef const int32_t* gs = g + 3 * d0
+    cdef const int32_t* gn = g + 3 * sp_mask
+    cdef int64_t raise_v, fold, form0, chosen, usual_v
+    cdef int64_t nq = seen[0] + gs[0], win = seen[1] + gs[1], tie = seen[2] + gs[2]
+    cdef int base = RETURNS + 5 * cat
+    cdef bint seen_raise, usual
+    raise_v = nq * coef[0] + win * c_win[cat] + tie * coef[1] - coef[2] * SEEN_SETS
+    fold = -coef[3] * SEEN_SETS
+    seen_raise = raise_v > fold
+    form0 = (norm[0] + gn[0]) * coef[0] + (norm[1] + gn[1]) * c_win[cat] + (norm[2] + gn[2]) * coef[1]
+    usual = form0 > thr[cat]
+    chosen = raise_v if seen_raise else fold
+    usual_v = raise_v if usual else fold
+    if seen_raise:
+        acc.v[base] += <int128>m * nq
+        acc.v[base + 1] += <int128>m * win
+        acc.v[base + 2] += <int128>m * tie
+        acc.v[base + 3] += <int128>m * (SEEN_SETS - nq - win - tie)
+    else:
+        acc.v[base + 4] += <int128>m * SEEN_SETS
+    acc.v[0] += m
+    acc.v[1] += <int128>m * chosen
+    acc.v[2] += <int128>m * usual_v
+    if seen_raise:
+        acc.v[3] += m
+    if usual:
+        acc.v[4] += m
+    if seen_raise != usual:
+        acc.v[5] += m
+
+
+cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
+                   const int8_t[:, ::1] qvec, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m, int iq,
+                   const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
+                   const int64_t* coef, const int64_t[::1] c_win, const int64_t[::1] thr,
+                   const int32_t* cancel, Acc* acc) noexcept nogil:
+    cdef const int32_t* binom = binom_table()
+    cdef int32_t* g_nf = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
+    cdef int32_t* g_fl = NULL
+    cdef int a0[13]
+    cdef int a[13]
+    cdef int32_t cuts_nf[3]
+    cdef int32_t cuts_fl[3]
+    cdef int64_t* cum = <int64_t*>malloc((hole_r.shape[0] + 1) * sizeof(int64_t))
+    cdef int64_t n_nf[3]
+    cdef int64_t n_fl[3]
+    cdef int64_t s_nf[3]
+    cdef int64_t s_fl[3]
+    # the leaf odometer: per rank up to three (multiplicity, SP bit, SQ bit) options
+    cdef int64_t opt_m[10][3]
+    cdef int opt_p[10][3]
+    cdef int opt_q[10][3]
+    cdef int n_opt[10]
+    cdef int idx[10]
+    cdef int64_t pre_m[11]
+    cdef int pre_p[11]
+    cdef int pre_q[11]
+    cdef int r, j, k, depth, bit, pmask = 0, ok, distinct = 1, n_ranks, d0
+    cdef int pr, qr
+    cdef int64_t base, mm, m_fl
+    cdef Py_ssize_t t
+    for k in range(3):
+        n_fl[k] = 0
+        s_fl[k] = 0
+    for r in range(13):
+        a0[r] = 4 - p[r] - (1 if r == ru else 0)
+        if p[r] > 1:
+            distinct = 0
+        if p[r] > 0 and r != ru:
+            pmask |= 1 << (r if r < ru else r - 1)
+    cuts_nf[0] = iq
+    cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
+    cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
+    _flush_table(sp_nf, qual, ru, fl_mask, fl_st, fl_nf, g_nf)
+    _rank_part(a0, hole_r, hole_m, binom, cum)
+    _counts(cum, cuts_nf, n_nf)
+    if distinct:
+        g_fl = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
+        cuts_fl[0] = iq
+        cuts_fl[1] = pcuts[2] if pcuts[2] > iq else iq
+        cuts_fl[2] = pcuts[3] if pcuts[3] > iq else iq
+        _flush_table(sp_fl, qual, ru, fl_mask, fl_st, fl_nf, g_fl)
+        _counts(cum, cuts_fl, n_fl)
+    for t in range(qvec.shape[0]):
+        if studodds_cancelled(cancel):
+            break
+        ok = 1
+        for r in range(13):
+            a[r] = a0[r] - qvec[t, r]
+            if a[r] < 0:
+                ok = 0
+        if not ok:
+            continue
+        _rank_part(a, hole_r, hole_m, binom, cum)
+        _counts(cum, cuts_nf, s_nf)
+        if distinct:
+            _counts(cum, cuts_fl, s_fl)
+        # the ranks whose s0 card may be the player's or the partner's, and their options
+        base = choose(3, p[ru], binom) * choose(3 - p[ru], qvec[t, ru], binom)
+        n_ranks = 0
+        for r in range(13):
+            pr = p[r]
+            qr = qvec[t, r]
+            if r == ru or pr + qr == 0:
+                continue
+            bit = 1 << (r if r < ru else r - 1)
+            k = 0
+            if pr >= 1:
+                mm = choose(3, pr - 1, binom) * choose(4 - pr, qr, binom)
+                if mm:
+                    opt_m[n_ranks][k] = mm
+                    opt_p[n_ranks][k] = bit
+                    opt_q[n_ranks][k] = 0
+                    k += 1
+            if qr >= 1:
+                mm = choose(3, pr, binom) * choose(3 - pr, qr - 1, binom)
+                if mm:
+                    opt_m[n_ranks][k] = mm
+                    opt_p[n_ranks][k] = 0
+                    opt_q[n_ranks][k] = bit
+                    k += 1
+            mm = choose(3, pr, binom) * choose(3 - pr, qr, binom)
+            if mm:
+                opt_m[n_ranks][k] = mm
+                opt_p[n_ranks][k] = 0
+                opt_q[n_ranks][k] = 0
+                k += 1
+            n_opt[n_ranks] = k
+            n_ranks += 1
+        # walk every leaf: an odometer over the ranks' options
+        pre_m[0] = base
+        pre_p[0] = 0
+        pre_q[0] = 0
+        for depth in range(n_ranks):
+            idx[depth] = 0
+            pre_m[depth + 1] = pre_m[depth] * opt_m[depth][0]
+            pre_p[depth + 1] = pre_p[depth] | opt_p[depth][0]
+            pre_q[depth + 1] = pre_q[depth] | opt_q[depth][0]
+        while True:
+            mm = pre_m[n_ranks]
+            d0 = pre_p[n_ranks] | pre_q[n_ranks]
+            if distinct and pre_p[n_ranks] == pmask and p[ru] == 0:
+                _leaf(mm, cat_fl, s_fl, n_fl, g_fl, d0, pre_p[n_ranks], coef, c_win, thr, acc)
+            elif distinct and pre_p[n_ranks] == 0:
+                m_fl = mm // 81
+                _leaf(m_fl, cat_fl, s_fl, n_fl, g_fl, d0, 0, coef, c_win, thr, acc)
+                _leaf(mm - m_fl, cat_nf, s_nf, n_nf, g_nf, d0, 0, coef, c_win, thr, acc)
+            else:
+                _leaf(mm, cat_nf, s_nf, n_nf, g_nf, d0, pre_p[n_ranks], coef, c_win, thr, acc)
+            # next leaf
+            depth = n_ranks - 1
+            while depth >= 0 and idx[depth] == n_opt[depth] - 1:
+                depth -= 1
+            if depth < 0:
+                break
+            idx[depth] += 1
+            j = idx[depth]
+            pre_m[depth + 1] = pre_m[depth] * opt_m[depth][j]
+            pre_p[depth + 1] = pre_p[depth] | opt_p[depth][j]
+            pre_q[depth + 1] = pre_q[depth] | opt_q[depth][j]
+            for k in range(depth + 1, n_ranks):
+                idx[k] = 0
+                pre_m[k + 1] = pre_m[k] * opt_m[k][0]
+                pre_p[k + 1] = pre_p[k] | opt_p[k][0]
+                pre_q[k + 1] = pre_q[k] | opt_q[k][0]
+    free(g_nf)
+    free(cum)
+    if g_fl != NULL:
+        free(g_fl)
+
+
+def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, const int16_t[::1] sp_fl,
+                   const int8_t[::1] cat_nf, const int8_t[::1] cat_fl, const int32_t[:, ::1] pcuts,
+                   const int8_t[:, ::1] qvec, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m, int iq,
+                   const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
+                   const int64_t[::1] coef, const int64_t[::1] c_win, const int64_t[::1] thr,
+                   uint64_t[:, :, ::1] out, int n_threads, int32_t[::1] cancel=None):
+    """out[i, f] = (low, high) words of field f's sum over every partner pattern of qvec and every
+    suit assignment, for the player pattern pvec[i] against the up card (ru, s0).  coef =
+    (c_nq, c_tie, c_lose, scale); c_win and thr (the normal game's raise thresholds over
+    C(46, 4) sets) by category; pcuts[i] = the hole patterns below and up to sp_nf, and to sp_fl."""
+    cdef Py_ssize_t n = pvec.shape[0], i
+    cdef int f
+    if (pvec.shape[1] != 13 or qvec.shape[1] != 13 or sp_nf.shape[0] != n or sp_fl.shape[0] != n
+            or cat_nf.shape[0] != n or cat_fl.shape[0] != n or pcuts.shape[0] != n or pcuts.shape[1] != 4
+            or hole_r.shape[1] != 4 or hole_m.shape[0] != hole_r.shape[0] or hole_m.shape[1] != 4
+            or fl_st.shape[0] != fl_mask.shape[0] or fl_nf.shape[0] != fl_mask.shape[0]
+            or coef.shape[0] != 4 or c_win.shape[0] != 10 or thr.shape[0] != 10
+            or out.shape[0] != n or out.shape[1] != N_FIELDS or out.shape[2] != 2):
+        raise ValueError("shapes do not match")
+    if not 0 <= ru < 13:
+        raise ValueError("up rank out of range")
+    if n == 0:
+        return
+    cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
+    cdef Acc* accs = <Acc*>calloc(n, sizeof(Acc))
+    try:
+        for i in prange(n, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
+            if studodds_cancelled(flag):
+                continue
+            _pattern(ru, &pvec[i, 0], sp_nf[i], sp_fl[i], cat_nf[i], cat_fl[i], &pcuts[i, 0], qvec, hole_r, hole_m,
+                     iq, fl_mask, fl_st, fl_nf, qual, &coef[0], c_win, thr, flag, &accs[i])
+        for i in range(n):
+            for f in range(N_FIELDS):
+                out[i, f, 0] = <uint64_t>accs[i].v[f]
+                out[i, f, 1] = <uint64_t>(accs[i].v[f] >> 64)
+    finally:
+        free(accs)

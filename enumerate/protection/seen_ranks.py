@@ -1,0 +1,238 @@
+"""The exact value of seeing one partner's hand, counted by rank patterns: the whole game in
+about 90 core-minutes.
+
+:mod:`enumerate.protection.seen_hand` sweeps the dealer's hole cards once per class (partner's
+hand, up card) -- 6,319,573 classes, some 560 core-hours for the whole game.  This module counts
+the same sums another way, from one observation: **the dealer's five cards include the up card,
+so the only flush the dealer can make is in the up card's suit**.  Fix the up card (ru, s0).  For
+a player P and a partner Q, the dealer's C(41, 4) hole-card sets split by their rank pattern h
+(how many cards of each rank): a pattern is prod_r C(a_r, h_r) sets, a_r = 4 - p_r - q_r - [r = ru]
+with p and q the rank patterns of P and Q -- suits do not enter -- and every set is the
+non-flush hand of its ranks except that a pattern of four distinct ranks avoiding ru is also
+exactly one s0 flush when none of its s0 cards is dead.  So the dealer's counts (no qualifier,
+win, tie) of (P, Q, u) depend on P only through its strength (its rank pattern and whether it is
+a flush) and on (P, Q) only through (p, q) and D0, the ranks whose s0 card P or Q holds:
+
+    counts(P, Q, u) = rank part(p, q)  +  G_sp[D0].
+
+The rank part is one pass over the 1,820 hole rank patterns sorted by the dealer's strength (no
+qualifier, win and tie are three prefix sums); G_sp[D0] moves each s0 flush avoiding D0 from the
+class of its non-flush hand to the flush's class, for all 4,096 sets D0 at once by a subset-sum
+transform over the 12 other ranks.  The normal game's decision of (P, u) is the same formula with
+no partner: rank part(p, 0) + G_sp[SP], SP the ranks of P's s0 cards.
+
+Every concrete (P, Q) is then one leaf (p, q, SP, SQ) -- SQ the ranks of Q's s0 cards -- with a
+multiplicity that is a product over ranks of binomials (the other three suits' cards of each
+rank shared out between P and Q), and P is a flush exactly when SP is all of five distinct ranks
+(an s0 flush) or, with SP empty, in 3 of its 3^5 choices among the other suits.  Per leaf both
+decisions are exact integer comparisons (:mod:`enumerate.raise_value`'s form, as the class sweep
+makes them), so the sums -- situations, the value seeing the partner V, the value of the normal
+decision N, the raises and the changed decisions -- are the class sweep's, to the last integer,
+in units of 1 / (scale * 101,270) antes.  A "class" here is (player rank pattern, up rank):
+6,175 patterns less the 12 holding four cards of the up rank, 80,119 classes for the whole game,
+each weighted by its concrete (P, u) pairs; every leaf is summed over all partner patterns.
+
+Two checks come free.  N summed over every partner is the normal game itself (each hole set is
+counted once for each partner hand that avoids it), so a whole up-rank slice's N equals the
+normal game's expected result on that slice from the count table -- :func:`run_slice` verifies
+it on every run.  And the situations are every (P, Q, u) of the slice.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from functools import cache, lru_cache
+from typing import Any
+
+import numpy as np
+
+from enumerate.core.parallel import interruptible
+from enumerate.protection import _seen_ranks
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.variant import Variant
+from evaluator.ranking import CATEGORY_BY_STRENGTH, strengths
+
+#: Player rank patterns per shard (a checkpoint file; about 5 core-seconds).
+SHARD = 64
+#: Bump when what a shard holds or how it is valued changes.
+VERSION = 2
+#: The concrete partner hands of each (player hand, up card), and the hole-card sets of each.
+PLAYER_HANDS = math.comb(46, 5)
+FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
+#: The kernel's sums: FIELDS, then the return table of the game seen (10 categories x 5 outcomes).
+SUMS = len(FIELDS) + 50
+
+
+@cache
+def patterns(size: int) -> np.ndarray:
+    """Every rank pattern of ``size`` cards ((n, 13) int8, at most four of a rank), in a fixed
+    order (lexicographic in the sorted ranks)."""
+    rows = []
+    for combo in itertools.combinations_with_replacement(range(13), size):
+        v = np.bincount(np.array(combo, dtype=np.int64), minlength=13)
+        if v.max() <= 4:
+            rows.append(v)
+    out = np.array(rows, dtype=np.int8)
+    out.flags.writeable = False
+    return out
+
+
+def _cards(pattern: np.ndarray, flush: bool) -> np.ndarray:
+    """(n, 5) cards with the rank patterns ``pattern`` (n, 13): all of suit 0 if ``flush``, else
+    suits spread so that no row is a flush."""
+    n = pattern.shape[0]
+    ranks = np.repeat(np.tile(np.arange(13), n), pattern.reshape(-1)).reshape(n, 5)
+    if flush:
+        suits = np.zeros((n, 5), dtype=np.int64)
+    else:
+        # the i-th card of a rank takes suit i; a row of five distinct ranks takes 0, 1, 0, 0, 0
+        first = np.ones((n, 5), dtype=bool)
+        first[:, 1:] = ranks[:, 1:] != ranks[:, :-1]
+        run = np.zeros((n, 5), dtype=np.int64)
+        for i in range(1, 5):
+            run[:, i] = np.where(first[:, i], 0, run[:, i - 1] + 1)
+        suits = run
+        distinct = (pattern <= 1).all(axis=1)
+        suits[distinct, 1] = 1
+    return (ranks * 4 + suits).astype(np.uint8)
+
+
+def strength_of_patterns(pattern: np.ndarray, flush: bool) -> np.ndarray:
+    """Strength of the hand with each five-card rank pattern, a flush or not (flush rows must
+    have five distinct ranks)."""
+    if pattern.shape[0] == 0:
+        return np.zeros(0, dtype=np.int16)
+    return strengths(_cards(pattern, flush))
+
+
+class UpTables:
+    """What the kernel reads for the up rank ``ru``: the dealer's hole rank patterns sorted by
+    the strength of their hand with the up card, and the s0 flushes."""
+
+    def __init__(self, ru: int, qualifier: int) -> None:
+        holes = patterns(4)
+        holes = holes[holes[:, ru] <= 3]
+        with_up = holes.astype(np.int64)
+        with_up[:, ru] += 1
+        st = strength_of_patterns(with_up, False)
+        order = np.argsort(st, kind="stable")
+        self.hole_st = np.ascontiguousarray(st[order])
+        holes = holes[order]
+        self.hole_r = np.zeros((holes.shape[0], 4), dtype=np.int8)
+        self.hole_m = np.zeros((holes.shape[0], 4), dtype=np.int8)
+        for i, h in enumerate(holes):
+            nz = np.flatnonzero(h)
+            self.hole_r[i, :nz.size] = nz
+            self.hole_m[i, :nz.size] = h[nz]
+        self.iq = int(np.searchsorted(self.hole_st, qualifier, side="left"))
+        others = [r for r in range(13) if r != ru]
+        subsets = np.array(list(itertools.combinations(range(12), 4)), dtype=np.int64)
+        ranks = np.array(others)[subsets]
+        pat = np.zeros((subsets.shape[0], 13), dtype=np.int64)
+        np.put_along_axis(pat, ranks, 1, axis=1)
+        pat[:, ru] += 1
+        self.fl_mask = np.ascontiguousarray((1 << subsets).sum(axis=1).astype(np.int32))
+        self.fl_st = np.ascontiguousarray(strength_of_patterns(pat, True))
+        self.fl_nf = np.ascontiguousarray(strength_of_patterns(pat, False))
+
+
+@lru_cache(maxsize=32)
+def up_tables(ru: int, qualifier: int) -> UpTables:
+    return UpTables(ru, qualifier)
+
+
+def player_patterns(ru: int) -> np.ndarray:
+    """The player rank patterns possible against an up card of rank ``ru``."""
+    p = patterns(5)
+    return np.ascontiguousarray(p[p[:, ru] <= 3])
+
+
+def pattern_weights(p: np.ndarray, ru: np.ndarray) -> np.ndarray:
+    """Concrete (player hand, up card) pairs of each (rank pattern, up rank): 4 up cards, and
+    C(4, p_r) cards of each rank (C(3, p_ru) of the up rank)."""
+    avail = 4 - (np.arange(13)[None, :] == ru[:, None]).astype(np.int64)
+    c = np.vectorize(math.comb)(avail, p.astype(np.int64))
+    return 4 * c.prod(axis=1)
+
+
+def classes(up_ranks: frozenset[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(patterns (N, 13) uint8, up ranks (N,) uint8, weights (N,) int64): the (player rank
+    pattern, up rank) classes of the up ranks, in a fixed order."""
+    ps, us = [], []
+    for ru in sorted(up_ranks):
+        p = player_patterns(ru)
+        ps.append(p)
+        us.append(np.full(p.shape[0], ru, dtype=np.uint8))
+    p = np.concatenate(ps).astype(np.uint8)
+    u = np.concatenate(us)
+    return np.ascontiguousarray(p), u, pattern_weights(p, u.astype(np.int64))
+
+
+#: Classes of the whole game.
+def whole_game_classes() -> int:
+    return sum(player_patterns(ru).shape[0] for ru in range(13))
+
+
+def pattern_sums(variant: Variant, p: np.ndarray, ru: int, q: np.ndarray | None = None,
+                 threads: int = 1) -> np.ndarray:
+    """(n, 56) object array of exact ints: for each player pattern ``p`` against an up card of rank
+    ``ru`` (of one suit), the sums of :data:`FIELDS` and the return table of the game seen
+    (per category: raised hands' hole-card sets by outcome, folded hands') over every partner
+    pattern of ``q`` (default: all) and every suit assignment."""
+    value = RaiseValue.of(variant)
+    t = up_tables(ru, variant.qualifier.threshold)
+    p = np.ascontiguousarray(p, dtype=np.int8)
+    q = patterns(5) if q is None else np.ascontiguousarray(q, dtype=np.int8)
+    distinct = (p <= 1).all(axis=1)
+    sp_nf = strength_of_patterns(p.astype(np.int64), False)
+    sp_fl = np.full(p.shape[0], -1, dtype=np.int16)
+    sp_fl[distinct] = strength_of_patterns(p[distinct].astype(np.int64), True)
+    cat_nf = CATEGORY_BY_STRENGTH[sp_nf].astype(np.int8)
+    cat_fl = np.where(distinct, CATEGORY_BY_STRENGTH[np.maximum(sp_fl, 0)], 0).astype(np.int8)
+    cuts = np.stack([np.searchsorted(t.hole_st, sp_nf, "left"), np.searchsorted(t.hole_st, sp_nf, "right"),
+                     np.searchsorted(t.hole_st, sp_fl, "left"), np.searchsorted(t.hole_st, sp_fl, "right")],
+                    axis=1).astype(np.int32)
+    coef = np.array([value.c_nq, value.c_tie, value.c_lose, value.scale], dtype=np.int64)
+    out = np.zeros((p.shape[0], SUMS, 2), dtype=np.uint64)
+    interruptible(lambda cancel: _seen_ranks.value_patterns(
+        ru, p, np.ascontiguousarray(sp_nf), sp_fl, cat_nf, cat_fl, np.ascontiguousarray(cuts), q, t.hole_r,
+        t.hole_m, t.iq, t.fl_mask, t.fl_st, t.fl_nf, variant.qualifier.threshold, coef,
+        np.ascontiguousarray(value.c_win, dtype=np.int64), np.ascontiguousarray(value.thresholds, dtype=np.int64),
+        out, threads, cancel))
+    lo = out[:, :, 0].astype(object)
+    hi = out[:, :, 1].astype(np.int64).astype(object)
+    return hi * (1 << 64) + lo
+
+
+def shard_sums(variant: Variant, cards: np.ndarray, up: np.ndarray, threads: int = 1) -> list[int]:
+    """The sums of a shard's classes (player rank pattern, up rank), over every partner and all
+    four up cards of each rank: :data:`FIELDS`, then the return table of the game seen."""
+    total = [0] * SUMS
+    for ru in sorted(set(up.tolist())):
+        rows = np.flatnonzero(up == ru)
+        sums = pattern_sums(variant, cards[rows].astype(np.int8), ru, threads=threads)
+        total = [a + 4 * int(x) for a, x in zip(total, sums.sum(axis=0))]
+    return total
+
+
+def _keys(pattern: np.ndarray, ru: np.ndarray) -> np.ndarray:
+    """One integer per (rank pattern, up rank)."""
+    return (pattern.astype(np.int64) @ (5 ** np.arange(13, dtype=np.int64))) * 13 + ru.astype(np.int64)
+
+
+def normal_check(table: Any, variant: Variant, cls: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int]:
+    """(concrete (hand, up card) pairs, the normal game's optimal result summed over them in
+    units of 1 / (scale * 163,185) antes) over the classes ``cls`` (player rank pattern, up rank),
+    from the count table: what the normal decisions' value N over every partner must come to
+    (see the module docstring)."""
+    value = RaiseValue.of(variant)
+    completions = math.comb(46, 4)
+    raised = value.optimal(table)
+    ev = np.where(raised, value.form(table).astype(np.int64) - value.c_lose * completions,
+                  -value.scale * completions)
+    ranks = table.hands.astype(np.int64) >> 2
+    pattern = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    keys = _keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
+    on = np.isin(keys, _keys(cls[0], cls[1]))
+    w = table.weight[:, None]
+    return int((w * on).sum()), sum(int(x) for x in (ev * on * w).sum(axis=1))
