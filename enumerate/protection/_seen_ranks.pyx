@@ -24,7 +24,8 @@ the other suits (a flush in one of them).  At a leaf both decisions are made exa
 
 * seeing the partner: raise iff the raise's linear form over the C(41, 4) sets beats folding;
 * the normal game: the count table's decision, which is the same form over the C(46, 4) sets
-  with dead cards P and u only -- rank part(p, 0) + G_sp[SP].
+  with dead cards P and u only -- rank part(p, 0) + G_sp[SP]; it depends on (p, SP, flush)
+  alone, so it is decided once a pattern for every SP and read by the leaves.
 
 Per player pattern the kernel sums, over every leaf weighted by its multiplicity: the situations,
 V and N (the values seeing and not seeing), the raises seeing and normally, the changed decisions,
@@ -32,7 +33,7 @@ and -- for the return table of the game seen -- per player category the hole-car
 hands by outcome and those of folded hands.  The sums are kept in 128-bit integers and returned
 as (low, high) 64-bit words.
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 from cython.parallel cimport prange
 from evaluator._eval cimport binom_table
@@ -69,7 +70,7 @@ cdef inline int _klass(int sp, int st, int q) noexcept nogil:
     return 3
 
 
-cdef void _flush_table(int sp, int q, int ru, const int32_t[::1] fl_mask, const int16_t[::1] fl_st,
+cdef void _flush_table(int sp, int q, const int32_t[::1] fl_mask, const int16_t[::1] fl_st,
                        const int16_t[::1] fl_nf, int32_t* out) noexcept nogil:
     """out[3 * D0 + k]: the change of count k (no qualifier, win, tie) that the s0 flushes avoiding
     the dead s0 ranks D0 make against strength sp."""
@@ -126,20 +127,32 @@ cdef struct Acc:
     int128 v[N_FIELDS]
 
 
-cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int64_t* norm, const int32_t* g,
-                       int d0, int sp_mask, const int64_t* coef, const int64_t[::1] c_win,
-                       const int64_t[::1] thr, Acc* acc) noexcept nogil:
+cdef void _normal_decisions(int cat, const int64_t* norm, const int32_t* g, int pmask, const int64_t* coef,
+                            const int64_t[::1] c_win, const int64_t[::1] thr, uint8_t* out) noexcept nogil:
+    """out[SP]: the normal game's decision (the count table's) for the player's ranks whose s0
+    card he holds SP (a subset of his ranks pmask), over the C(46, 4) sets avoiding his cards and
+    the up card: decided once a pattern, read by every leaf of every partner pattern."""
+    cdef int m
+    cdef const int32_t* gn
+    for m in range(MASKS):
+        out[m] = 0
+        if m & ~pmask:
+            continue
+        gn = g + 3 * m
+        out[m] = ((norm[0] + gn[0]) * coef[0] + (norm[1] + gn[1]) * c_win[cat] + (norm[2] + gn[2]) * coef[1]
+                  > thr[cat])
+
+
+cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g, int d0, bint usual,
+                       const int64_t* coef, const int64_t[::1] c_win, Acc* acc) noexcept nogil:
     cdef const int32_t* gs = g + 3 * d0
-    cdef const int32_t* gn = g + 3 * sp_mask
-    cdef int64_t raise_v, fold, form0, chosen, usual_v
+    cdef int64_t raise_v, fold, chosen, usual_v
     cdef int64_t nq = seen[0] + gs[0], win = seen[1] + gs[1], tie = seen[2] + gs[2]
     cdef int base = RETURNS + 5 * cat
-    cdef bint seen_raise, usual
+    cdef bint seen_raise
     raise_v = nq * coef[0] + win * c_win[cat] + tie * coef[1] - coef[2] * SEEN_SETS
     fold = -coef[3] * SEEN_SETS
     seen_raise = raise_v > fold
-    form0 = (norm[0] + gn[0]) * coef[0] + (norm[1] + gn[1]) * c_win[cat] + (norm[2] + gn[2]) * coef[1]
-    usual = form0 > thr[cat]
     chosen = raise_v if seen_raise else fold
     usual_v = raise_v if usual else fold
     if seen_raise:
@@ -175,6 +188,8 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cdef int64_t* cum = <int64_t*>malloc((hole_r.shape[0] + 1) * sizeof(int64_t))
     cdef int64_t n_nf[3]
     cdef int64_t n_fl[3]
+    cdef uint8_t usual_nf[MASKS]
+    cdef uint8_t usual_fl[MASKS]
     cdef int64_t s_nf[3]
     cdef int64_t s_fl[3]
     # the leaf odometer: per rank up to three (multiplicity, SP bit, SQ bit) options
@@ -193,6 +208,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     for k in range(3):
         n_fl[k] = 0
         s_fl[k] = 0
+        cuts_fl[k] = 0
     for r in range(13):
         a0[r] = 4 - p[r] - (1 if r == ru else 0)
         if p[r] > 1:
@@ -202,16 +218,18 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cuts_nf[0] = iq
     cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
     cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
-    _flush_table(sp_nf, qual, ru, fl_mask, fl_st, fl_nf, g_nf)
+    _flush_table(sp_nf, qual, fl_mask, fl_st, fl_nf, g_nf)
     _rank_part(a0, hole_r, hole_m, binom, cum)
     _counts(cum, cuts_nf, n_nf)
+    _normal_decisions(cat_nf, n_nf, g_nf, pmask, coef, c_win, thr, usual_nf)
     if distinct:
         g_fl = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
         cuts_fl[0] = iq
         cuts_fl[1] = pcuts[2] if pcuts[2] > iq else iq
         cuts_fl[2] = pcuts[3] if pcuts[3] > iq else iq
-        _flush_table(sp_fl, qual, ru, fl_mask, fl_st, fl_nf, g_fl)
+        _flush_table(sp_fl, qual, fl_mask, fl_st, fl_nf, g_fl)
         _counts(cum, cuts_fl, n_fl)
+        _normal_decisions(cat_fl, n_fl, g_fl, pmask, coef, c_win, thr, usual_fl)
     for t in range(qvec.shape[0]):
         if studodds_cancelled(cancel):
             break
@@ -271,13 +289,13 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
             mm = pre_m[n_ranks]
             d0 = pre_p[n_ranks] | pre_q[n_ranks]
             if distinct and pre_p[n_ranks] == pmask and p[ru] == 0:
-                _leaf(mm, cat_fl, s_fl, n_fl, g_fl, d0, pre_p[n_ranks], coef, c_win, thr, acc)
+                _leaf(mm, cat_fl, s_fl, g_fl, d0, usual_fl[pre_p[n_ranks]], coef, c_win, acc)
             elif distinct and pre_p[n_ranks] == 0:
                 m_fl = mm // 81
-                _leaf(m_fl, cat_fl, s_fl, n_fl, g_fl, d0, 0, coef, c_win, thr, acc)
-                _leaf(mm - m_fl, cat_nf, s_nf, n_nf, g_nf, d0, 0, coef, c_win, thr, acc)
+                _leaf(m_fl, cat_fl, s_fl, g_fl, d0, usual_fl[0], coef, c_win, acc)
+                _leaf(mm - m_fl, cat_nf, s_nf, g_nf, d0, usual_nf[0], coef, c_win, acc)
             else:
-                _leaf(mm, cat_nf, s_nf, n_nf, g_nf, d0, pre_p[n_ranks], coef, c_win, thr, acc)
+                _leaf(mm, cat_nf, s_nf, g_nf, d0, usual_nf[pre_p[n_ranks]], coef, c_win, acc)
             # next leaf
             depth = n_ranks - 1
             while depth >= 0 and idx[depth] == n_opt[depth] - 1:

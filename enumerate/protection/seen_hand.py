@@ -474,9 +474,10 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
                             scheduler=scheduler, threads=threads, progress=progress)
     for sums in shards:
         total.add(sums)
+    result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
+                           "rank_patterns" if ranks else "partner_classes")
     if ranks:
         pairs, normal = seen_ranks.normal_check(table, variant, classes)
-        result = SeenHandSlice(variant, sl, n, total, None, "rank_patterns")
         rows = result.return_rows()
         if (pairs * PLAYER_HANDS != total.situations
                 or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
@@ -488,5 +489,4 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
                 raise ParameterError("checkpoint", f"{message}: a stored shard was edited; rerun with a new "
                                                    "checkpoint folder")
             raise AssertionError(f"{message}: a defect, please report it")
-    return SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
-                         "rank_patterns" if ranks else "partner_classes")
+    return result

@@ -46,11 +46,12 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.core.engine import COMPLETIONS
 from enumerate.core.parallel import interruptible
 from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
-from evaluator.ranking import CATEGORY_BY_STRENGTH, strengths
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, rank_counts_by_strength
 
 #: Player rank patterns per shard (a checkpoint file; about 5 core-seconds).
 SHARD = 64
@@ -77,32 +78,33 @@ def patterns(size: int) -> np.ndarray:
     return out
 
 
-def _cards(pattern: np.ndarray, flush: bool) -> np.ndarray:
-    """(n, 5) cards with the rank patterns ``pattern`` (n, 13): all of suit 0 if ``flush``, else
-    suits spread so that no row is a flush."""
-    n = pattern.shape[0]
-    ranks = np.repeat(np.tile(np.arange(13), n), pattern.reshape(-1)).reshape(n, 5)
-    if flush:
-        suits = np.zeros((n, 5), dtype=np.int64)
-    else:
-        # the i-th card of a rank takes suit i; a row of five distinct ranks takes 0, 1, 0, 0, 0
-        first = np.ones((n, 5), dtype=bool)
-        first[:, 1:] = ranks[:, 1:] != ranks[:, :-1]
-        run = np.zeros((n, 5), dtype=np.int64)
-        for i in range(1, 5):
-            run[:, i] = np.where(first[:, i], 0, run[:, i - 1] + 1)
-        suits = run
-        distinct = (pattern <= 1).all(axis=1)
-        suits[distinct, 1] = 1
-    return (ranks * 4 + suits).astype(np.uint8)
+def _keys(pattern: np.ndarray, ru: np.ndarray) -> np.ndarray:
+    """One integer per (rank pattern, up rank)."""
+    return (pattern.astype(np.int64) @ (5 ** np.arange(13, dtype=np.int64))) * 13 + ru.astype(np.int64)
+
+
+@cache
+def _strengths_by_pattern(flush: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted pattern keys, strengths): the evaluator's rank counts of every strength, inverted
+    for the flushes or for the other hands (each rank pattern is one strength of either kind)."""
+    counts = rank_counts_by_strength()
+    strength = np.arange(counts.shape[0])
+    flushes = np.isin(CATEGORY_BY_STRENGTH[strength], [Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH])
+    chosen = strength[flushes == flush]
+    keys = _keys(counts[chosen], np.zeros(chosen.size, dtype=np.int64))
+    order = np.argsort(keys)
+    return keys[order], chosen[order]
 
 
 def strength_of_patterns(pattern: np.ndarray, flush: bool) -> np.ndarray:
     """Strength of the hand with each five-card rank pattern, a flush or not (flush rows must
     have five distinct ranks)."""
-    if pattern.shape[0] == 0:
-        return np.zeros(0, dtype=np.int16)
-    return strengths(_cards(pattern, flush))
+    keys, strength = _strengths_by_pattern(flush)
+    wanted = _keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    if not (keys[at] == wanted).all():
+        raise ValueError("a rank pattern that is no five-card hand" + (" flush" if flush else ""))
+    return strength[at].astype(np.int16)
 
 
 class UpTables:
@@ -168,8 +170,8 @@ def classes(up_ranks: frozenset[int]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return np.ascontiguousarray(p), u, pattern_weights(p, u.astype(np.int64))
 
 
-#: Classes of the whole game.
 def whole_game_classes() -> int:
+    """The classes (player rank pattern, up rank) of the whole game: 80,119."""
     return sum(player_patterns(ru).shape[0] for ru in range(13))
 
 
@@ -215,23 +217,14 @@ def shard_sums(variant: Variant, cards: np.ndarray, up: np.ndarray, threads: int
     return total
 
 
-def _keys(pattern: np.ndarray, ru: np.ndarray) -> np.ndarray:
-    """One integer per (rank pattern, up rank)."""
-    return (pattern.astype(np.int64) @ (5 ** np.arange(13, dtype=np.int64))) * 13 + ru.astype(np.int64)
-
-
 def normal_check(table: Any, variant: Variant, cls: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, int]:
     """(concrete (hand, up card) pairs, the normal game's optimal result summed over them in
     units of 1 / (scale * 163,185) antes) over the classes ``cls`` (player rank pattern, up rank),
     from the count table: what the normal decisions' value N over every partner must come to
     (see the module docstring)."""
     value = RaiseValue.of(variant)
-    completions = math.comb(46, 4)
-    raised = value.optimal(table)
-    ev = np.where(raised, value.form(table).astype(np.int64) - value.c_lose * completions,
-                  -value.scale * completions)
-    ranks = table.hands.astype(np.int64) >> 2
-    pattern = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    ev = np.where(value.optimal(table), value.ev_numerators(table), -value.scale * COMPLETIONS)
+    pattern = rank_counts_by_strength()[table.strength]
     keys = _keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
     on = np.isin(keys, _keys(cls[0], cls[1]))
     w = table.weight[:, None]
