@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+from enumerate.core import rank_patterns
 from enumerate.protection import seen_ranks
 from enumerate.rules.variant_file import load_builtin
 
@@ -33,7 +34,7 @@ def main() -> None:
     for ru in range(13):
         p = seen_ranks.player_patterns(ru)
         pick = p[rng.choice(p.shape[0], min(args.patterns, p.shape[0]), replace=False)]
-        seen_ranks.up_tables(ru, v.qualifier.threshold)
+        rank_patterns.up_tables(ru, v.qualifier.threshold)
         start = time.process_time()
         seen_ranks.pattern_sums(v, pick, ru, threads=1)
         per = (time.process_time() - start) / pick.shape[0]

@@ -1,6 +1,6 @@
-"""How much work the switch game counted by rank patterns would be: a measurement for the next
-formulation of ``draws-exact`` (not built yet), from the one ``collusion --partners 1 --exact``
-uses (enumerate/protection/seen_ranks.py).
+"""How much work the switch game counted by rank patterns would be: the measurement made before
+it was built (enumerate/draws/switch_ranks.py; its measured cost: benchmarks/switch_ranks.py),
+from the formulation ``collusion --partners 1 --exact`` uses (enumerate/protection/seen_ranks.py).
 
 For a situation (hand H, up card u = (ru, s0)) and k switched cards, the draw D is k of the 46
 unseen cards whatever is discarded, and the dealer's counts of the final hand depend on D only
@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
+from enumerate.core.rank_patterns import patterns
 from enumerate.core.slices import Slice
-from enumerate.protection.seen_ranks import patterns
 
 
 def leaves(hand: np.ndarray, up: int) -> list[int]:

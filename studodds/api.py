@@ -164,7 +164,7 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, **r
         raise strict_error(v.name, rule_warnings(v))
     kind = require(v, "analyze")                  # before any counting
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _bar(progress, kind.analysis_steps(table)) as tick:
+    with _bar(progress, kind.analysis_steps(table, v)) as tick:
         a = _analyze(table, v, threads, progress=tick, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
@@ -377,16 +377,21 @@ def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | Non
     is split."""
     threads, _use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
     from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
-    from enumerate.draws.exact import COMMAND, run_key, run_slice  # lazy: start-up time
+    from enumerate.draws.exact import COMMAND, method, run_key, run_slice, slice_classes  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
     require(v, "draws_exact")
     sl = Slice.parse(up, hands)
     # read and verified before any work
-    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl), COMMAND)
-    n = sl.classes()[1].shape[0]
-    with progress_bar(progress, "classes of the slice", n, "class") as tick:
-        return run_slice(v, source.text, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
+    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(v, source.text, sl),
+                       COMMAND)
+    n = slice_classes(v, sl)[1].shape[0]
+    ranks = method(v) == "rank_patterns"
+    table = count_table(v.base_game(), threads=threads, use_cache=_use_cache, progress=progress) if ranks else None
+    with progress_bar(progress, "groups of the slice" if ranks else "classes of the slice", n,
+                      "group" if ranks else "class") as tick:
+        return run_slice(v, source.text, sl, table=table, checkpoint=store, scheduler=scheduler, threads=threads,
+                         progress=tick)
 
 
 def _checkpoint_folder(checkpoint: Any) -> Path:

@@ -196,7 +196,8 @@ def check_results_recipe(commands: list[str], where: str) -> None:
     for command in commands:
         args = parser.parse_args(studodds_argv(command))
         if args.command == "batch":
-            names = args.variants or [v.name for v in api.variants()]
+            names = [api.load_variant(str(ROOT / n)).name if n.endswith(".toml") else n
+                     for n in args.variants] or [v.name for v in api.variants()]
             tables |= set(names)
             if args.protection is not None:
                 from studodds.cli.common import exposure_levels

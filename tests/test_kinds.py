@@ -10,7 +10,7 @@ import pytest
 import studodds
 from enumerate.analysis.base import analyze as plain_analysis
 from enumerate.game import kinds
-from enumerate.rules.variant_file import builtin_names, load_builtin
+from enumerate.rules.variant_file import builtin_names, load_builtin, parse_variant_text
 from evaluator.errors import StudoddsError
 from studodds import api
 
@@ -84,8 +84,11 @@ def test_conditions_of_a_supported_analysis_name_the_rule():
     with pytest.raises(StudoddsError, match="does not switch two or more cards"):
         kinds.require(load_builtin("oasis-one-card").variant, "draws_sample")
     galewind = studodds.load_variant(Path(__file__).parent.parent / "docs" / "variants" / "oasis-galewind.toml")
-    with pytest.raises(StudoddsError, match="switching more cards is estimated"):
-        kinds.require(galewind, "analyze")
+    assert kinds.require(galewind, "analyze").name == "draws"       # the whole game by rank patterns
+    from test_draws import ONE_AND_BUY
+    both = studodds.load_variant(parse_variant_text(ONE_AND_BUY, "both.toml"))
+    with pytest.raises(StudoddsError, match="switching several cards and buying is valued slice by slice"):
+        kinds.require(both, "analyze")
     assert kinds.require(galewind, "draws_sample").name == "draws"
     for analysis in ("protection", "design"):
         with pytest.raises(StudoddsError, match="without an ante bonus"):
@@ -116,7 +119,7 @@ class Halved:
     def analyze(self, counts, variant, threads, progress, use_cache):
         return plain_analysis(counts, variant, threads=threads), {}
 
-    def analysis_steps(self, counts):
+    def analysis_steps(self, counts, variant):
         return None
 
 

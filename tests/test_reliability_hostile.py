@@ -159,6 +159,7 @@ def test_every_key_of_the_variant_file_refuses_a_wrong_value(tmp_path, base, old
     (("edgesort", "--ranks", "A,K,X"), "--ranks"),
     (("plots", "--out", "/proc/no"), "--out"),
     (("check", "--no-protection", "nowhere"), "FOLDER"),
+    (("check", "--no-switch-game", "nowhere"), "FOLDER"),
     (("diff", "us-common", "/dev/zero"), "not a regular file"),
     (("variants", "--threads", "0"), "--threads"),
 ])

@@ -23,7 +23,7 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import numpy as np
 
@@ -242,6 +242,14 @@ class ShardStore:
             atomic_write_text(self.folder / "run.json", json.dumps(self.key, sort_keys=True) + "\n")
         atomic_write_text(self.folder / f"shard-{index:07d}.json",
                           json.dumps({"shard": index, "sha256": shard_digest(self.key, index, data), "sums": data}) + "\n")
+
+
+def sums_do_not_add_up(message: str, resumed: bool) -> NoReturn:
+    """A run's end-of-run self-check failed: with stored shards read, a shard was edited so that
+    it still added up on its own (ParameterError naming the checkpoint); otherwise a defect."""
+    if resumed:
+        raise ParameterError("checkpoint", f"{message}: a stored shard was edited; rerun with a new checkpoint folder")
+    raise AssertionError(f"{message}: a defect, please report it")
 
 
 class Sums(Protocol):

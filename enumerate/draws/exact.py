@@ -1,17 +1,24 @@
-"""The exact whole game of a table with switches of any number of cards, slice by slice.
+"""The exact game of a table with switches of any number of cards: a slice of it, or the whole game.
 
 A *slice* (:class:`enumerate.core.slices.Slice`) is every situation (player hand, up card) whose
 up card has one of the given ranks and whose player hand -- before any switch -- is in one of
-the given categories; the whole game is the slice of every rank and category.  Its situations
-are taken up to suits the way the count engine takes them: every canonical player hand (134,459
-suit classes, each weighted by its size) against each of the 47 up cards not in it, 6,319,573
-classes for the whole game.
+the given categories; the whole game is the slice of every rank and category.  It is counted one
+of two ways (:func:`method`):
 
-Each class is valued exactly by :func:`enumerate.draws.hand.situation_draws` -- every allowed
-action, every draw, every dealer completion, through the dead-card engine -- and its best action
-(the table's tie order: keep, then fewer cards) is taken, with the outcomes of its draws by final
-category (:data:`enumerate.draws.hand.OUTCOME_STATS`).  A slice's figures are exact integer sums
-over its classes, each weighted by its suit class:
+* **by rank patterns** (:mod:`enumerate.draws.switch_ranks`), for every table that switches cards
+  without also selling a sixth card: groups (player rank pattern, up rank), 80,119 for the whole
+  game, each valuing every situation of its pattern at once -- about 2.5 core-hours for the whole
+  game, which ``analyze``, ``batch``, ``check`` and ``diff`` therefore give (:func:`whole_game`,
+  its shards kept in the user cache);
+* **situation class by situation class**: every canonical player hand (134,459 suit classes,
+  each weighted by its size) against each of the 47 up cards not in it, 6,319,573 classes for the
+  whole game, each valued by :func:`enumerate.draws.hand.situation_draws` -- every allowed action,
+  every draw, every dealer completion, through the dead-card engine (about a core-second a class:
+  a cluster job for the whole game; the independent path the rank patterns are tested against).
+
+Either way each situation's best action (the table's tie order: keep, then fewer cards) is taken,
+with the outcomes of its draws by final category (:data:`enumerate.draws.hand.OUTCOME_STATS`), and
+a slice's figures are exact integer sums over its situations, each weighted by its suit class:
 
 * the expected result per ante, as the sum of the best actions' EVs (fees included) and again
   from the return table the outcome counts make (two exact paths, required to agree);
@@ -23,19 +30,23 @@ over its classes, each weighted by its suit class:
   the standard deviation (from the second moment by action kind, fees included), how often
   each action is best, and the strategy by hand group and up-card rank.
 
-**Shards, resuming, clusters** (:mod:`enumerate.core.slices`). The slice's classes are cut, in
-their fixed order, into shards of :data:`SHARD` classes; a shard's sums are exact integers (and
-fractions), so adding the shards gives the same figures whether they ran on local threads or on a
-Dask cluster (``--scheduler``).  With a checkpoint folder every finished shard is written there
-atomically as a file of its own, verified when read; a rerun of the same variant file and slice
-skips them, so an interruption loses at most the shards in progress.
+**Shards, resuming, clusters** (:mod:`enumerate.core.slices`). The slice's classes (or groups) are
+cut, in their fixed order, into shards; a shard's sums are exact integers (and fractions), so
+adding the shards gives the same figures whether they ran on local threads or on a Dask cluster
+(``--scheduler``).  With a checkpoint folder every finished shard is written there atomically as a
+file of its own, verified when read; a rerun of the same table and slice skips them, so an
+interruption loses at most the shards in progress.  A run by rank patterns also checks itself at
+the end: the value of keeping summed over its situations is the plain game's, from the count table.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -43,13 +54,23 @@ from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
-from enumerate.analysis.base import ReturnRow, ReturnRowJSON, return_table
+from enumerate.analysis.base import Analysis, ReturnRow, ReturnRowJSON, return_table
+from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
-from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
+from enumerate.core.slices import (
+    CLASSES,
+    SITUATIONS,
+    ShardStore,
+    Slice,
+    classes_digest,
+    run_shards,
+    sums_do_not_add_up,
+)
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.core.tabular import tabular
-from enumerate.draws.game import hand_group
+from enumerate.draws import switch_ranks
+from enumerate.draws.game import DrawFigures, group_strengths, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
@@ -99,6 +120,8 @@ class ShardSums:
     raised: Fraction = Fraction(0)
     chart: dict[str, int] = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
+    #: counted by rank patterns: the value of keeping summed over every situation (units scale * C(46, 4))
+    keep: int | None = None
     #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
     seconds: float = 0.0
 
@@ -113,19 +136,26 @@ class ShardSums:
         for k, v in other.chart.items():
             self.chart[k] = self.chart.get(k, 0) + v
         self.actions += other.actions
+        if other.keep is not None:
+            self.keep = (self.keep or 0) + other.keep
         self.seconds += other.seconds
 
     def to_json(self) -> dict[str, Any]:
-        return {"digest": self.digest, "situations": self.situations, "outcomes": self.outcomes,
-                "ev": str(self.ev), "raised": str(self.raised), "chart": self.chart, "actions": self.actions,
-                "seconds": self.seconds}
+        out = {"digest": self.digest, "situations": self.situations, "outcomes": self.outcomes,
+               "ev": str(self.ev), "raised": str(self.raised), "chart": self.chart, "actions": self.actions,
+               "seconds": self.seconds}
+        if self.keep is not None:
+            out["keep"] = self.keep
+        return out
 
     @classmethod
-    def from_json(cls, data: Any, weights: np.ndarray) -> "ShardSums":
+    def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False) -> "ShardSums":
         """A stored shard, checked against the classes it must hold (their ``weights``): every
         field well formed, and its counts adding up (each kind's outcomes cover its situations'
-        draws and dealer sets, the chart and the actions cover every class); ValueError if not."""
-        fields = {"digest", "situations", "outcomes", "ev", "raised", "chart", "actions"}
+        draws and dealer sets, the chart and the actions cover every class); ValueError if not.
+        ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.draws.switch_ranks`):
+        ``weights`` are the groups' situations, no per-class actions, and the value of keeping."""
+        fields = {"digest", "situations", "outcomes", "ev", "raised", "chart", "actions"} | ({"keep"} if ranks else set())
         if not isinstance(data, dict) or not fields <= set(data) <= fields | {"seconds"}:
             raise ValueError("a shard's sums have the wrong fields")
         seconds = data.get("seconds", 0.0)
@@ -152,21 +182,28 @@ class ShardSums:
         chart, actions = data["chart"], data["actions"]
         if not isinstance(chart, dict) or not all(isinstance(k, str) and len(k) < 120 for k in chart):
             raise ValueError("the chart is not an object of counts")
-        if not isinstance(actions, list) or len(actions) != weights.shape[0]:
-            raise ValueError("one best action per class")
+        if not isinstance(actions, list) or len(actions) != (0 if ranks else weights.shape[0]):
+            raise ValueError("no per-class actions by rank patterns" if ranks else "one best action per class")
+        keep = data.get("keep")
+        if ranks and (isinstance(keep, bool) or not isinstance(keep, int) or abs(keep) >= 1 << 100):
+            raise ValueError("the value of keeping is not an integer in range")
         if not isinstance(data["digest"], str):
             raise ValueError("no digest of the classes")
         s = cls(data["digest"], [count(x) for x in sit], [[[count(x) for x in r] for r in o] for o in out],
                 fraction(data["ev"]), fraction(data["raised"]), {k: count(v) for k, v in chart.items()},
-                [count(a) for a in actions], float(seconds))
+                [count(a) for a in actions], keep if ranks else None, float(seconds))
         if any(a > BUY or (a != BUY and a > 31) for a in s.actions):
             raise ValueError("a best action that is not a switch mask or buying")
         total = int(weights.sum())
-        by_kind = [0] * len(KINDS)
-        for a, w in zip(s.actions, weights.tolist()):
-            by_kind[action_kind(a)] += w
-        if by_kind != s.situations or sum(s.chart.values()) != total:
-            raise ValueError("its actions, situations and chart do not add up to its classes")
+        if ranks:
+            if sum(s.situations) != total or s.situations[BUY_KIND] or sum(s.chart.values()) != total:
+                raise ValueError("its situations and chart do not add up to its groups' situations")
+        else:
+            by_kind = [0] * len(KINDS)
+            for a, w in zip(s.actions, weights.tolist()):
+                by_kind[action_kind(a)] += w
+            if by_kind != s.situations or sum(s.chart.values()) != total:
+                raise ValueError("its actions, situations and chart do not add up to its classes")
         for j in range(len(KINDS)):
             combos = sum(r[NQ] + r[WIN] + r[TIE] + r[LOSE] + r[FOLDED] for r in s.outcomes[j])
             if combos != s.situations[j] * kind_denominator(j):
@@ -212,6 +249,18 @@ def _local_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np
     return value_shard(variant, cards, up, weight, threads=1)
 
 
+def _rank_shard(variant: Variant, categories: frozenset[Category], h: np.ndarray, up: np.ndarray,
+                weight: np.ndarray) -> ShardSums:
+    """One shard of groups (player rank pattern, up rank) counted by rank patterns, on one thread."""
+    fields = switch_ranks.shard_fields(variant, h, up, categories, threads=1)
+    sums = ShardSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
+    return sums
+
+
+def _parse_rank_shard(data: Any, weights: np.ndarray) -> ShardSums:
+    return ShardSums.from_json(data, weights, ranks=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # The run
 
@@ -219,9 +268,44 @@ def _local_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np
 COMMAND = "draws-exact"
 
 
-def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
-    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`)."""
+def method(variant: Variant) -> Literal["rank_patterns", "situation_classes"]:
+    """How a table's slices are counted: by rank patterns (:mod:`enumerate.draws.switch_ranks`),
+    or situation class by situation class when the table also sells a sixth card."""
+    return "rank_patterns" if switch_ranks.supported(variant) is None else "situation_classes"
+
+
+def rules_text(variant: Variant) -> str:
+    """The text a run by rank patterns is keyed by: the variant's canonical JSON (its rules, name
+    and description), so that ``draws-exact``, ``analyze`` and ``check`` of the same table find one
+    another's shards whatever file they were read from."""
+    return json.dumps(variant.to_dict(), sort_keys=True)
+
+
+def run_key(variant: Variant, variant_text: str, sl: Slice) -> dict[str, Any]:
+    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`): by rank patterns the
+    variant's rules (:func:`rules_text`), else the variant file's text."""
+    if method(variant) == "rank_patterns":
+        return slice_run_key("draws_exact_ranks_checkpoint", rules_text(variant), sl, switch_ranks.SHARD,
+                             switch_ranks.VERSION)
     return slice_run_key("draws_exact_checkpoint", variant_text, sl, SHARD, VERSION)
+
+
+def cache_folder(variant: Variant) -> Path:
+    """Where the whole switch game of a table keeps its shards under the user cache (made if
+    missing): a checkpoint like any other, verified when read, keyed by the run's key, so that an
+    interrupted ``analyze`` or ``batch`` resumes and a later ``check`` reads what they counted."""
+    from enumerate.core.array_store import cache_dir  # lazy: only the whole game uses it
+    key = run_key(variant, "", Slice())
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
+    parent = cache_dir() / "switch-game"
+    parent.mkdir(parents=True, exist_ok=True)
+    return parent / digest
+
+
+def slice_classes(variant: Variant, sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the slice is run over: groups (player rank pattern, up rank) by rank patterns, or
+    classes (hand up to suits, up card) -- see :func:`method`."""
+    return switch_ranks.groups(sl) if method(variant) == "rank_patterns" else sl.classes()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,6 +339,7 @@ class DrawsExactJSON(TypedDict):
     action_shares: dict[str, Exact]
     return_table: Annotated[list[ReturnRowJSON], MinItems(1)]
     strategy: list[DrawStrategyRowJSON]
+    method: Literal["rank_patterns", "situation_classes"]
     core_seconds_per_class: Annotated[float, Minimum(0)] | None
     whole_game_core_hours: Annotated[float, Minimum(0)] | None
 
@@ -269,6 +354,12 @@ class ExactSlice:
     classes: int
     sums: ShardSums
     seconds_per_class: float | None      # core-seconds a class, measured by the shards (None: not recorded)
+    #: "rank_patterns" (classes are groups: player rank pattern, up rank) or "situation_classes"
+    method: Literal["rank_patterns", "situation_classes"] = "situation_classes"
+
+    @property
+    def whole_game_classes(self) -> int:
+        return switch_ranks.whole_game_groups() if self.method == "rank_patterns" else CLASSES
 
     @property
     def situations(self) -> int:
@@ -347,9 +438,10 @@ class ExactSlice:
         for key, n in self.sums.chart.items():
             group, rank, label = key.split("|")
             cells.setdefault((group, rank), {})[label] = n
-        order = {g: i for i, g in enumerate(dict.fromkeys(k.split("|")[0] for k in self.sums.chart))}
+        top = group_strengths()                  # groups from the strongest hands down, as every chart
         out: list[DrawStrategyRowJSON] = []
-        for (group, rank), cell in sorted(cells.items(), key=lambda x: (order[x[0][0]], -RANKS.index(x[0][1]))):
+        for (group, rank), cell in sorted(cells.items(), key=lambda x: (-top.get(x[0][0], -1), x[0][0],
+                                                                        -RANKS.index(x[0][1]))):
             n = sum(cell.values())
             out.append({"hand_group": group, "up_rank": rank, "situations": n,
                         "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})
@@ -368,8 +460,8 @@ class ExactSlice:
                                   for j, n in enumerate(self.sums.situations) if n},
                 "return_table": [r.to_dict() for r in self.return_rows()],
                 "strategy": self.strategy(),
-                "core_seconds_per_class": per,
-                "whole_game_core_hours": None if per is None else per * CLASSES / 3600}
+                "method": self.method, "core_seconds_per_class": per,
+                "whole_game_core_hours": None if per is None else per * self.whole_game_classes / 3600}
 
 
 def exact_refusal(variant: Variant) -> str | None:
@@ -383,22 +475,147 @@ def exact_refusal(variant: Variant) -> str | None:
     return None
 
 
-def run_slice(variant: Variant, variant_text: str, sl: Slice, *, checkpoint: Path | ShardStore | None = None,
-              scheduler: str | None = None, threads: int = 1,
+def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTable | None = None,
+              checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
               progress: Callable[[int], None] | None = None) -> ExactSlice:
     """Value every class of the slice ``sl`` of ``variant`` exactly, shard by shard, resuming
-    from ``checkpoint`` and on the Dask ``scheduler`` when given."""
+    from ``checkpoint`` and on the Dask ``scheduler`` when given.  By rank patterns (see
+    :func:`method`) the run checks itself at the end against ``table``, the count table of the
+    base game (required then): the value of keeping summed over the slice is the plain game's."""
     reason = exact_refusal(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl),
-                                                                             COMMAND)
-    classes = sl.classes()
+    how = method(variant)
+    if how == "rank_patterns" and table is None:
+        raise ValueError("counting by rank patterns checks itself against the base game's count table: pass table")
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint,
+                                                                             run_key(variant, variant_text, sl), COMMAND)
+    classes = slice_classes(variant, sl)
     n = classes[1].shape[0]
     if n == 0:
         raise ParameterError("up", f"the slice '{sl.label()}' holds no situation: widen it")
     total = ShardSums()
-    for sums in run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
-                           scheduler=scheduler, threads=threads, progress=progress):
+    if how == "rank_patterns":
+        shards = run_shards(store, classes, switch_ranks.SHARD, _parse_rank_shard, _rank_shard,
+                            (variant, sl.categories), scheduler=scheduler, threads=threads, progress=progress)
+    else:
+        shards = run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
+                            scheduler=scheduler, threads=threads, progress=progress)
+    resumed = bool(store.raw)
+    for sums in shards:
         total.add(sums)
-    return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None)
+    if how == "rank_patterns":
+        assert table is not None
+        situations, keep = switch_ranks.keep_check(table, variant, classes, sl.categories)
+        if (situations, keep) != (sum(total.situations), total.keep):
+            sums_do_not_add_up("the rank patterns' sums do not add up (the value of keeping to the count table's "
+                               "plain game, or the situations to the slice's)", resumed)
+    return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole game as an analysis (analyze, batch, check, diff)
+
+#: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.
+_GIVEN: dict[str, ShardSums] = {}
+
+
+def whole_game_sums(s: ExactSlice) -> dict[str, Any]:
+    """The exact sums of a whole game as a certified table keeps them (switch_game.json): what a
+    check reads back with :func:`given_sums` instead of counting for core-hours."""
+    if not s.slice.whole_game or s.method != "rank_patterns":
+        raise ValueError("only a whole game counted by rank patterns is kept as sums")
+    data = s.sums.to_json()
+    data.pop("seconds")
+    data["digest"] = classes_digest(*switch_ranks.groups(Slice()))          # of every group it sums
+    return {"kind": "switch_game_sums", "version": switch_ranks.VERSION, "groups": s.classes, **data}
+
+
+def read_sums(data: Any) -> ShardSums:
+    """The sums of a whole switch game from a switch_game.json object, verified: its fields, its
+    digest of every group of the whole game, its counts adding up to every situation (the value of
+    keeping is checked against the count table when used).  ValueError if it is not one."""
+    groups = switch_ranks.groups(Slice())
+    if not isinstance(data, dict) or data.get("kind") != "switch_game_sums" \
+            or data.get("version") != switch_ranks.VERSION or data.get("groups") != groups[1].shape[0]:
+        raise ValueError("not the sums of a whole switch game of this version")
+    sums = ShardSums.from_json({k: v for k, v in data.items() if k not in ("kind", "version", "groups")},
+                               np.array([groups[2].sum()], dtype=np.int64), ranks=True)
+    if sums.digest != classes_digest(*groups):
+        raise ValueError("its digest is not that of the whole game's groups")
+    return sums
+
+
+@contextmanager
+def given_sums(variant: Variant, sums: ShardSums) -> Iterator[None]:
+    """Within the block the whole game of ``variant`` is read from ``sums`` (:func:`read_sums`)
+    instead of counted; :func:`whole_game` checks their value of keeping against the count table."""
+    key = rules_text(variant)
+    _GIVEN[key] = sums
+    try:
+        yield
+    finally:
+        _GIVEN.pop(key, None)
+
+
+def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,
+               use_cache: bool = True) -> ExactSlice:
+    """The whole game of a table with switches of several cards, by rank patterns, its shards kept
+    in :func:`cache_folder` (``use_cache=False``: counted anew, in memory), or the sums given by
+    :func:`given_sums` (checked against ``table``)."""
+    given = _GIVEN.get(rules_text(variant))
+    if given is not None:
+        groups = switch_ranks.groups(Slice())
+        situations, keep = switch_ranks.keep_check(table, variant, groups, Slice().categories)
+        if (situations, keep) != (sum(given.situations), given.keep):
+            raise ParameterError("switch_game", "the committed sums do not add up (the value of keeping to the count "
+                                                "table's plain game): the file was edited")
+        total = ShardSums()
+        total.add(given)
+        return ExactSlice(variant, Slice(), groups[1].shape[0], total, None, "rank_patterns")
+    store = ShardStore(cache_folder(variant) if use_cache else None, run_key(variant, "", Slice()), COMMAND)
+    return run_slice(variant, "", Slice(), table=table, checkpoint=store, threads=threads, progress=progress)
+
+
+def whole_game_analysis(s: ExactSlice) -> tuple[Analysis, DrawFigures]:
+    """The analysis of a slice -- the table's, when it is the whole game -- from its exact sums: the return table over the common
+    denominator D = lcm of the kinds' T_j (a situation taking kind j counts each of its
+    combinations D / T_j times), the decisions after the draw over L = lcm of the kinds' draws
+    C(46, k) per situation (each draw a decision, counted L / C(46, k) times)."""
+    kinds = [j for j in range(len(KINDS)) if s.sums.situations[j]]
+    d = math.lcm(*(kind_denominator(j) for j in kinds))
+    draws = {j: (1 if j == BUY_KIND else j) for j in kinds}
+    ld = math.lcm(*(math.comb(UNSEEN, draws[j]) for j in kinds))
+    o = s.sums.outcomes
+    total = s.situations * d
+    rows = s.return_rows()
+
+    def decisions(j: int, c: int, stat: int) -> int:
+        return o[j][c][stat] * (ld // math.comb(UNSEEN, draws[j]))
+
+    def folded(j: int, c: int) -> int:
+        return o[j][c][FOLDED] // math.comb(UNSEEN - draws[j], 4) * (ld // math.comb(UNSEEN, draws[j]))
+    raised = sum(decisions(j, c, RAISED) for j in kinds for c in range(len(Category)))
+    nq_all = sum((o[j][c][NQ] + o[j][c][NQ_FOLDED]) * (d // kind_denominator(j)) for j in kinds
+                 for c in range(len(Category)))
+    fees = s.fees()
+    hit = Fraction(0)
+    for j in kinds:
+        krows, _, _ = s._table([j], kind_denominator(j))
+        hit += Fraction(s.sums.situations[j], s.situations) * sum(
+            (r.probability for r in krows if r.pays - fees[j] > 0), Fraction(0))
+    expected = s.expected
+    analysis = Analysis(
+        variant=s.variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
+        element_of_risk=s.element_of_risk, average_wager=Settlement.of(s.variant).average_stake(s.raise_probability),
+        variance=s.variance, raise_probability=s.raise_probability, raised_situations=raised,
+        indifferent_situations=sum(decisions(j, c, INDIFFERENT) for j in kinds for c in range(len(Category))),
+        dealer_qualifies=Fraction(total - nq_all, total), hit_frequency=hit, rows=rows,
+        raise_by_category={Category(c): (sum(decisions(j, c, RAISED) for j in kinds),
+                                         sum(decisions(j, c, RAISED) + folded(j, c) for j in kinds))
+                           for c in range(len(Category))})
+    if analysis.raise_probability != Fraction(raised, s.situations * ld):
+        raise AssertionError("the raises by category do not add up to the raise share")
+    shares = {KINDS[j]: Fraction(s.sums.situations[j], s.situations) for j in kinds}
+    sums = whole_game_sums(s) if s.slice.whole_game and s.method == "rank_patterns" else None
+    return analysis, DrawFigures(s.fees_per_hand, shares, {}, tuple(s.strategy()), sums)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -67,13 +68,15 @@ def whole_game_supported(variant: Variant) -> bool:
 
 
 def whole_game_refusal(variant: Variant) -> str | None:
-    """Why the exact whole game does not cover ``variant`` (switching two or more cards, side
-    wagers), or None."""
+    """Why the exact whole game does not cover ``variant`` (side wagers; switching several cards
+    together with buying a sixth card), or None.  Switching at most one card or buying is this
+    module's sweep; switching more cards is counted by rank patterns (:mod:`enumerate.draws.exact`)."""
     if variant.draws is None:
         return "offers no switching or sixth card"
-    if not whole_game_supported(variant):
-        return ("the exact whole game covers switching one card and buying a sixth card; switching more cards is "
-                "estimated by 'studodds draws-sample' and valued exactly hand by hand by 'studodds hand'")
+    if not whole_game_supported(variant) and variant.draws.buy_fee is not None:
+        return ("the exact whole game covers switching any number of cards, or one card and buying a sixth card; "
+                "switching several cards and buying is valued slice by slice by 'studodds draws-exact', estimated "
+                "by 'studodds draws-sample' and valued exactly hand by hand by 'studodds hand'")
     return side_wager_refusal(variant)
 
 
@@ -115,6 +118,8 @@ class DrawFigures:
     action_shares: dict[str, Fraction]        # action kind -> share of situations
     switch_by_position: dict[int, Fraction]   # sorted-hand position of the switched card (0 = lowest)
     strategy: tuple[DrawStrategyRowJSON, ...]
+    #: a whole game counted by rank patterns: its exact sums (switch_game.json of a certified table)
+    sums: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> DrawsJSON:
         return {"fees_per_hand_antes": exact(self.fees_per_hand),
@@ -436,6 +441,19 @@ def _make_groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np
     for k, g in enumerate(order):
         rank[names[g]] = k
     return (order, rank[group], roles)
+
+
+@cache
+def group_strengths() -> dict[str, int]:
+    """Each hand group's strongest hand (its strength): the charts list groups from the strongest
+    down.  Over the 134,459 canonical hands; a second or so, once a process."""
+    t = hand_tables()
+    hands = t.cards_by_index[t.canon_index]
+    top: dict[str, int] = {}
+    for cards, st in zip(hands.tolist(), t.canon_strength.tolist()):
+        g = hand_group(tuple(cards))
+        top[g] = max(top.get(g, -1), int(st))
+    return top
 
 
 def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[DrawStrategyRowJSON, ...]:

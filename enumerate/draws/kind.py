@@ -45,13 +45,21 @@ class DrawsGame:
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
-        from enumerate.draws.game import analyze_draws  # lazy: start-up time (the draws kernels)
-        result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
+        from enumerate.draws.game import analyze_draws, whole_game_supported  # lazy: start-up time (the draws kernels)
+        if whole_game_supported(variant):
+            result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
+        else:
+            from enumerate.draws.exact import whole_game, whole_game_analysis  # lazy: start-up time
+            result, figures = whole_game_analysis(whole_game(variant, counts, threads=threads, progress=progress,
+                                                             use_cache=use_cache))
         return result, {"draws": figures}
 
-    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
-        from enumerate.draws.game import PROGRESS_PER_HAND  # lazy: start-up time (the draws kernels)
-        return "switching and buying", "hand", PROGRESS_PER_HAND * counts.hands.shape[0]
+    def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
+        from enumerate.draws.game import PROGRESS_PER_HAND, whole_game_supported  # lazy: start-up time (the draws kernels)
+        if whole_game_supported(variant):
+            return "switching and buying", "hand", PROGRESS_PER_HAND * counts.hands.shape[0]
+        from enumerate.draws.switch_ranks import whole_game_groups  # lazy: start-up time
+        return "switching, by rank patterns", "group", whole_game_groups()
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

@@ -69,7 +69,7 @@ class TableKind(Protocol):
         """The whole game under optimal strategy: the analysis and the fields of
         :class:`~enumerate.game.analysis.GameAnalysis` the kind adds."""
 
-    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
+    def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         """The progress bar of :meth:`analyze` (label, unit, total), or None (too quick)."""
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],

@@ -62,7 +62,7 @@ class PlainGame:
         result = analyze(counts, variant, threads=threads)
         return result, extras(counts, variant, result, threads)
 
-    def analysis_steps(self, counts: CountTable) -> tuple[str, str, int] | None:
+    def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         return None
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],

@@ -40,6 +40,7 @@ from evaluator._eval cimport binom_table
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport choose
+from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, klass, odometer_next, rank_part
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -55,65 +56,23 @@ DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 FIELDS = 56
 DEF N_FIELDS = 56
 DEF RETURNS = 6
-DEF MASKS = 4096
 DEF SEEN_SETS = 101270      # C(41, 4)
-
-
-cdef inline int _klass(int sp, int st, int q) noexcept nogil:
-    """0 no qualifier, 1 player wins, 2 tie, 3 dealer wins."""
-    if st < q:
-        return 0
-    if st < sp:
-        return 1
-    if st == sp:
-        return 2
-    return 3
 
 
 cdef void _flush_table(int sp, int q, const int32_t[::1] fl_mask, const int16_t[::1] fl_st,
                        const int16_t[::1] fl_nf, int32_t* out) noexcept nogil:
     """out[3 * D0 + k]: the change of count k (no qualifier, win, tie) that the s0 flushes avoiding
     the dead s0 ranks D0 make against strength sp."""
-    cdef int f, m, bit, k, a, b
+    cdef int f, m, k
     cdef int32_t* acc = <int32_t*>calloc(MASKS * 3, sizeof(int32_t))
     for f in range(fl_mask.shape[0]):
-        a = _klass(sp, fl_st[f], q)
-        b = _klass(sp, fl_nf[f], q)
-        if a != b:
-            if a < 3:
-                acc[3 * fl_mask[f] + a] += 1
-            if b < 3:
-                acc[3 * fl_mask[f] + b] -= 1
-    # subset sums: acc[S] = sum over patterns m within S
-    for bit in range(12):
-        for m in range(MASKS):
-            if (m >> bit) & 1:
-                for k in range(3):
-                    acc[3 * m + k] += acc[3 * (m ^ (1 << bit)) + k]
+        flush_move(acc, fl_mask[f], klass(sp, fl_st[f], q), klass(sp, fl_nf[f], q))
+    flush_subset_sums(acc)
     # out[D0] = the patterns within the complement of D0
     for m in range(MASKS):
         for k in range(3):
             out[3 * m + k] = acc[3 * ((MASKS - 1) ^ m) + k]
     free(acc)
-
-
-cdef void _rank_part(const int* a, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m,
-                     const int32_t* binom, int64_t* cum) noexcept nogil:
-    """cum[k] = the hole-card sets of the hole rank patterns before the k-th (sorted by the
-    dealer's strength), for the cards left of each rank a[r]."""
-    cdef int k, j
-    cdef int64_t total = 0
-    cdef int c[13][5]           # C(a_r, m)
-    cdef const int8_t* hr = &hole_r[0, 0]
-    cdef const int8_t* hm = &hole_m[0, 0]
-    for k in range(13):
-        for j in range(5):
-            c[k][j] = <int>choose(a[k], j, binom)
-    cum[0] = 0
-    for k in range(hole_r.shape[0]):
-        total += (c[hr[4 * k]][hm[4 * k]] * c[hr[4 * k + 1]][hm[4 * k + 1]]
-                  * c[hr[4 * k + 2]][hm[4 * k + 2]] * c[hr[4 * k + 3]][hm[4 * k + 3]])
-        cum[k + 1] = total
 
 
 cdef inline void _counts(const int64_t* cum, const int32_t* cuts, int64_t* out) noexcept nogil:
@@ -174,7 +133,7 @@ cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g
 
 
 cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
-                   const int8_t[:, ::1] qvec, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m, int iq,
+                   const int8_t[:, ::1] qvec, const uint8_t[:, ::1] hole_i, int iq,
                    const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
                    const int64_t* coef, const int64_t[::1] c_win, const int64_t[::1] thr,
                    const int32_t* cancel, Acc* acc) noexcept nogil:
@@ -185,7 +144,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cdef int a[13]
     cdef int32_t cuts_nf[3]
     cdef int32_t cuts_fl[3]
-    cdef int64_t* cum = <int64_t*>malloc((hole_r.shape[0] + 1) * sizeof(int64_t))
+    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
     cdef int64_t n_nf[3]
     cdef int64_t n_fl[3]
     cdef uint8_t usual_nf[MASKS]
@@ -219,7 +178,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
     cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
     _flush_table(sp_nf, qual, fl_mask, fl_st, fl_nf, g_nf)
-    _rank_part(a0, hole_r, hole_m, binom, cum)
+    rank_part(a0, hole_i, binom, cum)
     _counts(cum, cuts_nf, n_nf)
     _normal_decisions(cat_nf, n_nf, g_nf, pmask, coef, c_win, thr, usual_nf)
     if distinct:
@@ -240,7 +199,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
                 ok = 0
         if not ok:
             continue
-        _rank_part(a, hole_r, hole_m, binom, cum)
+        rank_part(a, hole_i, binom, cum)
         _counts(cum, cuts_nf, s_nf)
         if distinct:
             _counts(cum, cuts_fl, s_fl)
@@ -297,21 +256,13 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
             else:
                 _leaf(mm, cat_nf, s_nf, g_nf, d0, usual_nf[pre_p[n_ranks]], coef, c_win, acc)
             # next leaf
-            depth = n_ranks - 1
-            while depth >= 0 and idx[depth] == n_opt[depth] - 1:
-                depth -= 1
+            depth = odometer_next(idx, n_opt, n_ranks)
             if depth < 0:
                 break
-            idx[depth] += 1
-            j = idx[depth]
-            pre_m[depth + 1] = pre_m[depth] * opt_m[depth][j]
-            pre_p[depth + 1] = pre_p[depth] | opt_p[depth][j]
-            pre_q[depth + 1] = pre_q[depth] | opt_q[depth][j]
-            for k in range(depth + 1, n_ranks):
-                idx[k] = 0
-                pre_m[k + 1] = pre_m[k] * opt_m[k][0]
-                pre_p[k + 1] = pre_p[k] | opt_p[k][0]
-                pre_q[k + 1] = pre_q[k] | opt_q[k][0]
+            for k in range(depth, n_ranks):
+                pre_m[k + 1] = pre_m[k] * opt_m[k][idx[k]]
+                pre_p[k + 1] = pre_p[k] | opt_p[k][idx[k]]
+                pre_q[k + 1] = pre_q[k] | opt_q[k][idx[k]]
     free(g_nf)
     free(cum)
     if g_fl != NULL:
@@ -320,7 +271,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
 
 def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, const int16_t[::1] sp_fl,
                    const int8_t[::1] cat_nf, const int8_t[::1] cat_fl, const int32_t[:, ::1] pcuts,
-                   const int8_t[:, ::1] qvec, const int8_t[:, ::1] hole_r, const int8_t[:, ::1] hole_m, int iq,
+                   const int8_t[:, ::1] qvec, const uint8_t[:, ::1] hole_i, int iq,
                    const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
                    const int64_t[::1] coef, const int64_t[::1] c_win, const int64_t[::1] thr,
                    uint64_t[:, :, ::1] out, int n_threads, int32_t[::1] cancel=None):
@@ -332,7 +283,7 @@ def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, 
     cdef int f
     if (pvec.shape[1] != 13 or qvec.shape[1] != 13 or sp_nf.shape[0] != n or sp_fl.shape[0] != n
             or cat_nf.shape[0] != n or cat_fl.shape[0] != n or pcuts.shape[0] != n or pcuts.shape[1] != 4
-            or hole_r.shape[1] != 4 or hole_m.shape[0] != hole_r.shape[0] or hole_m.shape[1] != 4
+            or hole_i.shape[1] != 4
             or fl_st.shape[0] != fl_mask.shape[0] or fl_nf.shape[0] != fl_mask.shape[0]
             or coef.shape[0] != 4 or c_win.shape[0] != 10 or thr.shape[0] != 10
             or out.shape[0] != n or out.shape[1] != N_FIELDS or out.shape[2] != 2):
@@ -347,7 +298,7 @@ def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, 
         for i in prange(n, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
             if studodds_cancelled(flag):
                 continue
-            _pattern(ru, &pvec[i, 0], sp_nf[i], sp_fl[i], cat_nf[i], cat_fl[i], &pcuts[i, 0], qvec, hole_r, hole_m,
+            _pattern(ru, &pvec[i, 0], sp_nf[i], sp_fl[i], cat_nf[i], cat_fl[i], &pcuts[i, 0], qvec, hole_i,
                      iq, fl_mask, fl_st, fl_nf, qual, &coef[0], c_win, thr, flag, &accs[i])
         for i in range(n):
             for f in range(N_FIELDS):

@@ -45,7 +45,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
-from enumerate.core import _dead
+from enumerate.core import _dead, slices
 from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
@@ -483,10 +483,6 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
                 or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
                 or rows is None or sum(net * sets for _, _, net, sets in rows) * RaiseValue.of(variant).scale
                 != total.seen):
-            message = ("the rank patterns' sums do not add up (the normal decisions to the count table's game, the "
-                       "return table to the value seen) on this slice")
-            if resumed:
-                raise ParameterError("checkpoint", f"{message}: a stored shard was edited; rerun with a new "
-                                                   "checkpoint folder")
-            raise AssertionError(f"{message}: a defect, please report it")
+            slices.sums_do_not_add_up("the rank patterns' sums do not add up (the normal decisions to the count table's "
+                                      "game, the return table to the value seen) on this slice", resumed)
     return result

@@ -39,19 +39,18 @@ it on every run.  And the situations are every (P, Q, u) of the slice.
 """
 from __future__ import annotations
 
-import itertools
 import math
-from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
 
 from enumerate.core.engine import COMPLETIONS
 from enumerate.core.parallel import interruptible
+from enumerate.core.rank_patterns import pattern_keys, patterns, strength_of_patterns, up_tables
 from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, rank_counts_by_strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH, rank_counts_by_strength
 
 #: Player rank patterns per shard (a checkpoint file; about 5 core-seconds).
 SHARD = 64
@@ -62,85 +61,6 @@ PLAYER_HANDS = math.comb(46, 5)
 FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
 #: The kernel's sums: FIELDS, then the return table of the game seen (10 categories x 5 outcomes).
 SUMS = len(FIELDS) + 50
-
-
-@cache
-def patterns(size: int) -> np.ndarray:
-    """Every rank pattern of ``size`` cards ((n, 13) int8, at most four of a rank), in a fixed
-    order (lexicographic in the sorted ranks)."""
-    rows = []
-    for combo in itertools.combinations_with_replacement(range(13), size):
-        v = np.bincount(np.array(combo, dtype=np.int64), minlength=13)
-        if v.max() <= 4:
-            rows.append(v)
-    out = np.array(rows, dtype=np.int8)
-    out.flags.writeable = False
-    return out
-
-
-def _keys(pattern: np.ndarray, ru: np.ndarray) -> np.ndarray:
-    """One integer per (rank pattern, up rank)."""
-    return (pattern.astype(np.int64) @ (5 ** np.arange(13, dtype=np.int64))) * 13 + ru.astype(np.int64)
-
-
-@cache
-def _strengths_by_pattern(flush: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted pattern keys, strengths): the evaluator's rank counts of every strength, inverted
-    for the flushes or for the other hands (each rank pattern is one strength of either kind)."""
-    counts = rank_counts_by_strength()
-    strength = np.arange(counts.shape[0])
-    flushes = np.isin(CATEGORY_BY_STRENGTH[strength], [Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH])
-    chosen = strength[flushes == flush]
-    keys = _keys(counts[chosen], np.zeros(chosen.size, dtype=np.int64))
-    order = np.argsort(keys)
-    return keys[order], chosen[order]
-
-
-def strength_of_patterns(pattern: np.ndarray, flush: bool) -> np.ndarray:
-    """Strength of the hand with each five-card rank pattern, a flush or not (flush rows must
-    have five distinct ranks)."""
-    keys, strength = _strengths_by_pattern(flush)
-    wanted = _keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))
-    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
-    if not (keys[at] == wanted).all():
-        raise ValueError("a rank pattern that is no five-card hand" + (" flush" if flush else ""))
-    return strength[at].astype(np.int16)
-
-
-class UpTables:
-    """What the kernel reads for the up rank ``ru``: the dealer's hole rank patterns sorted by
-    the strength of their hand with the up card, and the s0 flushes."""
-
-    def __init__(self, ru: int, qualifier: int) -> None:
-        holes = patterns(4)
-        holes = holes[holes[:, ru] <= 3]
-        with_up = holes.astype(np.int64)
-        with_up[:, ru] += 1
-        st = strength_of_patterns(with_up, False)
-        order = np.argsort(st, kind="stable")
-        self.hole_st = np.ascontiguousarray(st[order])
-        holes = holes[order]
-        self.hole_r = np.zeros((holes.shape[0], 4), dtype=np.int8)
-        self.hole_m = np.zeros((holes.shape[0], 4), dtype=np.int8)
-        for i, h in enumerate(holes):
-            nz = np.flatnonzero(h)
-            self.hole_r[i, :nz.size] = nz
-            self.hole_m[i, :nz.size] = h[nz]
-        self.iq = int(np.searchsorted(self.hole_st, qualifier, side="left"))
-        others = [r for r in range(13) if r != ru]
-        subsets = np.array(list(itertools.combinations(range(12), 4)), dtype=np.int64)
-        ranks = np.array(others)[subsets]
-        pat = np.zeros((subsets.shape[0], 13), dtype=np.int64)
-        np.put_along_axis(pat, ranks, 1, axis=1)
-        pat[:, ru] += 1
-        self.fl_mask = np.ascontiguousarray((1 << subsets).sum(axis=1).astype(np.int32))
-        self.fl_st = np.ascontiguousarray(strength_of_patterns(pat, True))
-        self.fl_nf = np.ascontiguousarray(strength_of_patterns(pat, False))
-
-
-@lru_cache(maxsize=32)
-def up_tables(ru: int, qualifier: int) -> UpTables:
-    return UpTables(ru, qualifier)
 
 
 def player_patterns(ru: int) -> np.ndarray:
@@ -197,8 +117,8 @@ def pattern_sums(variant: Variant, p: np.ndarray, ru: int, q: np.ndarray | None 
     coef = np.array([value.c_nq, value.c_tie, value.c_lose, value.scale], dtype=np.int64)
     out = np.zeros((p.shape[0], SUMS, 2), dtype=np.uint64)
     interruptible(lambda cancel: _seen_ranks.value_patterns(
-        ru, p, np.ascontiguousarray(sp_nf), sp_fl, cat_nf, cat_fl, np.ascontiguousarray(cuts), q, t.hole_r,
-        t.hole_m, t.iq, t.fl_mask, t.fl_st, t.fl_nf, variant.qualifier.threshold, coef,
+        ru, p, np.ascontiguousarray(sp_nf), sp_fl, cat_nf, cat_fl, np.ascontiguousarray(cuts), q, t.hole_i,
+        t.iq, t.fl_mask, t.fl_st, t.fl_nf, variant.qualifier.threshold, coef,
         np.ascontiguousarray(value.c_win, dtype=np.int64), np.ascontiguousarray(value.thresholds, dtype=np.int64),
         out, threads, cancel))
     lo = out[:, :, 0].astype(object)
@@ -225,7 +145,7 @@ def normal_check(table: Any, variant: Variant, cls: tuple[np.ndarray, np.ndarray
     value = RaiseValue.of(variant)
     ev = np.where(value.optimal(table), value.ev_numerators(table), -value.scale * COMPLETIONS)
     pattern = rank_counts_by_strength()[table.strength]
-    keys = _keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
-    on = np.isin(keys, _keys(cls[0], cls[1]))
+    keys = pattern_keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
+    on = np.isin(keys, pattern_keys(cls[0], cls[1]))
     w = table.weight[:, None]
     return int((w * on).sum()), sum(int(x) for x in (ev * on * w).sum(axis=1))

@@ -2,6 +2,7 @@
 every exact value and every line (:func:`check`, returning a :class:`CheckResult`)."""
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import re
@@ -24,6 +25,7 @@ from studodds.certify.tables import (
     PROTECTION,
     PROTECTION_LEVELS,
     SPOT_CHECKS,
+    SWITCH_GAME,
     RenderedTable,
     protection_data,
     render,
@@ -61,6 +63,7 @@ class TableCheckJSON(TypedDict):
     headline: dict[str, HeadlineJSON]
     differences: list[DifferenceJSON]
     protection: NotRequired[str]
+    switch_game: NotRequired[str]
 
 
 @shape("check", document=True)
@@ -93,7 +96,7 @@ class Difference:
 
 #: Files that hold figures; a difference anywhere else (the reports and the readable strategy)
 #: is one of presentation: "report differs, figures identical".
-FIGURE_FILES = ("summary.json", "protection.json", "return_table.csv", "strategy.csv")
+FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "return_table.csv", "strategy.csv")
 #: The text files compared line by line, figures first.
 TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "report.html")
 
@@ -149,6 +152,13 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
             diffs += _json_differences(PROTECTION, old_p, fresh.protection)
+    if SWITCH_GAME in fresh.files:
+        try:
+            old_s = json.loads((folder / SWITCH_GAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            diffs.append(Difference(SWITCH_GAME, "(file)", f"unreadable: {exc}", "recomputed"))
+        else:
+            diffs += _json_differences(SWITCH_GAME, old_s, json.loads(fresh.files[SWITCH_GAME]))
     for fname in TEXT_FILES:
         if fname == "report.html" and not (folder / fname).exists():
             continue
@@ -314,6 +324,8 @@ class TableCheck:
     headline: dict[str, HeadlineJSON] = field(default_factory=dict)
     differences: tuple[Difference, ...] = ()
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
+    #: a table switching several cards: "recounted", or "read from switch_game.json (--no-switch-game)"
+    switch_game: str | None = None
 
     def to_dict(self) -> TableCheckJSON:
         out: TableCheckJSON = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
@@ -321,12 +333,16 @@ class TableCheck:
                                "differences": [d.to_dict() for d in self.differences]}
         if self.protection is not None:
             out["protection"] = self.protection
+        if self.switch_game is not None:
+            out["switch_game"] = self.switch_game
         return out
 
     def summary_line(self) -> str:
         """One line: unchanged, or the rule changes and headline deltas."""
         if self.status == "ok":
             note = " (protection.json not checked: --no-protection)" if (self.protection or "").startswith("not checked") else ""
+            if (self.switch_game or "").startswith("read"):
+                note += " (the whole switch game not recounted: its sums read from switch_game.json, --no-switch-game)"
             return f"{self.table}: unchanged{note}"
         if self.status == "unreadable":
             return f"{self.table}: {self.differences[0].old}"
@@ -422,14 +438,20 @@ class CheckResult:
         return "\n".join(lines)
 
 
-def check(folder: str | Path = "results", *, protection: bool = True, threads: int | None = None,
-          use_cache: bool = True, progress: bool = False) -> CheckResult:
+def check(folder: str | Path = "results", *, protection: bool = True, switch_game: bool = True,
+          threads: int | None = None, use_cache: bool = True, progress: bool = False) -> CheckResult:
     """Recompute every committed table ``<folder>/<variant>/`` (or the one table ``folder``
     itself, when it holds a summary.json) from its own variant.toml and compare every exact
     value and every line of its files.  ``protection=False`` does not
     recompute protection.json (minutes when not cached): the report's protection section is
-    then rendered from the committed file, and the file itself is not compared."""
+    then rendered from the committed file, and the file itself is not compared.
+    ``switch_game=False`` does not recount the whole game of a table switching several cards
+    (core-hours when not cached): its exact sums are read from the committed switch_game.json,
+    verified (every group, every situation, the value of keeping against the count table), and
+    everything made from them is recomputed and compared."""
     threads = resolve_threads(threads)           # resolved once: every step below gets this int
+    if not isinstance(switch_game, bool):
+        raise ParameterError("switch_game", f"True or False, not {switch_game!r:.40}")
     root = Path(folder)
     if not root.is_dir():
         raise ParameterError("folder", f"{root}: no such folder of results")
@@ -438,10 +460,10 @@ def check(folder: str | Path = "results", *, protection: bool = True, threads: i
         raise ParameterError("folder", f"{root}: holds no certified table (no summary.json in it or in its "
                                        "subfolders): name a table folder such as results/us-common, or the folder "
                                        "that holds table folders, such as results")
-    return CheckResult(str(root), tuple(_check_each(tables, protection, threads, use_cache, progress)))
+    return CheckResult(str(root), tuple(_check_each(tables, protection, switch_game, threads, use_cache, progress)))
 
 
-def _check_each(tables: list[Path], protection: bool, threads: int | None, use_cache: bool,
+def _check_each(tables: list[Path], protection: bool, switch_game: bool, threads: int | None, use_cache: bool,
                 progress: bool) -> Iterator[TableCheck]:
     spot_checked: dict[int, int] = {}
     for table in tables:
@@ -465,12 +487,29 @@ def _check_each(tables: list[Path], protection: bool, threads: int | None, use_c
                 state = "checked"
             else:
                 state = "not checked (--no-protection)"
-        fresh = render(source, spot_checked[q], hands=committed.hands, protection=shown,
-                       html=(table / "report.html").exists(), simulation=committed.simulation,
-                       threads=threads, use_cache=use_cache)
+        given: Any = contextlib.nullcontext()
+        counted = "recounted" if (table / SWITCH_GAME).exists() else None
+        if not switch_game and (table / SWITCH_GAME).exists():
+            counted = "read from switch_game.json (--no-switch-game)"
+            from enumerate.draws.exact import given_sums, read_sums  # lazy: start-up time (the draws kernels)
+            try:
+                sums = read_sums(_json_object(table / SWITCH_GAME, "switch_game_sums"))
+            except DamagedFile as exc:
+                yield TableCheck(str(table), "unreadable",
+                                 differences=(Difference(SWITCH_GAME, "(file)", f"{SWITCH_GAME}: {exc.reason}", None),))
+                continue
+            except ValueError as exc:
+                yield TableCheck(str(table), "unreadable", differences=(
+                    Difference(SWITCH_GAME, "(file)", f"{SWITCH_GAME}: {one_line(exc)}", None),))
+                continue
+            given = given_sums(source.variant, sums)
+        with given:
+            fresh = render(source, spot_checked[q], hands=committed.hands, protection=shown,
+                           html=(table / "report.html").exists(), simulation=committed.simulation,
+                           threads=threads, use_cache=use_cache)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
-        yield check_table(table, fresh, source, state)
+        yield replace(check_table(table, fresh, source, state), switch_game=counted)
 
 
 def one_line(message: object) -> str:

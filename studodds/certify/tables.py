@@ -313,12 +313,18 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(v.name, files, data, protection)
 
 
+#: The file of a table switching several cards that keeps its whole game's exact sums
+#: (:func:`enumerate.draws.exact.whole_game_sums`): what ``check --no-switch-game`` reads back.
+SWITCH_GAME = "switch_game.json"
+
+
 def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
                  html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
-    the strategy chart as strategy.md and every cell as strategy.csv (batch refuses protection
-    and a simulation for it before any work)."""
+    the strategy chart as strategy.md and every cell as strategy.csv, and for a table switching
+    several cards the whole game's exact sums as switch_game.json (batch refuses protection and a
+    simulation for it before any work)."""
     a = api.analyze(source.variant, **run)
     plain = api.analyze(source.variant.base_game(), **_quiet(run))
     prov = provenance(a, source, spot_checks)
@@ -333,7 +339,9 @@ def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
                  f"the draws lower the house edge by {float(plain.house_edge - a.house_edge):.6%} "
                  f"(exact {plain.house_edge - a.house_edge}).\n")
     assert a.draws is not None
+    sums = {} if a.draws.sums is None else {SWITCH_GAME: json.dumps(a.draws.sums, indent=1) + "\n"}
     files = {
+        **sums,
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
         "strategy.md": draws_strategy_markdown(a),
@@ -379,8 +387,7 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
     """The names of the files :func:`write` writes for ``table``, in the order it writes them
     (``variant.toml`` last)."""
     names = [ENVIRONMENT, *binary]
-    if PROTECTION in table.files:
-        names.append(PROTECTION)
+    names += [f for f in (PROTECTION, SWITCH_GAME) if f in table.files]
     return names + [f for f in FILES if f != "report.html" or "html" in formats]
 
 
@@ -393,8 +400,9 @@ def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = Non
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(threads), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
-    if PROTECTION in files:
-        atomic_write_text(folder / PROTECTION, files[PROTECTION])
+    for fname in (PROTECTION, SWITCH_GAME):
+        if fname in files:
+            atomic_write_text(folder / fname, files[fname])
     for fname in FILES:                       # variant.toml last: it marks a complete table
         if fname == "report.html" and (fname not in files or formats is not None and "html" not in formats):
             continue

@@ -62,6 +62,10 @@ def register(sub: Any) -> None:
                    help="do not recompute protection.json (minutes when not cached; with the seen-hand game, "
                         "about 1.5 core-hours): its report section is rendered from the committed file and the "
                         "file itself is not compared")
+    p.add_argument("--no-switch-game", action="store_true",
+                   help="do not recount the whole game of a table switching several cards (about 2.5 core-hours "
+                        "when not cached): its exact sums are read from the committed switch_game.json and "
+                        "verified, and everything made from them is recomputed and compared")
     common(p)
     p.set_defaults(func=check)
 
@@ -82,7 +86,8 @@ def batch(args: argparse.Namespace) -> int:
 
 def check(args: argparse.Namespace) -> int:
     from studodds import certify  # lazy: start-up time
-    result = certify.check(args.folder, protection=not args.no_protection, **api_options(args))
+    result = certify.check(args.folder, protection=not args.no_protection, switch_game=not args.no_switch_game,
+                           **api_options(args))
     emit(args, result, certify.CheckResult.text)
     return 0 if result.ok else EXIT_DIFFERENCES
 

@@ -15,12 +15,27 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
          "switch a paired card": "sp", "switch the lowest single card": "s1", "switch the 2nd lowest single card": "s2",
          "switch the 3rd lowest single card": "s3", "switch the 4th lowest single card": "s4",
-         "switch the 5th lowest single card": "s5"}
+         "switch the 5th lowest single card": "s5", "switch 1 card": "1", "switch 2 cards": "2",
+         "switch 3 cards": "3", "switch 4 cards": "4", "switch 5 cards": "5"}
 UP_RANKS = "AKQJT98765432"
 POSITIONS = ("lowest", "2nd lowest", "middle", "2nd highest", "highest")
 LEGEND = ("R keep and raise, F keep and fold, B buy a sixth card; switch: so the off-suit card (four suited), "
           "sp a paired card, s1 the lowest single card, s2 the 2nd lowest, ... s5 the highest; "
           "* the action of most but not all suit patterns in the cell")
+#: The legend of a table switching several cards (the chart counts the cards switched).
+LEGEND_SEVERAL = ("R keep and raise, F keep and fold; 1 to 5 switch that many cards (which ones depends on the "
+                  "suits and ranks); * the action of most but not all suit patterns in the cell")
+
+
+def several(v: Any) -> bool:
+    """Whether the table lets the player switch two or more cards (its whole game is counted by
+    rank patterns, its chart counts the cards switched)."""
+    d = v.draws
+    return d is not None and d.switch is not None and d.switch.most > 1
+
+
+def legend(v: Any) -> str:
+    return LEGEND_SEVERAL if several(v) else LEGEND
 
 
 def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[list[str]]:
@@ -58,13 +73,17 @@ def draws_lines(a: GameAnalysis, markdown: bool = False) -> list[str]:
     if d.switch_by_position:
         pos = ", ".join(f"{POSITIONS[k]} card {float(p):.2%}" for k, p in d.switch_by_position.items())
         facts.append(f"Switched card, by its place in the sorted hand: {pos}.")
-    facts.append("Decisions after the draw: 46 per situation (one per drawn card; a kept hand counts 46 times); "
-                 f"raised {float(a.raise_probability):.4%}.")
+    if several(v):
+        facts.append("Decisions after the draw: one per draw (switching k cards: C(46, k) draws; every situation "
+                     f"weighted alike); raised {float(a.raise_probability):.4%}.")
+    else:
+        facts.append("Decisions after the draw: 46 per situation (one per drawn card; a kept hand counts 46 times); "
+                     f"raised {float(a.raise_probability):.4%}.")
     out = [("## Switching and buying" if markdown else "Switching and buying"), ""]
     out += [("- " + f) if markdown else f for f in facts]
     if markdown:
         header = ["hand group", *UP_RANKS]
-        out += ["", "### Strategy by hand group and up-card rank", "", LEGEND + ".", "",
+        out += ["", "### Strategy by hand group and up-card rank", "", legend(v) + ".", "",
                 "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         out += ["| " + " | ".join(r) + " |" for r in chart_rows(d.strategy, only_draws=False)]
     return out
@@ -76,7 +95,7 @@ def draws_strategy_markdown(a: GameAnalysis) -> str:
     header = ["hand group", *UP_RANKS]
     lines = [f"# Optimal strategy: {a.variant.name}", "", f"Before deciding: {a.variant.draws.text()}.", "",
              "Each cell: the action most suit patterns of the hand group take against that up-card rank. "
-             + LEGEND + "; every cell with the share of every action: strategy.csv.", "",
+             + legend(a.variant) + "; every cell with the share of every action: strategy.csv.", "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in chart_rows(a.draws.strategy, only_draws=False)]
     return "\n".join(lines) + "\n"
@@ -138,7 +157,9 @@ def exact_text(s: ExactSlice) -> str:
     """What ``studodds draws-exact`` prints."""
     d = s.to_dict()
     lines = [f"{s.variant.name}: {s.variant.draws.text() if s.variant.draws else ''}",
-             f"slice: {d['slice']['label']}: {d['classes']:,} classes up to suits, {d['situations']:,} situations, "
+             f"slice: {d['slice']['label']}: {d['classes']:,} "
+             + ("groups (player rank pattern, up rank)" if d["method"] == "rank_patterns" else "classes up to suits")
+             + f", {d['situations']:,} situations, "
              f"{float(s.share):.6%} of the game (exact {s.share}); every action, draw and dealer completion counted",
              f"house edge within the slice (per ante, exact): {float(-s.expected):.6%} ({-s.expected})",
              f"element of risk {float(s.element_of_risk):.6%}, standard deviation {d['standard_deviation_antes']:.6f} "
@@ -155,6 +176,7 @@ def exact_text(s: ExactSlice) -> str:
         lines.append(f"  {e['hand_group']:<32} up {e['up_rank']}: {top} ({float(Fraction(share['exact'])):.2%} of "
                      f"{e['situations']:,})")
     if d["core_seconds_per_class"] is not None:
-        lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a class; the whole game "
-                     f"(6,319,573 classes) would take {d['whole_game_core_hours']:,.0f} core-hours")
+        unit = "group" if d["method"] == "rank_patterns" else "class"
+        lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a {unit}; the whole game "
+                     f"({s.whole_game_classes:,} {unit}s) would take {d['whole_game_core_hours']:,.1f} core-hours")
     return "\n".join(lines)

@@ -8,13 +8,14 @@ from typing import Any
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.par import REACH_GAMES, STATES
 from enumerate.analysis.strategies import StrategyResult
+from enumerate.core.slices import SITUATIONS
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.components import Component, Exposure
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
 from evaluator.ranking import Category
-from studodds.reports.draws import draws_lines
+from studodds.reports.draws import draws_lines, several
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.simulation import simulation_markdown
@@ -79,12 +80,10 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     if v.draws is not None:
         lines += ["", "The outcomes are those of the final decision, by the final hand; a fee row counts the "
                   "combinations in which the fee is paid (its probability is the share of hands paying it), so the "
-                  "outcome rows sum to one and the returns of all rows to the expected return. A situation's 46 "
-                  "draws each face C(45, 4) = 148,995 dealer sets, 6,853,770 combinations; a kept hand counts each "
-                  "of its 163,185 dealer sets 42 times (6,853,770 = 42 x 163,185)."]
+                  "outcome rows sum to one and the returns of all rows to the expected return. " + _draws_units(a)]
     fig = [("House edge (per ante)", f"{float(a.house_edge):.6%}", str(a.house_edge)),
            ("Element of risk (per total wagered)", f"{float(a.element_of_risk):.6%}", str(a.element_of_risk)),
-           ("Total loss over all combinations (antes)", f"{float(a.total_loss):,.0f}" if a.total_loss.denominator == 1
+           ("Total loss over all combinations (antes)", f"{a.total_loss.numerator:,}" if a.total_loss.denominator == 1
             else f"{float(a.total_loss):,.4f}", str(a.total_loss)),
            ("Standard deviation (antes)", f"{a.standard_deviation:.6f}", f"sqrt({a.variance})"),
            ("Average total wager (antes)", f"{float(a.average_wager):.6f}", str(a.average_wager)),
@@ -119,7 +118,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     if simulation is not None:
         lines += simulation_markdown(simulation)
     if v.draws is not None:
-        lines += _draws_method(prov)
+        lines += _draws_method(prov, a)
         return "\n".join(lines)
     lines += ["## Method", "",
               "Every combination of player hand (2,598,960), dealer up card (47) and dealer hole cards (163,185) "
@@ -145,8 +144,21 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     return "\n".join(lines)
 
 
-def _draws_method(prov: Mapping[str, Any]) -> list[str]:
+def _draws_units(a: GameAnalysis) -> str:
+    """What one situation's combinations are, on a table with draws."""
+    if not several(a.variant):
+        return ("A situation's 46 draws each face C(45, 4) = 148,995 dealer sets, 6,853,770 combinations; a kept hand "
+                "counts each of its 163,185 dealer sets 42 times (6,853,770 = 42 x 163,185).")
+    per = a.total_combinations // SITUATIONS
+    return (f"Switching k cards has C(46, k) draws, each facing C(46 - k, 4) dealer sets; the kinds of action are brought "
+            f"to one denominator, {per:,} combinations a situation (the least common multiple of the kinds taken), "
+            "a situation counting each of its own combinations that many times over its kind's number.")
+
+
+def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
     """Method and provenance of a table with draws."""
+    if several(a.variant):
+        return _several_method(prov, a)
     checks = prov["self_checks"]
     return ["## Method", "",
             "Exact, in integers. For every canonical player hand, up card and card out of play (the discarded "
@@ -163,6 +175,33 @@ def _draws_method(prov: Mapping[str, Any]) -> list[str]:
             f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
             f"- Combinations: {prov['total_combinations']:,} (122,151,120 situations x 46 draws x 148,995 dealer "
             "hole-card sets)",
+            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
+            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
+            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the plain game agree with a "
+            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
+
+
+def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
+    """Method and provenance of a table switching several cards (counted by rank patterns)."""
+    checks = prov["self_checks"]
+    return ["## Method", "",
+            "Exact, in integers, by rank patterns. The dealer's five cards include the up card, so his only possible "
+            "flush is in the up card's suit: with the up card fixed, his outcomes against a final hand depend on the "
+            "cards out of play (the player's five, the cards drawn) only through their ranks and the ranks whose card "
+            "of the up card's suit is out. For each player rank pattern and up rank, one pass over the 1,820 rank "
+            "patterns of the dealer's hole cards per rank pattern drawn serves every situation with that pattern and "
+            "every discard of that many cards; the draws that complete a flush are corrected situation by situation. "
+            "Every action of each of the 122,151,120 situations is the exact sum over its draws (raise or fold, "
+            "whichever is worth more; the raise when switching all five forces it), and the best action, less its "
+            "fee, is chosen by exact integer comparison (ties: keep, then fewer cards). The value of keeping, summed "
+            "over every situation, is checked equal to the plain game's from its count table on every run; sampled "
+            "groups are recomputed situation by situation through the dead-card engine by the test suite.",
+            "", "## Provenance", "",
+            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
+            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
+            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
+            f"- Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
+            f"{a.total_combinations // SITUATIONS:,} each, see the return table)",
             f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
             f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
             f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the plain game agree with a "

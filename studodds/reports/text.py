@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from evaluator.cards import RANKS, format_card, format_hand
-from studodds.reports.draws import LEGEND, UP_RANKS, chart_rows, draws_lines
+from studodds.reports.draws import UP_RANKS, chart_rows, draws_lines, legend
 from studodds.reports.layout import columns
 from studodds.reports.sidebets import side_bets_text
 
@@ -90,13 +90,18 @@ def summary_text(a: GameAnalysis) -> str:
     ] + _extras(a))
 
 
+def _whole(x: Fraction) -> str:
+    """A total in antes: every digit of a whole number (beyond a float's 2^53), else three decimals."""
+    return f"{x.numerator:,}" if x.denominator == 1 else f"{float(x):,.3f}"
+
+
 def _extras(a: GameAnalysis) -> list[str]:
     """Rule variants, side bets and draws (nothing for a standard table)."""
     text = side_bets_text(a)
     out = ["", text] if text else []
     if a.draws is not None:
         out += ["", *draws_lines(a), "", "Strategy where a switch or a purchase is best (hand group by up-card rank); "
-                + LEGEND, columns([["hand group", *UP_RANKS], *chart_rows(a.draws.strategy, only_draws=True)])]
+                + legend(a.variant), columns([["hand group", *UP_RANKS], *chart_rows(a.draws.strategy, only_draws=True)])]
     return out
 
 
@@ -111,7 +116,7 @@ def strategies_text(c: StrategyComparison) -> str:
              f"{'cost vs optimal':>16}"]
     for r in c.results:
         a = r.analysis
-        loss = f"{a.total_loss.numerator:,}" if a.total_loss.denominator == 1 else f"{float(a.total_loss):,.3f}"
+        loss = _whole(a.total_loss)
         lines.append(f"{r.name:<28} {loss:>22} {float(a.house_edge):>11.6%} {float(a.element_of_risk):>16.6%} "
                      f"{float(r.cost):>16.6%}")
     return "\n".join(lines)
@@ -172,7 +177,7 @@ def diff_text(d: VariantDiff) -> str:
            line("hit frequency", a.hit_frequency, b.hit_frequency),
            f"{'standard deviation (antes)':<28} {a.standard_deviation:>16.6f} -> {b.standard_deviation:>16.6f}   "
            f"delta {b.standard_deviation - a.standard_deviation:>12.6f}",
-           f"{'total loss (antes)':<28} {float(a.total_loss):>16,.0f} -> {float(b.total_loss):>16,.0f}   "
+           f"{'total loss (antes)':<28} {_whole(a.total_loss):>16} -> {_whole(b.total_loss):>16}   "
            f"delta exact {b.total_loss - a.total_loss}",
            "", f"{'outcome':<34} {'net A':>7} {'return A':>11} {'net B':>7} {'return B':>11} {'delta':>11}"]
     rows_b = {r.event: r for r in b.rows}

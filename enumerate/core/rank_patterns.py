@@ -1,0 +1,101 @@
+"""Rank patterns: the tables every kernel counting by rank patterns shares.
+
+A *rank pattern* is how many cards of each rank a set holds (a vector of 13 counts, at most four
+of a rank); suits do not enter.  Against an up card (ru, s0) the dealer's four hole cards fall into
+the 1,820 hole patterns of four cards, each of prod_r C(a_r, h_r) concrete sets when a_r cards of
+rank r are left, and only the suit s0 can make the dealer a flush (his five cards include the up
+card): a hole pattern of four distinct ranks avoiding ru is exactly one s0 flush when none of its
+s0 cards is dead.  :class:`UpTables` holds, for one up rank, the hole patterns sorted by the
+strength of the dealer's non-flush hand and the 495 s0 flush patterns with both of their strengths
+(used by the seen-hand game, :mod:`enumerate.protection.seen_ranks`, and the switch game,
+:mod:`enumerate.draws.switch_ranks`).
+"""
+from __future__ import annotations
+
+import itertools
+from functools import cache, lru_cache
+
+import numpy as np
+
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, rank_counts_by_strength
+
+
+@cache
+def patterns(size: int) -> np.ndarray:
+    """Every rank pattern of ``size`` cards ((n, 13) int8, at most four of a rank), in a fixed
+    order (lexicographic in the sorted ranks)."""
+    rows = []
+    for combo in itertools.combinations_with_replacement(range(13), size):
+        v = np.bincount(np.array(combo, dtype=np.int64), minlength=13)
+        if v.max() <= 4:
+            rows.append(v)
+    out = np.array(rows, dtype=np.int8)
+    out.flags.writeable = False
+    return out
+
+
+def pattern_keys(pattern: np.ndarray, ru: np.ndarray) -> np.ndarray:
+    """One integer per (rank pattern, up rank)."""
+    return (pattern.astype(np.int64) @ (5 ** np.arange(13, dtype=np.int64))) * 13 + ru.astype(np.int64)
+
+
+@cache
+def _strengths_by_pattern(flush: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted pattern keys, strengths): the evaluator's rank counts of every strength, inverted
+    for the flushes or for the other hands (each rank pattern is one strength of either kind)."""
+    counts = rank_counts_by_strength()
+    strength = np.arange(counts.shape[0])
+    flushes = np.isin(CATEGORY_BY_STRENGTH[strength], [Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH])
+    chosen = strength[flushes == flush]
+    keys = pattern_keys(counts[chosen], np.zeros(chosen.size, dtype=np.int64))
+    order = np.argsort(keys)
+    return keys[order], chosen[order]
+
+
+def strength_of_patterns(pattern: np.ndarray, flush: bool) -> np.ndarray:
+    """Strength of the hand with each five-card rank pattern, a flush or not (flush rows must
+    have five distinct ranks)."""
+    keys, strength = _strengths_by_pattern(flush)
+    wanted = pattern_keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    if not (keys[at] == wanted).all():
+        raise ValueError("a rank pattern that is no five-card hand" + (" flush" if flush else ""))
+    return strength[at].astype(np.int16)
+
+
+class UpTables:
+    """What the kernel reads for the up rank ``ru``: the dealer's hole rank patterns sorted by
+    the strength of their hand with the up card, and the s0 flushes."""
+
+    def __init__(self, ru: int, qualifier: int) -> None:
+        holes = patterns(4)
+        holes = holes[holes[:, ru] <= 3]
+        with_up = holes.astype(np.int64)
+        with_up[:, ru] += 1
+        st = strength_of_patterns(with_up, False)
+        order = np.argsort(st, kind="stable")
+        self.hole_st = np.ascontiguousarray(st[order])
+        holes = holes[order]
+        #: each hole pattern's (rank, multiplicity) pairs, zero-padded; hole_i = 5 * rank + multiplicity
+        self.hole_r = np.zeros((holes.shape[0], 4), dtype=np.int8)
+        self.hole_m = np.zeros((holes.shape[0], 4), dtype=np.int8)
+        for i, h in enumerate(holes):
+            nz = np.flatnonzero(h)
+            self.hole_r[i, :nz.size] = nz
+            self.hole_m[i, :nz.size] = h[nz]
+        self.hole_i = np.ascontiguousarray(5 * self.hole_r + self.hole_m, dtype=np.uint8)
+        self.iq = int(np.searchsorted(self.hole_st, qualifier, side="left"))
+        others = [r for r in range(13) if r != ru]
+        subsets = np.array(list(itertools.combinations(range(12), 4)), dtype=np.int64)
+        ranks = np.array(others)[subsets]
+        pat = np.zeros((subsets.shape[0], 13), dtype=np.int64)
+        np.put_along_axis(pat, ranks, 1, axis=1)
+        pat[:, ru] += 1
+        self.fl_mask = np.ascontiguousarray((1 << subsets).sum(axis=1).astype(np.int32))
+        self.fl_st = np.ascontiguousarray(strength_of_patterns(pat, True))
+        self.fl_nf = np.ascontiguousarray(strength_of_patterns(pat, False))
+
+
+@lru_cache(maxsize=32)
+def up_tables(ru: int, qualifier: int) -> UpTables:
+    return UpTables(ru, qualifier)

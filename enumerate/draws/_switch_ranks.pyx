@@ -1,0 +1,472 @@
+"""The switch game counted by rank patterns (private; driven by enumerate.draws.switch_ranks).
+
+The up card is fixed to (ru, s0), s0 = suit 0.  A *group* is a player rank pattern h against the
+up rank; its situations are the concrete hands H with that pattern (up to the permutations of the
+three other suits), each with its weight.  Switching the cards X (a subset of H, k = |X| cards)
+draws k of the 46 unseen cards, D; the final hand is (H - X) + D and the dealer's hole cards are
+four of the 46 - k cards still unseen, so they avoid all of H, D and the up card.
+
+**The rank part, shared by every situation and every discard of the group.**  For a draw of rank
+pattern d the dealer's hole sets by rank pattern have weights prod_r C(a_r - d_r, m_r),
+a_r = 4 - h_r - [r = ru] -- whatever is kept or discarded -- so one pass over the 1,820 hole
+patterns (``rank_part``) gives, for every discard X of k cards, the dealer's non-flush counts
+against the final hand's strength by three prefix sums at its cuts.  The s0 flushes are then
+corrected by G[D0][class of the strength] (the flush tables below), D0 the ranks whose s0 card is
+dead: the player's (SH) and the draw's (SD).  So the value of a discard depends on the situation
+only through SH, **unless the final hand is a flush**: the draws are leaves (d, SD) with a
+multiplicity (how many concrete draws share them, a product of binomials over d's ranks: the s0
+card drawn or not among the unseen cards of the rank), and every leaf is valued, for each distinct
+discard pattern x of k cards, as the non-flush hand h - x + d.
+
+**The flush corrections, per situation.**  A draw that makes the final hand a flush -- the kept
+cards K all of one suit (or none kept), the draw k cards of that suit, ranks d distinct and not
+dead in it -- was counted above as the non-flush hand; per situation and discard each such draw
+adds its flush value and takes off its non-flush one (values and outcomes, signed).
+
+A draw's value is :mod:`enumerate.draws.hand`'s: raise (the linear form less n * (c_tie -
+bonus)) or fold (-scale * n), the better one, or the raise when switching five forces it; n =
+C(46 - k, 4).  A situation's action is worth the sum over its draws, exact in units of
+1 / (scale * n * C(46, k)) antes, less the fee; its best action (keep, then fewer cards, then the
+masks' order over the sorted hand) is compared exactly in 128-bit integers.  Per group the kernel
+sums, weighted, per kind of best action (keep, switch 1..5): situations, value, raised draws and
+the outcomes by final category (the columns of enumerate.draws.hand.OUTCOME_STATS), and the value
+of keeping in every situation (the normal game's, a check); per situation the best mask and
+whether keeping raises.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport malloc, free, calloc
+from cython.parallel cimport prange
+from evaluator._eval cimport binom_table, category_table, key_tables
+from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
+from enumerate.core._cancel cimport studodds_cancelled
+from enumerate.core._combinatorics cimport choose, popcount5
+from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, mask12, odometer_next, rank_part
+
+cdef extern from *:
+    ctypedef long long int128 "__int128"
+
+#: True if this module was compiled with OpenMP.
+OPENMP = bool(STUDODDS_OPENMP_COMPILED)
+#: True for the debug build (bounds and initialisation checks on).
+DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
+
+DEF NF = 82             # per action: value, raised draws, outcomes (10 categories x 8)
+DEF KF = 83             # per kind of best action: situations, value, raised draws, outcomes
+DEF GF = 499            # a group's sums: 6 kinds x KF, then the value of keeping
+DEF UNSEEN = 46
+#: Fields of a group's sums (6 kinds x 83, then the value of keeping).
+GROUP_FIELDS = GF
+#: Fields per kind: situations, value, raised draws, then the outcomes (10 x 8).
+KIND_FIELDS = KF
+
+
+cdef inline int _kl(int c, int j, int nq) noexcept nogil:
+    """The class of a dealer strength (index j among the flush tables' values, nq: below the
+    qualifier) against a player strength of class c (see flush_tables)."""
+    if nq:
+        return 0
+    if j < c // 2:
+        return 1
+    if j == c // 2 and c & 1:
+        return 2
+    return 3
+
+
+def flush_tables(const int32_t[::1] fl_mask, const int32_t[::1] st_idx, const int32_t[::1] nf_idx,
+                 const uint8_t[::1] st_nq, const uint8_t[::1] nf_nq, int16_t[:, :, ::1] out, int n_threads):
+    """out[c, D0, k]: the change of count k (no qualifier, win, tie) that the s0 flushes avoiding
+    the dead s0 ranks D0 make against a player strength of class c.  The flush patterns' strengths
+    are given as indices j into V, the sorted distinct values of both strengths of every pattern; a
+    player strength sp is of class 2 * #{v in V: v < sp} + [sp in V], so a dealer value v_j is
+    below sp iff j < c // 2 and equal iff c is odd and j = c // 2."""
+    cdef int n_cls = out.shape[0], nf = fl_mask.shape[0]
+    if out.shape[1] != MASKS or out.shape[2] != 3 or st_idx.shape[0] != nf or nf_idx.shape[0] != nf \
+            or st_nq.shape[0] != nf or nf_nq.shape[0] != nf:
+        raise ValueError("shapes do not match")
+    cdef int c, f, m, k
+    cdef int32_t* acc
+    for c in prange(n_cls, nogil=True, schedule="dynamic", num_threads=n_threads):
+        acc = <int32_t*>calloc(MASKS * 3, sizeof(int32_t))
+        for f in range(nf):
+            flush_move(acc, fl_mask[f], _kl(c, st_idx[f], st_nq[f]), _kl(c, nf_idx[f], nf_nq[f]))
+        flush_subset_sums(acc)
+        for m in range(MASKS):
+            for k in range(3):
+                out[c, m, k] = <int16_t>acc[3 * ((MASKS - 1) ^ m) + k]
+        free(acc)
+
+
+cdef struct Rules:
+    # what values a draw: the raise form (scale, c_nq, c_tie, c_win, bonus), the qualifier cut,
+    # the cuts and flush class of every strength, the flush tables, the evaluator's tables
+    int64_t scale
+    int64_t c_nq
+    int64_t c_tie
+    const int64_t* c_win
+    const int64_t* bonus
+    int iq
+    const int32_t* cut_lo
+    const int32_t* cut_hi
+    const int16_t* cls
+    const int16_t* gtab
+    int n_cls
+    const int16_t* category
+    const int32_t* card_key
+    const int16_t* by_key
+    const int16_t* by_flush
+
+
+cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int cat, int64_t n,
+                        bint force, const Rules* R) noexcept nogil:
+    """Add m draws of final category cat with these dealer counts: the better of raise and fold
+    (the raise when forced), its value and its outcomes."""
+    cdef int64_t rv = nq * R.c_nq + win * R.c_win[cat] + tie * R.c_tie - n * (R.c_tie - R.bonus[cat])
+    cdef int64_t fold = -R.scale * n
+    cdef int64_t* st = row + 2 + 8 * cat
+    if force or rv > fold:
+        row[0] += m * rv
+        row[1] += m
+        st[0] += m
+        st[1] += m * nq
+        st[2] += m * win
+        st[3] += m * tie
+        st[4] += m * (n - nq - win - tie)
+    else:
+        row[0] += m * fold
+        st[5] += m * n
+        st[7] += m * nq
+        if rv == fold:
+            st[6] += m
+
+
+cdef inline void _draw(int64_t* row, int64_t m, int st, int d0, const int64_t* cum, int64_t n, bint force,
+                       const Rules* R) noexcept nogil:
+    """m draws whose final hand has strength st, the dead s0 ranks d0, the rank part cum."""
+    cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + d0) * 3
+    cdef int64_t q = cum[R.iq]
+    _value(row, m, q + g[0], cum[R.cut_lo[st]] - q + g[1], cum[R.cut_hi[st]] - cum[R.cut_lo[st]] + g[2],
+           R.category[st], n, force, R)
+
+
+cdef bint _better(const int64_t* va, int ka, const int64_t* vb, int kb, const int64_t* tden,
+                  const int64_t* fee_num, int64_t fee_den) noexcept nogil:
+    """EV(a) > EV(b), exactly: EV = value / tden[k] - fee_num[k] / fee_den."""
+    cdef int128 lhs, rhs
+    if ka == kb:
+        return va[0] > vb[0]
+    lhs = <int128>va[0] * tden[kb] * fee_den - <int128>fee_num[ka] * tden[ka] * tden[kb]
+    rhs = <int128>vb[0] * tden[ka] * fee_den - <int128>fee_num[kb] * tden[ka] * tden[kb]
+    return lhs > rhs
+
+
+cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint8_t[:, ::1] sit_cards,
+                 const int64_t[::1] sit_w, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
+                 const uint8_t[:, ::1] hole_i, const uint8_t* allowed, bint forced5,
+                 const int64_t* tden, const int64_t* fee_num, int64_t fee_den, const Rules* R,
+                 int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel) noexcept nogil:
+    cdef const int32_t* binom = binom_table()
+    cdef int n_s = <int>(s_hi - s_lo)
+    cdef int a[13]
+    cdef int a2[13]
+    cdef int rk[5]
+    cdef int32_t rkey[13]
+    cdef int i, j, r, s, k, t, mask, m2, nm, n_sh, sh, sigma, suit, lo_s, hi_s, depth, nd, stf, d0
+    cdef int32_t key_h = 0, key_d
+    cdef int32_t key_x[32]
+    cdef int rep[32]
+    cdef int kbits[32]
+    cdef int mk[32]
+    cdef int sx[32]
+    cdef bint valid[32]
+    cdef int of_k[6][10]
+    cdef int n_k[6]
+    cdef int shv[32]
+    cdef int dr[5]
+    cdef int dbits, distinct, sh13, live0, o, ok
+    cdef int64_t n, mult
+    cdef bint force
+    # the leaf odometer over the draw's ranks: per rank up to two options (s0 card drawn or not)
+    cdef int64_t opt_m[5][2]
+    cdef int opt_b[5][2]
+    cdef int n_opt[5]
+    cdef int idx[5]
+    cdef int64_t pre_m[6]
+    cdef int pre_b[6]
+    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
+    cdef int* sit_sh = <int*>malloc(n_s * sizeof(int))
+    cdef int* dead = <int*>malloc(n_s * 4 * sizeof(int))
+    cdef int8_t* ksuit = <int8_t*>malloc(n_s * 32 * sizeof(int8_t))
+    cdef int64_t* A = <int64_t*>calloc(32 * 32 * NF, sizeof(int64_t))
+    cdef int64_t* C = <int64_t*>calloc(<int64_t>n_s * 32 * NF, sizeof(int64_t))
+    cdef int64_t tot[NF]
+    cdef int64_t* row
+    cdef int64_t w
+    cdef int suits[5]
+    cdef int bm
+    # ranks of the sorted hand, and each discard's pattern
+    i = 0
+    for r in range(13):
+        rkey[r] = R.card_key[4 * r]
+        a[r] = 4 - h[r] - (1 if r == ru else 0)
+        for j in range(h[r]):
+            rk[i] = r
+            i += 1
+    for i in range(5):
+        key_h += rkey[rk[i]]
+    for k in range(6):
+        n_k[k] = 0
+    for mask in range(32):
+        k = popcount5(mask)
+        valid[mask] = mask == 0 or allowed[k]
+        if valid[mask]:
+            of_k[k][n_k[k]] = mask
+            n_k[k] += 1
+        key_x[mask] = 0
+        kbits[mask] = 0
+        for i in range(5):
+            if (mask >> i) & 1:
+                key_x[mask] += rkey[rk[i]]
+            else:
+                kbits[mask] |= 1 << rk[i]
+        rep[mask] = mask
+        for m2 in range(mask):
+            if popcount5(m2) == k and _same_ranks(mask, m2, rk):
+                rep[mask] = m2
+                break
+    # the situations: their s0 ranks (SH), dead ranks per suit, the suit of their kept cards
+    n_sh = 0
+    for s in range(n_s):
+        sh13 = 0
+        for i in range(4):
+            dead[4 * s + i] = 0
+        for i in range(5):
+            suits[i] = sit_cards[s_lo + s, i] & 3
+            dead[4 * s + suits[i]] |= 1 << (sit_cards[s_lo + s, i] >> 2)
+        sh13 = dead[4 * s]
+        dead[4 * s] |= 1 << ru
+        j = -1
+        for i in range(n_sh):
+            if shv[i] == sh13:
+                j = i
+        if j < 0:
+            shv[n_sh] = sh13
+            j = n_sh
+            n_sh += 1
+        sit_sh[s] = j
+        for mask in range(32):
+            suit = 4                  # none kept: any suit
+            for i in range(5):
+                if not (mask >> i) & 1:
+                    if suit == 4:
+                        suit = suits[i]
+                    elif suit != suits[i]:
+                        suit = -1
+                        break
+            ksuit[32 * s + mask] = suit
+    for k in range(6):
+        if (k > 0 and not allowed[k]) or studodds_cancelled(cancel):
+            continue
+        n = choose(UNSEEN - k, 4, binom)
+        force = forced5 and k == 5
+        nm = 0
+        for mask in range(32):
+            if popcount5(mask) == k and valid[mask] and rep[mask] == mask:
+                mk[nm] = mask
+                nm += 1
+        for t in range(d_off[k], d_off[k + 1]):
+            key_d = 0
+            dbits = 0
+            distinct = 1
+            nd = 0
+            ok = 1
+            for r in range(13):
+                a2[r] = a[r] - dvec[t, r]
+                if a2[r] < 0:
+                    ok = 0
+                if dvec[t, r]:
+                    key_d += dvec[t, r] * rkey[r]
+                    dbits |= 1 << r
+                    dr[nd] = r
+                    nd += 1
+                    if dvec[t, r] > 1:
+                        distinct = 0
+            if not ok:
+                continue
+            rank_part(a2, hole_i, binom, cum)
+            for j in range(nm):
+                sx[mk[j]] = R.by_key[key_h - key_x[mk[j]] + key_d]
+            # the non-flush leaves, per set SH
+            for sh in range(n_sh):
+                sh13 = shv[sh]
+                for i in range(nd):
+                    r = dr[i]
+                    live0 = r != ru and not (sh13 >> r) & 1
+                    o = a[r] - live0
+                    n_opt[i] = 0
+                    if live0 and o >= dvec[t, r] - 1:
+                        opt_m[i][n_opt[i]] = choose(o, dvec[t, r] - 1, binom)
+                        opt_b[i][n_opt[i]] = 1 << r
+                        n_opt[i] += 1
+                    if o >= dvec[t, r]:
+                        opt_m[i][n_opt[i]] = choose(o, dvec[t, r], binom)
+                        opt_b[i][n_opt[i]] = 0
+                        n_opt[i] += 1
+                pre_m[0] = 1
+                pre_b[0] = sh13
+                for depth in range(nd):
+                    idx[depth] = 0
+                    pre_m[depth + 1] = pre_m[depth] * opt_m[depth][0]
+                    pre_b[depth + 1] = pre_b[depth] | opt_b[depth][0]
+                while True:
+                    mult = pre_m[nd]
+                    d0 = mask12(pre_b[nd], ru)
+                    for j in range(nm):
+                        _draw(A + (32 * sh + mk[j]) * NF, mult, sx[mk[j]], d0, cum, n, force, R)
+                    depth = odometer_next(idx, n_opt, nd)
+                    if depth < 0:
+                        break
+                    for i in range(depth, nd):
+                        pre_m[i + 1] = pre_m[i] * opt_m[i][idx[i]]
+                        pre_b[i + 1] = pre_b[i] | opt_b[i][idx[i]]
+            if not distinct:
+                continue
+            # the flush corrections, per situation
+            for s in range(n_s):
+                for j in range(n_k[k]):
+                    mask = of_k[k][j]
+                    suit = ksuit[32 * s + mask]
+                    if suit < 0:
+                        continue
+                    lo_s = 0 if suit == 4 else suit
+                    hi_s = 3 if suit == 4 else suit
+                    for sigma in range(lo_s, hi_s + 1):
+                        if dbits & dead[4 * s + sigma]:
+                            continue
+                        d0 = mask12(shv[sit_sh[s]] | (dbits if sigma == 0 else 0), ru)
+                        stf = R.by_flush[kbits[mask] | dbits]
+                        row = C + (<int64_t>32 * s + mask) * NF
+                        _draw(row, 1, stf, d0, cum, n, force, R)
+                        _draw(row, -1, sx[rep[mask]], d0, cum, n, force, R)
+    # each situation's best action, summed by its kind with the situation's weight
+    for s in range(n_s):
+        if studodds_cancelled(cancel):
+            break
+        w = sit_w[s_lo + s]
+        bm = _best(s, A, C, sit_sh, rep, valid, tden, fee_num, fee_den)
+        k = popcount5(bm)
+        for i in range(NF):
+            tot[i] = A[(32 * sit_sh[s] + rep[bm]) * NF + i] + C[(<int64_t>32 * s + bm) * NF + i]
+        best[s_lo + s] = <int8_t>bm
+        keep_raised[s_lo + s] = (A[(32 * sit_sh[s]) * NF + 1] + C[(<int64_t>32 * s) * NF + 1]) > 0
+        acc[KF * k] += w
+        acc[KF * k + 1] += <int128>w * tot[0]
+        acc[KF * k + 2] += <int128>w * tot[1]
+        for i in range(80):
+            acc[KF * k + 3 + i] += <int128>w * tot[2 + i]
+        acc[GF - 1] += <int128>w * (A[(32 * sit_sh[s]) * NF] + C[(<int64_t>32 * s) * NF])
+    free(cum)
+    free(sit_sh)
+    free(dead)
+    free(ksuit)
+    free(A)
+    free(C)
+
+
+cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
+    """Whether the hand's cards picked by the two masks have the same ranks (as multisets)."""
+    cdef int c1[13]
+    cdef int i
+    for i in range(13):
+        c1[i] = 0
+    for i in range(5):
+        if (m1 >> i) & 1:
+            c1[rk[i]] += 1
+        if (m2 >> i) & 1:
+            c1[rk[i]] -= 1
+    for i in range(13):
+        if c1[i]:
+            return 0
+    return 1
+
+
+cdef int _best(int s, const int64_t* A, const int64_t* C, const int* sit_sh, const int* rep, const bint* valid,
+               const int64_t* tden, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
+    """The best action of situation s: keep, then by number of cards, then by mask; ties keep the first."""
+    cdef int best = 0, kb = 0, k, mask
+    cdef int64_t vb = A[(32 * sit_sh[s]) * NF] + C[(<int64_t>32 * s) * NF]
+    cdef int64_t v
+    for k in range(1, 6):
+        for mask in range(32):
+            if popcount5(mask) != k or not valid[mask]:
+                continue
+            v = A[(32 * sit_sh[s] + rep[mask]) * NF] + C[(<int64_t>32 * s + mask) * NF]
+            if _better(&v, k, &vb, kb, tden, fee_num, fee_den):
+                best = mask
+                kb = k
+                vb = v
+    return best
+
+
+def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, const uint8_t[:, ::1] sit_cards,
+                 const int64_t[::1] sit_w, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
+                 const uint8_t[:, ::1] hole_i, int iq,
+                 const int32_t[::1] cut_lo, const int32_t[::1] cut_hi, const int16_t[::1] cls,
+                 const int16_t[:, :, ::1] gtab, const uint8_t[::1] allowed, bint forced5,
+                 const int64_t[::1] coef, const int64_t[::1] c_win, const int64_t[::1] bonus,
+                 const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
+                 uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
+                 int n_threads, int32_t[::1] cancel=None):
+    """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
+    sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
+    out[i, f] = (low, high) words of the group's sums (GROUP_FIELDS), best[s] the best action's
+    mask and keep_raised[s] whether keeping raises.  dvec: every draw rank pattern, those of k
+    cards at d_off[k]..d_off[k + 1]; coef = (scale, c_nq, c_tie); tden[k] = scale * C(46 - k, 4)
+    * C(46, k); allowed[k] whether k cards may be switched (allowed[0] unused); fees
+    fee_num[k] / fee_den."""
+    cdef Py_ssize_t n = hvec.shape[0], g
+    cdef int f
+    if (hvec.shape[1] != 13 or sit_off.shape[0] != n + 1 or sit_cards.shape[1] != 5
+            or sit_w.shape[0] != sit_cards.shape[0] or best.shape[0] != sit_cards.shape[0]
+            or keep_raised.shape[0] != sit_cards.shape[0] or dvec.shape[1] != 13 or d_off.shape[0] != 7
+            or hole_i.shape[1] != 4
+            or cut_lo.shape[0] != 7462 or cut_hi.shape[0] != 7462 or cls.shape[0] != 7462
+            or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 6 or coef.shape[0] != 3
+            or c_win.shape[0] != 10 or bonus.shape[0] != 10 or tden.shape[0] != 6 or fee_num.shape[0] != 6
+            or out.shape[0] != n or out.shape[1] != GF or out.shape[2] != 2):
+        raise ValueError("shapes do not match")
+    if not 0 <= ru < 13:
+        raise ValueError("up rank out of range")
+    if n == 0:
+        return
+    if sit_off[0] != 0 or sit_off[n] != sit_cards.shape[0]:
+        raise ValueError("the situations' offsets do not cover them")
+    cdef Rules R
+    cdef const int32_t* rank_bit
+    cdef const int32_t* suit_bit
+    key_tables(&R.card_key, &rank_bit, &suit_bit, &R.by_key, &R.by_flush)
+    R.scale = coef[0]
+    R.c_nq = coef[1]
+    R.c_tie = coef[2]
+    R.c_win = &c_win[0]
+    R.bonus = &bonus[0]
+    R.iq = iq
+    R.cut_lo = &cut_lo[0]
+    R.cut_hi = &cut_hi[0]
+    R.cls = &cls[0]
+    R.gtab = &gtab[0, 0, 0]
+    R.n_cls = gtab.shape[0]
+    R.category = category_table()
+    cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
+    cdef int128* accs = <int128*>calloc(n * GF, sizeof(int128))
+    try:
+        for g in prange(n, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
+            if studodds_cancelled(flag):
+                continue
+            _group(ru, &hvec[g, 0], sit_off[g], sit_off[g + 1], sit_cards, sit_w, dvec, d_off, hole_i,
+                   &allowed[0], forced5, &tden[0], &fee_num[0], fee_den, &R, &accs[g * GF], best, keep_raised, flag)
+        for g in range(n):
+            for f in range(GF):
+                out[g, f, 0] = <uint64_t>accs[g * GF + f]
+                out[g, f, 1] = <uint64_t>(accs[g * GF + f] >> 64)
+    finally:
+        free(accs)

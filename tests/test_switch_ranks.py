@@ -1,0 +1,217 @@
+"""The switch game counted by rank patterns (enumerate.draws.switch_ranks) against the class path of
+enumerate.draws.exact (every situation through the dead-card engine, itself tested against brute
+force over every draw and dealer completion in test_draws_hand): the situations of a group --
+every concrete hand with the group's rank pattern, up to the suits other than the up card's --
+valued one by one give the same exact sums (situations, outcomes by final category, EV, raises,
+strategy chart) as the group counted by rank patterns.  The groups cover every situation once; a
+run checks itself against the count table and goes through the same runner and checkpoints."""
+import itertools
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from checkpoints import forge_shard
+
+from enumerate.core.slices import SITUATIONS, Slice
+from enumerate.draws import exact as ex
+from enumerate.draws import switch_ranks as swr
+from enumerate.raise_value import RaiseValue
+from enumerate.rules.variant_file import load_variant_file, parse_variant_text
+from evaluator.cards import RANKS
+from evaluator.errors import ParameterError, StudoddsError
+from evaluator.ranking import Category
+
+GALEWIND_FILE = "docs/variants/oasis-galewind.toml"
+GALEWIND = load_variant_file(GALEWIND_FILE).variant
+ONLINE = load_variant_file("docs/variants/oasis-online.toml").variant
+ALL = frozenset(Category)
+FIELDS = ("situations", "outcomes", "ev", "raised", "chart")
+
+
+@pytest.fixture(scope="module")
+def table():
+    from studodds import api
+    return api.count_table("us-common")
+
+
+def _pattern(text):
+    return np.bincount([RANKS.index(c) for c in text], minlength=13).astype(np.uint8)
+
+
+def _both(variant, ranks, ru, categories=ALL):
+    """The group (ranks, up rank) by rank patterns, and its situations one by one by the class path."""
+    h = _pattern(ranks)
+    mine = swr.shard_fields(variant, h[None, :], np.array([ru], dtype=np.uint8), categories)
+    cards, w = swr.group_situations(h, ru, categories)
+    ref = ex.value_shard(variant, cards, np.full(cards.shape[0], 4 * ru, dtype=np.uint8), w, threads=2).to_json()
+    return mine, ref
+
+
+def test_a_small_group_equals_the_class_path():
+    """Four aces and a king against a five: two situations (the king of the up card's suit or not)."""
+    mine, ref = _both(GALEWIND, "AAAAK", 3)
+    assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
+    assert sum(mine["situations"]) == 4 * 4 == sum(mine["chart"].values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, ranks, up", [
+    (GALEWIND, "AKT42", 3),       # five ranks: flushes kept, drawn and both; the up rank absent
+    (GALEWIND, "9862A", 7),       # the up rank among the player's: no s0 flush with it
+    (GALEWIND, "55A93", 3),       # a pair of the up rank
+    (ONLINE, "QJT93", 9),         # one ante a card: straights and flushes drawn to
+    (ONLINE, "77KK2", 12),        # two pairs
+])
+def test_groups_equal_the_class_path(variant, ranks, up):
+    mine, ref = _both(variant, ranks, RANKS.index(up) if isinstance(up, str) else up)
+    assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
+
+
+def test_the_groups_are_every_situation():
+    """The groups' weights add up to every (hand, up card) pair, and to a slice's situations."""
+    h, up, w = swr.groups(Slice())
+    assert int(w.sum()) == SITUATIONS and up.shape[0] == swr.whole_game_groups() == 80119
+    for sl in (Slice.parse("A,K", "royal_flush"), Slice.parse("2", "four_of_a_kind"), Slice.parse("7", "flush")):
+        assert int(swr.groups(sl)[2].sum()) == int(sl.classes()[2].sum())
+
+
+@pytest.mark.parametrize("ranks, ru", [("AKT42", 3), ("55A93", 3), ("JJJ33", 9), ("98765", 4)])
+def test_a_groups_situations_are_its_hands_up_to_suits(ranks, ru):
+    """Every concrete hand with the pattern against the up card (ru, 0) is in exactly one orbit of
+    the permutations of suits 1-3, whose representative is listed, weighted by the orbit (times
+    the four up cards)."""
+    h = _pattern(ranks)
+    cards, w = swr.group_situations(h, ru, ALL)
+    listed = {tuple(c): int(x) for c, x in zip(cards.tolist(), w.tolist())}
+    found = {}
+    for combo in itertools.product(*[itertools.combinations([4 * r + s for s in range(4) if 4 * r + s != 4 * ru], k)
+                                     for r, k in enumerate(h.tolist()) if k]):
+        hand = [c for part in combo for c in part]
+        orbit = {tuple(sorted(4 * (c >> 2) + ((0,) + p)[c & 3] for c in hand)) for p in itertools.permutations((1, 2, 3))}
+        rep = [o for o in orbit if o in listed]
+        assert len(rep) == 1
+        found[rep[0]] = 4 * len(orbit)
+    assert found == listed
+
+
+def test_prohibitive_fees_are_the_plain_game(table):
+    """Every switch priced out: every situation keeps, and the slice's EV is the plain game's
+    (the run's own check compares the value of keeping with the count table as well)."""
+    text = open(GALEWIND_FILE).read().replace("fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 2, 5 = 1 }",
+                                                "fees = { 1 = 1000, 2 = 1000, 3 = 1000, 4 = 1000, 5 = 1000 }")
+    text = text.replace("all_five_must_raise = true", "")
+    v = parse_variant_text(text, "dear.toml")
+    sl = Slice.parse("A", "four_of_a_kind,full_house")
+    got = ex.run_slice(v, text, sl, table=table, threads=2)
+    pairs, keep = swr.keep_check(table, v, swr.groups(sl), sl.categories)
+    assert got.to_dict()["action_shares"] == {"keep": {"exact": "1", "value": 1.0}}
+    assert got.expected == Fraction(keep, pairs * RaiseValue.of(v.base_game()).scale * math.comb(46, 4))
+
+
+def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
+    """A few groups through the runner: the figures of the kernel, the check against the count
+    table passes, a rerun reads the checkpoint, a forged or foreign one is refused."""
+    sl = Slice.parse("A", None)
+    few = tuple(a[-5:] for a in swr.groups(sl))        # the last five groups
+    monkeypatch.setattr(ex, "slice_classes", lambda variant, sl: few)
+    monkeypatch.setattr(swr, "SHARD", 2)
+    folder = tmp_path / "ck"
+    first = ex.run_slice(GALEWIND, "galewind", sl, table=table, checkpoint=folder)
+    direct = swr.shard_fields(GALEWIND, few[0], few[1], ALL)
+    assert str(first.sums.ev) == direct["ev"] and first.method == "rank_patterns"
+    assert first.to_dict()["method"] == "rank_patterns" and first.classes == 5
+    again = ex.run_slice(GALEWIND, "galewind", sl, table=table, checkpoint=folder)
+    strip = {"core_seconds_per_class", "whole_game_core_hours"}
+    assert {k: v for k, v in again.to_dict().items() if k not in strip} == \
+        {k: v for k, v in first.to_dict().items() if k not in strip}
+    assert json.loads((folder / "run.json").read_text())["kind"] == "draws_exact_ranks_checkpoint"
+
+    def one_less(sums):                  # still adds up on its own: only the run's check sees it
+        sums["keep"] -= 1
+    refusals = [(one_less, sl, "sums do not add up.*was edited"),
+                (lambda sums: sums.update(actions=[0]), sl, "no per-class actions"),
+                (lambda sums: sums.update(keep=True), sl, "value of keeping"),
+                (lambda sums: sums["situations"].__setitem__(0, sums["situations"][0] + 4), sl, "do not add up|cover"),
+                (lambda sums: None, Slice.parse("A", "royal_flush"), "another variant file, slice or version")]
+    stored = (folder / "shard-0000001.json").read_text()
+    for change, other, needle in refusals:
+        (folder / "shard-0000001.json").write_text(stored)
+        forge_shard(folder, 1, change)
+        with pytest.raises(ParameterError, match=needle):
+            ex.run_slice(GALEWIND, "galewind", other, table=table, checkpoint=folder)
+
+
+def test_a_run_by_rank_patterns_needs_the_count_table():
+    with pytest.raises(ValueError, match="count table"):
+        ex.run_slice(GALEWIND, "galewind", Slice.parse("A", "royal_flush"))
+
+
+def test_which_tables_are_counted_by_rank_patterns():
+    assert ex.method(GALEWIND) == ex.method(ONLINE) == "rank_patterns"
+    from test_draws import ONE_AND_BUY
+    both = parse_variant_text(ONE_AND_BUY, "both.toml")
+    assert ex.method(both) == "situation_classes" and "sixth card" in swr.supported(both)
+    with pytest.raises(StudoddsError, match="sixth card"):
+        swr.SwitchRules(both)
+
+
+def test_the_analysis_of_a_slice_is_its_figures(table):
+    """whole_game_analysis of a slice: the same house edge, element of risk, variance, raise share
+    and return table as the slice's own figures; every row's combinations over one denominator."""
+    sl = Slice.parse("9", "four_of_a_kind")
+    s = ex.run_slice(GALEWIND, "g", sl, table=table, threads=2)
+    a, figures = ex.whole_game_analysis(s)
+    d = s.to_dict()
+    assert a.house_edge == -s.expected and a.element_of_risk == s.element_of_risk and a.variance == s.variance
+    assert [r.to_dict() for r in a.rows] == d["return_table"]
+    assert a.total_combinations % s.situations == 0
+    assert sum(r.combinations for r in a.rows if not r.outcome.startswith("fee_")) == a.total_combinations
+    assert a.raise_probability == s.raise_probability
+    raised, decided = map(sum, zip(*a.raise_by_category.values()))
+    assert raised == a.raised_situations and decided * 1 == s.situations * (decided // s.situations)
+    assert figures.action_shares == {k: Fraction(v["exact"]) for k, v in d["action_shares"].items()}
+    assert list(figures.strategy) == d["strategy"] and figures.fees_per_hand == s.fees_per_hand
+
+
+@pytest.mark.slow
+def test_a_switch_table_is_certified_and_checked(tmp_path, monkeypatch):
+    """batch -> check on a table switching several cards, its "whole game" cut to a few groups: the
+    analysis, report and switch_game.json written; check recounts (from the cache) or reads the
+    committed sums (--no-switch-game) and finds the table unchanged; an edited figure differs, an
+    edited sum or a damaged file is named."""
+    from studodds import certify
+    few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
+    real = swr.groups
+    monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
+    monkeypatch.setattr(ex, "cache_folder", lambda variant: tmp_path / "switch-cache")
+    out = tmp_path / "out"
+    certify.batch([GALEWIND_FILE], out, formats="md")
+    folder = out / "oasis-galewind"
+    assert (tmp_path / "switch-cache" / "shard-0000000.json").is_file()
+    sums = json.loads((folder / "switch_game.json").read_text())
+    assert sums["kind"] == "switch_game_sums" and sum(sums["situations"]) == int(few[2].sum())
+    report = (folder / "report.md").read_text()
+    assert "by rank patterns" in report and "1 to 5 switch that many cards" in report
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["analysis"]["draws"]["switched_card_by_position"] == {}
+    for switch_game in (True, False):
+        result = certify.check(out, switch_game=switch_game)
+        assert [t.status for t in result.tables] == ["ok"], result.tables[0].differences
+    sums["keep"] += 1                                        # adds up on its own: the count table sees it
+    (folder / "switch_game.json").write_text(json.dumps(sums, indent=1) + "\n")
+    with pytest.raises(ParameterError, match="switch_game.*edited"):
+        certify.check(out, switch_game=False)
+    sums["keep"] -= 1
+    sums["groups"] = 5
+    (folder / "switch_game.json").write_text(json.dumps(sums, indent=1) + "\n")
+    assert certify.check(out, switch_game=False).tables[0].status == "unreadable"
+    (folder / "switch_game.json").write_text("{")
+    assert certify.check(out, switch_game=False).tables[0].status == "unreadable"
+
+
+def test_check_takes_a_boolean_switch_game(tmp_path):
+    from studodds import certify
+    with pytest.raises(ParameterError, match="switch_game"):
+        certify.check(tmp_path, switch_game="no")
