@@ -70,6 +70,7 @@ from enumerate.core.slices import (
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
+from enumerate.draws.actions import BUY_KIND, KINDS, chart_key
 from enumerate.draws.game import DrawFigures, group_strengths, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
@@ -83,9 +84,6 @@ from evaluator.ranking import Category
 SHARD = 32
 #: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused.
 VERSION = 1
-#: Action kinds: keep (0), switch k cards (k = 1..5), buy a sixth card (6).
-KINDS = ("keep", *(f"switch {k} card{'s' if k > 1 else ''}" for k in range(1, 6)), "buy a sixth card")
-BUY_KIND = 6
 RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
 #: Unseen cards of a situation (a full deck).
 UNSEEN = 46
@@ -211,10 +209,6 @@ class ShardSums:
         if not abs(s.ev) <= 10**9 * total or not 0 <= s.raised <= total:
             raise ValueError("an expected value or raise share out of range")
         return s
-
-
-def chart_key(group: str, up_rank: int, label: str) -> str:
-    return f"{group}|{RANKS[up_rank]}|{label}"
 
 
 def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,

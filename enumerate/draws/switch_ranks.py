@@ -50,7 +50,9 @@ from enumerate.core.parallel import interruptible
 from enumerate.core.rank_patterns import pattern_keys, patterns, strength_of_patterns, up_tables
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
-from enumerate.draws.hand import raise_form
+from enumerate.draws.actions import KINDS, chart_key
+from enumerate.draws.game import hand_group
+from enumerate.draws.hand import OUTCOME_STATS, raise_form
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
@@ -252,9 +254,6 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     """A shard's sums, as :class:`enumerate.draws.exact.ShardSums` holds them (the fields of its
     JSON, without the digest), plus ``keep``: the value of keeping summed over every situation,
     in units of scale * C(46, 4) per situation."""
-    from enumerate.draws.exact import KINDS, chart_key  # lazy: exact.py drives this module
-    from enumerate.draws.game import hand_group  # lazy: the draws game's tables
-    from enumerate.draws.hand import OUTCOME_STATS  # lazy: with the draws kernels
     start = time.perf_counter()
     rules = SwitchRules(variant)
     q = variant.qualifier.threshold
