@@ -7,7 +7,7 @@ of two ways (:func:`method`):
 
 * **by rank patterns** (:mod:`enumerate.draws.switch_ranks`), for every table that switches cards
   without also selling a sixth card: groups (player rank pattern, up rank), 80,119 for the whole
-  game, each valuing every situation of its pattern at once -- about 2.5 core-hours for the whole
+  game, each valuing every situation of its pattern at once -- about 2.3 core-hours for the whole
   game, which ``analyze``, ``batch``, ``check`` and ``diff`` therefore give (:func:`whole_game`,
   its shards kept in the user cache);
 * **situation class by situation class**: every canonical player hand (134,459 suit classes,

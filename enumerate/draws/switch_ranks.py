@@ -123,6 +123,7 @@ def groups(sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.concatenate(ws).astype(np.int64))
 
 
+@cache
 def whole_game_groups() -> int:
     """The groups of the whole game (player rank pattern, up rank): 80,119."""
     return int(groups(Slice())[1].shape[0])

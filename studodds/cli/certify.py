@@ -63,7 +63,7 @@ def register(sub: Any) -> None:
                         "about 1.5 core-hours): its report section is rendered from the committed file and the "
                         "file itself is not compared")
     p.add_argument("--no-switch-game", action="store_true",
-                   help="do not recount the whole game of a table switching several cards (about 2.5 core-hours "
+                   help="do not recount the whole game of a table switching several cards (about 2.3 core-hours "
                         "when not cached): its exact sums are read from the committed switch_game.json and "
                         "verified, and everything made from them is recomputed and compared")
     common(p)
