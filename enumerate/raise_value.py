@@ -127,6 +127,10 @@ class RaiseValue:
         """Boolean raise decisions of the optimal strategy for every situation."""
         return self.form(counts) > self.row_thresholds(counts)
 
+    def optimal_numerators(self, counts: CountTable) -> np.ndarray:
+        """EV of the optimal decision (raise, or fold at -1) * denominator for every situation, int64."""
+        return np.where(self.optimal(counts), self.ev_numerators(counts), -self.scale * COMPLETIONS)
+
     def ev_numerators(self, counts: CountTable) -> np.ndarray:
         """EV(raise) * denominator for every situation, int64."""
         bonus = self.bonus[CATEGORY_BY_STRENGTH[counts.strength]][:, None] * COMPLETIONS

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -99,3 +100,10 @@ class UpTables:
 @lru_cache(maxsize=32)
 def up_tables(ru: int, qualifier: int) -> UpTables:
     return UpTables(ru, qualifier)
+
+
+def situation_keys(table: Any) -> np.ndarray:
+    """(rows, 47): the key of each count-table situation's (player rank pattern, up rank), as
+    :func:`pattern_keys` makes it -- to sum a table over classes of rank patterns."""
+    pattern = rank_counts_by_strength()[table.strength]
+    return pattern_keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)

@@ -469,6 +469,13 @@ def exact_refusal(variant: Variant) -> str | None:
     return None
 
 
+def _keeps_add_up(table: CountTable, variant: Variant, classes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                  categories: frozenset[Category], sums: ShardSums) -> bool:
+    """Whether sums by rank patterns hold every situation of their groups in ``categories`` and
+    their value of keeping is the count table's plain game over them (:func:`switch_ranks.keep_check`)."""
+    return switch_ranks.keep_check(table, variant, classes, categories) == (sum(sums.situations), sums.keep)
+
+
 def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTable | None = None,
               checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
               progress: Callable[[int], None] | None = None) -> ExactSlice:
@@ -500,8 +507,7 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
         total.add(sums)
     if how == "rank_patterns":
         assert table is not None
-        situations, keep = switch_ranks.keep_check(table, variant, classes, sl.categories)
-        if (situations, keep) != (sum(total.situations), total.keep):
+        if not _keeps_add_up(table, variant, classes, sl.categories, total):
             sums_do_not_add_up("the rank patterns' sums do not add up (the value of keeping to the count table's "
                                "plain game, or the situations to the slice's)", resumed)
     return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
@@ -560,8 +566,7 @@ def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progres
     given = _GIVEN.get(rules_text(variant))
     if given is not None:
         groups = switch_ranks.groups(Slice())
-        situations, keep = switch_ranks.keep_check(table, variant, groups, Slice().categories)
-        if (situations, keep) != (sum(given.situations), given.keep):
+        if not _keeps_add_up(table, variant, groups, Slice().categories, given):
             raise ParameterError("switch_game", "the committed sums do not add up (the value of keeping to the count "
                                                 "table's plain game): the file was edited")
         total = ShardSums()

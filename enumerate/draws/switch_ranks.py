@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.parallel import interruptible
-from enumerate.core.rank_patterns import pattern_keys, patterns, strength_of_patterns, up_tables
+from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
 from enumerate.draws.actions import KINDS, chart_key
@@ -56,7 +56,7 @@ from enumerate.draws.hand import OUTCOME_STATS, raise_form
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, rank_counts_by_strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 #: Groups (player rank pattern, up rank) per shard (a checkpoint file; some 10 core-seconds).
 SHARD = 64
@@ -100,6 +100,7 @@ def _pattern_categories() -> tuple[np.ndarray, np.ndarray]:
     return nf, fl
 
 
+@lru_cache(maxsize=8)
 def groups(sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(patterns (N, 13) uint8, up ranks (N,) uint8, situations (N,) int64): the groups of the
     slice -- every player rank pattern against each of its up ranks that has a situation in the
@@ -119,8 +120,11 @@ def groups(sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ps.append(p[ok])
         us.append(np.full(int(ok.sum()), ru, dtype=np.uint8))
         ws.append(4 * n[ok])
-    return (np.ascontiguousarray(np.concatenate(ps), dtype=np.uint8), np.concatenate(us),
-            np.concatenate(ws).astype(np.int64))
+    out = (np.ascontiguousarray(np.concatenate(ps), dtype=np.uint8), np.concatenate(us),
+           np.concatenate(ws).astype(np.int64))
+    for a in out:
+        a.flags.writeable = False            # kept by the cache: a slice's groups are made once a process
+    return out
 
 
 @cache
@@ -304,12 +308,8 @@ def keep_check(table: Any, variant: Variant, groups: tuple[np.ndarray, np.ndarra
     """(situations, the plain game's optimal result summed over them in units of scale *
     C(46, 4)) over the situations of ``groups`` in ``categories``, from the count table: what the
     value of keeping over a run's situations must come to."""
-    from enumerate.core.engine import COMPLETIONS  # lazy: with the count table
-    value = RaiseValue.of(variant.base_game())
-    ev = np.where(value.optimal(table), value.ev_numerators(table), -value.scale * COMPLETIONS)
-    pattern = rank_counts_by_strength()[table.strength]
-    keys = pattern_keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
-    on = np.isin(keys, pattern_keys(groups[0], groups[1]))
+    ev = RaiseValue.of(variant.base_game()).optimal_numerators(table)
+    on = np.isin(situation_keys(table), pattern_keys(groups[0], groups[1]))
     on &= np.isin(CATEGORY_BY_STRENGTH[table.strength], [int(c) for c in categories])[:, None]
     w = table.weight[:, None]
     return int((w * on).sum()), sum(int(x) for x in (ev * on * w).sum(axis=1))

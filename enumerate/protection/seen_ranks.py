@@ -44,13 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from enumerate.core.engine import COMPLETIONS
 from enumerate.core.parallel import interruptible
-from enumerate.core.rank_patterns import pattern_keys, patterns, strength_of_patterns, up_tables
+from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
-from evaluator.ranking import CATEGORY_BY_STRENGTH, rank_counts_by_strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH
 
 #: Player rank patterns per shard (a checkpoint file; about 5 core-seconds).
 SHARD = 64
@@ -142,10 +141,7 @@ def normal_check(table: Any, variant: Variant, cls: tuple[np.ndarray, np.ndarray
     units of 1 / (scale * 163,185) antes) over the classes ``cls`` (player rank pattern, up rank),
     from the count table: what the normal decisions' value N over every partner must come to
     (see the module docstring)."""
-    value = RaiseValue.of(variant)
-    ev = np.where(value.optimal(table), value.ev_numerators(table), -value.scale * COMPLETIONS)
-    pattern = rank_counts_by_strength()[table.strength]
-    keys = pattern_keys(pattern, np.zeros(pattern.shape[0], dtype=np.int64))[:, None] + (table.up >> 2).astype(np.int64)
-    on = np.isin(keys, pattern_keys(cls[0], cls[1]))
+    ev = RaiseValue.of(variant).optimal_numerators(table)
+    on = np.isin(situation_keys(table), pattern_keys(cls[0], cls[1]))
     w = table.weight[:, None]
     return int((w * on).sum()), sum(int(x) for x in (ev * on * w).sum(axis=1))
