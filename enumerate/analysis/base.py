@@ -38,7 +38,7 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 
 @shape("return_row")
 class ReturnRowJSON(TypedDict):
-    outcome: Annotated[str, Pattern("^[a-z_]+$")]
+    outcome: Annotated[str, Pattern("^[a-z][a-z0-9_]*$")]
     label: str
     net_result_antes: Exact
     combinations: Count
