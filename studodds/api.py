@@ -541,26 +541,34 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
 
 
 def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = None, hands: str | None = None,
-                    checkpoint: str | Path | None = None, scheduler: str | None = None,
+                    checkpoint: str | Path | None = None, scheduler: str | None = None, two_boxes: bool = False,
                     **run: Unpack[RunOptions]) -> SeenHandSlice:
     """The exact value of seeing one partner's hand over a slice of the situations: the up-card
     ranks ``up`` ("2-6,A"; default all) and the **partner's** hand categories ``hands``
     ("full_house,four_of_a_kind"; default all) -- every player hand of the 46 other cards, every
     dealer hole-card set (see :mod:`enumerate.protection.seen_hand`).  Shards of 16 classes up to
     suits; ``checkpoint``: a folder that keeps finished shards (a rerun resumes); ``scheduler``: a
-    Dask scheduler address.  The figures do not depend on how the work is split."""
+    Dask scheduler address.  The figures do not depend on how the work is split.  ``two_boxes``:
+    the partner's hand is the player's own second box, and the result adds the spread of a round
+    of both boxes (their covariance; a slice of up ranks only, counted by rank patterns)."""
     threads, use_cache, progress = Run.of("collusion_exact", run)          # checked once; threads resolved to an int
     from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
-    from enumerate.protection.seen_hand import COMMAND, run_key, run_slice, slice_classes  # lazy: start-up time
+    from enumerate.protection.seen_hand import COMMAND, by_rank_patterns, run_key, run_slice, slice_classes  # lazy
+    if not isinstance(two_boxes, bool):
+        raise ParameterError("two_boxes", f"True or False, not {two_boxes!r:.40}")
     source = variant_source(variant)
     v = _protection_variant(source.variant)
     sl = Slice.parse(up, hands)
+    if two_boxes and not by_rank_patterns(sl):
+        raise ParameterError("hands", "two boxes take every hand of the other box: leave out --hands (slice by --up)")
     # read and verified before any work
-    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(source.text, sl), COMMAND)
+    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint),
+                       run_key(source.text, sl, two_boxes), COMMAND)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
     n = slice_classes(sl)[1].shape[0]
     with progress_bar(progress, "classes of the slice", n, "class") as tick:
-        return run_slice(v, source.text, table, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick)
+        return run_slice(v, source.text, table, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick,
+                         pairs=two_boxes)
 
 
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,

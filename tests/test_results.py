@@ -158,7 +158,7 @@ def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     from studodds.certify import tables
     few = tuple(a[:3] for a in seen_ranks.classes(frozenset([12])))
     monkeypatch.setattr(seen_hand, "slice_classes", lambda sl: few)
-    monkeypatch.setattr(tables, "cache_folder", lambda text: tmp_path / "seen-cache")      # not the run's cache
+    monkeypatch.setattr(tables, "cache_folder", lambda text, pairs: tmp_path / "seen-cache")   # not the run's cache
     certify.batch(["us-common"], tmp_path / "out", formats="md", protection=[4], seen_hand=True)
     assert (tmp_path / "seen-cache" / "shard-0000000.json").is_file()
     tmp_path = tmp_path / "out"
@@ -167,6 +167,9 @@ def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     seen = data["seen_hand"]
     assert seen["kind"] == "collusion_exact" and seen["method"] == "rank_patterns"
     assert seen["core_seconds_per_class"] is None and seen["situations"] == int(few[2].sum()) * 1370754
+    # counted as one player's two boxes, but three player patterns against every other box are no
+    # slice of up ranks: the boxes are not alike, so there is no round of two alike boxes to report
+    assert "two_boxes" not in seen
     assert "### A second hand seen" in (folder / "report.md").read_text()
     result = certify.check(tmp_path)
     assert [t.status for t in result.tables] == ["ok"] and result.tables[0].protection == "checked"

@@ -13,7 +13,7 @@ strength of the dealer's non-flush hand and the 495 s0 flush patterns with both 
 from __future__ import annotations
 
 import itertools
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -95,6 +95,31 @@ class UpTables:
         self.fl_mask = np.ascontiguousarray((1 << subsets).sum(axis=1).astype(np.int32))
         self.fl_st = np.ascontiguousarray(strength_of_patterns(pat, True))
         self.fl_nf = np.ascontiguousarray(strength_of_patterns(pat, False))
+
+
+    @cached_property
+    def flush_below(self) -> tuple[np.ndarray, np.ndarray]:
+        """(edges, bank): what the s0 flushes change in the count of hole-card sets whose hand is
+        below a strength c, for every set D0 of dead s0 ranks at once.  A flush avoiding D0 is
+        counted by the rank part at its non-flush strength nf; its true strength is fl > nf, so
+        it is wrongly counted below c exactly when nf < c <= fl.  bank[row(c), D0] = minus the
+        flush patterns avoiding D0 with nf < c <= fl, row(c) = searchsorted(edges, c, "right");
+        the rows change only at the edges nf + 1 and fl + 1 (fewer than a thousand rows)."""
+        edges = np.unique(np.concatenate([self.fl_nf.astype(np.int64) + 1, self.fl_st.astype(np.int64) + 1]))
+        rep = np.concatenate([[edges[0] - 1], edges])                   # one strength c of each row
+        active = (self.fl_nf[None, :] < rep[:, None]) & (rep[:, None] <= self.fl_st[None, :])
+        z = np.zeros((rep.size, 4096), dtype=np.int32)
+        z[:, self.fl_mask] = active                                     # every pattern's mask is its own
+        for bit in range(12):                                           # sum over the subsets of each mask
+            v = z.reshape(rep.size, 1 << (11 - bit), 2, 1 << bit)
+            v[:, :, 1, :] += v[:, :, 0, :]
+        bank = np.ascontiguousarray(-z[:, ::-1], dtype=np.int16)        # D0 -> the patterns within its complement
+        bank.flags.writeable = False
+        return edges, bank
+
+    def below_row(self, c: np.ndarray) -> np.ndarray:
+        """The row of :attr:`flush_below` for each strength cut c."""
+        return np.searchsorted(self.flush_below[0], c, side="right").astype(np.int32)
 
 
 @lru_cache(maxsize=32)

@@ -32,6 +32,22 @@ V and N (the values seeing and not seeing), the raises seeing and normally, the 
 and -- for the return table of the game seen -- per player category the hole-card sets of raised
 hands by outcome and those of folded hands.  The sums are kept in 128-bit integers and returned
 as (low, high) 64-bit words.
+
+**Two boxes** (``pairs``): P and Q are then one player's two boxes, each decided seeing both
+hands.  Per leaf the kernel also makes Q's decision seeing P, from Q's counts against the same
+hole-card sets -- the same rank part read at Q's cuts, plus the s0 flushes' correction to "the
+sets below strength c" (``bank``: one row per range of c, one entry per D0; see
+:func:`enumerate.core.rank_patterns.UpTables.flush_below`) -- and adds the pair's cross moment:
+over the hole-card sets, the sum of the product of both boxes' results.  The dealer's strength
+orders the hole-card sets once for both boxes, so each box's outcomes (no qualifier, win, tie,
+loss) are four consecutive runs of that order, bounded by the sets below the qualifier, below the
+box's strength and up to it; the sets with outcome i for P and j for Q are the overlap of two
+runs.  Q's own value and second moment are summed too: over a slice that holds every (P, Q)
+with (Q, P) they must equal P's (the run checks it), which ties Q's path to P's.  Which of P and Q is a flush outside s0 (both possible only when neither holds an s0 card
+and both have five distinct ranks) splits a leaf: of its mm suit assignments, mm / 81 make P a
+flush and mm / 81 make Q one (each of a box's cards is equally likely in each of the three other
+suits), and 6 + 3 [no rank shared] make both (P all of suit s, Q all of suit t: s != t, or s = t
+when no rank is shared).
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
@@ -54,7 +70,11 @@ DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 #: raises seeing, normal raises, changed decisions; then, seeing, for each player category 0..9
 #: the hole-card sets of raised hands (no qualifier, win, tie, dealer wins) and of folded ones.
 FIELDS = 56
-DEF N_FIELDS = 56
+#: With ``pairs``: then the two boxes' cross moment (units 1 / scale^2 antes^2, over the C(41, 4)
+#: sets), the assignments where both boxes raise, and the partner box's own first and second
+#: moments (units 1 / scale and 1 / scale^2).
+PAIR_FIELDS = 60
+DEF N_FIELDS = 60
 DEF RETURNS = 6
 DEF SEEN_SETS = 101270      # C(41, 4)
 
@@ -132,11 +152,78 @@ cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g
         acc.v[5] += m
 
 
+cdef inline int64_t _overlap(int64_t lo1, int64_t hi1, int64_t lo2, int64_t hi2) noexcept nogil:
+    cdef int64_t lo = lo1 if lo1 > lo2 else lo2
+    cdef int64_t hi = hi1 if hi1 < hi2 else hi2
+    return hi - lo if hi > lo else 0
+
+
+cdef inline void _pair(int64_t m, int cat_p, const int64_t* sp, const int32_t* gp, int cat_q, const int64_t* cum,
+                       const int32_t* qc, const int16_t[:, ::1] bank, int bq, int d0,
+                       const int64_t* coef, const int64_t[::1] c_win, Acc* acc) noexcept nogil:
+    """Both boxes at one (sub-)leaf of multiplicity m: P's counts sp + gp (its s0 flush table at
+    D0), Q's from the prefix sums cum at its cuts qc (rank part below its strength, up to it;
+    bank rows of the same) and the flush bank; each decided seeing the other; the cross moment,
+    the rounds where both raise, Q's value and second moment."""
+    cdef const int32_t* g = gp + 3 * d0
+    cdef int64_t nq = sp[0] + g[0], wp = sp[1] + g[1], tp = sp[2] + g[2]
+    cdef int64_t nq_q = cum[qc[0]] + bank[bq, d0]
+    cdef int64_t b1 = cum[qc[1]] + bank[qc[2], d0]
+    cdef int64_t b2 = cum[qc[3]] + bank[qc[4], d0]
+    cdef int64_t raise_p, raise_q, fold = -coef[3] * SEEN_SETS, cross = 0, xl = -coef[2]
+    cdef int64_t x_nq = coef[0] - coef[2], x_tie = coef[1] - coef[2], x_win = c_win[cat_q] - coef[2]
+    cdef int64_t bp[5]
+    cdef int64_t bqq[5]
+    cdef int64_t xp[4]
+    cdef int64_t xq[4]
+    cdef int i, j
+    raise_p = nq * coef[0] + wp * c_win[cat_p] + tp * coef[1] - coef[2] * SEEN_SETS
+    raise_q = nq_q * coef[0] + (b1 - nq_q) * c_win[cat_q] + (b2 - b1) * coef[1] - coef[2] * SEEN_SETS
+    if raise_p > fold and raise_q > fold:
+        bp[0] = 0
+        bp[1] = nq
+        bp[2] = nq + wp
+        bp[3] = nq + wp + tp
+        bp[4] = SEEN_SETS
+        bqq[0] = 0
+        bqq[1] = nq_q
+        bqq[2] = b1
+        bqq[3] = b2
+        bqq[4] = SEEN_SETS
+        xp[0] = coef[0] - coef[2]
+        xp[1] = c_win[cat_p] - coef[2]
+        xp[2] = coef[1] - coef[2]
+        xp[3] = -coef[2]
+        xq[0] = xp[0]
+        xq[1] = c_win[cat_q] - coef[2]
+        xq[2] = xp[2]
+        xq[3] = xp[3]
+        for i in range(4):
+            for j in range(4):
+                cross += xp[i] * xq[j] * _overlap(bp[i], bp[i + 1], bqq[j], bqq[j + 1])
+        acc.v[57] += m
+    elif raise_p > fold:
+        cross = -coef[3] * raise_p
+    elif raise_q > fold:
+        cross = -coef[3] * raise_q
+    else:
+        cross = coef[3] * coef[3] * SEEN_SETS
+    acc.v[56] += <int128>m * cross
+    if raise_q > fold:
+        acc.v[58] += <int128>m * raise_q
+        acc.v[59] += <int128>m * (nq_q * x_nq * x_nq + (b1 - nq_q) * x_win * x_win + (b2 - b1) * x_tie * x_tie
+                                  + (SEEN_SETS - b2) * xl * xl)
+    else:
+        acc.v[58] += <int128>m * fold
+        acc.v[59] += <int128>m * coef[3] * coef[3] * SEEN_SETS
+
+
 cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
                    const int8_t[:, ::1] qvec, const uint8_t[:, ::1] hole_i, int iq,
                    const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
                    const int64_t* coef, const int64_t[::1] c_win, const int64_t[::1] thr,
-                   const int32_t* cancel, Acc* acc) noexcept nogil:
+                   bint pairs, const int32_t[:, ::1] qcuts, const int8_t[:, ::1] qcat, const int16_t[:, ::1] bank,
+                   int bq, const int32_t* cancel, Acc* acc) noexcept nogil:
     cdef const int32_t* binom = binom_table()
     cdef int32_t* g_nf = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
     cdef int32_t* g_fl = NULL
@@ -161,14 +248,18 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cdef int pre_p[11]
     cdef int pre_q[11]
     cdef int r, j, k, depth, bit, pmask = 0, ok, distinct = 1, n_ranks, d0
-    cdef int pr, qr
-    cdef int64_t base, mm, m_fl
+    cdef int pr, qr, qmask = 0, q_distinct = 0, q_s0 = 0, p_state, q_state, shared = 0, prank = 0, qrank = 0
+    cdef int64_t base, mm, m_fl, m_pf, m_qf, m_ff
+    cdef const int32_t* qc_nf = NULL
+    cdef const int32_t* qc_fl = NULL
     cdef Py_ssize_t t
     for k in range(3):
         n_fl[k] = 0
         s_fl[k] = 0
         cuts_fl[k] = 0
     for r in range(13):
+        if p[r] > 0:
+            prank |= 1 << r
         a0[r] = 4 - p[r] - (1 if r == ru else 0)
         if p[r] > 1:
             distinct = 0
@@ -203,6 +294,25 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
         _counts(cum, cuts_nf, s_nf)
         if distinct:
             _counts(cum, cuts_fl, s_fl)
+        if pairs:
+            # the partner box's ranks, whether it can be a flush (and an s0 flush), its cuts
+            qmask = 0
+            qrank = 0
+            q_distinct = 1
+            for r in range(13):
+                if qvec[t, r] > 0:
+                    qrank |= 1 << r
+                    if r != ru:
+                        qmask |= 1 << (r if r < ru else r - 1)
+                if qvec[t, r] > 1:
+                    q_distinct = 0
+            q_s0 = q_distinct and qvec[t, ru] == 0
+            shared = 0
+            for r in range(13):
+                if (prank & qrank) >> r & 1:
+                    shared += 1
+            qc_nf = &qcuts[t, 0]
+            qc_fl = &qcuts[t, 5]
         # the ranks whose s0 card may be the player's or the partner's, and their options
         base = choose(3, p[ru], binom) * choose(3 - p[ru], qvec[t, ru], binom)
         n_ranks = 0
@@ -247,14 +357,38 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
         while True:
             mm = pre_m[n_ranks]
             d0 = pre_p[n_ranks] | pre_q[n_ranks]
+            # p_state / q_state: 0 not a flush, 1 an s0 flush, 2 a flush in another suit or not
+            p_state = 0
             if distinct and pre_p[n_ranks] == pmask and p[ru] == 0:
+                p_state = 1
                 _leaf(mm, cat_fl, s_fl, g_fl, d0, usual_fl[pre_p[n_ranks]], coef, c_win, acc)
             elif distinct and pre_p[n_ranks] == 0:
+                p_state = 2
                 m_fl = mm // 81
                 _leaf(m_fl, cat_fl, s_fl, g_fl, d0, usual_fl[0], coef, c_win, acc)
                 _leaf(mm - m_fl, cat_nf, s_nf, g_nf, d0, usual_nf[0], coef, c_win, acc)
             else:
                 _leaf(mm, cat_nf, s_nf, g_nf, d0, usual_nf[pre_p[n_ranks]], coef, c_win, acc)
+            if pairs:
+                q_state = 0
+                if q_s0 and pre_q[n_ranks] == qmask:
+                    q_state = 1
+                elif q_distinct and pre_q[n_ranks] == 0:
+                    q_state = 2
+                m_pf = mm // 81 if p_state == 2 else (mm if p_state == 1 else 0)
+                m_qf = mm // 81 if q_state == 2 else (mm if q_state == 1 else 0)
+                m_ff = m_pf if q_state == 1 else (m_qf if p_state == 1 else 0)
+                if p_state == 2 and q_state == 2:
+                    m_ff = 6 + (3 if shared == 0 else 0)
+                if m_ff:
+                    _pair(m_ff, cat_fl, s_fl, g_fl, qcat[t, 1], cum, qc_fl, bank, bq, d0, coef, c_win, acc)
+                if m_pf - m_ff:
+                    _pair(m_pf - m_ff, cat_fl, s_fl, g_fl, qcat[t, 0], cum, qc_nf, bank, bq, d0, coef, c_win, acc)
+                if m_qf - m_ff:
+                    _pair(m_qf - m_ff, cat_nf, s_nf, g_nf, qcat[t, 1], cum, qc_fl, bank, bq, d0, coef, c_win, acc)
+                if mm - m_pf - m_qf + m_ff:
+                    _pair(mm - m_pf - m_qf + m_ff, cat_nf, s_nf, g_nf, qcat[t, 0], cum, qc_nf, bank, bq, d0, coef,
+                          c_win, acc)
             # next leaf
             depth = odometer_next(idx, n_opt, n_ranks)
             if depth < 0:
@@ -274,19 +408,38 @@ def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, 
                    const int8_t[:, ::1] qvec, const uint8_t[:, ::1] hole_i, int iq,
                    const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
                    const int64_t[::1] coef, const int64_t[::1] c_win, const int64_t[::1] thr,
-                   uint64_t[:, :, ::1] out, int n_threads, int32_t[::1] cancel=None):
+                   uint64_t[:, :, ::1] out, int n_threads, int32_t[::1] cancel=None,
+                   const int32_t[:, ::1] qcuts=None, const int8_t[:, ::1] qcat=None,
+                   const int16_t[:, ::1] bank=None, int bq=0):
     """out[i, f] = (low, high) words of field f's sum over every partner pattern of qvec and every
     suit assignment, for the player pattern pvec[i] against the up card (ru, s0).  coef =
     (c_nq, c_tie, c_lose, scale); c_win and thr (the normal game's raise thresholds over
-    C(46, 4) sets) by category; pcuts[i] = the hole patterns below and up to sp_nf, and to sp_fl."""
+    C(46, 4) sets) by category; pcuts[i] = the hole patterns below and up to sp_nf, and to sp_fl.
+    With FIELDS columns of out, the seen-hand sums; with PAIR_FIELDS, also the two boxes' (the
+    partner's cuts qcuts[t] = for its non-flush and its flush strength: the qualifier's prefix
+    index, then the prefix index and bank row below the strength and up to it; qcat[t] its
+    categories; bank and its qualifier row bq: the s0 flushes' correction, see the docstring)."""
     cdef Py_ssize_t n = pvec.shape[0], i
-    cdef int f
+    cdef int f, n_fields = out.shape[1]
+    cdef bint pairs = n_fields == PAIR_FIELDS
+    if pairs and (qcuts is None or qcat is None or bank is None or qcuts.shape[0] != qvec.shape[0]
+                  or qcuts.shape[1] != 10 or qcat.shape[0] != qvec.shape[0] or qcat.shape[1] != 2
+                  or bank.shape[1] != MASKS or not 0 <= bq < bank.shape[0]):
+        raise ValueError("the two boxes' tables do not match")
+    if pairs:
+        for i in range(qcuts.shape[0]):
+            for f in range(10):
+                if qcuts[i, f] < 0 or (f in (2, 4, 7, 9) and qcuts[i, f] >= bank.shape[0]) or (
+                        f not in (2, 4, 7, 9) and qcuts[i, f] > hole_i.shape[0]):
+                    raise ValueError("a partner's cut is out of range")
+            if not (0 <= qcat[i, 0] < 10 and 0 <= qcat[i, 1] < 10):
+                raise ValueError("a partner's category is out of range")
     if (pvec.shape[1] != 13 or qvec.shape[1] != 13 or sp_nf.shape[0] != n or sp_fl.shape[0] != n
             or cat_nf.shape[0] != n or cat_fl.shape[0] != n or pcuts.shape[0] != n or pcuts.shape[1] != 4
             or hole_i.shape[1] != 4
             or fl_st.shape[0] != fl_mask.shape[0] or fl_nf.shape[0] != fl_mask.shape[0]
             or coef.shape[0] != 4 or c_win.shape[0] != 10 or thr.shape[0] != 10
-            or out.shape[0] != n or out.shape[1] != N_FIELDS or out.shape[2] != 2):
+            or out.shape[0] != n or n_fields not in (FIELDS, PAIR_FIELDS) or out.shape[2] != 2):
         raise ValueError("shapes do not match")
     if not 0 <= ru < 13:
         raise ValueError("up rank out of range")
@@ -299,9 +452,10 @@ def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, 
             if studodds_cancelled(flag):
                 continue
             _pattern(ru, &pvec[i, 0], sp_nf[i], sp_fl[i], cat_nf[i], cat_fl[i], &pcuts[i, 0], qvec, hole_i,
-                     iq, fl_mask, fl_st, fl_nf, qual, &coef[0], c_win, thr, flag, &accs[i])
+                     iq, fl_mask, fl_st, fl_nf, qual, &coef[0], c_win, thr, pairs, qcuts, qcat, bank, bq, flag,
+                     &accs[i])
         for i in range(n):
-            for f in range(N_FIELDS):
+            for f in range(n_fields):
                 out[i, f, 0] = <uint64_t>accs[i].v[f]
                 out[i, f, 1] = <uint64_t>(accs[i].v[f] >> 64)
     finally:

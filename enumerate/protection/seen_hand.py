@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -167,6 +167,10 @@ class SeenSums:
     changed: int = 0
     seconds: float = 0.0
     returns: list[int] | None = None
+    #: two boxes (the partner is the player's other box): the cross moment of the boxes' results
+    #: (units 1 / (scale^2 * 101,270) antes^2), the situations where both raise, and the other
+    #: box's value and second moment (:data:`enumerate.protection.seen_ranks.PAIR_FIELDS`)
+    pairs: list[int] | None = None
 
     FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
 
@@ -177,11 +181,15 @@ class SeenSums:
         if other.returns is not None:
             mine = self.returns or [0] * RETURN_CELLS
             self.returns = [a + b for a, b in zip(mine, other.returns)]
+        if other.pairs is not None:
+            self.pairs = [a + b for a, b in zip(self.pairs or [0] * len(other.pairs), other.pairs)]
 
     def to_json(self) -> dict[str, Any]:
         out = {"digest": self.digest, **{f: str(getattr(self, f)) for f in self.FIELDS}, "seconds": self.seconds}
         if self.returns is not None:
             out["returns"] = [str(x) for x in self.returns]
+        if self.pairs is not None:
+            out["pairs"] = [str(x) for x in self.pairs]
         return out
 
     @classmethod
@@ -190,7 +198,7 @@ class SeenSums:
         (every player hand of every class counted, raises and changes within them, the gain of
         seeing never negative, the return table's hole-card sets those of the situations, raised
         and folded as counted); ValueError if not."""
-        if not isinstance(data, dict) or set(data) - {"returns"} != {"digest", "seconds", *cls.FIELDS}:
+        if not isinstance(data, dict) or set(data) - {"returns", "pairs"} != {"digest", "seconds", *cls.FIELDS}:
             raise ValueError("a shard's sums have the wrong fields")
         values = {}
         for f in cls.FIELDS:
@@ -209,7 +217,14 @@ class SeenSums:
                     or not all(isinstance(x, str) and re.fullmatch(r"\d{1,40}", x) for x in raw)):
                 raise ValueError(f"returns: not {RETURN_CELLS} whole numbers")
             returns = [int(x) for x in raw]
-        s = cls(data["digest"], seconds=float(seconds), returns=returns, **values)
+        pairs = None
+        if "pairs" in data:
+            raw = data["pairs"]
+            if (returns is None or not isinstance(raw, list) or len(raw) != len(seen_ranks.PAIR_FIELDS)
+                    or not all(isinstance(x, str) and re.fullmatch(r"-?\d{1,60}", x) for x in raw)):
+                raise ValueError(f"pairs: not {len(seen_ranks.PAIR_FIELDS)} whole numbers beside a return table")
+            pairs = [int(x) for x in raw]
+        s = cls(data["digest"], seconds=float(seconds), returns=returns, pairs=pairs, **values)
         if s.situations != int(weights.sum()) * PLAYER_HANDS:
             raise ValueError("its situations are not its classes' player hands")
         if not all(0 <= getattr(s, f) <= s.situations for f in ("seen_raised", "normal_raised", "changed")):
@@ -220,6 +235,10 @@ class SeenSums:
             folded = sum(returns[4::5])
             if folded != (s.situations - s.seen_raised) * COMPLETIONS or sum(returns) != s.situations * COMPLETIONS:
                 raise ValueError("its return table does not hold its situations' hole-card sets")
+        if pairs is not None and not 0 <= pairs[1] <= s.seen_raised:
+            raise ValueError("both boxes raise in more situations than one box does")
+        if pairs is not None and pairs[3] < 0:
+            raise ValueError("pairs: a negative second moment")
         return s
 
 
@@ -255,21 +274,24 @@ def by_rank_patterns(sl: Slice) -> bool:
     return len(sl.categories) == len(Category)
 
 
-def run_key(variant_text: str, sl: Slice) -> dict[str, Any]:
-    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`)."""
+def run_key(variant_text: str, sl: Slice, pairs: bool = False) -> dict[str, Any]:
+    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`); ``pairs``: the two
+    boxes' run (rank patterns only)."""
+    if pairs:
+        return slice_run_key("two_boxes_ranks_checkpoint", variant_text, sl, seen_ranks.SHARD, seen_ranks.VERSION)
     if by_rank_patterns(sl):
         return slice_run_key("collusion_exact_ranks_checkpoint", variant_text, sl, seen_ranks.SHARD,
                              seen_ranks.VERSION)
     return slice_run_key("collusion_exact_checkpoint", variant_text, sl, SHARD, VERSION)
 
 
-def cache_folder(variant_text: str) -> Path:
+def cache_folder(variant_text: str, pairs: bool = False) -> Path:
     """Where the whole seen-hand game of a variant file keeps its shards under the user cache
     (made if missing): a checkpoint like any other, verified when read, keyed by the run's key
     (the variant file, the shard size, the version, the evaluator), so that an interrupted
     certification resumes and a later one reads what an earlier one counted."""
     from enumerate.core.array_store import cache_dir  # lazy: only the certified tables use it
-    key = run_key(variant_text, Slice())
+    key = run_key(variant_text, Slice(), pairs)
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
     parent = cache_dir() / "seen-hand"
     parent.mkdir(parents=True, exist_ok=True)
@@ -312,6 +334,22 @@ class _SpreadJSON(TypedDict):
     seeing_element_of_risk: Exact | None
 
 
+@shape("two_boxes")
+class TwoBoxesJSON(TypedDict):
+    """One player on two boxes, each decided seeing both hands (the partner's hand is his own
+    second box): the spread of a round of two boxes, which needs the boxes' joint outcomes --
+    against the same dealer they are correlated.  Per box the figures are the game seen's."""
+
+    decisions: str
+    house_edge_per_box: Exact
+    gain_per_box_antes: Exact
+    both_boxes_raise_share: Exact
+    covariance_of_the_boxes_antes_squared: Exact
+    correlation_of_the_boxes: Exact
+    variance_per_round_antes_squared: Exact
+    std_dev_per_round_antes: Annotated[float, Minimum(0)]
+
+
 @shape("collusion_exact", document=True)
 class CollusionExactJSON(TypedDict):
     """Schema: studodds collusion --exact: the exact value of seeing one partner's hand over a slice of the situations"""
@@ -338,6 +376,7 @@ class CollusionExactJSON(TypedDict):
     seeing_std_dev_per_hand: Annotated[float, Minimum(0)] | None
     seeing_average_wager_antes: Exact | None
     seeing_element_of_risk: Exact | None
+    two_boxes: NotRequired[TwoBoxesJSON]
 
 
 @dataclass(frozen=True)
@@ -411,7 +450,7 @@ class SeenHandSlice:
         n = self.sums.situations
         per = self.seconds_per_class
         key = self.slice.key()
-        return {"kind": "collusion_exact", "variant": self.variant.to_dict(),
+        out: CollusionExactJSON = {"kind": "collusion_exact", "variant": self.variant.to_dict(),
                 "slice": {"label": self.slice.label("partner hands"), "up_ranks": key["up_ranks"],
                           "partner_hands": key["hands"]},
                 "exact": True, "partners": 1, "method": self.method, "classes": self.classes, "situations": n,
@@ -424,6 +463,49 @@ class SeenHandSlice:
                 "core_seconds_per_class": per,
                 "whole_game_core_hours": None if per is None else per * self.whole_game_classes / 3600,
                 **self._seeing_spread()}
+        boxes = self._two_boxes()
+        if boxes is not None:
+            out["two_boxes"] = boxes
+        return out
+
+    def symmetric(self) -> bool:
+        """True when the other box's value and second moment are the player's box's: what a slice
+        holding every (P, Q) with (Q, P) -- a slice of up ranks -- must give (see
+        :data:`~enumerate.protection.seen_ranks.PAIR_FIELDS`)."""
+        rows = self.return_rows()
+        if self.sums.pairs is None or rows is None:
+            return False
+        scale = RaiseValue.of(self.variant).scale
+        square = sum(net * net * sets for _, _, net, sets in rows) * scale * scale
+        return self.sums.pairs[2] == self.sums.seen and self.sums.pairs[3] == square
+
+    def two_boxes(self) -> tuple[Fraction, Fraction, Fraction] | None:
+        """(covariance of the two boxes' results, variance of a round of both, share of
+        situations where both raise) when the slice was counted as one player's two boxes
+        (``pairs``) and is symmetric in them, else None.  Antes squared; the cross moment
+        E[X1 X2] is the kernel's sum over the situations and hole-card sets."""
+        spread = self.spread()
+        if spread is None or not self.symmetric():
+            return None
+        assert self.sums.pairs is not None
+        cross = Fraction(self.sums.pairs[0], self.sums.situations * RaiseValue.of(self.variant).scale ** 2 * COMPLETIONS)
+        covariance = cross - self.seeing * self.seeing
+        return covariance, 2 * spread[0] + 2 * covariance, Fraction(self.sums.pairs[1], self.sums.situations)
+
+    def _two_boxes(self) -> TwoBoxesJSON | None:
+        figures, spread = self.two_boxes(), self.spread()
+        if figures is None or spread is None:
+            return None
+        covariance, variance, both = figures
+        return {
+            "decisions": "each box raises or folds seeing both hands and the up card; the dealer's cards are the same "
+                         "for both boxes and each box's result depends on its own decision only, so neither decision "
+                         "depends on the other or on which is made first",
+            "house_edge_per_box": exact(-self.seeing), "gain_per_box_antes": exact(self.seeing - self.not_seeing),
+            "both_boxes_raise_share": exact(both),
+            "covariance_of_the_boxes_antes_squared": exact(covariance),
+            "correlation_of_the_boxes": exact(covariance / spread[0]),
+            "variance_per_round_antes_squared": exact(variance), "std_dev_per_round_antes": math.sqrt(variance)}
 
     def _seeing_spread(self) -> "_SpreadJSON":
         rows, spread = self.return_rows(), self.spread()
@@ -440,25 +522,28 @@ class SeenHandSlice:
                 "seeing_average_wager_antes": exact(wager), "seeing_element_of_risk": exact(risk)}
 
 
-def _rank_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SeenSums:
+def _rank_shard(variant: Variant, pairs: bool, cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SeenSums:
     """One shard of (player rank pattern, up rank) classes on one OpenMP thread (a pool of
     Python threads, or a Dask worker, runs shards side by side); the seconds: the shard's own."""
     start = time.perf_counter()
-    total = seen_ranks.shard_sums(variant, cards, up, threads=1)
+    total = seen_ranks.shard_sums(variant, cards, up, threads=1, pairs=pairs)
     fields = dict(zip(SeenSums.FIELDS, total))
     return SeenSums(classes_digest(cards, up, weight), seconds=time.perf_counter() - start,
-                    returns=total[len(SeenSums.FIELDS):], **fields)
+                    returns=total[len(SeenSums.FIELDS):seen_ranks.SUMS], pairs=total[seen_ranks.SUMS:] or None,
+                    **fields)
 
 
 def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice, *,
               checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
-              progress: Callable[[int], None] | None = None) -> SeenHandSlice:
+              progress: Callable[[int], None] | None = None, pairs: bool = False) -> SeenHandSlice:
     """Every situation of the slice ``sl`` valued exactly, shard by shard, resuming from
     ``checkpoint`` and on the Dask ``scheduler`` when given: by rank patterns when the slice
     takes every partner hand (the normal decisions' value checked against the count table on
     the classes run), else class by class."""
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint, run_key(variant_text, sl),
-                                                                             COMMAND)
+    if pairs and not by_rank_patterns(sl):
+        raise ParameterError("hands", "two boxes are counted by rank patterns: a slice of up ranks only")
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(
+        checkpoint, run_key(variant_text, sl, pairs), COMMAND)
     classes = slice_classes(sl)
     n = classes[1].shape[0]
     if n == 0:
@@ -467,7 +552,7 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     ranks = by_rank_patterns(sl)
     resumed = bool(store.raw)
     if ranks:
-        shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant,),
+        shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant, pairs),
                             scheduler=scheduler, threads=threads, progress=progress)
     else:
         shards = run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
@@ -477,12 +562,15 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
                            "rank_patterns" if ranks else "partner_classes")
     if ranks:
-        pairs, normal = seen_ranks.normal_check(table, variant, classes)
+        dealt, normal = seen_ranks.normal_check(table, variant, classes)
         rows = result.return_rows()
-        if (pairs * PLAYER_HANDS != total.situations
+        if (dealt * PLAYER_HANDS != total.situations
                 or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
                 or rows is None or sum(net * sets for _, _, net, sets in rows) * RaiseValue.of(variant).scale
                 != total.seen):
             slices.sums_do_not_add_up("the rank patterns' sums do not add up (the normal decisions to the count table's "
                                       "game, the return table to the value seen) on this slice", resumed)
+        if pairs and n == seen_ranks.classes(sl.up_ranks)[1].shape[0] and not result.symmetric():
+            slices.sums_do_not_add_up("the two boxes' sums do not add up (over every pair of hands the other box's value "
+                                      "and second moment are the player's box's) on this slice", resumed)
     return result

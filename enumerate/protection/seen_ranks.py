@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.parallel import interruptible
-from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
+from enumerate.core.rank_patterns import UpTables, pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -60,6 +60,11 @@ PLAYER_HANDS = math.comb(46, 5)
 FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")
 #: The kernel's sums: FIELDS, then the return table of the game seen (10 categories x 5 outcomes).
 SUMS = len(FIELDS) + 50
+#: With two boxes, then: the cross moment of the boxes' results (units 1 / (scale^2 * 101,270)
+#: antes^2 a situation), the situations where both boxes raise, and the other box's own value and
+#: second moment (units 1 / (scale * 101,270) and 1 / (scale^2 * 101,270)): on a slice that holds
+#: every (P, Q) with (Q, P) -- any slice of up ranks -- they equal the player's box's.
+PAIR_FIELDS = ("cross", "both_raised", "other_value", "other_square")
 
 
 def player_patterns(ru: int) -> np.ndarray:
@@ -94,44 +99,74 @@ def whole_game_classes() -> int:
     return sum(player_patterns(ru).shape[0] for ru in range(13))
 
 
+def _strengths(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(non-flush strength, flush strength or -1, their categories) of each five-card rank pattern."""
+    distinct = (p <= 1).all(axis=1)
+    s_nf = strength_of_patterns(p.astype(np.int64), False)
+    s_fl = np.full(p.shape[0], -1, dtype=np.int16)
+    s_fl[distinct] = strength_of_patterns(p[distinct].astype(np.int64), True)
+    cat_nf = CATEGORY_BY_STRENGTH[s_nf].astype(np.int8)
+    cat_fl = np.where(distinct, CATEGORY_BY_STRENGTH[np.maximum(s_fl, 0)], 0).astype(np.int8)
+    return np.ascontiguousarray(s_nf), s_fl, cat_nf, cat_fl
+
+
+def partner_cuts(t: UpTables, q: np.ndarray, qualifier: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(cuts (n, 10) int32, categories (n, 2) int8, the qualifier's bank row): what the two-box
+    kernel reads of each partner pattern, for its non-flush and its flush strength s -- the
+    qualifier's prefix index, then the prefix index and :attr:`UpTables.flush_below` row of the
+    sets below max(s, qualifier) and below max(s + 1, qualifier)."""
+    s_nf, s_fl, cat_nf, cat_fl = _strengths(q)
+    s_fl = np.where(s_fl < 0, s_nf, s_fl).astype(np.int64)
+    parts = []
+    for s in (s_nf.astype(np.int64), s_fl):
+        lo, hi = np.maximum(s, qualifier), np.maximum(s + 1, qualifier)
+        parts += [np.full(s.size, t.iq), np.searchsorted(t.hole_st, lo, "left"), t.below_row(lo),
+                  np.searchsorted(t.hole_st, hi, "left"), t.below_row(hi)]
+    cats = np.stack([cat_nf, np.where((q <= 1).all(axis=1), cat_fl, cat_nf)], axis=1).astype(np.int8)
+    return (np.ascontiguousarray(np.stack(parts, axis=1), dtype=np.int32), np.ascontiguousarray(cats),
+            int(t.below_row(np.array([qualifier]))[0]))
+
+
 def pattern_sums(variant: Variant, p: np.ndarray, ru: int, q: np.ndarray | None = None,
-                 threads: int = 1) -> np.ndarray:
+                 threads: int = 1, pairs: bool = False) -> np.ndarray:
     """(n, 56) object array of exact ints: for each player pattern ``p`` against an up card of rank
     ``ru`` (of one suit), the sums of :data:`FIELDS` and the return table of the game seen
     (per category: raised hands' hole-card sets by outcome, folded hands') over every partner
-    pattern of ``q`` (default: all) and every suit assignment."""
+    pattern of ``q`` (default: all) and every suit assignment.  With ``pairs`` (n, 58): the
+    partner is the player's second box, and :data:`PAIR_FIELDS` follow."""
     value = RaiseValue.of(variant)
-    t = up_tables(ru, variant.qualifier.threshold)
+    qualifier = variant.qualifier.threshold
+    t = up_tables(ru, qualifier)
     p = np.ascontiguousarray(p, dtype=np.int8)
     q = patterns(5) if q is None else np.ascontiguousarray(q, dtype=np.int8)
-    distinct = (p <= 1).all(axis=1)
-    sp_nf = strength_of_patterns(p.astype(np.int64), False)
-    sp_fl = np.full(p.shape[0], -1, dtype=np.int16)
-    sp_fl[distinct] = strength_of_patterns(p[distinct].astype(np.int64), True)
-    cat_nf = CATEGORY_BY_STRENGTH[sp_nf].astype(np.int8)
-    cat_fl = np.where(distinct, CATEGORY_BY_STRENGTH[np.maximum(sp_fl, 0)], 0).astype(np.int8)
+    sp_nf, sp_fl, cat_nf, cat_fl = _strengths(p)
     cuts = np.stack([np.searchsorted(t.hole_st, sp_nf, "left"), np.searchsorted(t.hole_st, sp_nf, "right"),
                      np.searchsorted(t.hole_st, sp_fl, "left"), np.searchsorted(t.hole_st, sp_fl, "right")],
                     axis=1).astype(np.int32)
     coef = np.array([value.c_nq, value.c_tie, value.c_lose, value.scale], dtype=np.int64)
-    out = np.zeros((p.shape[0], SUMS, 2), dtype=np.uint64)
+    out = np.zeros((p.shape[0], SUMS + (len(PAIR_FIELDS) if pairs else 0), 2), dtype=np.uint64)
+    extra: dict[str, Any] = {}
+    if pairs:
+        qcuts, qcat, bq = partner_cuts(t, q, qualifier)
+        extra = {"qcuts": qcuts, "qcat": qcat, "bank": t.flush_below[1], "bq": bq}
     interruptible(lambda cancel: _seen_ranks.value_patterns(
-        ru, p, np.ascontiguousarray(sp_nf), sp_fl, cat_nf, cat_fl, np.ascontiguousarray(cuts), q, t.hole_i,
-        t.iq, t.fl_mask, t.fl_st, t.fl_nf, variant.qualifier.threshold, coef,
+        ru, p, sp_nf, sp_fl, cat_nf, cat_fl, np.ascontiguousarray(cuts), q, t.hole_i,
+        t.iq, t.fl_mask, t.fl_st, t.fl_nf, qualifier, coef,
         np.ascontiguousarray(value.c_win, dtype=np.int64), np.ascontiguousarray(value.thresholds, dtype=np.int64),
-        out, threads, cancel))
+        out, threads, cancel, **extra))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
     return hi * (1 << 64) + lo
 
 
-def shard_sums(variant: Variant, cards: np.ndarray, up: np.ndarray, threads: int = 1) -> list[int]:
+def shard_sums(variant: Variant, cards: np.ndarray, up: np.ndarray, threads: int = 1, pairs: bool = False) -> list[int]:
     """The sums of a shard's classes (player rank pattern, up rank), over every partner and all
-    four up cards of each rank: :data:`FIELDS`, then the return table of the game seen."""
-    total = [0] * SUMS
+    four up cards of each rank: :data:`FIELDS`, then the return table of the game seen (and with
+    ``pairs`` the two boxes' :data:`PAIR_FIELDS`)."""
+    total = [0] * (SUMS + (len(PAIR_FIELDS) if pairs else 0))
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
-        sums = pattern_sums(variant, cards[rows].astype(np.int8), ru, threads=threads)
+        sums = pattern_sums(variant, cards[rows].astype(np.int8), ru, threads=threads, pairs=pairs)
         total = [a + 4 * int(x) for a, x in zip(total, sums.sum(axis=0))]
     return total
 

@@ -219,7 +219,8 @@ def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTI
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant; with ``seen_hand``,
     the exact whole game of a player who sees one other hand (a partner's, or his own second
-    box: ``collusion --partners 1 --exact``), its timings left out (they are not figures)."""
+    box: ``collusion --partners 1 --exact --two-boxes``, so with the spread of a round of two
+    boxes), its timings left out (they are not figures)."""
     v = source.variant
     holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)), **run)
     sort = api.edge_sort(v, "AK", **_quiet(run))
@@ -228,8 +229,8 @@ def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTI
     if seen_hand:
         # kept in the user cache as it is counted (unless the cache is off): an interrupted
         # certification resumes, and a check reads what the batch counted (--no-cache recounts)
-        folder = cache_folder(source.text) if run.get("use_cache", True) else None
-        seen = api.collusion_exact(source, checkpoint=folder, **run).to_dict()
+        folder = cache_folder(source.text, pairs=True) if run.get("use_cache", True) else None
+        seen = api.collusion_exact(source, checkpoint=folder, two_boxes=True, **run).to_dict()
         seen["core_seconds_per_class"] = seen["whole_game_core_hours"] = None
         out["seen_hand"] = seen
     return out

@@ -64,6 +64,9 @@ def register(sub: Any) -> None:
     p.add_argument("--hands", metavar="CATEGORIES",
                    help="with --exact: the partner's hand categories, e.g. full_house,four_of_a_kind (default: all)")
     p.add_argument("--checkpoint", metavar="FOLDER", help="with --exact: keep finished shards in FOLDER and resume")
+    p.add_argument("--two-boxes", action="store_true",
+                   help="with --exact: the other hand is the player's own second box; adds the spread of a round "
+                        "of both boxes (their covariance)")
     common(p)
     p.set_defaults(func=collusion)
 
@@ -89,6 +92,8 @@ def collusion(args: argparse.Namespace) -> int:
     for option in ("up", "hands", "checkpoint"):
         if getattr(args, option) is not None:
             raise ParameterError(option, f"--{option} goes with --exact (the sampled estimate takes every situation)")
+    if args.two_boxes:
+        raise ParameterError("two-boxes", "--two-boxes goes with --exact --partners 1")
     partners = whole_numbers("partners", args.partners)
     if not partners or any(p not in range(7) for p in partners):
         raise ParameterError("partners", f"values must be 0..6, got {args.partners!r}")
@@ -113,5 +118,6 @@ def collusion_exact(args: argparse.Namespace) -> int:
         if given:
             raise ParameterError(name, f"--{name} goes with the sampled estimate, not with --exact")
     emit(args, api.collusion_exact(variant_of(args), up=args.up, hands=args.hands, checkpoint=args.checkpoint,
-                                   scheduler=args.scheduler, **api_options(args)), collusion_exact_text)
+                                   scheduler=args.scheduler, two_boxes=args.two_boxes, **api_options(args)),
+         collusion_exact_text)
     return 0

@@ -192,8 +192,18 @@ def protection_markdown(data: Mapping[str, Any]) -> str:
             lines += [f"Seeing it, per box: standard deviation {seen['seeing_std_dev_per_hand']:.4f} antes a hand, "
                       f"element of risk {_f(seen['seeing_element_of_risk']):.4%} (exact "
                       f"{seen['seeing_element_of_risk']['exact']}), average total wager "
-                      f"{_f(seen['seeing_average_wager_antes']):.4f} antes. The spread of the two boxes together "
-                      "(one dealer hand meets both) is not computed.", ""]
+                      f"{_f(seen['seeing_average_wager_antes']):.4f} antes." + (
+                          "" if seen.get("two_boxes") else
+                          " The spread of the two boxes together (one dealer hand meets both) is not computed."), ""]
+        boxes = seen.get("two_boxes")
+        if boxes:
+            lines += ["Two boxes together: one dealer hand meets both, so their results are correlated "
+                      f"(correlation {_f(boxes['correlation_of_the_boxes']):.4f}, covariance "
+                      f"{_f(boxes['covariance_of_the_boxes_antes_squared']):.4f} antes squared, exact "
+                      f"{boxes['covariance_of_the_boxes_antes_squared']['exact']}). A round of both boxes: standard "
+                      f"deviation {boxes['std_dev_per_round_antes']:.4f} antes (variance exact "
+                      f"{boxes['variance_per_round_antes_squared']['exact']}); both boxes raise in "
+                      f"{_f(boxes['both_boxes_raise_share']):.2%} of the situations.", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -219,6 +229,14 @@ def collusion_exact_text(s: SeenHandSlice) -> str:
         lines.append(f"seeing: standard deviation {d['seeing_std_dev_per_hand']:.6f} antes a hand, element of risk "
                      f"{float(Fraction(d['seeing_element_of_risk']['exact'])):.6%} (exact "
                      f"{d['seeing_element_of_risk']['exact']}); return table in --json")
+    boxes = d.get("two_boxes")
+    if boxes is not None:
+        covariance = Fraction(boxes["covariance_of_the_boxes_antes_squared"]["exact"])
+        lines.append(f"two boxes, each decided seeing both hands: house edge {float(-s.seeing):.6%} a box; a round of "
+                     f"both: standard deviation {boxes['std_dev_per_round_antes']:.6f} antes, covariance of the boxes "
+                     f"{float(covariance):.6f} antes^2 (correlation "
+                     f"{float(Fraction(boxes['correlation_of_the_boxes']['exact'])):.4f}), both raise "
+                     f"{float(Fraction(boxes['both_boxes_raise_share']['exact'])):.4%}")
     if d["core_seconds_per_class"] is not None:
         lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a class; the whole game "
                      f"({s.whole_game_classes:,} classes) would take {d['whole_game_core_hours']:,.2f} core-hours")
