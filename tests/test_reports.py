@@ -1,6 +1,7 @@
 """The report formats as a reader sees them: report.html rendered in a real headless browser
 (screenshot not blank, headline figures in the rendered text), report.pdf printed by the same
 engine (text extracted), the workbook read back, and the HTML self-contained."""
+import functools
 import json
 import re
 import subprocess
@@ -21,6 +22,15 @@ def table(tmp_path_factory, us_counts):
     assert r.returncode == 0, r.stderr
     assert "report.pdf needs" not in r.stderr and "report.xlsx needs" not in r.stderr, r.stderr
     return out / "us-common"
+
+
+@functools.cache
+def _committed_workbook(name: str) -> bytes:
+    """The workbook of the committed table ``name`` as the code makes it now (made once a worker:
+    several tests read the same ones)."""
+    from studodds.reports.xlsx import workbook_bytes
+    table = ROOT / "results" / name
+    return workbook_bytes(json.loads((table / "summary.json").read_text()), (table / "strategy.csv").read_text())
 
 
 def _chromium():
@@ -142,11 +152,10 @@ def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
     table to 1e-12."""
     import openpyxl
 
-    from studodds.reports.xlsx import workbook_bytes
     table = ROOT / "results" / name
     summary = json.loads((table / "summary.json").read_text())
     path = tmp_path / "report.xlsx"
-    path.write_bytes(workbook_bytes(summary, (table / "strategy.csv").read_text()))
+    path.write_bytes(_committed_workbook(name))
     wb = openpyxl.load_workbook(path)
     for sheet in wb.sheetnames:                       # the engine reads only what the formulas use
         if sheet not in ("Figures", "Paytable", "Return table"):
@@ -215,14 +224,13 @@ def test_libreoffice_recalculates_every_committed_workbook_to_the_exact_figures(
     every probability and return within 1e-15."""
     import openpyxl
 
-    from studodds.reports.xlsx import workbook_bytes
     exe = _soffice()
     tables = sorted(p.parent for p in (ROOT / "results").glob("*/summary.json"))
     books = []
     for table in tables:
         summary = json.loads((table / "summary.json").read_text())
         path = tmp_path / f"{table.name}.xlsx"
-        path.write_bytes(_without_cached_values(workbook_bytes(summary, (table / "strategy.csv").read_text())))
+        path.write_bytes(_without_cached_values(_committed_workbook(table.name)))
         books.append(path)
         n = sum(not r["outcome"].startswith("fee_") for r in summary["analysis"]["return_table"])
         source = openpyxl.load_workbook(path, read_only=True)
@@ -272,7 +280,7 @@ def test_pandas_reads_the_numbers_as_the_workbook_is_opened(tmp_path):
     summary = json.loads((table / "summary.json").read_text())
     path = tmp_path / "report.xlsx"
     path.write_bytes(workbook_bytes(summary, (table / "strategy.csv").read_text()))
-    assert path.read_bytes() == workbook_bytes(summary, (table / "strategy.csv").read_text())   # reproducible
+    assert path.read_bytes() == _committed_workbook("us-common")   # reproducible: made again, the same bytes
     sheets = pd.read_excel(path, sheet_name=None)
     figures = sheets["Figures"].set_index("figure")
     a = summary["analysis"]
