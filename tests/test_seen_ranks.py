@@ -136,9 +136,10 @@ def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
 
 
 def test_the_certified_seen_hand_game_holds_together():
-    """results/us-common/protection.json's whole seen-hand game (1.5 core-hours to recount: `check`
+    """results/us-common/protection.json's whole seen-hand game (1.8 core-hours to recount: `check`
     does it, CI does not): every situation; the normal decisions' edge is the certified normal
-    game's; the return table is the situations' hole-card sets and values to the edge seen."""
+    game's; the return table is the situations' hole-card sets and values to the edge seen; the
+    round of two boxes is their variances and covariance."""
     from fractions import Fraction
     from pathlib import Path
     folder = Path(__file__).resolve().parents[1] / "results" / "us-common"
@@ -153,3 +154,11 @@ def test_the_certified_seen_hand_game_holds_together():
     assert -sum(Fraction(r["contribution"]["exact"]) for r in rows) == Fraction(seen["house_edge_seeing_partner"]["exact"])
     gain = Fraction(seen["house_edge_not_seeing"]["exact"]) - Fraction(seen["house_edge_seeing_partner"]["exact"])
     assert gain == Fraction(seen["gain_per_hand_antes"]["exact"]) > 0
+    # counted as one player's two boxes: a round of both is two boxes' variance and twice their covariance
+    boxes = seen["two_boxes"]
+    variance = Fraction(seen["seeing_variance_per_hand"]["exact"])
+    covariance = Fraction(boxes["covariance_of_the_boxes_antes_squared"]["exact"])
+    assert Fraction(boxes["variance_per_round_antes_squared"]["exact"]) == 2 * variance + 2 * covariance
+    assert Fraction(boxes["correlation_of_the_boxes"]["exact"]) == covariance / variance
+    assert boxes["house_edge_per_box"] == seen["house_edge_seeing_partner"]
+    assert 0 < Fraction(boxes["both_boxes_raise_share"]["exact"]) < Fraction(seen["raise_share_seeing"]["exact"])
