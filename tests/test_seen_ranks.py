@@ -136,7 +136,7 @@ def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
 
 
 def test_the_certified_seen_hand_game_holds_together():
-    """results/us-common/protection.json's whole seen-hand game (1.8 core-hours to recount: `check`
+    """results/us-common/protection.json's whole seen-hand game (2 core-hours to recount: `check`
     does it, CI does not): every situation; the normal decisions' edge is the certified normal
     game's; the return table is the situations' hole-card sets and values to the edge seen; the
     round of two boxes is their variances and covariance."""
