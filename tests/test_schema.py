@@ -93,7 +93,7 @@ def test_every_command_has_json(validator, work):
 
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow)
-                                  if k in ("analyze-draws", "batch-draws", "draws-sample", "plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
+                                  if k in ("analyze-draws", "batch-draws", "draws-sample", "draws-exact", "plots", "progressive", "holecards", "edgesort", "collusion", "analyze-side-bets", "analyze-rule-variants",
                                            "diff-side-bets", "design-sensitivity", "design-solve", "design-search",
                                            "simulate-side-bets", "simulate-progressive", "ev-table", "simulate") else k
                                   for k in KINDS])
