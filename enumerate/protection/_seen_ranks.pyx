@@ -51,12 +51,13 @@ when no rank is shared).
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memset
 from cython.parallel cimport prange
 from evaluator._eval cimport binom_table
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport choose
-from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, klass, odometer_next, rank_part
+from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, klass, mask12, odometer_next, rank_part
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -122,6 +123,13 @@ cdef void _normal_decisions(int cat, const int64_t* norm, const int32_t* g, int 
                   > thr[cat])
 
 
+cdef inline int64_t _raise_value(int64_t nq, int64_t win, int64_t tie, int cat, const int64_t* coef,
+                                 const int64_t[::1] c_win) noexcept nogil:
+    """The raise's value over the C(41, 4) sets with these no-qualifier, win and tie counts
+    (units 1 / scale antes; every other set a loss)."""
+    return nq * coef[0] + win * c_win[cat] + tie * coef[1] - coef[2] * SEEN_SETS
+
+
 cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g, int d0, bint usual,
                        const int64_t* coef, const int64_t[::1] c_win, Acc* acc) noexcept nogil:
     cdef const int32_t* gs = g + 3 * d0
@@ -129,7 +137,7 @@ cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g
     cdef int64_t nq = seen[0] + gs[0], win = seen[1] + gs[1], tie = seen[2] + gs[2]
     cdef int base = RETURNS + 5 * cat
     cdef bint seen_raise
-    raise_v = nq * coef[0] + win * c_win[cat] + tie * coef[1] - coef[2] * SEEN_SETS
+    raise_v = _raise_value(nq, win, tie, cat, coef, c_win)
     fold = -coef[3] * SEEN_SETS
     seen_raise = raise_v > fold
     chosen = raise_v if seen_raise else fold
@@ -152,70 +160,83 @@ cdef inline void _leaf(int64_t m, int cat, const int64_t* seen, const int32_t* g
         acc.v[5] += m
 
 
+cdef struct Box:
+    # one box of a pair at a leaf, decided seeing the other: its outcomes (no qualifier, win, tie,
+    # loss) are the runs [cut[i], cut[i + 1]) of the hole-card sets in the dealer's order
+    int64_t cut[5]
+    int64_t x[4]            # the net result of each outcome, raised (units 1 / scale antes)
+    bint raised
+    int64_t value           # over the sets, the decision's (units 1 / scale)
+    int64_t square          # over the sets, its square's (units 1 / scale^2; the other box's only)
+
+
+cdef inline void _box(int64_t nq, int64_t below, int64_t upto, int cat, const int64_t* coef,
+                      const int64_t[::1] c_win, Box* b) noexcept nogil:
+    """A box whose sets below the qualifier, below its strength and up to it number nq, below
+    and upto: its outcomes, its decision seeing the other box and its value."""
+    cdef int64_t raise_v = _raise_value(nq, below - nq, upto - below, cat, coef, c_win)
+    b.cut[0] = 0
+    b.cut[1] = nq
+    b.cut[2] = below
+    b.cut[3] = upto
+    b.cut[4] = SEEN_SETS
+    b.x[0] = coef[0] - coef[2]
+    b.x[1] = c_win[cat] - coef[2]
+    b.x[2] = coef[1] - coef[2]
+    b.x[3] = -coef[2]
+    b.raised = raise_v > -coef[3] * SEEN_SETS
+    b.value = raise_v if b.raised else -coef[3] * SEEN_SETS
+
+
+cdef inline void _player_box(const int64_t* seen, const int32_t* g, int d0, int cat, const int64_t* coef,
+                             const int64_t[::1] c_win, Box* b) noexcept nogil:
+    """The player's box: its counts (no qualifier, win, tie) are the rank part's plus its s0 flush
+    table's at D0, as :func:`_leaf` reads them."""
+    cdef const int32_t* gs = g + 3 * d0
+    cdef int64_t nq = seen[0] + gs[0]
+    _box(nq, nq + seen[1] + gs[1], nq + seen[1] + gs[1] + seen[2] + gs[2], cat, coef, c_win, b)
+
+
+cdef inline void _other_box(const int64_t* cum, const int32_t* qc, const int16_t[:, ::1] bank, int bq, int d0,
+                            int cat, const int64_t* coef, const int64_t[::1] c_win, Box* b) noexcept nogil:
+    """The other box: the sets below the qualifier, below its strength and up to it are the
+    prefix sums at its cuts qc plus the flush bank's rows at D0; and its second moment."""
+    cdef int i
+    _box(cum[qc[0]] + bank[bq, d0], cum[qc[1]] + bank[qc[2], d0], cum[qc[3]] + bank[qc[4], d0], cat, coef, c_win, b)
+    if b.raised:
+        b.square = 0
+        for i in range(4):
+            b.square += (b.cut[i + 1] - b.cut[i]) * b.x[i] * b.x[i]
+    else:
+        b.square = coef[3] * coef[3] * SEEN_SETS
+
+
 cdef inline int64_t _overlap(int64_t lo1, int64_t hi1, int64_t lo2, int64_t hi2) noexcept nogil:
     cdef int64_t lo = lo1 if lo1 > lo2 else lo2
     cdef int64_t hi = hi1 if hi1 < hi2 else hi2
     return hi - lo if hi > lo else 0
 
 
-cdef inline void _pair(int64_t m, int cat_p, const int64_t* sp, const int32_t* gp, int cat_q, const int64_t* cum,
-                       const int32_t* qc, const int16_t[:, ::1] bank, int bq, int d0,
-                       const int64_t* coef, const int64_t[::1] c_win, Acc* acc) noexcept nogil:
-    """Both boxes at one (sub-)leaf of multiplicity m: P's counts sp + gp (its s0 flush table at
-    D0), Q's from the prefix sums cum at its cuts qc (rank part below its strength, up to it;
-    bank rows of the same) and the flush bank; each decided seeing the other; the cross moment,
-    the rounds where both raise, Q's value and second moment."""
-    cdef const int32_t* g = gp + 3 * d0
-    cdef int64_t nq = sp[0] + g[0], wp = sp[1] + g[1], tp = sp[2] + g[2]
-    cdef int64_t nq_q = cum[qc[0]] + bank[bq, d0]
-    cdef int64_t b1 = cum[qc[1]] + bank[qc[2], d0]
-    cdef int64_t b2 = cum[qc[3]] + bank[qc[4], d0]
-    cdef int64_t raise_p, raise_q, fold = -coef[3] * SEEN_SETS, cross = 0, xl = -coef[2]
-    cdef int64_t x_nq = coef[0] - coef[2], x_tie = coef[1] - coef[2], x_win = c_win[cat_q] - coef[2]
-    cdef int64_t bp[5]
-    cdef int64_t bqq[5]
-    cdef int64_t xp[4]
-    cdef int64_t xq[4]
+cdef inline void _pair(int64_t m, const Box* p, const Box* q, int64_t scale, Acc* acc) noexcept nogil:
+    """Both boxes at one (sub-)leaf of multiplicity m: the cross moment (a raised box's outcome
+    runs overlapped with the other's; a folded box's result is the constant -1 ante), the rounds
+    where both raise, the other box's value and second moment."""
+    cdef int64_t cross = 0
     cdef int i, j
-    raise_p = nq * coef[0] + wp * c_win[cat_p] + tp * coef[1] - coef[2] * SEEN_SETS
-    raise_q = nq_q * coef[0] + (b1 - nq_q) * c_win[cat_q] + (b2 - b1) * coef[1] - coef[2] * SEEN_SETS
-    if raise_p > fold and raise_q > fold:
-        bp[0] = 0
-        bp[1] = nq
-        bp[2] = nq + wp
-        bp[3] = nq + wp + tp
-        bp[4] = SEEN_SETS
-        bqq[0] = 0
-        bqq[1] = nq_q
-        bqq[2] = b1
-        bqq[3] = b2
-        bqq[4] = SEEN_SETS
-        xp[0] = coef[0] - coef[2]
-        xp[1] = c_win[cat_p] - coef[2]
-        xp[2] = coef[1] - coef[2]
-        xp[3] = -coef[2]
-        xq[0] = xp[0]
-        xq[1] = c_win[cat_q] - coef[2]
-        xq[2] = xp[2]
-        xq[3] = xp[3]
+    if p.raised and q.raised:
         for i in range(4):
             for j in range(4):
-                cross += xp[i] * xq[j] * _overlap(bp[i], bp[i + 1], bqq[j], bqq[j + 1])
+                cross += p.x[i] * q.x[j] * _overlap(p.cut[i], p.cut[i + 1], q.cut[j], q.cut[j + 1])
         acc.v[57] += m
-    elif raise_p > fold:
-        cross = -coef[3] * raise_p
-    elif raise_q > fold:
-        cross = -coef[3] * raise_q
+    elif p.raised:
+        cross = -scale * p.value
+    elif q.raised:
+        cross = -scale * q.value
     else:
-        cross = coef[3] * coef[3] * SEEN_SETS
+        cross = scale * scale * SEEN_SETS
     acc.v[56] += <int128>m * cross
-    if raise_q > fold:
-        acc.v[58] += <int128>m * raise_q
-        acc.v[59] += <int128>m * (nq_q * x_nq * x_nq + (b1 - nq_q) * x_win * x_win + (b2 - b1) * x_tie * x_tie
-                                  + (SEEN_SETS - b2) * xl * xl)
-    else:
-        acc.v[58] += <int128>m * fold
-        acc.v[59] += <int128>m * coef[3] * coef[3] * SEEN_SETS
+    acc.v[58] += <int128>m * q.value
+    acc.v[59] += <int128>m * q.square
 
 
 cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
@@ -248,11 +269,17 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
     cdef int pre_p[11]
     cdef int pre_q[11]
     cdef int r, j, k, depth, bit, pmask = 0, ok, distinct = 1, n_ranks, d0
-    cdef int pr, qr, qmask = 0, q_distinct = 0, q_s0 = 0, p_state, q_state, shared = 0, prank = 0, qrank = 0
+    cdef int pr, qr, qmask = 0, q_distinct = 0, q_s0 = 0, p_state, q_state, disjoint = 0, prank = 0, qrank = 0
     cdef int64_t base, mm, m_fl, m_pf, m_qf, m_ff
+    cdef Box p_nf, p_fl, q_nf, q_fl
     cdef const int32_t* qc_nf = NULL
     cdef const int32_t* qc_fl = NULL
     cdef Py_ssize_t t
+    # a box is made before any sub-leaf that reads it (its share of the assignments is not 0)
+    memset(&p_nf, 0, sizeof(Box))
+    memset(&p_fl, 0, sizeof(Box))
+    memset(&q_nf, 0, sizeof(Box))
+    memset(&q_fl, 0, sizeof(Box))
     for k in range(3):
         n_fl[k] = 0
         s_fl[k] = 0
@@ -296,21 +323,16 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
             _counts(cum, cuts_fl, s_fl)
         if pairs:
             # the partner box's ranks, whether it can be a flush (and an s0 flush), its cuts
-            qmask = 0
             qrank = 0
             q_distinct = 1
             for r in range(13):
                 if qvec[t, r] > 0:
                     qrank |= 1 << r
-                    if r != ru:
-                        qmask |= 1 << (r if r < ru else r - 1)
                 if qvec[t, r] > 1:
                     q_distinct = 0
+            qmask = mask12(qrank, ru)
             q_s0 = q_distinct and qvec[t, ru] == 0
-            shared = 0
-            for r in range(13):
-                if (prank & qrank) >> r & 1:
-                    shared += 1
+            disjoint = (prank & qrank) == 0
             qc_nf = &qcuts[t, 0]
             qc_fl = &qcuts[t, 5]
         # the ranks whose s0 card may be the player's or the partner's, and their options
@@ -379,16 +401,24 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
                 m_qf = mm // 81 if q_state == 2 else (mm if q_state == 1 else 0)
                 m_ff = m_pf if q_state == 1 else (m_qf if p_state == 1 else 0)
                 if p_state == 2 and q_state == 2:
-                    m_ff = 6 + (3 if shared == 0 else 0)
+                    m_ff = 6 + (3 if disjoint else 0)
+                # each box once a leaf, as a flush and as not, where its assignments hold it
+                if m_pf:
+                    _player_box(s_fl, g_fl, d0, cat_fl, coef, c_win, &p_fl)
+                if mm - m_pf:
+                    _player_box(s_nf, g_nf, d0, cat_nf, coef, c_win, &p_nf)
+                if m_qf:
+                    _other_box(cum, qc_fl, bank, bq, d0, qcat[t, 1], coef, c_win, &q_fl)
+                if mm - m_qf:
+                    _other_box(cum, qc_nf, bank, bq, d0, qcat[t, 0], coef, c_win, &q_nf)
                 if m_ff:
-                    _pair(m_ff, cat_fl, s_fl, g_fl, qcat[t, 1], cum, qc_fl, bank, bq, d0, coef, c_win, acc)
+                    _pair(m_ff, &p_fl, &q_fl, coef[3], acc)
                 if m_pf - m_ff:
-                    _pair(m_pf - m_ff, cat_fl, s_fl, g_fl, qcat[t, 0], cum, qc_nf, bank, bq, d0, coef, c_win, acc)
+                    _pair(m_pf - m_ff, &p_fl, &q_nf, coef[3], acc)
                 if m_qf - m_ff:
-                    _pair(m_qf - m_ff, cat_nf, s_nf, g_nf, qcat[t, 1], cum, qc_fl, bank, bq, d0, coef, c_win, acc)
+                    _pair(m_qf - m_ff, &p_nf, &q_fl, coef[3], acc)
                 if mm - m_pf - m_qf + m_ff:
-                    _pair(mm - m_pf - m_qf + m_ff, cat_nf, s_nf, g_nf, qcat[t, 0], cum, qc_nf, bank, bq, d0, coef,
-                          c_win, acc)
+                    _pair(mm - m_pf - m_qf + m_ff, &p_nf, &q_nf, coef[3], acc)
             # next leaf
             depth = odometer_next(idx, n_opt, n_ranks)
             if depth < 0:
@@ -428,9 +458,8 @@ def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, 
         raise ValueError("the two boxes' tables do not match")
     if pairs:
         for i in range(qcuts.shape[0]):
-            for f in range(10):
-                if qcuts[i, f] < 0 or (f in (2, 4, 7, 9) and qcuts[i, f] >= bank.shape[0]) or (
-                        f not in (2, 4, 7, 9) and qcuts[i, f] > hole_i.shape[0]):
+            for f in range(10):          # per strength: the qualifier's prefix index, then (prefix, bank row) twice
+                if not 0 <= qcuts[i, f] < (bank.shape[0] if f % 5 in (2, 4) else hole_i.shape[0] + 1):
                     raise ValueError("a partner's cut is out of range")
             if not (0 <= qcat[i, 0] < 10 and 0 <= qcat[i, 1] < 10):
                 raise ValueError("a partner's category is out of range")

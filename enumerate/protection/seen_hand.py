@@ -400,6 +400,11 @@ class SeenHandSlice:
         return self.sums.situations * RaiseValue.of(self.variant).scale * COMPLETIONS
 
     @property
+    def _square_unit(self) -> int:
+        """The denominator of a second moment's sum (the kernel's units 1 / scale^2 a set)."""
+        return self.sums.situations * RaiseValue.of(self.variant).scale ** 2 * COMPLETIONS
+
+    @property
     def seeing(self) -> Fraction:
         """Expected result per ante seeing the partner's hand (optimal play)."""
         return Fraction(self.sums.seen, self._unit)
@@ -472,12 +477,11 @@ class SeenHandSlice:
         """True when the other box's value and second moment are the player's box's: what a slice
         holding every (P, Q) with (Q, P) -- a slice of up ranks -- must give (see
         :data:`~enumerate.protection.seen_ranks.PAIR_FIELDS`)."""
-        rows = self.return_rows()
-        if self.sums.pairs is None or rows is None:
+        spread = self.spread()
+        if self.sums.pairs is None or spread is None:
             return False
-        scale = RaiseValue.of(self.variant).scale
-        square = sum(net * net * sets for _, _, net, sets in rows) * scale * scale
-        return self.sums.pairs[2] == self.sums.seen and self.sums.pairs[3] == square
+        square = spread[0] + self.seeing * self.seeing          # the player's box's E[X^2]
+        return self.sums.pairs[2] == self.sums.seen and Fraction(self.sums.pairs[3], self._square_unit) == square
 
     def two_boxes(self) -> tuple[Fraction, Fraction, Fraction] | None:
         """(covariance of the two boxes' results, variance of a round of both, share of
@@ -488,7 +492,7 @@ class SeenHandSlice:
         if spread is None or not self.symmetric():
             return None
         assert self.sums.pairs is not None
-        cross = Fraction(self.sums.pairs[0], self.sums.situations * RaiseValue.of(self.variant).scale ** 2 * COMPLETIONS)
+        cross = Fraction(self.sums.pairs[0], self._square_unit)
         covariance = cross - self.seeing * self.seeing
         return covariance, 2 * spread[0] + 2 * covariance, Fraction(self.sums.pairs[1], self.sums.situations)
 
@@ -570,7 +574,8 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
                 != total.seen):
             slices.sums_do_not_add_up("the rank patterns' sums do not add up (the normal decisions to the count table's "
                                       "game, the return table to the value seen) on this slice", resumed)
-        if pairs and n == seen_ranks.classes(sl.up_ranks)[1].shape[0] and not result.symmetric():
+        whole_ranks = pairs and n == sum(seen_ranks.player_patterns(ru).shape[0] for ru in sl.up_ranks)
+        if whole_ranks and not result.symmetric():
             slices.sums_do_not_add_up("the two boxes' sums do not add up (over every pair of hands the other box's value "
                                       "and second moment are the player's box's) on this slice", resumed)
     return result
