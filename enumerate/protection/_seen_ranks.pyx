@@ -290,8 +290,7 @@ cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, in
         a0[r] = 4 - p[r] - (1 if r == ru else 0)
         if p[r] > 1:
             distinct = 0
-        if p[r] > 0 and r != ru:
-            pmask |= 1 << (r if r < ru else r - 1)
+    pmask = mask12(prank, ru)
     cuts_nf[0] = iq
     cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
     cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
