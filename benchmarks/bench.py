@@ -301,7 +301,8 @@ def protection() -> None:
 def simulation() -> None:
     """Games per second of the simulator (10^8 games, counts cached, after one warm-up run),
     on 2 threads and 1, for the base game, three side bets, a best-of-six side bet and the
-    progressive with its meter."""
+    progressive with its meter; then every plain built-in on the same games (dealt and ranked
+    once, settled under each table)."""
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, numpy {np.__version__}")
     from studodds import api
     games = 100_000_000
@@ -311,6 +312,11 @@ def simulation() -> None:
             s = api.simulate(name, games=games, seed=1, threads=threads)
             print(f"simulate {name}, {threads} thread(s): {games / s.seconds / 1e6:.1f} M games/s "
                   f"({s.seconds:.2f} s for {games:,}; {'consistent' if s.passed else 'NOT consistent'})", flush=True)
+    names = [v.name for v in api.variants() if api.table_kind(v) == "plain"]
+    shared = api.simulate_many(names, games=games, seed=1)
+    print(f"simulate_many, the {len(names)} plain built-ins on the same games, 2 threads: {shared[0].seconds:.1f} s for "
+          f"{games:,} games each ({len(names) * games / shared[0].seconds / 1e6:.1f} M table-games/s; "
+          f"{sum(s.passed for s in shared)} consistent)", flush=True)
 
 
 GALEWIND = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "variants", "oasis-galewind.toml")

@@ -55,7 +55,7 @@ _LAZY = {
     **{name: "studodds.api" for name in (
         "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_exact", "collusion_table", "count_table",
         "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
-        "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "solve", "strategies",
+        "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "simulate_many", "solve", "strategies",
         "table_kind", "variants")},
 }
 
@@ -109,6 +109,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         self_check,
         sensitivity,
         simulate,
+        simulate_many,
         solve,
         strategies,
         table_kind,

@@ -15,7 +15,17 @@ from reference import QUALIFIER_KEY, poker_keys
 from enumerate.analysis.situation import locate
 from enumerate.rules.progressive import MeterPay, Progressive
 from enumerate.simulation import _simulate, settle
-from enumerate.simulation.simulate import CHUNK, Tally, exact_figures, make_plan, raise_mask, run, simulate
+from enumerate.simulation.simulate import (
+    CHUNK,
+    Dealt,
+    Tally,
+    exact_figures,
+    make_plan,
+    raise_mask,
+    run,
+    run_many,
+    simulate,
+)
 from enumerate.simulation.statistics import chi_square, chi_square_sf, mean_estimate
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
@@ -229,13 +239,85 @@ def test_builtins_listed():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", BUILTINS)
-def test_every_builtin_agrees_at_1e8(name):
-    """10^8 games of every built-in, seed 2026: every |z| < 4 and every chi-square p > 1e-4."""
+def test_every_builtin_agrees_at_1e8():
+    """10^8 games of every built-in, seed 2026: every |z| < 4 and every chi-square p > 1e-4.  The
+    games are dealt and ranked once for all sixteen (each table's counts are the ones it gives
+    alone: test_one_deal_settled_under_many_tables_is_each_tables_own)."""
     from studodds import api
-    s = api.simulate(name, games=100_000_000, seed=2026)
-    assert s.passed, s.verdict
-    assert all(r.estimate.exact is not None for r in s.returns if r.name.startswith("base"))
+    runs = api.simulate_many(BUILTINS, games=100_000_000, seed=2026)
+    assert [s.variant for s in runs] == BUILTINS
+    for s in runs:
+        assert s.games == 100_000_000
+        assert s.passed, f"{s.variant}: {s.verdict}"
+        assert all(r.estimate.exact is not None for r in s.returns if r.name.startswith("base"))
+
+
+#: Tables whose kernel paths differ: a side bet on the player's hand and the up card (best five
+#: of six), a progressive with a meter award, a side bet lost on a fold (the combined strategy).
+SHARED = ["five-plus-one", "progressive-100-75-50", "palms-managua"]
+
+
+@pytest.fixture(scope="module")
+def shared_plans(us_counts):
+    vs = [load_variant(n) for n in SHARED]
+    assert {v.qualifier for v in vs} == {load_variant("us-common").qualifier}      # us_counts is their table
+    return vs, [make_plan(us_counts, v, raise_mask(us_counts, v)) for v in vs]
+
+
+def test_one_deal_settled_under_many_tables_is_each_tables_own(shared_plans):
+    """run_many deals and ranks each chunk once and settles it under every plan: the counts,
+    side-bet bins, progressive bins and meter ledger of each plan equal the plan run alone, over
+    two chunks (the meter's awards in game order across them) and on any number of threads."""
+    vs, plans = shared_plans
+    games = CHUNK + 54_321
+    many = run_many(plans, vs, games, 99, threads=2)
+    for v, plan, (tally, ledger) in zip(vs, plans, many):
+        alone, alone_ledger = run(plan, v, games, 99, threads=1)
+        assert tally.games == alone.games == games
+        assert tally.cells.tolist() == alone.cells.tolist(), v.name
+        assert tally.bets.tolist() == alone.bets.tolist(), v.name
+        assert tally.progressive.tolist() == alone.progressive.tolist(), v.name
+        assert (ledger is None) == (alone_ledger is None)
+        if ledger is not None:
+            assert (ledger.paid, ledger.cycles) == (alone_ledger.paid, alone_ledger.cycles)
+    assert any(t.bets.any() for t, _ in many) and any(ledger is not None and ledger.cycles for _, ledger in many)
+    # one chunk: Plan.run from games dealt once gives the counts of dealing them itself, and meter events on uneven thread splits
+    for threads in (1, 3):
+        dealt = Dealt.deal(SEED, 777, 100_003, need_six=True, threads=threads)
+        for plan in plans:
+            a, b = plan.run(SEED, 777, 100_003, threads, dealt=dealt), plan.run(SEED, 777, 100_003, threads)
+            assert a.cells.tolist() == b.cells.tolist() and a.bets.tolist() == b.bets.tolist()
+            assert a.progressive.tolist() == b.progressive.tolist()
+            assert a.event_games.tolist() == b.event_games.tolist()
+            assert a.event_categories.tolist() == b.event_categories.tolist()
+        assert sum(len(plan.run(SEED, 777, 100_003, threads, dealt=dealt).event_games) for plan in plans) > 0    # a meter award in it
+    assert dealt.up.tolist() == _simulate.deal_games(K0, K1, 777, 100_003)[:, 5].tolist()
+
+
+def test_settle_ranked_refuses_short_buffers(us_plan):
+    v, mask, plan = us_plan
+    dealt = Dealt.deal(SEED, 0, 1000, need_six=False)
+    with pytest.raises(ValueError, match="shorter than the chunk"):
+        plan.run(SEED, 0, 1001, dealt=Dealt(0, 1001, dealt.up, dealt.ranked))
+    with pytest.raises(ValueError, match="not the games asked for"):
+        plan.run(SEED, 1, 1000, dealt=dealt)
+    with pytest.raises(ValueError, match="shorter than the chunk"):
+        _simulate.deal_ranked(K0, K1, 0, 10, 1, 0, np.zeros(9, np.uint8), np.zeros((10, 4), np.int16),
+                              np.zeros(1, np.int32))
+    with pytest.raises(ValueError, match="one variant a plan"):
+        run_many([plan, plan], [v], 10, 1)
+
+
+@pytest.mark.parametrize("variants, message", [
+    ("us-common", "variants: a list of tables, not str"),
+    ([], "variants: name at least one table"),
+    (["us-common", "sixth-card"], "the simulation .* is not supported for this kind of table"),
+    (["us-common", "no-such-table"], "no-such-table"),
+])
+def test_simulate_many_bad_input(variants, message):
+    from studodds import api
+    with pytest.raises(StudoddsError, match=message):
+        api.simulate_many(variants, games=1000)
 
 
 @pytest.mark.slow
@@ -246,8 +328,13 @@ def test_a_dask_cluster_gives_the_same_counts(us_counts):
     plan = make_plan(us_counts, v, mask)
     games = 2 * CHUNK + 12_345
     local, local_ledger = run(plan, v, games, 9, threads=2)
+    other = load_variant("five-plus-one")
+    plans = [plan, make_plan(us_counts, other, raise_mask(us_counts, other))]
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         remote, remote_ledger = run(plan, v, games, 9, scheduler=cluster.scheduler_address)
+        shared = run_many(plans, [v, other], games, 9, scheduler=cluster.scheduler_address)
+    assert shared[0][0].cells.tolist() == local.cells.tolist() and shared[0][1].paid == local_ledger.paid
+    assert shared[1][0].bets.tolist() == run(plans[1], other, games, 9, threads=2)[0].bets.tolist()
     assert remote.cells.tolist() == local.cells.tolist()
     assert remote.progressive.tolist() == local.progressive.tolist()
     assert (remote_ledger.paid, remote_ledger.cycles) == (local_ledger.paid, local_ledger.cycles)
@@ -294,12 +381,15 @@ def test_simulate_a_simple_strategy():
 @pytest.mark.slow
 def test_batch_simulate_is_checked(tmp_path):
     out = tmp_path / "out"
-    r = run_cli("batch", "palms-managua", "--out", str(out), "--simulate", "2e6", "--simulate-seed", "8", "--quiet")
+    r = run_cli("batch", "palms-managua", "progressive-100-75-50", "--out", str(out), "--simulate", "2e6",
+                "--simulate-seed", "8", "--quiet")
     assert r.returncode == 0, r.stderr
     summary = json.loads((out / "palms-managua" / "summary.json").read_text())
     assert summary["simulation"]["games"] == 2_000_000 and summary["simulation"]["seed"] == 8
     assert "seconds" not in summary["simulation"]
     assert "## Simulation check" in (out / "palms-managua" / "report.md").read_text()
+    # the batch ran both tables on one deal; check runs each alone from (games, seed): the same figures
+    assert json.loads((out / "progressive-100-75-50" / "summary.json").read_text())["simulation"]["passed"]
     assert run_cli("check", str(out), "--quiet").returncode == 0
     summary["simulation"]["returns"][0]["z"] = 1.5
     (out / "palms-managua" / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -324,3 +414,4 @@ def test_progressive_lost_on_a_fold_is_hit_only_on_raised_hands(us_counts):
     assert sum(ex.progressive_probabilities.values()) == ex.base.raise_probability
     s = simulate(us_counts, v, 2_000_000, seed=3)
     assert s.passed, s.verdict
+

@@ -106,6 +106,27 @@ def philox_block(uint64_t key0, uint64_t key1, uint64_t c0, uint64_t c1, uint64_
     return [out[0], out[1], out[2], out[3]]
 
 
+cdef struct Shoe:
+    # a thread's dealing state: the deck (the identity between games), the Philox block of
+    # games 4k .. 4k + 3 and k + 1 (0: none yet)
+    uint8_t deck[52]
+    uint64_t shared[4]
+    uint64_t shared_of
+
+
+cdef inline void _shoe(Shoe* shoe) noexcept nogil:
+    """A fresh shoe: the deck in order, no block yet."""
+    cdef int i
+    for i in range(52):
+        shoe.deck[i] = i
+    shoe.shared_of = 0
+
+
+cdef inline void _deal_from(uint64_t k0, uint64_t k1, uint64_t game, Shoe* shoe, uint8_t* out) noexcept nogil:
+    """:func:`_deal` from a shoe."""
+    _deal(k0, k1, game, shoe.deck, out, shoe.shared, &shoe.shared_of)
+
+
 cdef inline void _deal(uint64_t k0, uint64_t k1, uint64_t game, uint8_t* deck, uint8_t* out,
                        uint64_t* shared, uint64_t* shared_of) noexcept nogil:
     """The ten cards of ``game``; ``deck`` is the identity 0..51 on entry and on return.
@@ -147,15 +168,11 @@ def deal_games(uint64_t key0, uint64_t key1, uint64_t first, int64_t n):
     import numpy as np
     out = np.empty((n, 10), dtype=np.uint8)
     cdef uint8_t[:, ::1] o = out
-    cdef uint8_t deck[52]
-    cdef uint64_t shared[4]
-    cdef uint64_t shared_of = 0
+    cdef Shoe shoe
     cdef int64_t g
-    cdef int i
-    for i in range(52):
-        deck[i] = i
+    _shoe(&shoe)
     for g in range(n):
-        _deal(key0, key1, first + <uint64_t>g, deck, &o[g, 0], shared, &shared_of)
+        _deal_from(key0, key1, first + <uint64_t>g, &shoe, &o[g, 0])
     return out
 
 
@@ -184,79 +201,200 @@ cdef inline int _best_of_six(const uint8_t* c) noexcept nogil:
     return best
 
 
-cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n,
-               const uint64_t* raise_words, const int32_t* mixed_base, const uint8_t* strength_flag, int qualifier,
-               int n_bets, const int16_t* bet_class, const int32_t* bet_kind, const int32_t* bet_threshold,
-               const int32_t* bet_forfeits, const int32_t* bet_k, int bins_width, int need_six,
-               int progressive, int prog_forfeits, const uint8_t* meter_category,
-               int64_t* cells, int64_t* bet_bins, int64_t* prog_bins,
-               int64_t* event_game, int8_t* event_cat, int64_t* n_events,
-               const int32_t* cancel) noexcept nogil:
-    """Games first .. first + n - 1 into the cell counts (see the module docstring)."""
-    cdef const int16_t* category = category_table()
-    cdef uint8_t deck[52]
+cdef struct Rules:
+    # a plan's tables (see Plan in enumerate.simulation.simulate), as the kernels read them
+    const uint64_t* raise_words
+    const int32_t* mixed_base
+    const uint8_t* strength_flag
+    int qualifier
+    int n_bets
+    const int16_t* bet_class
+    const int32_t* bet_kind
+    const int32_t* bet_threshold
+    const int32_t* bet_forfeits
+    const int32_t* bet_k
+    int bins_width
+    int progressive
+    int prog_forfeits
+    const uint8_t* meter_category
+    int use_events
+    const int16_t* category          # the evaluator's category of each strength
+
+
+cdef struct Counts:
+    # one thread's counts: cells (50), side-bet bins (bets x width), progressive (11), meter events
+    int64_t* cells
+    int64_t* bet_bins
+    int64_t* prog_bins
+    int64_t* event_game
+    int8_t* event_cat
+    int64_t events
+
+
+cdef inline void _settle(const Rules* r, Counts* out, uint64_t game, int up, int ps, int ds, int key,
+                         int six) noexcept nogil:
+    """Sort one game into its cells: the player's strength ``ps``, the dealer's ``ds``, the up
+    card, the suit key of the player's sorted cards (read only for a strength whose decision
+    depends on the suits; -1 when not computed, never read then) and the best five of the
+    player's cards and the up card ``six`` (read only by a player-and-up side bet)."""
+    cdef int pc = r.category[ps]
+    cdef int flag = r.strength_flag[ps]
+    cdef int raised, state, b, k, s, cls
+    cdef int64_t* bins
+    if flag == 2:
+        raised = <int>((r.raise_words[r.mixed_base[ps] + key] >> up) & 1)
+    else:
+        raised = flag
+    if not raised:
+        state = FOLDED
+    elif ds < r.qualifier:
+        state = NO_QUALIFY
+    elif ps > ds:
+        state = WIN
+    elif ps == ds:
+        state = TIE
+    else:
+        state = LOSE
+    out.cells[state * 10 + pc] += 1
+    for b in range(r.n_bets):
+        k = r.bet_k[b]
+        bins = out.bet_bins + b * r.bins_width
+        if r.bet_forfeits[b] and not raised:
+            bins[2 * k + 1] += 1
+            continue
+        if r.bet_kind[b] == DEALER_BEATEN:
+            cls = r.bet_class[b * N_STRENGTHS + ps]
+            if ds >= r.bet_threshold[b] and cls >= 0 and ps > ds:
+                bins[cls] += 1
+            elif ds >= r.bet_threshold[b] and cls >= 0 and ps == ds:
+                bins[k + cls] += 1
+            else:
+                bins[2 * k] += 1
+            continue
+        s = six if r.bet_kind[b] == PLAYER_AND_UP else ps
+        cls = r.bet_class[b * N_STRENGTHS + s]
+        bins[cls if cls >= 0 else 2 * k] += 1
+    if r.progressive:
+        if r.prog_forfeits and not raised:
+            out.prog_bins[10] += 1
+        else:
+            out.prog_bins[pc] += 1
+            if r.meter_category[pc] and r.use_events:
+                out.event_game[out.events] = <int64_t>game
+                out.event_cat[out.events] = <int8_t>pc
+                out.events += 1
+
+
+cdef void _run(uint64_t k0, uint64_t k1, uint64_t first, int64_t n, const uint8_t* up, const int16_t* ranked,
+               const Rules* r, int need_six, Counts* out, const int32_t* cancel) noexcept nogil:
+    """Settle games first .. first + n - 1: dealt and ranked here, or, when ``ranked`` is not
+    NULL, read from ``up`` and ``ranked`` as :func:`_deal_ranked` left them."""
+    cdef Shoe shoe
     cdef uint8_t c[10]
-    cdef uint64_t shared[4]
-    cdef uint64_t shared_of = 0
-    cdef int64_t g, events = 0
-    cdef int i, b, ps, ds, pc, flag, raised, state, s, cls, k, six = 0
-    for i in range(52):
-        deck[i] = i
+    cdef int64_t g
+    cdef int ps, key, six = 0
+    _shoe(&shoe)
     for g in range(n):
         if (g & (POLL - 1)) == 0 and studodds_cancelled(cancel):
             break
-        _deal(k0, k1, first + <uint64_t>g, deck, c, shared, &shared_of)
+        if ranked != NULL:
+            _settle(r, out, first + <uint64_t>g, up[g], ranked[4 * g], ranked[4 * g + 1], ranked[4 * g + 2],
+                    ranked[4 * g + 3])
+            continue
+        _deal_from(k0, k1, first + <uint64_t>g, &shoe, c)
         ps = eval5(c[0], c[1], c[2], c[3], c[4])
-        ds = eval5(c[5], c[6], c[7], c[8], c[9])
-        pc = category[ps]
-        flag = strength_flag[ps]
-        if flag == 2:
-            raised = <int>((raise_words[mixed_base[ps] + _suit_key(c)] >> c[5]) & 1)
-        else:
-            raised = flag
-        if not raised:
-            state = FOLDED
-        elif ds < qualifier:
-            state = NO_QUALIFY
-        elif ps > ds:
-            state = WIN
-        elif ps == ds:
-            state = TIE
-        else:
-            state = LOSE
-        cells[state * 10 + pc] += 1
+        key = _suit_key(c) if r.strength_flag[ps] == 2 else -1
         if need_six:
             six = _best_of_six(c)
-        for b in range(n_bets):
-            k = bet_k[b]
-            if bet_forfeits[b] and not raised:
-                bet_bins[b * bins_width + 2 * k + 1] += 1
-                continue
-            if bet_kind[b] == DEALER_BEATEN:
-                cls = bet_class[b * N_STRENGTHS + ps]
-                if ds >= bet_threshold[b] and cls >= 0 and ps > ds:
-                    bet_bins[b * bins_width + cls] += 1
-                elif ds >= bet_threshold[b] and cls >= 0 and ps == ds:
-                    bet_bins[b * bins_width + k + cls] += 1
-                else:
-                    bet_bins[b * bins_width + 2 * k] += 1
-                continue
-            s = six if bet_kind[b] == PLAYER_AND_UP else ps
-            cls = bet_class[b * N_STRENGTHS + s]
-            bet_bins[b * bins_width + (cls if cls >= 0 else 2 * k)] += 1
-        if progressive:
-            if prog_forfeits and not raised:
-                prog_bins[10] += 1
-            else:
-                prog_bins[pc] += 1
-                if meter_category[pc]:
-                    event_game[events] = <int64_t>(first + <uint64_t>g)
-                    event_cat[events] = <int8_t>pc
-                    events += 1
-    n_events[0] = events
+        _settle(r, out, first + <uint64_t>g, c[5], ps, eval5(c[5], c[6], c[7], c[8], c[9]), key, six)
+
+
+cdef void _deal_ranked(uint64_t k0, uint64_t k1, uint64_t first, int64_t n, int need_six, uint8_t* up,
+                       int16_t* ranked, const int32_t* cancel) noexcept nogil:
+    """Deal and rank games first .. first + n - 1 once for several tables: per game the up card
+    and (player strength, dealer strength, suit key, best five of six or 0)."""
+    cdef Shoe shoe
+    cdef uint8_t c[10]
+    cdef int64_t g
+    _shoe(&shoe)
+    for g in range(n):
+        if (g & (POLL - 1)) == 0 and studodds_cancelled(cancel):
+            break
+        _deal_from(k0, k1, first + <uint64_t>g, &shoe, c)
+        up[g] = c[5]
+        ranked[4 * g] = eval5(c[0], c[1], c[2], c[3], c[4])
+        ranked[4 * g + 1] = eval5(c[5], c[6], c[7], c[8], c[9])
+        ranked[4 * g + 2] = _suit_key(c)
+        ranked[4 * g + 3] = _best_of_six(c) if need_six else 0
+
+
+cdef Rules _rules(const uint64_t[::1] raise_words, const int32_t[::1] mixed_base, const uint8_t[::1] strength_flag,
+                  int qualifier, const int16_t[:, ::1] bet_class, const int32_t[::1] bet_kind,
+                  const int32_t[::1] bet_threshold, const int32_t[::1] bet_forfeits, const int32_t[::1] bet_k,
+                  int progressive, int prog_forfeits, const uint8_t[::1] meter_category, int64_t n, int n_threads,
+                  int64_t[:, ::1] cells, int64_t[:, :, ::1] bet_bins, int64_t[:, ::1] prog_bins,
+                  int64_t[::1] event_game, int64_t[::1] n_events) except *:
+    """A plan's arrays checked against each other and the outputs, as the kernels read them."""
+    if n_threads < 1 or cells.shape[0] < n_threads or prog_bins.shape[0] < n_threads or n_events.shape[0] < n_threads:
+        raise ValueError("an output array has fewer rows than threads")
+    if cells.shape[1] != N_CELLS or prog_bins.shape[1] != 11:
+        raise ValueError("cells or prog_bins has the wrong width")
+    if mixed_base.shape[0] != N_STRENGTHS or strength_flag.shape[0] != N_STRENGTHS or meter_category.shape[0] != 10:
+        raise ValueError("mixed_base, strength_flag or meter_category has the wrong length")
+    cdef int s
+    for s in range(N_STRENGTHS):
+        if strength_flag[s] == 2 and (mixed_base[s] < 0 or mixed_base[s] + 1024 > raise_words.shape[0]):
+            raise ValueError("mixed_base points outside raise_words")
+    cdef int n_bets = bet_kind.shape[0]
+    if bet_class.shape[0] != n_bets or (n_bets and bet_class.shape[1] != N_STRENGTHS) or bet_bins.shape[0] < n_threads:
+        raise ValueError("side-bet arrays do not match")
+    if bet_threshold.shape[0] != n_bets or bet_forfeits.shape[0] != n_bets or bet_k.shape[0] != n_bets:
+        raise ValueError("side-bet arrays do not match")
+    cdef int width = bet_bins.shape[2] if n_bets else 1
+    cdef int b
+    for b in range(n_bets):
+        if 2 * bet_k[b] + 2 > width or bet_bins.shape[1] < n_bets:
+            raise ValueError("side-bet bins too narrow")
+    cdef int need_events = 0
+    for b in range(10):
+        need_events |= meter_category[b]
+    if progressive and need_events and event_game.shape[0] < n:
+        raise ValueError("event buffer shorter than the chunk")
+    cdef Rules r
+    r.raise_words = &raise_words[0]
+    r.mixed_base = &mixed_base[0]
+    r.strength_flag = &strength_flag[0]
+    r.qualifier = qualifier
+    r.n_bets = n_bets
+    r.bet_class = &bet_class[0, 0] if n_bets else NULL
+    r.bet_kind = &bet_kind[0] if n_bets else NULL
+    r.bet_threshold = &bet_threshold[0] if n_bets else NULL
+    r.bet_forfeits = &bet_forfeits[0] if n_bets else NULL
+    r.bet_k = &bet_k[0] if n_bets else NULL
+    r.bins_width = width
+    r.progressive = progressive
+    r.prog_forfeits = prog_forfeits
+    r.meter_category = &meter_category[0]
+    r.use_events = progressive and need_events
+    r.category = category_table()
+    return r
+
+
+cdef inline Counts _counts(int t, int64_t start, const Rules* r, int64_t[:, ::1] cells, int64_t[:, :, ::1] bet_bins,
+                           int64_t[:, ::1] prog_bins, int64_t[::1] event_game, int8_t[::1] event_cat) noexcept nogil:
+    """Thread t's counts; its meter events go at the offset ``start`` of its first game."""
+    cdef Counts c
+    c.cells = &cells[t, 0]
+    c.bet_bins = &bet_bins[t, 0, 0] if r.n_bets else NULL
+    c.prog_bins = &prog_bins[t, 0]
+    c.event_game = &event_game[start] if r.use_events else NULL
+    c.event_cat = &event_cat[start] if r.use_events else NULL
+    c.events = 0
+    return c
 
 
 def simulate_chunk(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int n_threads,
+                   const uint8_t[::1] up, const int16_t[:, ::1] ranked,
                    const uint64_t[::1] raise_words, const int32_t[::1] mixed_base,
                    const uint8_t[::1] strength_flag, int qualifier,
                    const int16_t[:, ::1] bet_class, const int32_t[::1] bet_kind,
@@ -270,46 +408,45 @@ def simulate_chunk(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int 
     contiguous share: thread t adds into row t of ``cells`` (t, 50), ``bet_bins`` (t, bets,
     width) and ``prog_bins`` (t, 11), and writes its meter events at the offset of its first
     game in ``event_game`` / ``event_cat`` (capacity n when the progressive has a meter award),
-    their number in ``n_events[t]``.  Stops early when ``cancel[0]`` is set."""
-    if n_threads < 1 or cells.shape[0] < n_threads or prog_bins.shape[0] < n_threads or n_events.shape[0] < n_threads:
-        raise ValueError("an output array has fewer rows than threads")
-    if mixed_base.shape[0] != N_STRENGTHS or strength_flag.shape[0] != N_STRENGTHS or meter_category.shape[0] != 10:
-        raise ValueError("mixed_base, strength_flag or meter_category has the wrong length")
-    cdef int s
-    for s in range(N_STRENGTHS):
-        if strength_flag[s] == 2 and (mixed_base[s] < 0 or mixed_base[s] + 1024 > raise_words.shape[0]):
-            raise ValueError("mixed_base points outside raise_words")
-    cdef int n_bets = bet_kind.shape[0]
-    if bet_class.shape[0] != n_bets or (n_bets and bet_class.shape[1] != N_STRENGTHS) or bet_bins.shape[0] < n_threads:
-        raise ValueError("side-bet arrays do not match")
-    cdef int width = bet_bins.shape[2] if n_bets else 1
-    cdef int b
-    for b in range(n_bets):
-        if 2 * bet_k[b] + 2 > width or bet_bins.shape[1] < n_bets:
-            raise ValueError("side-bet bins too narrow")
-    cdef int need_events = 0
-    for b in range(10):
-        need_events |= meter_category[b]
-    if progressive and need_events and event_game.shape[0] < n:
-        raise ValueError("event buffer shorter than the chunk")
+    their number in ``n_events[t]``.  The games are dealt and ranked here when ``ranked`` is
+    None, else read from ``up`` and ``ranked`` as :func:`deal_ranked` left them (the same
+    counts: one settlement, two ways to deal).  Stops early when ``cancel[0]`` is set."""
+    if (ranked is None) != (up is None) or (ranked is not None and (up.shape[0] < n or ranked.shape[0] < n
+                                                                     or ranked.shape[1] != 4)):
+        raise ValueError("simulate_chunk: dealt buffers shorter than the chunk")
+    cdef Rules r = _rules(raise_words, mixed_base, strength_flag, qualifier, bet_class, bet_kind, bet_threshold,
+                          bet_forfeits, bet_k, progressive, prog_forfeits, meter_category, n, n_threads, cells,
+                          bet_bins, prog_bins, event_game, n_events)
+    cdef const uint8_t* dealt_up = &up[0] if ranked is not None and n else NULL
+    cdef const int16_t* dealt = &ranked[0, 0] if ranked is not None and n else NULL
     cdef int t
     cdef int64_t start, length
-    cdef const int16_t* classes = &bet_class[0, 0] if n_bets else NULL
-    cdef int64_t* bins = &bet_bins[0, 0, 0] if n_bets else NULL
-    cdef int64_t stride = (bet_bins.shape[1] * width) if n_bets else 0
-    cdef int64_t dummy_game[1]
-    cdef int8_t dummy_cat[1]
-    cdef int use_events = progressive and need_events
+    cdef Counts out
     for t in prange(n_threads, nogil=True, num_threads=n_threads, schedule="static", chunksize=1):
         start = n * t // n_threads
         length = n * (t + 1) // n_threads - start
-        _run(key0, key1, first + <uint64_t>start, length, &raise_words[0], &mixed_base[0], &strength_flag[0], qualifier,
-             n_bets, classes, &bet_kind[0] if n_bets else NULL, &bet_threshold[0] if n_bets else NULL,
-             &bet_forfeits[0] if n_bets else NULL, &bet_k[0] if n_bets else NULL, width, need_six,
-             progressive, prog_forfeits, &meter_category[0], &cells[t, 0],
-             (bins + t * stride) if n_bets else NULL, &prog_bins[t, 0],
-             &event_game[start] if use_events else dummy_game, &event_cat[start] if use_events else dummy_cat,
-             &n_events[t], &cancel[0])
+        out = _counts(t, start, &r, cells, bet_bins, prog_bins, event_game, event_cat)
+        _run(key0, key1, first + <uint64_t>start, length, (dealt_up + start) if dealt != NULL else NULL,
+             (dealt + 4 * start) if dealt != NULL else NULL, &r, need_six, &out, &cancel[0])
+        n_events[t] = out.events
+
+
+def deal_ranked(uint64_t key0, uint64_t key1, uint64_t first, int64_t n, int n_threads, int need_six,
+                uint8_t[::1] up, int16_t[:, ::1] ranked, int32_t[::1] cancel):
+    """Deal and rank games first .. first + n - 1 once, for :func:`simulate_chunk` to settle
+    under several tables: ``up[g]`` the up card, ``ranked[g]`` (player strength, dealer
+    strength, suit key of the player's sorted cards, best five of the six cards or 0 unless
+    ``need_six``).  Stops early when ``cancel[0]`` is set."""
+    if n_threads < 1 or up.shape[0] < n or ranked.shape[0] < n or ranked.shape[1] != 4:
+        raise ValueError("deal_ranked: buffers shorter than the chunk")
+    cdef int t
+    cdef int64_t start, length
+    for t in prange(n_threads, nogil=True, num_threads=n_threads, schedule="static", chunksize=1):
+        start = n * t // n_threads
+        length = n * (t + 1) // n_threads - start
+        if length:
+            _deal_ranked(key0, key1, first + <uint64_t>start, length, need_six, &up[start], &ranked[start, 0],
+                         &cancel[0])
 
 
 def raise_bits(const uint8_t[:, ::1] cards_by_index, const int32_t[::1] row_of_index,

@@ -30,7 +30,7 @@ the counts are exact integer sums.  Memory is constant: games run in chunks of :
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -128,8 +128,12 @@ class Plan:
         key = sum((c & 3) << (2 * i) for i, c in enumerate(sorted(hand)))
         return bool((int(self.raise_words[self.mixed_base[s] + key]) >> up) & 1)
 
-    def run(self, seed: int, first: int, n: int, threads: int = 1, cancel: np.ndarray | None = None) -> Tally:
-        """Simulate games ``first .. first + n - 1``."""
+    def run(self, seed: int, first: int, n: int, threads: int = 1, cancel: np.ndarray | None = None,
+            dealt: Dealt | None = None) -> Tally:
+        """Simulate games ``first .. first + n - 1``; with ``dealt`` (those games dealt and ranked
+        once for several plans), settle them from it -- the same counts."""
+        if dealt is not None and (dealt.first, dealt.n) != (first, n):
+            raise ValueError("the games dealt are not the games asked for")
         t = max(1, min(threads, n))
         nb = self.bet_kind.shape[0]
         cells = np.zeros((t, 50), np.int64)
@@ -138,13 +142,12 @@ class Plan:
         ev_game = np.zeros(n if self.need_events else 1, np.int64)
         ev_cat = np.zeros(n if self.need_events else 1, np.int8)
         n_events = np.zeros(t, np.int64)
-        flag = np.zeros(1, np.int32) if cancel is None else cancel
-        _simulate.simulate_chunk(seed & (2**64 - 1), seed >> 64, first, n, t, self.raise_words, self.mixed_base,
-                                 self.strength_flag,
-                                 self.qualifier, self.bet_class, self.bet_kind, self.bet_threshold, self.bet_forfeits,
-                                 self.bet_k, int(any(self.bet_kind == KIND_CODES["player_and_up"])),
-                                 int(self.progressive), int(self.prog_forfeits), self.meter_category,
-                                 cells, bins, prog, ev_game, ev_cat, n_events, flag)
+        _simulate.simulate_chunk(seed & (2**64 - 1), seed >> 64, first, n, t, None if dealt is None else dealt.up,
+                                 None if dealt is None else dealt.ranked, self.raise_words, self.mixed_base,
+                                 self.strength_flag, self.qualifier, self.bet_class, self.bet_kind, self.bet_threshold,
+                                 self.bet_forfeits, self.bet_k, int(self.need_six), int(self.progressive),
+                                 int(self.prog_forfeits), self.meter_category, cells, bins, prog, ev_game, ev_cat,
+                                 n_events, np.zeros(1, np.int32) if cancel is None else cancel)
         if self.need_events:
             parts = [(n * i // t, int(n_events[i])) for i in range(t)]
             games = np.concatenate([ev_game[s:s + k] for s, k in parts])
@@ -152,6 +155,31 @@ class Plan:
         else:
             games, cats = np.zeros(0, np.int64), np.zeros(0, np.int8)
         return Tally(n, cells.sum(axis=0), bins.sum(axis=0)[:nb], prog.sum(axis=0), games, cats)
+
+    @property
+    def need_six(self) -> bool:
+        """A side bet reads the best five of the player's cards and the up card."""
+        return bool(np.any(self.bet_kind == KIND_CODES["player_and_up"]))
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Games ``first .. first + n - 1`` dealt and ranked once, to be settled under several
+    tables (common random numbers: every table meets the same cards)."""
+
+    first: int
+    n: int
+    up: np.ndarray                   # (n,) uint8: the up card
+    ranked: np.ndarray               # (n, 4) int16: player strength, dealer strength, suit key, best of six
+
+    @classmethod
+    def deal(cls, seed: int, first: int, n: int, need_six: bool, threads: int = 1,
+             cancel: np.ndarray | None = None) -> Dealt:
+        up = np.zeros(n, np.uint8)
+        ranked = np.zeros((n, 4), np.int16)
+        _simulate.deal_ranked(seed & (2**64 - 1), seed >> 64, first, n, max(1, min(threads, n)), int(need_six), up,
+                              ranked, np.zeros(1, np.int32) if cancel is None else cancel)
+        return cls(first, n, up, ranked)
 
 
 @dataclass
@@ -234,29 +262,51 @@ def _chunks(games: int) -> Iterator[tuple[int, int]]:
 def run(plan: Plan, variant: Variant, games: int, seed: int, *, threads: int | None = None,
         scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[Tally, MeterLedger | None]:
     """Simulate ``games`` games; the counts and the meter's ledger (None without a progressive)."""
-    ledger = MeterLedger(variant.progressive) if variant.progressive is not None else None
-    total = Tally(0, np.zeros(50, np.int64), np.zeros((plan.bet_kind.shape[0], plan.bins_width), np.int64),
-                  np.zeros(11, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8))
+    return run_many((plan,), (variant,), games, seed, threads=threads, scheduler=scheduler, progress=progress)[0]
 
-    def take(part: Tally) -> None:
-        total.add(part)
-        if ledger is not None:
-            for g, c in zip(part.event_games.tolist(), part.event_categories.tolist()):
-                ledger.award(g, Category(c))
+
+def run_many(plans: Sequence[Plan], variants: Sequence[Variant], games: int, seed: int, *, threads: int | None = None,
+             scheduler: str | None = None,
+             progress: Callable[[int], None] | None = None) -> list[tuple[Tally, MeterLedger | None]]:
+    """Simulate the same ``games`` games under each plan (its variant's rules): each plan's counts
+    are those of :func:`run` with that plan alone -- a game's cards depend on (seed, game) only
+    -- but the games are dealt and ranked once for all of them."""
+    if len(plans) != len(variants) or not plans:
+        raise ValueError("run_many: one variant a plan, at least one plan")
+    ledgers = [MeterLedger(v.progressive) if v.progressive is not None else None for v in variants]
+    totals = [Tally(0, np.zeros(50, np.int64), np.zeros((p.bet_kind.shape[0], p.bins_width), np.int64),
+                    np.zeros(11, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)) for p in plans]
+
+    def take(parts: list[Tally]) -> None:
+        for total, ledger, part in zip(totals, ledgers, parts):
+            total.add(part)
+            if ledger is not None:
+                for g, c in zip(part.event_games.tolist(), part.event_categories.tolist()):
+                    ledger.award(g, Category(c))
         if progress:
-            progress(part.games)
+            progress(parts[0].games)
 
     # in game order wherever it runs: the meter needs it
-    for _, part in chunked_map(((first, (seed, first, n)) for first, n in _chunks(games)), local=_run_local,
-                               remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
-                               shared=(plan,), in_flight=IN_FLIGHT, ordered=True):
-        take(part)
-    return total, ledger
+    for _, parts in chunked_map(((first, (seed, first, n)) for first, n in _chunks(games)), local=_run_local,
+                                remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
+                                shared=(tuple(plans),), in_flight=IN_FLIGHT, ordered=True):
+        take(parts)
+    return list(zip(totals, ledgers))
 
 
-def _run_local(plan: Plan, seed: int, first: int, n: int, threads: int) -> Tally:
-    """One chunk on this machine, on ``threads`` threads (Ctrl-C stops the kernel)."""
-    return interruptible(partial(plan.run, seed, first, n, threads))
+def _run_chunk(plans: tuple[Plan, ...], seed: int, first: int, n: int, threads: int,
+               cancel: np.ndarray | None = None) -> list[Tally]:
+    """One chunk under every plan: one plan deals, ranks and settles in one pass; several share
+    one deal."""
+    if len(plans) == 1:
+        return [plans[0].run(seed, first, n, threads, cancel)]
+    dealt = Dealt.deal(seed, first, n, any(p.need_six for p in plans), threads, cancel)
+    return [p.run(seed, first, n, threads, cancel, dealt) for p in plans]
+
+
+def _run_local(plans: tuple[Plan, ...], seed: int, first: int, n: int, threads: int) -> list[Tally]:
+    """One chunk on this machine, on ``threads`` threads (Ctrl-C stops the kernels)."""
+    return interruptible(partial(_run_chunk, plans, seed, first, n, threads))
 
 
 #: Chunks in flight on a Dask cluster at once (results are taken in game order, so at most this
@@ -264,9 +314,9 @@ def _run_local(plan: Plan, seed: int, first: int, n: int, threads: int) -> Tally
 IN_FLIGHT = 64
 
 
-def _remote_chunk(plan: Plan, seed: int, first: int, n: int) -> Tally:
+def _remote_chunk(plans: tuple[Plan, ...], seed: int, first: int, n: int) -> list[Tally]:
     """One chunk on a Dask worker, on one thread (the cluster's workers are the parallelism)."""
-    return plan.run(seed, first, n, 1)
+    return _run_chunk(plans, seed, first, n, 1)
 
 
 # ------------------------------------------------------------------------------ the exact side
@@ -556,13 +606,26 @@ def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
              threads: int | None = None, scheduler: str | None = None,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Simulate ``games`` games of ``variant`` and compare them with the exact figures."""
+    return simulate_many((table,), (variant,), games, seed, strategy=strategy, strategy_name=strategy_name,
+                         threads=threads, scheduler=scheduler, progress=progress)[0]
+
+
+def simulate_many(tables: Sequence[CountTable], variants: Sequence[Variant], games: int, seed: int = 0, *,
+                  strategy: Callable[..., Any] | None = None, strategy_name: str = "optimal",
+                  threads: int | None = None, scheduler: str | None = None,
+                  progress: Callable[[int], None] | None = None) -> list[Simulation]:
+    """:func:`simulate` for each variant (with its count table) on the same games: each result
+    is the one that variant alone gives with this seed, the games dealt and ranked once for all
+    (the time reported is the shared run's)."""
     check_run(games, seed)
-    check_playable(variant)
-    mask = raise_mask(table, variant, strategy, threads, strategy_name)
-    ex = exact_figures(table, variant, mask, threads)
-    plan = make_plan(table, variant, mask, threads)
+    for v in variants:
+        check_playable(v)
+    masks = [raise_mask(t, v, strategy, threads, strategy_name) for t, v in zip(tables, variants)]
+    exacts = [exact_figures(t, v, m, threads) for t, v, m in zip(tables, variants, masks)]
+    plans = [make_plan(t, v, m, threads) for t, v, m in zip(tables, variants, masks)]
     start = time.perf_counter()
-    tally, ledger = run(plan, variant, games, seed, threads=threads, scheduler=scheduler, progress=progress)
+    runs = run_many(plans, variants, games, seed, threads=threads, scheduler=scheduler, progress=progress)
     seconds = time.perf_counter() - start
-    return compare(variant, tally, ledger, ex, strategy=strategy_name, seed=seed, seconds=seconds,
-                   threads=None if scheduler else resolve_threads(threads))
+    return [compare(v, tally, ledger, ex, strategy=strategy_name, seed=seed, seconds=seconds,
+                    threads=None if scheduler else resolve_threads(threads))
+            for v, (tally, ledger), ex in zip(variants, runs, exacts)]

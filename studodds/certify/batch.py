@@ -23,7 +23,7 @@ from enumerate.core.shapes import shape
 from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
 from enumerate.rules.variant_file import VariantSource, resolve_many
-from enumerate.simulation.simulate import check_playable, check_run
+from enumerate.simulation.simulate import Simulation, check_playable, check_run
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
@@ -201,13 +201,18 @@ def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_
     notes: list[str] = []
     found_warnings: list[tuple[str, str]] = []
     staged: list[tuple[str, list[str]]] = []
+    sims: dict[int, Simulation] = {}
+    if simulation is not None:                       # every table on the same games, dealt and ranked once
+        sims = dict(zip(map(id, sources), api.simulate_many([s.variant for s in sources], games=simulation[0],
+                                                             seed=simulation[1], threads=threads, use_cache=use_cache,
+                                                             progress=progress)))
     with _staging(root) as staging, progress_bar(progress, "variants", len(sources), "variant") as tick:
         for group in groups.values():                # one count table a group: counted (and checked) once
             checked = api.self_check(group[0].variant, SPOT_CHECKS, threads=threads, use_cache=use_cache, progress=progress)
             for s in group:
                 extra = (protection_data(s, levels=levels, seen_hand=seen_hand, threads=threads, use_cache=use_cache,
                                          progress=progress) if levels else None)
-                table = render(s, checked, counts_of_hands, extra, html="html" in chosen, simulation=simulation,
+                table = render(s, checked, counts_of_hands, extra, html="html" in chosen, simulation=sims.get(id(s)),
                                threads=threads, use_cache=use_cache)
                 if strict and table.warnings:
                     raise strict_error(s.variant.name, table.warnings)

@@ -31,7 +31,7 @@ from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
 from enumerate.protection.seen_hand import CollusionExactJSON, cache_folder
 from enumerate.rules.variant_file import VariantSource
-from enumerate.simulation.simulate import SimulationJSON
+from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
@@ -266,19 +266,21 @@ def _quiet(run: RunOptions) -> RunOptions:
 
 
 def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEFAULT_HANDS,
-           protection: Mapping[str, Any] | None = None, html: bool = True, simulation: tuple[int, int] | None = None,
+           protection: Mapping[str, Any] | None = None, html: bool = True,
+           simulation: tuple[int, int] | Simulation | None = None,
            **run: Unpack[RunOptions]) -> RenderedTable:
     """The files of a certified table, as text, from the public API alone (``hands``: the
     numbers of hands of the N-hand table; ``protection``: a protection.json object, which adds
     that file and the report's game-protection section; ``html``: render report.html, which
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
-    whose figures depend on nothing else, so a check reproduces them; ``run``: the run settings
+    whose figures depend on nothing else, so a check reproduces them, or that check already run
+    (a batch runs every table's at once, on the same games); ``run``: the run settings
     of every call).  Each kind of table has its renderer (:data:`RENDERERS`)."""
     return RENDERERS[api.table_kind(source.variant)](source, spot_checks, hands, protection, html, simulation, run)
 
 
 def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
-                 html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
+                 html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
     """The files of a certified plain game (see :func:`render`)."""
     v = source.variant
     compared = api.strategies(v, **run)
@@ -293,7 +295,8 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     data["certification"]["largest_exposure"] = exposure.to_dict()
     sim = None
     if simulation is not None:
-        sim = api.simulate(v, games=simulation[0], seed=simulation[1], **_quiet(run))
+        sim = simulation if isinstance(simulation, Simulation) else api.simulate(v, games=simulation[0],
+                                                                                 seed=simulation[1], **_quiet(run))
         data["simulation"] = sim.to_dict(timing=False)
     markdown = report_md(a, prov, comparison.results[1:], side, figures, sim, (parts, exposure))
     extra = {}
@@ -320,7 +323,7 @@ SWITCH_GAME = "switch_game.json"
 
 
 def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
-                 html: bool, simulation: tuple[int, int] | None, run: RunOptions) -> RenderedTable:
+                 html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
     the strategy chart as strategy.md and every cell as strategy.csv, and for a table switching
