@@ -58,7 +58,9 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise."]
     if v.draws is not None:
         lines += [f"- Before deciding: {v.draws.text()}; fees are paid in antes, are not returned and are not "
-                  "wagers. Discarded cards are out of play; a sixth card plays as the best five of six.",
+                  "wagers." + (" Discarded cards are out of play: the new cards come from the rest of the deck."
+                               if v.draws.switch is not None else "")
+                  + (" A sixth card plays as the best five of six." if v.draws.buy_fee is not None else ""),
                   "- Strategy: optimal: the action with the largest exact EV less its fee in each of the 122,151,120 "
                   "(player hand, up card) situations, then raise iff EV(raise) > EV(fold) = -1 ante after the draw.", ""]
     else:
