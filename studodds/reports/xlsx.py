@@ -250,13 +250,16 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
            "" if fees else f'=SUMIF({col["net"]},">0",{col["prob"]})')
     figure("dealer_qualifies_probability", a["dealer_qualifies_probability"]["value"],
            a["dealer_qualifies_probability"]["exact"])
-    if "rtp_per_ante" in cert:
-        figure("rtp_per_ante", cert["rtp_per_ante"]["value"], cert["rtp_per_ante"]["exact"], "=1-{house_edge_per_ante}")
-        figure("rtp_per_total_wagered", cert["rtp_per_total_wagered"]["value"], cert["rtp_per_total_wagered"]["exact"],
-               "=1-{element_of_risk_per_total_wager}")
-    for key in ("fold_rate", "ante_return_per_hand", "raise_return_per_hand"):
+    # the return to player and the fold rate: the certification's figures, or (a table without
+    # them: draws, two boxes) the same complements of the analysis's
+    derived = {"rtp_per_ante": "house_edge_per_ante", "rtp_per_total_wagered": "element_of_risk_per_total_wager",
+               "fold_rate": "raise_probability"}
+    for key, base in derived.items():
+        value = cert.get(key) or {"exact": str(1 - Fraction(a[base]["exact"])), "value": 1 - a[base]["value"]}
+        figure(key, value["value"], value["exact"], f"=1-{{{base}}}")
+    for key in ("ante_return_per_hand", "raise_return_per_hand"):
         if key in cert:
-            figure(key, cert[key]["value"], cert[key]["exact"], "=1-{raise_probability}" if key == "fold_rate" else "")
+            figure(key, cert[key]["value"], cert[key]["exact"])
     for v in cert.get("volatility_index", []):
         figure(f"volatility index {v['confidence']['value']:.0%}", v["value"], "")
 
@@ -295,14 +298,25 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     ws.ws.set_column(note_col, note_col, 40)
     ws.ws.print_area(0, note_col, 0, note_col)
 
-    ws = sheet("N hands", [8, 16, 12, 12, 12, 10, 10, 10, 14, 10, 10, 10, 12],
-               {2: fmt["dec"], 3: fmt["dec"], 4: fmt["dec"], 8: fmt["dec"], 12: wb.add_format({"num_format": "0.00E+00"})})
-    ws.append(["hands", "method", "P(ahead)", "P(even)", "P(behind)", "5%", "50%", "95%", "normal P(ahead)",
-               "normal 5%", "normal 50%", "normal 95%", "error bound"], fmt["head"])
-    for h in cert.get("n_hands", []):
-        ws.append([h["hands"], h["method"], _number(h["ahead"]), _number(h["even"]), _number(h["behind"]),
-                   *(q["net_result_antes"]["value"] for q in h["quantiles"]), h["normal"]["ahead"],
-                   *(q["net_result_antes"] for q in h["normal"]["quantiles"]), h["error_bound"]])
+    if cert.get("n_hands"):
+        ws = sheet("N hands", [8, 16, 12, 12, 12, 10, 10, 10, 14, 10, 10, 10, 12],
+                   {2: fmt["dec"], 3: fmt["dec"], 4: fmt["dec"], 8: fmt["dec"],
+                    12: wb.add_format({"num_format": "0.00E+00"})})
+        ws.append(["hands", "method", "P(ahead)", "P(even)", "P(behind)", "5%", "50%", "95%", "normal P(ahead)",
+                   "normal 5%", "normal 50%", "normal 95%", "error bound"], fmt["head"])
+        for h in cert["n_hands"]:
+            ws.append([h["hands"], h["method"], _number(h["ahead"]), _number(h["even"]), _number(h["behind"]),
+                       *(q["net_result_antes"]["value"] for q in h["quantiles"]), h["normal"]["ahead"],
+                       *(q["net_result_antes"] for q in h["normal"]["quantiles"]), h["error_bound"]])
+    boxes = a.get("boxes")
+    if boxes:
+        ws = sheet("Two boxes", [48, 16, 60], {1: fmt["dec"]})
+        ws.append(["figure (one player, two boxes, each decided seeing both hands)", "value", "exact"], fmt["head"])
+        for key, value in boxes.items():
+            if isinstance(value, dict):
+                ws.append([key.replace("_", " "), value["value"], value["exact"]])
+            elif isinstance(value, float):
+                ws.append([key.replace("_", " "), value, None])
     side = a.get("side_bets")
     if side:
         ws = sheet("Side bets", [16, 44, 12, 20, 14, 14, 30, 30],
