@@ -25,13 +25,15 @@ def warm(us_counts):
 def test_committed_results_are_reproduced(whole_draws_games):
     """What CI checks: `studodds check results/` on the committed tables.  protection.json
     (exposed hole cards: minutes cold) is checked by tests/test_protection.py instead, and the
-    whole switch game of oasis-galewind (core-hours cold) is read from its switch_game.json,
-    verified against the count table, and everything made from it recomputed."""
-    r = studodds("check", str(REPO / "results"), "--no-protection", "--no-switch-game")
+    whole switch game of oasis-galewind and the two-box game of us-common-two-boxes (core-hours
+    cold) are read from their switch_game.json and boxes_game.json, verified against the count
+    table, and everything made from them recomputed."""
+    r = studodds("check", str(REPO / "results"), "--no-protection", "--no-switch-game", "--no-boxes-game")
     assert r.returncode == 0, r.stdout + r.stderr
     for name in ("us-common", "uk-casino-stud"):
         assert f"{name}: unchanged" in r.stdout
     assert "us-common: unchanged (protection.json not checked: --no-protection)" in r.stdout
+    assert "us-common-two-boxes: unchanged (the whole two-box game not recounted" in r.stdout
 
 
 def test_committed_us_table_holds_the_published_figure():

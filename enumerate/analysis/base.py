@@ -91,7 +91,7 @@ class BaseAnalysisJSON(TypedDict):
     standard_deviation_antes: float
     raise_probability: Exact
     raised_situations: Count
-    indifferent_situations: Count
+    indifferent_situations: Count | None
     dealer_qualifies_probability: Exact
     hit_frequency: Exact
     return_table: Annotated[list[ReturnRowJSON], MinItems(5)]
@@ -117,7 +117,7 @@ class Analysis:
     variance: Fraction              # of the net result per hand, in antes squared
     raise_probability: Fraction     # share of situations raised
     raised_situations: int          # concrete situations (of 122,151,120) where raising
-    indifferent_situations: int     # concrete situations where EV(raise) == -1 exactly
+    indifferent_situations: int | None   # situations where EV(raise) == -1 exactly (None: not counted)
     dealer_qualifies: Fraction      # over all combinations, whatever the player does
     hit_frequency: Fraction         # probability that the hand wins money
     rows: tuple[ReturnRow, ...]

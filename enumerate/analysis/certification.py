@@ -115,6 +115,8 @@ def worst_play(a: Analysis, raise_all: Analysis) -> WorstPlay:
     E[worst] = E[raise everything] + (-1) - E[optimal]; and worst play raises exactly where
     optimal play neither raises nor is indifferent."""
     expected = raise_all.expected_return - 1 - a.expected_return
+    if a.indifferent_situations is None:
+        raise AssertionError("the worst play needs the count of indifferent situations")
     raised = a.raised_situations + a.indifferent_situations
     total = a.total_combinations // COMPLETIONS
     return WorstPlay(expected, Settlement.of(a.variant).average_stake(Fraction(total - raised, total)))

@@ -45,8 +45,8 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +61,7 @@ from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
 from enumerate.core.slices import (
     CLASSES,
     SITUATIONS,
+    GivenSums,
     ShardStore,
     Slice,
     classes_digest,
@@ -517,7 +518,7 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
 # The whole game as an analysis (analyze, batch, check, diff)
 
 #: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.
-_GIVEN: dict[str, ShardSums] = {}
+_GIVEN: GivenSums[ShardSums] = GivenSums()
 
 
 def whole_game_sums(s: ExactSlice) -> dict[str, Any]:
@@ -546,16 +547,10 @@ def read_sums(data: Any) -> ShardSums:
     return sums
 
 
-@contextmanager
-def given_sums(variant: Variant, sums: ShardSums) -> Iterator[None]:
+def given_sums(variant: Variant, sums: ShardSums) -> AbstractContextManager[None]:
     """Within the block the whole game of ``variant`` is read from ``sums`` (:func:`read_sums`)
     instead of counted; :func:`whole_game` checks their value of keeping against the count table."""
-    key = rules_text(variant)
-    _GIVEN[key] = sums
-    try:
-        yield
-    finally:
-        _GIVEN.pop(key, None)
+    return _GIVEN.given(rules_text(variant), sums)
 
 
 def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NotRequired
 
 from enumerate.analysis.base import Analysis, BaseAnalysisJSON
 from enumerate.analysis.rule_variants import RuleVariantFigures, RuleVariantsJSON
+from enumerate.boxes.shapes import BoxesFiguresJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import shape
@@ -32,17 +33,19 @@ from enumerate.rules.variant import Variant
 from enumerate.sidebets.analysis import SideBetReport, SideBetsJSON
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.boxes.game import BoxesFigures
     from enumerate.draws.game import DrawFigures
 
 
 @shape("analysis", document=True)
 class AnalysisJSON(BaseAnalysisJSON):
     """The JSON of a table's analysis (kind "analysis"): the base game and the figures its rule
-    variants, side bets and draws add."""
+    variants, side bets, draws and two boxes add."""
 
     rule_variants: NotRequired[RuleVariantsJSON]
     side_bets: NotRequired[SideBetsJSON]
     draws: NotRequired[DrawsJSON]
+    boxes: NotRequired[BoxesFiguresJSON]
 
 
 @tabular("return_table", "return-table rows")
@@ -54,6 +57,7 @@ class GameAnalysis(Analysis):
     rule_variants: RuleVariantFigures | None = None      # a capped payout, a hand left face down
     side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
     draws: DrawFigures | None = None                     # switching cards, a sixth card
+    boxes: BoxesFigures | None = None                    # one player on two boxes
 
     def to_dict(self) -> AnalysisJSON:
         out: AnalysisJSON = {**super().to_dict()}
@@ -63,6 +67,8 @@ class GameAnalysis(Analysis):
             out["side_bets"] = self.side_bets.to_dict()
         if self.draws is not None:
             out["draws"] = self.draws.to_dict()
+        if self.boxes is not None:
+            out["boxes"] = self.boxes.to_dict()
         return out
 
 

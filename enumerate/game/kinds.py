@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from enumerate.analysis.base import Analysis
+from enumerate.boxes.kind import BOXES_GAME
 from enumerate.core.engine import CountTable
 from enumerate.draws.kind import DRAWS_GAME
 from enumerate.game.plain import PLAIN_GAME
@@ -85,7 +86,7 @@ class TableKind(Protocol):
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
-KINDS: tuple[TableKind, ...] = (DRAWS_GAME, PLAIN_GAME)
+KINDS: tuple[TableKind, ...] = (DRAWS_GAME, BOXES_GAME, PLAIN_GAME)
 
 
 def kind_of(variant: Variant) -> TableKind:

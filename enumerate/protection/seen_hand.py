@@ -54,6 +54,7 @@ from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classe
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.protection import seen_ranks
 from enumerate.protection.collusion import decision_values, optimal_decisions
+from enumerate.protection.shapes import TwoBoxesJSON
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError
@@ -334,22 +335,6 @@ class _SpreadJSON(TypedDict):
     seeing_element_of_risk: Exact | None
 
 
-@shape("two_boxes")
-class TwoBoxesJSON(TypedDict):
-    """One player on two boxes, each decided seeing both hands (the partner's hand is his own
-    second box): the spread of a round of two boxes, which needs the boxes' joint outcomes --
-    against the same dealer they are correlated.  Per box the figures are the game seen's."""
-
-    decisions: str
-    house_edge_per_box: Exact
-    gain_per_box_antes: Exact
-    both_boxes_raise_share: Exact
-    covariance_of_the_boxes_antes_squared: Exact
-    correlation_of_the_boxes: Exact
-    variance_per_round_antes_squared: Exact
-    std_dev_per_round_antes: Annotated[float, Minimum(0)]
-
-
 @shape("collusion_exact", document=True)
 class CollusionExactJSON(TypedDict):
     """Schema: studodds collusion --exact: the exact value of seeing one partner's hand over a slice of the situations"""
@@ -468,7 +453,7 @@ class SeenHandSlice:
                 "core_seconds_per_class": per,
                 "whole_game_core_hours": None if per is None else per * self.whole_game_classes / 3600,
                 **self._seeing_spread()}
-        boxes = self._two_boxes()
+        boxes = self.two_boxes_json()
         if boxes is not None:
             out["two_boxes"] = boxes
         return out
@@ -496,7 +481,8 @@ class SeenHandSlice:
         covariance = cross - self.seeing * self.seeing
         return covariance, 2 * spread[0] + 2 * covariance, Fraction(self.sums.pairs[1], self.sums.situations)
 
-    def _two_boxes(self) -> TwoBoxesJSON | None:
+    def two_boxes_json(self) -> TwoBoxesJSON | None:
+        """The two boxes' figures in the JSON convention (None when :meth:`two_boxes` is)."""
         figures, spread = self.two_boxes(), self.spread()
         if figures is None or spread is None:
             return None
@@ -566,16 +552,29 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
                            "rank_patterns" if ranks else "partner_classes")
     if ranks:
-        dealt, normal = seen_ranks.normal_check(table, variant, classes)
-        rows = result.return_rows()
-        if (dealt * PLAYER_HANDS != total.situations
-                or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
-                or rows is None or sum(net * sets for _, _, net, sets in rows) * RaiseValue.of(variant).scale
-                != total.seen):
-            slices.sums_do_not_add_up("the rank patterns' sums do not add up (the normal decisions to the count table's "
-                                      "game, the return table to the value seen) on this slice", resumed)
-        whole_ranks = pairs and n == sum(seen_ranks.player_patterns(ru).shape[0] for ru in sl.up_ranks)
-        if whole_ranks and not result.symmetric():
-            slices.sums_do_not_add_up("the two boxes' sums do not add up (over every pair of hands the other box's value "
-                                      "and second moment are the player's box's) on this slice", resumed)
+        problem = rank_sums_problem(result, table, classes, pairs)
+        if problem is not None:
+            slices.sums_do_not_add_up(problem + " on this slice", resumed)
     return result
+
+
+def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      pairs: bool) -> str | None:
+    """What does not add up in the rank patterns' sums of a slice over ``classes``, or None:
+    the normal decisions' value must be the count table's game on those classes, the return
+    table must give the value seen, and the two boxes' sums over whole up ranks must be
+    symmetric (the other box's value and second moment the player's box's)."""
+    total, variant = result.sums, result.variant
+    dealt, normal = seen_ranks.normal_check(table, variant, classes)
+    rows = result.return_rows()
+    if (dealt * PLAYER_HANDS != total.situations
+            or Fraction(total.normal, COMPLETIONS) != Fraction(normal * PLAYER_HANDS, math.comb(46, 4))
+            or rows is None or sum(net * sets for _, _, net, sets in rows) * RaiseValue.of(variant).scale != total.seen):
+        return ("the rank patterns' sums do not add up (the normal decisions to the count table's game, the return table "
+                "to the value seen)")
+    whole_ranks = pairs and classes[1].shape[0] == sum(seen_ranks.player_patterns(ru).shape[0]
+                                                       for ru in result.slice.up_ranks)
+    if whole_ranks and not result.symmetric():
+        return ("the two boxes' sums do not add up (over every pair of hands the other box's value and second moment are "
+                "the player's box's)")
+    return None

@@ -12,6 +12,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import BY_CATEGORY, Exact, Maximum, Minimum, shape
+from enumerate.rules.boxes import Boxes, BoxesJSON
 from enumerate.rules.draws import BuyCardJSON, Draws, SwitchJSON
 from enumerate.rules.hands import HandPaysJSON, HandPaytable
 from enumerate.rules.progressive import Progressive, ProgressiveRulesJSON
@@ -76,6 +77,7 @@ class VariantJSON(TypedDict):
     side_bets: NotRequired[dict[str, SideBetRulesJSON]]
     switch: NotRequired[SwitchJSON]
     buy_card: NotRequired[BuyCardJSON]
+    boxes: NotRequired[BoxesJSON]
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,8 @@ class Variant:
     * ``side_bets``: side bets with fixed pays (:mod:`enumerate.sidebets`).
     * ``draws``: switching cards or buying a sixth card before the decision
       (:mod:`enumerate.rules.draws`); None for the plain game.
+    * ``boxes``: one player on two boxes, each decided seeing both hands
+      (:mod:`enumerate.rules.boxes`); None for one box.
     """
 
     name: str
@@ -131,6 +135,7 @@ class Variant:
     face_down_loses: bool = False
     side_bets: tuple[SideBet, ...] = ()
     draws: Draws | None = None
+    boxes: Boxes | None = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -181,6 +186,10 @@ class Variant:
         (the raise/fold decision after a switch or a purchase is settled by these rules)."""
         return self if self.draws is None else replace(self, draws=None)
 
+    def single_box(self) -> "Variant":
+        """The same table played on one box (the rules each box is settled by)."""
+        return self if self.boxes is None else replace(self, boxes=None)
+
     def bonus_by_category(self) -> list[Fraction]:
         """The ante bonus (antes) paid on a raised hand of each category (0 without a bonus)."""
         if self.ante_bonus is None:
@@ -216,5 +225,7 @@ class Variant:
             out["switch"] = self.draws.switch.to_dict()
         if self.draws is not None and self.draws.buy_fee is not None:
             out["buy_card"] = {"fee_antes": exact(self.draws.buy_fee)}
+        if self.boxes is not None:
+            out["boxes"] = self.boxes.to_dict()
         return out
 

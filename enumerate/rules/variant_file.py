@@ -56,6 +56,12 @@ Improving the hand before the decision (each optional; together: one action a ha
     [buy_card]                       # buy a sixth card and play the best five of six
     fee = 1                          # antes
 
+One player on two boxes against one dealer hand (optional)::
+
+    [boxes]
+    count = 2                        # two boxes are modelled
+    decisions = "seeing_both_hands"  # each box raises or folds seeing both boxes' cards
+
 Side bets with fixed pays (any number, each under its own name)::
 
     [side_bets.bonus]
@@ -95,6 +101,7 @@ from pathlib import Path
 from typing import Any
 
 from enumerate.rules.amounts import parse_amount
+from enumerate.rules.boxes import Boxes
 from enumerate.rules.draws import Draws, SwitchRule, parse_fees
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.progressive import MeterPay, Progressive
@@ -109,9 +116,10 @@ RAISE_KEYS = {c.key: c for c in reversed(Category)}
 SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                          "full_house", "flush")}
 TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive", "raise_antes",
-            "face_down_hand", "max_payout", "ante_bonus", "side_bets", "switch", "buy_card"}
+            "face_down_hand", "max_payout", "ante_bonus", "side_bets", "switch", "buy_card", "boxes"}
 SWITCH_KEYS = {"fees", "all_five_must_raise"}
 BUY_KEYS = {"fee"}
+BOXES_KEYS = {"count", "decisions"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
@@ -262,11 +270,31 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
             raise where.fail("", str(exc)) from None
     bets = _side_bets(where, data.get("side_bets"))
     draws = _draws(where, data.get("switch"), data.get("buy_card"))
+    boxes = _boxes(where, data.get("boxes"))
+    if boxes is not None and draws is not None:
+        raise where.fail("boxes", "two boxes at a table with switching or a sixth card are not modelled: leave out "
+                                  "[boxes], or [switch] and [buy_card]")
     return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
                    max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
-                   draws=draws)
+                   draws=draws, boxes=boxes)
+
+
+def _boxes(where: _Where, table: Any) -> Boxes | None:
+    """The [boxes] table."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise where.fail("boxes", "must be a table: count = 2, decisions = \"seeing_both_hands\"")
+    where.unknown(table, BOXES_KEYS, "boxes.")
+    for key in sorted(BOXES_KEYS):
+        if key not in table:
+            raise where.fail(f"boxes.{key}", "missing (count = 2, decisions = \"seeing_both_hands\")")
+    try:
+        return Boxes(table["count"], table["decisions"])
+    except StudoddsError as exc:
+        raise where.fail("", str(exc)) from None
 
 
 def _draws(where: _Where, switch: Any, buy: Any) -> Draws | None:

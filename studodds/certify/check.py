@@ -22,6 +22,7 @@ from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
+    BOXES_GAME,
     PROTECTION,
     PROTECTION_LEVELS,
     SPOT_CHECKS,
@@ -64,6 +65,7 @@ class TableCheckJSON(TypedDict):
     differences: list[DifferenceJSON]
     protection: NotRequired[str]
     switch_game: NotRequired[str]
+    boxes_game: NotRequired[str]
 
 
 @shape("check", document=True)
@@ -96,7 +98,8 @@ class Difference:
 
 #: Files that hold figures; a difference anywhere else (the reports and the readable strategy)
 #: is one of presentation: "report differs, figures identical".
-FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "return_table.csv", "strategy.csv")
+FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "boxes_game.json", "return_table.csv",
+                "strategy.csv")
 #: The text files compared line by line, figures first.
 TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "report.html")
 
@@ -152,13 +155,15 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
             diffs += _json_differences(PROTECTION, old_p, fresh.protection)
-    if SWITCH_GAME in fresh.files:
+    for kept in (SWITCH_GAME, BOXES_GAME):
+        if kept not in fresh.files:
+            continue
         try:
-            old_s = json.loads((folder / SWITCH_GAME).read_text(encoding="utf-8"))
+            old_s = json.loads((folder / kept).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            diffs.append(Difference(SWITCH_GAME, "(file)", f"unreadable: {exc}", "recomputed"))
+            diffs.append(Difference(kept, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
-            diffs += _json_differences(SWITCH_GAME, old_s, json.loads(fresh.files[SWITCH_GAME]))
+            diffs += _json_differences(kept, old_s, json.loads(fresh.files[kept]))
     for fname in TEXT_FILES:
         if fname == "report.html" and not (folder / fname).exists():
             continue
@@ -326,6 +331,8 @@ class TableCheck:
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
     #: a table switching several cards: "recounted", or "read from switch_game.json (--no-switch-game)"
     switch_game: str | None = None
+    #: a table of two boxes: "recounted", or "read from boxes_game.json (--no-boxes-game)"
+    boxes_game: str | None = None
 
     def to_dict(self) -> TableCheckJSON:
         out: TableCheckJSON = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
@@ -335,6 +342,8 @@ class TableCheck:
             out["protection"] = self.protection
         if self.switch_game is not None:
             out["switch_game"] = self.switch_game
+        if self.boxes_game is not None:
+            out["boxes_game"] = self.boxes_game
         return out
 
     def summary_line(self) -> str:
@@ -343,6 +352,8 @@ class TableCheck:
             note = " (protection.json not checked: --no-protection)" if (self.protection or "").startswith("not checked") else ""
             if (self.switch_game or "").startswith("read"):
                 note += " (the whole switch game not recounted: its sums read from switch_game.json, --no-switch-game)"
+            if (self.boxes_game or "").startswith("read"):
+                note += " (the whole two-box game not recounted: its sums read from boxes_game.json, --no-boxes-game)"
             return f"{self.table}: unchanged{note}"
         if self.status == "unreadable":
             return f"{self.table}: {self.differences[0].old}"
@@ -439,7 +450,8 @@ class CheckResult:
 
 
 def check(folder: str | Path = "results", *, protection: bool = True, switch_game: bool = True,
-          threads: int | None = None, use_cache: bool = True, progress: bool = False) -> CheckResult:
+          boxes_game: bool = True, threads: int | None = None, use_cache: bool = True,
+          progress: bool = False) -> CheckResult:
     """Recompute every committed table ``<folder>/<variant>/`` (or the one table ``folder``
     itself, when it holds a summary.json) from its own variant.toml and compare every exact
     value and every line of its files.  ``protection=False`` does not
@@ -448,10 +460,14 @@ def check(folder: str | Path = "results", *, protection: bool = True, switch_gam
     ``switch_game=False`` does not recount the whole game of a table switching several cards
     (core-hours when not cached): its exact sums are read from the committed switch_game.json,
     verified (every group, every situation, the value of keeping against the count table), and
-    everything made from them is recomputed and compared."""
+    everything made from them is recomputed and compared.  ``boxes_game=False`` does the same
+    for a table of two boxes (about 2 core-hours when not cached) from its boxes_game.json
+    (verified: every class, every situation, the normal decisions' value against the count
+    table, the return table against the value, the two boxes' symmetry)."""
     threads = resolve_threads(threads)           # resolved once: every step below gets this int
-    if not isinstance(switch_game, bool):
-        raise ParameterError("switch_game", f"True or False, not {switch_game!r:.40}")
+    for name, value in (("switch_game", switch_game), ("boxes_game", boxes_game)):
+        if not isinstance(value, bool):
+            raise ParameterError(name, f"True or False, not {value!r:.40}")
     root = Path(folder)
     if not root.is_dir():
         raise ParameterError("folder", f"{root}: no such folder of results")
@@ -460,10 +476,26 @@ def check(folder: str | Path = "results", *, protection: bool = True, switch_gam
         raise ParameterError("folder", f"{root}: holds no certified table (no summary.json in it or in its "
                                        "subfolders): name a table folder such as results/us-common, or the folder "
                                        "that holds table folders, such as results")
-    return CheckResult(str(root), tuple(_check_each(tables, protection, switch_game, threads, use_cache, progress)))
+    recount = {SWITCH_GAME: switch_game, BOXES_GAME: boxes_game}
+    return CheckResult(str(root), tuple(_check_each(tables, protection, recount, threads, use_cache, progress)))
 
 
-def _check_each(tables: list[Path], protection: bool, switch_game: bool, threads: int | None, use_cache: bool,
+#: The files that keep a whole game's exact sums: the option that reads them back, their kind.
+KEPT_SUMS = {SWITCH_GAME: ("--no-switch-game", "switch_game_sums"), BOXES_GAME: ("--no-boxes-game", "two_boxes_sums")}
+
+
+def _given(kept: str, variant: Any, data: dict[str, Any]) -> Any:
+    """The context in which ``variant``'s whole game is read from the kept sums ``data``
+    (ValueError when they are not such sums)."""
+    if kept == SWITCH_GAME:
+        from enumerate.draws.exact import given_sums, read_sums  # lazy: start-up time (the draws kernels)
+        return given_sums(variant, read_sums(data))
+    from enumerate.boxes.game import given_sums as given_boxes  # lazy: start-up time
+    from enumerate.boxes.game import read_sums as read_boxes  # lazy: start-up time
+    return given_boxes(variant, read_boxes(data))
+
+
+def _check_each(tables: list[Path], protection: bool, recount: dict[str, bool], threads: int | None, use_cache: bool,
                 progress: bool) -> Iterator[TableCheck]:
     spot_checked: dict[int, int] = {}
     for table in tables:
@@ -488,28 +520,31 @@ def _check_each(tables: list[Path], protection: bool, switch_game: bool, threads
             else:
                 state = "not checked (--no-protection)"
         given: Any = contextlib.nullcontext()
-        counted = "recounted" if (table / SWITCH_GAME).exists() else None
-        if not switch_game and (table / SWITCH_GAME).exists():
-            counted = "read from switch_game.json (--no-switch-game)"
-            from enumerate.draws.exact import given_sums, read_sums  # lazy: start-up time (the draws kernels)
+        kept = next((f for f in KEPT_SUMS if (table / f).exists()), None)
+        counted = None if kept is None else "recounted"
+        if kept is not None and not recount[kept]:
+            counted = f"read from {kept} ({KEPT_SUMS[kept][0]})"
             try:
-                sums = read_sums(_json_object(table / SWITCH_GAME, "switch_game_sums"))
+                given = _given(kept, source.variant, _json_object(table / kept, KEPT_SUMS[kept][1]))
             except DamagedFile as exc:
                 yield TableCheck(str(table), "unreadable",
-                                 differences=(Difference(SWITCH_GAME, "(file)", f"{SWITCH_GAME}: {exc.reason}", None),))
+                                 differences=(Difference(kept, "(file)", f"{kept}: {exc.reason}", None),))
                 continue
             except ValueError as exc:
                 yield TableCheck(str(table), "unreadable", differences=(
-                    Difference(SWITCH_GAME, "(file)", f"{SWITCH_GAME}: {one_line(exc)}", None),))
+                    Difference(kept, "(file)", f"{kept}: {one_line(exc)}", None),))
                 continue
-            given = given_sums(source.variant, sums)
         with given:
             fresh = render(source, spot_checked[q], hands=committed.hands, protection=shown,
                            html=(table / "report.html").exists(), simulation=committed.simulation,
                            threads=threads, use_cache=use_cache)
         if state.startswith("not checked"):
             fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
-        yield replace(check_table(table, fresh, source, state), switch_game=counted)
+        checked = check_table(table, fresh, source, state)
+        if kept == BOXES_GAME:
+            yield replace(checked, boxes_game=counted)
+        else:
+            yield replace(checked, switch_game=counted)
 
 
 def one_line(message: object) -> str:

@@ -35,6 +35,7 @@ from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
+from studodds.reports.boxes import boxes_strategy_csv, boxes_strategy_markdown
 from studodds.reports.draws import draws_strategy_csv, draws_strategy_markdown
 from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
@@ -101,12 +102,16 @@ class PlainGameJSON(TypedDict):
     draws_lower_the_house_edge_by: Exact
 
 
-@shape("certified_table", document=True, extra={"allOf": [{"if": {"required": ["plain_game"]},
-                                            "then": {"not": {"required": ["strategies"]}},
-                                            "else": {"required": ["strategies", "certification"]}}]})
+@shape("certified_table", document=True, extra={"allOf": [{
+    "if": {"properties": {"analysis": {"required": ["boxes"]}}},
+    "then": {"not": {"anyOf": [{"required": ["strategies"]}, {"required": ["plain_game"]}]}},
+    "else": {"if": {"required": ["plain_game"]},
+             "then": {"not": {"required": ["strategies"]}},
+             "else": {"required": ["strategies", "certification"]}}}]})
 class CertifiedTableJSON(TypedDict):
     """The JSON of a certified table (``summary.json``): a plain game has its strategies and
-    certification figures, a table with draws the plain game beside it instead."""
+    certification figures, a table with draws the plain game beside it instead, a table of two
+    boxes neither (its analysis holds the one-box game's house edge beside its own)."""
 
     kind: Literal["certified_table"]
     analysis: AnalysisJSON
@@ -357,9 +362,39 @@ def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(source.variant.name, files, data)
 
 
+#: The file of a table of two boxes that keeps its whole game's exact sums
+#: (:func:`enumerate.boxes.game.sums_json`): what ``check --no-boxes-game`` reads back.
+BOXES_GAME = "boxes_game.json"
+
+
+def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
+                 html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
+    """The files of a certified table of two boxes: one box's exact analysis with the figures of
+    a round of both (:mod:`enumerate.boxes.game`), the raise shares by category as strategy.md
+    and strategy.csv, and the whole game's exact sums as boxes_game.json (batch refuses
+    protection and a simulation for it before any work)."""
+    a = api.analyze(source.variant, **run)
+    assert a.boxes is not None
+    prov = provenance(a, source, spot_checks)
+    data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(), "provenance": prov}
+    markdown = report_md(a, prov)
+    files = {
+        BOXES_GAME: json.dumps(a.boxes.sums, indent=1) + "\n",
+        "summary.json": json.dumps(data, indent=2) + "\n",
+        "return_table.csv": return_table_csv(a),
+        "strategy.md": boxes_strategy_markdown(a),
+        "strategy.csv": boxes_strategy_csv(a),
+        "report.md": markdown,
+        **({"report.html": report_html(markdown, data)} if html else {}),
+        "variant.toml": source.text,
+    }
+    return RenderedTable(source.variant.name, files, data)
+
+
 #: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every
 #: renderer takes (source, spot checks, hands, protection, html, simulation, run settings).
-RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain, "draws": render_draws}
+RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain, "draws": render_draws,
+                                                      "boxes": render_boxes}
 
 
 #: Formats a batch can write: the text files always, html, and the binary pdf and xlsx.
@@ -391,7 +426,7 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
     """The names of the files :func:`write` writes for ``table``, in the order it writes them
     (``variant.toml`` last)."""
     names = [ENVIRONMENT, *binary]
-    names += [f for f in (PROTECTION, SWITCH_GAME) if f in table.files]
+    names += [f for f in (PROTECTION, SWITCH_GAME, BOXES_GAME) if f in table.files]
     return names + [f for f in FILES if f != "report.html" or "html" in formats]
 
 
@@ -404,7 +439,7 @@ def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = Non
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(threads), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
-    for fname in (PROTECTION, SWITCH_GAME):
+    for fname in (PROTECTION, SWITCH_GAME, BOXES_GAME):
         if fname in files:
             atomic_write_text(folder / fname, files[fname])
     for fname in FILES:                       # variant.toml last: it marks a complete table

@@ -66,6 +66,10 @@ def register(sub: Any) -> None:
                    help="do not recount the whole game of a table switching several cards (about 2.3 core-hours "
                         "when not cached): its exact sums are read from the committed switch_game.json and "
                         "verified, and everything made from them is recomputed and compared")
+    p.add_argument("--no-boxes-game", action="store_true",
+                   help="do not recount the whole game of a table of two boxes (about 2 core-hours when not "
+                        "cached): its exact sums are read from the committed boxes_game.json and verified, and "
+                        "everything made from them is recomputed and compared")
     common(p)
     p.set_defaults(func=check)
 
@@ -87,7 +91,7 @@ def batch(args: argparse.Namespace) -> int:
 def check(args: argparse.Namespace) -> int:
     from studodds import certify  # lazy: start-up time
     result = certify.check(args.folder, protection=not args.no_protection, switch_game=not args.no_switch_game,
-                           **api_options(args))
+                           boxes_game=not args.no_boxes_game, **api_options(args))
     emit(args, result, certify.CheckResult.text)
     return 0 if result.ok else EXIT_DIFFERENCES
 

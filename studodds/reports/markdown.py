@@ -1,6 +1,7 @@
 """The certified math report of a variant, in Markdown (``report.md``)."""
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -15,6 +16,7 @@ from enumerate.progressive.figures import ProgressiveReport
 from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
 from evaluator.ranking import Category
+from studodds.reports.boxes import boxes_markdown
 from studodds.reports.draws import draws_lines, several
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
@@ -56,7 +58,12 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         label = "straight flush (royal included)" if c == Category.STRAIGHT_FLUSH and not v.royal_separate else c.label
         lines.append(f"| {label} | {pays_text(v.posted_pay(c))} |")
     lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise."]
-    if v.draws is not None:
+    if v.boxes is not None:
+        lines += [f"- Two boxes: {v.boxes.text()}; each box has its own ante and is settled by the rules above.",
+                  "- Strategy: optimal for each box: raise iff EV(raise) > EV(fold) = -1 ante against the dealer hands "
+                  f"left once both boxes' cards and the up card are seen, in each of the "
+                  f"{math.comb(52, 5) * math.comb(47, 5) * 42:,} situations (box's hand, other box's hand, up card).", ""]
+    elif v.draws is not None:
         lines += [f"- Before deciding: {v.draws.text()}; fees are paid in antes, are not returned and are not "
                   "wagers." + (" Discarded cards are out of play: the new cards come from the rest of the deck."
                                if v.draws.switch is not None else "")
@@ -116,9 +123,17 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         lines += components_md(*parts)
     if side is not None:
         lines += ["", "## Progressive side bet", "", "```", progressive_text(a.variant.name, side.figures, side.combined), "```"]
-    lines += ["", f"{unit.capitalize()} where raising and folding are worth exactly the same: {a.indifferent_situations:,}.", ""]
+    if a.indifferent_situations is not None:
+        lines += ["", f"{unit.capitalize()} where raising and folding are worth exactly the same: "
+                      f"{a.indifferent_situations:,}.", ""]
+    else:
+        lines += ["", f"{unit.capitalize()} where raising and folding are worth exactly the same: not counted (they "
+                      "change no figure).", ""]
     if simulation is not None:
         lines += simulation_markdown(simulation)
+    if v.boxes is not None:
+        lines += boxes_markdown(a) + [""] + _boxes_method(prov)
+        return "\n".join(lines)
     if v.draws is not None:
         lines += _draws_method(prov, a)
         return "\n".join(lines)
@@ -155,6 +170,32 @@ def _draws_units(a: GameAnalysis) -> str:
     return (f"Switching k cards has C(46, k) draws, each facing C(46 - k, 4) dealer sets; the kinds of action are brought "
             f"to one denominator, {per:,} combinations a situation (the least common multiple of the kinds taken), "
             "a situation counting each of its own combinations that many times over its kind's number.")
+
+
+def _boxes_method(prov: Mapping[str, Any]) -> list[str]:
+    """Method and provenance of a table of two boxes."""
+    checks = prov["self_checks"]
+    return ["## Method", "",
+            "Exact, in integers, by rank patterns. A box's decision sees eleven cards, its own hand, the other box's and "
+            "the up card; the dealer's four hole cards are any of the C(41, 4) = 101,270 sets of the cards left. The "
+            "situations are grouped by the ranks of the box's hand and the up card; within a group, one sweep of the "
+            "dealer's rank patterns in strength order gives, for every other box's hand, both boxes' dealer outcomes "
+            "at once, each box decides by exact integer comparison of EV(raise) and EV(fold), and the sums take each "
+            "box's outcomes, the value of the normal decisions on the same deals, and the product of the two boxes' "
+            "results (their joint outcomes are the overlaps of runs in one dealer order). Checked on every run: the "
+            "normal decisions' value equals the one-box game counted by the count table, the return table gives the "
+            "value, and the second box's value and second moment equal the first box's; sampled pairs of hands are "
+            "compared in the tests with a brute-force enumeration of every dealer completion.",
+            "", "## Provenance", "",
+            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
+            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
+            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
+            f"- Combinations per box: {prov['total_combinations']:,} (both boxes' hands, up card and dealer "
+            "hole-card sets)",
+            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
+            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
+            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the one-box game agree with a "
+            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
 
 
 def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:

@@ -102,6 +102,15 @@ def _extras(a: GameAnalysis) -> list[str]:
     if a.draws is not None:
         out += ["", *draws_lines(a), "", "Strategy where a switch or a purchase is best (hand group by up-card rank); "
                 + legend(a.variant), columns([["hand group", *UP_RANKS], *chart_rows(a.draws.strategy, only_draws=True)])]
+    if a.boxes is not None:
+        b = a.boxes
+        out += ["", "Two boxes (the figures above are one box's; each box decided seeing both hands):",
+                f"House edge per box          {float(b.house_edge_per_box):.6%}   one box played alone "
+                f"{float(b.house_edge_alone):.6%}; seeing the other box gains {float(b.gain_per_box):.6f} antes a box",
+                f"Both boxes raise            {float(b.both_raise):.6%}",
+                f"Correlation of the boxes    {float(b.correlation):.6f}   covariance {float(b.covariance):.6f} antes^2",
+                f"SD of a round of both       {float(b.round_variance) ** 0.5:.6f} antes   (two independent boxes: "
+                f"{float(2 * b.variance_per_box) ** 0.5:.6f})"]
     return out
 
 

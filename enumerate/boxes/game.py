@@ -1,0 +1,214 @@
+"""The whole game of one player on two boxes, exactly.
+
+A round deals the player two hands P and Q (ten cards), the dealer an up card u from the 42
+left and four hole cards from the 41 after it.  Each box raises or folds seeing P, Q and u
+(:mod:`enumerate.rules.boxes`), so each box plays the game of a player who sees one other hand:
+box 1 is the seen-hand game with partner Q, box 2 the same game with the roles swapped.  The
+rank-pattern kernel of :mod:`enumerate.protection.seen_ranks` counts it over every (P, Q, u) and
+every hole-card set -- 16,956,561,337,605,489,600 deals, each box's combinations -- and, counted
+as pairs, also the boxes' joint moments:
+
+* per box: the return table (hole-card sets by the box's category and outcome), the value and
+  the raises, and, for comparison, the value of the normal game's decisions on the same deals
+  (a box played alone): their difference is what seeing the other box gains;
+* per round: the cross moment E[X1 X2] of the two boxes' results, so the covariance
+  Cov = E[X1 X2] - E[X1]^2, the variance of a round Var(X1 + X2) = 2 Var(X) + 2 Cov (the same
+  dealer meets both boxes, so their results are correlated), and the share of rounds where both
+  raise.
+
+Every figure is exact (integers and fractions).  The sums are checked when made and when read:
+the normal decisions' value must be the count table's game, the return table must give the
+value, and over the whole game the second box's value and second moment must equal the first's.
+A certified table keeps the sums (boxes_game.json, :func:`sums_json`), so ``check
+--no-boxes-game`` can read them back instead of recounting (about 2 core-hours).
+
+Not counted: the number of indifferent decisions (raising worth exactly folding), which the
+kernel does not separate; it changes no figure.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis, return_table
+from enumerate.boxes.shapes import BoxesFiguresJSON
+from enumerate.core.engine import CountTable
+from enumerate.core.jsonform import exact
+from enumerate.core.slices import GivenSums, ShardStore, Slice, classes_digest
+from enumerate.protection import seen_ranks
+from enumerate.protection.seen_hand import (
+    COMMAND,
+    COMPLETIONS,
+    SeenHandSlice,
+    SeenSums,
+    cache_folder,
+    rank_sums_problem,
+    run_key,
+    run_slice,
+    slice_classes,
+)
+from enumerate.protection.shapes import TwoBoxesJSON
+from enumerate.rules.settlement import Settlement
+from enumerate.rules.variant import Variant
+from evaluator.errors import ParameterError
+from evaluator.ranking import Category, strength_by_index
+
+#: The kind of boxes_game.json's object.
+SUMS_KIND = "two_boxes_sums"
+
+
+def rules_text(variant: Variant) -> str:
+    """What the whole game's sums depend on, as text (the key of its shards): the rules of the
+    table with its [boxes] rule, without its name and description (a table renamed or
+    described anew reads the same sums)."""
+    rules = {k: v for k, v in variant.to_dict().items() if k not in ("name", "description")}
+    return json.dumps(rules, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class BoxesFigures:
+    """What the two boxes add to a box's analysis (see the module docstring): the seen-hand
+    slice's two-box figures (``pair``, its JSON) with the one-box game beside them; ``sums``: the
+    object of boxes_game.json."""
+
+    house_edge_per_box: Fraction
+    house_edge_alone: Fraction
+    both_raise: Fraction
+    covariance: Fraction
+    variance_per_box: Fraction
+    pair: TwoBoxesJSON
+    sums: dict[str, Any]
+
+    @property
+    def gain_per_box(self) -> Fraction:
+        return self.house_edge_alone - self.house_edge_per_box
+
+    @property
+    def round_variance(self) -> Fraction:
+        return 2 * self.variance_per_box + 2 * self.covariance
+
+    @property
+    def correlation(self) -> Fraction:
+        return self.covariance / self.variance_per_box
+
+    def to_dict(self) -> BoxesFiguresJSON:
+        return {**self.pair, "boxes": 2, "house_edge_one_box_alone": exact(self.house_edge_alone),
+                "std_dev_per_round_if_independent_antes": math.sqrt(2 * self.variance_per_box),
+                "indifferent_decisions": None}
+
+
+#: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.
+_GIVEN: GivenSums[SeenSums] = GivenSums()
+
+
+def given_sums(variant: Variant, sums: SeenSums) -> AbstractContextManager[None]:
+    """Within the block the whole game of ``variant`` is read from ``sums`` (:func:`read_sums`)
+    instead of counted; :func:`whole_game` checks them against the count table."""
+    return _GIVEN.given(rules_text(variant), sums)
+
+
+def whole_game(variant: Variant, counts: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,
+               use_cache: bool = True) -> SeenHandSlice:
+    """Count the whole game of ``variant`` (a table with [boxes]): every shard kept in the user
+    cache as it is made (unless ``use_cache`` is off), so an interrupted run resumes and a later
+    one reads what an earlier one counted (verified when read); or the sums given by
+    :func:`given_sums`, checked as a run checks its own (the normal decisions' value against the
+    count table, the return table against the value, the boxes' symmetry)."""
+    text = rules_text(variant)
+    sl = Slice()
+    given = _GIVEN.get(text)
+    if given is not None:
+        classes = slice_classes(sl)
+        s = SeenHandSlice(variant.single_box(), sl, classes[1].shape[0], given, None, "rank_patterns")
+        problem = rank_sums_problem(s, counts, classes, pairs=True)
+        if problem is not None:
+            raise ParameterError("boxes_game", f"the committed sums do not add up ({problem}): the file was edited")
+        return s
+    store = ShardStore(cache_folder(text, pairs=True) if use_cache else None, run_key(text, sl, True), COMMAND)
+    return run_slice(variant.single_box(), text, counts, sl, checkpoint=store, threads=threads, progress=progress,
+                     pairs=True)
+
+
+def whole_game_steps() -> int:
+    """The classes of the whole game (the progress bar's steps)."""
+    return seen_ranks.whole_game_classes()
+
+
+def sums_json(s: SeenHandSlice) -> dict[str, Any]:
+    """The exact sums of a whole game as a certified table keeps them (boxes_game.json): what a
+    check reads back with :func:`given_sums` instead of counting for core-hours.  The digest is
+    that of every class of the whole game; the core-seconds are left out (not a figure)."""
+    sums = s.sums.to_json()
+    sums["seconds"] = 0
+    sums["digest"] = classes_digest(*slice_classes(Slice()))
+    return {"kind": SUMS_KIND, "version": seen_ranks.VERSION, "classes": s.classes, "sums": sums}
+
+
+def read_sums(data: Any) -> SeenSums:
+    """The sums of a whole two-box game from a boxes_game.json object, verified as a stored shard
+    is: its fields, its version, its digest of every class of the whole game, every sum well
+    formed and adding up to every situation, with the two boxes' fields (the rest is checked
+    against the count table when used).  ValueError if it is not one."""
+    classes = slice_classes(Slice())
+    if (not isinstance(data, dict) or set(data) != {"kind", "version", "classes", "sums"}
+            or data["kind"] != SUMS_KIND or data["version"] != seen_ranks.VERSION
+            or isinstance(data["classes"], bool) or data["classes"] != classes[1].shape[0]):
+        raise ValueError(f"not the sums of a whole two-box game of version {seen_ranks.VERSION}")
+    sums = SeenSums.from_json(data["sums"], classes[2])
+    if sums.digest != classes_digest(*classes):
+        raise ValueError("its digest is not that of the whole game's classes")
+    if sums.pairs is None:
+        raise ValueError("it has no two-box sums")
+    return sums
+
+
+def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesFigures]:
+    """One box's analysis (its return table, house edge, element of risk, variance, raises by
+    category) and the figures of the two boxes, from the whole game's sums ``s``."""
+    rows = s.return_rows()
+    pair = s.two_boxes()
+    spread = s.spread()
+    if rows is None or pair is None or spread is None or not s.slice.whole_game:
+        raise AssertionError("two boxes need the whole game counted as pairs by rank patterns")
+    total = s.sums.situations * COMPLETIONS
+    by: dict[tuple[Category, str], int] = {(c, o): sets for c, o, _, sets in rows}
+    wins = {c: by.get((c, "raised_win"), 0) for c in Category}
+    nq, tie, lose, folded = (sum(by.get((c, o), 0) for c in Category)
+                             for o in ("raised_no_qualify", "raised_tie", "raised_lose", "folded"))
+    single = variant.single_box()
+    table, expected, second = return_table(single, wins, nq, tie, lose, folded, total)
+    if expected != s.seeing:
+        raise AssertionError("the return table does not give the value seen")
+    raised = s.sums.seen_raised
+    raise_probability = Fraction(raised, s.sums.situations)
+    wager = Settlement.of(single).average_stake(raise_probability)
+    by_category = {}
+    for c in Category:
+        cells = [by.get((c, o), 0) for o in ("raised_no_qualify", "raised_win", "raised_tie", "raised_lose")]
+        all_sets = sum(cells) + by.get((c, "folded"), 0)
+        by_category[c] = (sum(cells) // COMPLETIONS, all_sets // COMPLETIONS)
+    if sum(r for r, _ in by_category.values()) != raised:
+        raise AssertionError("the raises by category do not add up to the raises")
+    # whatever the boxes do, the dealer's five cards are a uniform 5-set of the deck (the deal is
+    # exchangeable): he qualifies as often as a random hand reaches the qualifier
+    strengths = strength_by_index()
+    qualifies = Fraction(int(np.count_nonzero(strengths >= single.qualifier.threshold)), strengths.shape[0])
+    analysis = Analysis(
+        variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
+        element_of_risk=-expected / wager, average_wager=wager, variance=second - expected * expected,
+        raise_probability=raise_probability, raised_situations=raised, indifferent_situations=None,
+        dealer_qualifies=qualifies, hit_frequency=sum((r.probability for r in table if r.pays > 0),
+                                                                           Fraction(0)),
+        rows=table, raise_by_category=by_category)
+    covariance, _, both = pair
+    pair_json = s.two_boxes_json()
+    assert pair_json is not None
+    figures = BoxesFigures(-s.seeing, -s.not_seeing, both, covariance, spread[0], pair_json, sums_json(s))
+    return analysis, figures

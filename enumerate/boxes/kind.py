@@ -1,0 +1,63 @@
+"""Two boxes as a kind of table (see :mod:`enumerate.game.kinds`).
+
+A table with a ``[boxes]`` section: one player on two boxes, each decided seeing both hands.
+Its whole game is :mod:`enumerate.boxes.game` (the seen-hand rank-pattern kernel, counted as
+pairs); the analyses built on the one-box game's decision (one hand's EVs, strategies, the EV
+table, the simulator, paytable design, game protection) do not apply to it -- the one-box table
+has them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis
+from enumerate.core.engine import CountTable
+from enumerate.rules.variant import Variant
+
+
+class BoxesGame:
+    """The kind of a table with a ``[boxes]`` section."""
+
+    name = "boxes"
+    title = "a table of two boxes (one player, each box decided seeing both hands)"
+    supports = frozenset({"analyze"})
+
+    def owns(self, variant: Variant) -> bool:
+        return variant.boxes is not None
+
+    def condition(self, analysis: str, variant: Variant) -> str | None:
+        left_out = [what for what, there in (("an ante bonus", variant.ante_bonus is not None),
+                                             ("side bets", bool(variant.side_bets)),
+                                             ("a progressive", variant.progressive is not None),
+                                             ("a hand left face down", variant.face_down_loses)) if there]
+        if left_out:
+            return (f"two boxes are modelled for the base game (pays, qualifier, raise, a maximum payout), not with "
+                    f"{' or '.join(left_out)}: certify those on the one-box table")
+        return None
+
+    def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
+                use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        from enumerate.boxes.game import boxes_analysis, whole_game  # lazy: start-up time
+        result, figures = boxes_analysis(variant, whole_game(variant, counts, threads=threads, progress=progress,
+                                                             use_cache=use_cache))
+        return result, {"boxes": figures}
+
+    def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
+        from enumerate.boxes.game import whole_game_steps  # lazy: start-up time
+        return "two boxes, by rank patterns", "class", whole_game_steps()
+
+    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
+             threads: int, progress: Callable[[int], None] | None) -> Any:
+        raise AssertionError("require() refuses hand for two boxes")
+
+    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
+        return None
+
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+        raise AssertionError("require() refuses diff for two boxes")
+
+
+BOXES_GAME = BoxesGame()
