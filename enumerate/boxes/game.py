@@ -54,7 +54,7 @@ from enumerate.protection.seen_hand import (
     run_slice,
     slice_classes,
 )
-from enumerate.protection.shapes import TwoBoxesJSON
+from enumerate.rules.boxes import TwoBoxesJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.errors import ParameterError

@@ -1,11 +1,11 @@
-"""The JSON shape of the two boxes' figures (kept apart from :mod:`enumerate.boxes.game` so that
+"""The JSON shape of a table of two boxes' figures (kept apart from :mod:`enumerate.boxes.game` so that
 the analysis's JSON names it without importing the kernel)."""
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from enumerate.core.shapes import Exact, Minimum, shape
-from enumerate.protection.shapes import TwoBoxesJSON
+from enumerate.rules.boxes import TwoBoxesJSON
 
 
 @shape("boxes_figures")

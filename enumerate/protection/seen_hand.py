@@ -54,8 +54,8 @@ from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classe
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.protection import seen_ranks
 from enumerate.protection.collusion import decision_values, optimal_decisions
-from enumerate.protection.shapes import TwoBoxesJSON
 from enumerate.raise_value import RaiseValue
+from enumerate.rules.boxes import TwoBoxesJSON
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.errors import ParameterError
 from evaluator.ranking import Category, hand_indices, hands_of_indices, strength_by_index
