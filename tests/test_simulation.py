@@ -264,12 +264,15 @@ def shared_plans(us_counts):
     return vs, [make_plan(us_counts, v, raise_mask(us_counts, v)) for v in vs]
 
 
-def test_one_deal_settled_under_many_tables_is_each_tables_own(shared_plans):
+def test_one_deal_settled_under_many_tables_is_each_tables_own(shared_plans, monkeypatch):
     """run_many deals and ranks each chunk once and settles it under every plan: the counts,
     side-bet bins, progressive bins and meter ledger of each plan equal the plan run alone, over
-    two chunks (the meter's awards in game order across them) and on any number of threads."""
+    four chunks (the meter's awards in game order across them; chunks of 2^18 games here) and on
+    any number of threads."""
+    from enumerate.simulation import simulate as sim
+    monkeypatch.setattr(sim, "CHUNK", 1 << 18)
     vs, plans = shared_plans
-    games = CHUNK + 54_321
+    games = 3 * (1 << 18) + 54_321
     many = run_many(plans, vs, games, 99, threads=2)
     for v, plan, (tally, ledger) in zip(vs, plans, many):
         alone, alone_ledger = run(plan, v, games, 99, threads=1)
