@@ -98,10 +98,19 @@ class BoxesFigures:
     def correlation(self) -> Fraction:
         return self.covariance / self.variance_per_box
 
+    @property
+    def round_std_dev(self) -> float:
+        """The standard deviation of a round of both boxes, antes (display only)."""
+        return math.sqrt(self.round_variance)
+
+    @property
+    def independent_std_dev(self) -> float:
+        """What it would be were the boxes independent (two hands against two dealers), antes."""
+        return math.sqrt(2 * self.variance_per_box)
+
     def to_dict(self) -> BoxesFiguresJSON:
         return {**self.pair, "boxes": 2, "house_edge_one_box_alone": exact(self.house_edge_alone),
-                "std_dev_per_round_if_independent_antes": math.sqrt(2 * self.variance_per_box),
-                "indifferent_decisions": None}
+                "std_dev_per_round_if_independent_antes": self.independent_std_dev, "indifferent_decisions": None}
 
 
 #: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.

@@ -391,6 +391,10 @@ def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(source.variant.name, files, data)
 
 
+#: The files a table may hold beside FILES, each written atomically before them.
+KEPT_FILES = (PROTECTION, SWITCH_GAME, BOXES_GAME)
+
+
 #: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every
 #: renderer takes (source, spot checks, hands, protection, html, simulation, run settings).
 RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain, "draws": render_draws,
@@ -426,7 +430,7 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
     """The names of the files :func:`write` writes for ``table``, in the order it writes them
     (``variant.toml`` last)."""
     names = [ENVIRONMENT, *binary]
-    names += [f for f in (PROTECTION, SWITCH_GAME, BOXES_GAME) if f in table.files]
+    names += [f for f in KEPT_FILES if f in table.files]
     return names + [f for f in FILES if f != "report.html" or "html" in formats]
 
 
@@ -439,7 +443,7 @@ def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = Non
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(threads), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
-    for fname in (PROTECTION, SWITCH_GAME, BOXES_GAME):
+    for fname in KEPT_FILES:
         if fname in files:
             atomic_write_text(folder / fname, files[fname])
     for fname in FILES:                       # variant.toml last: it marks a complete table

@@ -19,8 +19,7 @@ def boxes_markdown(a: GameAnalysis) -> list[str]:
             ("Correlation of the boxes' results", f"{float(b.correlation):.6f}", str(b.correlation)),
             ("Variance of a round of both boxes (antes squared)", f"{float(b.round_variance):.6f}",
              str(b.round_variance)),
-            ("Standard deviation of a round (antes)", f"{float(b.round_variance) ** 0.5:.6f}", f"sqrt({b.round_variance})")]
-    independent = float(2 * b.variance_per_box) ** 0.5
+            ("Standard deviation of a round (antes)", f"{b.round_std_dev:.6f}", f"sqrt({b.round_variance})")]
     return ["## Two boxes", "",
             "One player plays two boxes against one dealer hand and decides each box seeing both boxes' cards and "
             "the up card. Each box's result depends on its own decision and the dealer's cards only, so the decisions "
@@ -28,7 +27,7 @@ def boxes_markdown(a: GameAnalysis) -> list[str]:
             "round of both boxes stakes two antes and loses twice the house edge per box.", "",
             "| figure | value | exact |", "|---|---:|---|", *[f"| {n} | {v} | `{e}` |" for n, v, e in rows], "",
             f"The same dealer hand meets both boxes, so their results are correlated: two independent boxes would "
-            f"have a standard deviation of {independent:.6f} antes a round. Counted exactly over every pair of hands, "
+            f"have a standard deviation of {b.independent_std_dev:.6f} antes a round. Counted exactly over every pair of hands, "
             "up card and hole-card set; the exact sums are in boxes_game.json, which `studodds check --no-boxes-game` "
             "reads back instead of recounting them."]
 

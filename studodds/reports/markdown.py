@@ -172,9 +172,24 @@ def _draws_units(a: GameAnalysis) -> str:
             "a situation counting each of its own combinations that many times over its kind's number.")
 
 
+def _provenance(prov: Mapping[str, Any], combinations: str, game: str) -> list[str]:
+    """The provenance of a table counted by a whole-game engine of its own (draws, two boxes):
+    the tool, the evaluator, the variant file, its combinations, its self-checks, and the spot
+    checks of ``game`` (the count table it is built on)."""
+    checks = prov["self_checks"]
+    return ["## Provenance", "",
+            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
+            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
+            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
+            f"- {combinations}",
+            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
+            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
+            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of {game} agree with a "
+            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
+
+
 def _boxes_method(prov: Mapping[str, Any]) -> list[str]:
     """Method and provenance of a table of two boxes."""
-    checks = prov["self_checks"]
     return ["## Method", "",
             "Exact, in integers, by rank patterns. A box's decision sees eleven cards, its own hand, the other box's and "
             "the up card; the dealer's four hole cards are any of the C(41, 4) = 101,270 sets of the cards left. The "
@@ -186,23 +201,14 @@ def _boxes_method(prov: Mapping[str, Any]) -> list[str]:
             "normal decisions' value equals the one-box game counted by the count table, the return table gives the "
             "value, and the second box's value and second moment equal the first box's; sampled pairs of hands are "
             "compared in the tests with a brute-force enumeration of every dealer completion.",
-            "", "## Provenance", "",
-            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
-            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
-            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
-            f"- Combinations per box: {prov['total_combinations']:,} (both boxes' hands, up card and dealer "
-            "hole-card sets)",
-            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
-            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
-            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the one-box game agree with a "
-            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
+            "", *_provenance(prov, f"Combinations per box: {prov['total_combinations']:,} (both boxes' hands, up card "
+                                   "and dealer hole-card sets)", "the one-box game")]
 
 
 def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
     """Method and provenance of a table with draws."""
     if several(a.variant):
         return _several_method(prov, a)
-    checks = prov["self_checks"]
     return ["## Method", "",
             "Exact, in integers. For every canonical player hand, up card and card out of play (the discarded "
             "card, or the sixth card a bought hand does not use), the dealer's outcomes among the 45 live cards "
@@ -212,21 +218,12 @@ def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
             "whichever is worth more), and the best action, less its fee, is chosen by exact integer comparison. "
             "Sampled situations are recomputed by the per-hand calculator (studodds hand), itself checked against "
             "a brute-force enumeration of every draw and every dealer completion.",
-            "", "## Provenance", "",
-            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
-            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
-            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
-            f"- Combinations: {prov['total_combinations']:,} (122,151,120 situations x 46 draws x 148,995 dealer "
-            "hole-card sets)",
-            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
-            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
-            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the plain game agree with a "
-            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
+            "", *_provenance(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x 46 draws x "
+                                   "148,995 dealer hole-card sets)", "the plain game")]
 
 
 def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
     """Method and provenance of a table switching several cards (counted by rank patterns)."""
-    checks = prov["self_checks"]
     return ["## Method", "",
             "Exact, in integers, by rank patterns. The dealer's five cards include the up card, so his only possible "
             "flush is in the up card's suit: with the up card fixed, his outcomes against a final hand depend on the "
@@ -239,16 +236,8 @@ def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
             "fee, is chosen by exact integer comparison (ties: keep, then fewer cards). The value of keeping, summed "
             "over every situation, is checked equal to the plain game's from its count table on every run; sampled "
             "groups are recomputed situation by situation through the dead-card engine by the test suite.",
-            "", "## Provenance", "",
-            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
-            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
-            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
-            f"- Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
-            f"{a.total_combinations // SITUATIONS:,} each, see the return table)",
-            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
-            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
-            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of the plain game agree with a "
-            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
+            "", *_provenance(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
+                                   f"{a.total_combinations // SITUATIONS:,} each, see the return table)", "the plain game")]
 
 
 def certification_md(f: CertificationFigures) -> list[str]:

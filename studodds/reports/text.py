@@ -109,8 +109,8 @@ def _extras(a: GameAnalysis) -> list[str]:
                 f"{float(b.house_edge_alone):.6%}; seeing the other box gains {float(b.gain_per_box):.6f} antes a box",
                 f"Both boxes raise            {float(b.both_raise):.6%}",
                 f"Correlation of the boxes    {float(b.correlation):.6f}   covariance {float(b.covariance):.6f} antes^2",
-                f"SD of a round of both       {float(b.round_variance) ** 0.5:.6f} antes   (two independent boxes: "
-                f"{float(2 * b.variance_per_box) ** 0.5:.6f})"]
+                f"SD of a round of both       {b.round_std_dev:.6f} antes   (two independent boxes: "
+                f"{b.independent_std_dev:.6f})"]
     return out
 
 
