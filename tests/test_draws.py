@@ -318,6 +318,30 @@ def test_suit_classes_of_the_whole_game_equal_the_per_hand_enumeration(table):
                     assert got == a.ev_before_fee, (cards, up, a.label)
 
 
+def test_the_chart_groups_in_numpy_equal_the_per_hand_functions():
+    """The strategy chart's hand groups and switched-card roles, computed for every hand at once in
+    numpy, are the per-hand functions' (sampled hands, and hands dealt to have the rare draws)."""
+    from enumerate.draws import game
+    from evaluator.ranking import strength
+    rng = np.random.default_rng(11)
+    hands = np.sort(np.array([rng.choice(52, 5, replace=False) for _ in range(6000)]), axis=1)
+    special = [parse(h) for h in ("Ah Kh Qh Jh 2c", "Ac 2d 3h 4s 9c", "Ts Jd Qh Ks 2c", "2c 2d 7h 8h 9h",
+                                  "5c 6c 7c 8c 8d", "Ad Ac 3c 4c 5c", "9d 9c 9h 2s 3s", "Ac Kc Qc Jc 9c")]
+    hands = np.vstack([hands, np.sort(np.array(special), axis=1)])
+    strengths = np.array([strength(tuple(int(c) for c in h)) for h in hands])
+    names, group, top = game.hand_groups(hands, strengths)
+    roles = game.switch_roles(hands)
+    seen: list[str] = []
+    for k, h in enumerate(hands):
+        cards = tuple(int(c) for c in h)
+        assert names[group[k]] == game.hand_group(cards), cards
+        seen += [] if names[group[k]] in seen else [names[group[k]]]
+        assert [game.LABELS[r] for r in roles[k]] == [game.switch_role(cards, i) for i in range(5)], cards
+    assert seen == names                                   # listed in order of their first hand
+    for g, name in enumerate(names):
+        assert top[g] == strengths[group == g].max()
+
+
 @pytest.mark.slow
 def test_the_built_in_tables_with_draws(whole_draws_games):
     from studodds import api

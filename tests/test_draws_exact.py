@@ -72,12 +72,13 @@ def test_the_outcomes_equal_the_whole_game_kernel_of_the_one_card_table():
     from studodds import api
     table = api.count_table("us-common")
     v = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "one.toml")
-    dead = game.memo_dead(table)
     canon, perms = canonical_map()
     coef = game.coefficients(v)
     rng = np.random.default_rng(32)
-    for row in rng.choice(table.hands.shape[0], 3, replace=False):
-        values, scale = game.action_values(table, v, rows=(int(row), int(row) + 1))     # the kernel's, this row only
+    rows = rng.choice(table.hands.shape[0], 3, replace=False)
+    dead = game.dead_counts(table, rows=rows)                 # the words these rows read, by the kernel's sweep
+    for row in rows:
+        values, scale = game.action_values(table, v, rows=(int(row), int(row) + 1), dead=dead)   # this row only
         action, _, _ = game.choose(v, values, scale)
         acc = np.zeros((1, 3, 10, 8), dtype=np.int64)
         interruptible(lambda cancel, row=int(row): _game.account(

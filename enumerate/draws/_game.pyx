@@ -20,13 +20,17 @@ engine: when the sweep reaches the qualifier it takes the terms below q for ever
 hand, and when it reaches a hand's own strength class the terms below s and the ties (counted
 from the class's hands directly).  The result, for every canonical hand P', up card u and dead
 card d, is the three dead-card counts packed in one 64-bit word (20 bits each): ``dead[row,
-up column, d index]``, 134,459 x 47 x 46 words (2.3 GB).
+d column, u index]`` (d among the 47 cards outside P', u among the 46 outside P' + d),
+134,459 x 47 x 46 words (2.3 GB).  The up card varies fastest: a switch's 46 up cards read one
+run of 368 bytes, not 46 scattered words.
 
 **Situations.**  :func:`action_values` values every situation (canonical P, up card u): keeping (the
 count table), switching card i for each of the 46 unseen cards x (P - p_i + x relabelled to its
 canonical hand by the suit permutation of its class, with u and p_i relabelled alike, gives the
 word to read), and buying x (the strongest of P and the five P - p_i + x, dead card the one left
-out).  Each draw's value is the raise form of :class:`enumerate.raise_value.RaiseValue` against
+out).  It takes a hand's 47 situations together: the final hand P - p_i + x and its dead card do
+not depend on the up card, so each (i, x) is relabelled once and its up cards' words are read
+in one run (the memory traffic of the 1.45 billion words read is what the kernel's time is).  Each draw's value is the raise form of :class:`enumerate.raise_value.RaiseValue` against
 n1 = C(45, 4) = 148,995 dealer sets, max with the fold; a switch or purchase sums its 46 draws,
 and keeping is scaled by 42 (46 * C(45, 4) = 42 * C(46, 4)), so every action of every situation
 is an integer over the one denominator scale * 6,853,770.  The best action is the largest value
@@ -142,7 +146,7 @@ cdef void _store(const uint8_t* p, const int32_t* nq_pair, const int32_t* lt_pai
     """The packed dead-card counts of every (up, dead) of hand p: the 47 x 46 words of its row.
     nq_pair NULL: the no-qualify terms are already in the words' low field (the sweep reached the
     qualifier earlier); lt_pair NULL: the hand is below the qualifier (no win, no tie)."""
-    cdef int u, d, cu, cd
+    cdef int u, d, cu, slot
     cdef uint64_t pmask = 0, w
     cdef int64_t nq, win, tie, nqp, ltp, tp
     cdef int i
@@ -155,11 +159,11 @@ cdef void _store(const uint8_t* p, const int32_t* nq_pair, const int32_t* lt_pai
         for d in range(52):
             if (pmask >> d) & 1 or d == u:
                 continue
-            cd = _col(p, d) - (u < d)
+            slot = _col(p, d) * 46 + cu - (d < u)
             if nq_pair != NULL:
                 nqp = nq_pair[u * 52 + d] if u < d else nq_pair[d * 52 + u]
             else:
-                nqp = <int64_t>(row_out[cu * 46 + cd] & MASK)
+                nqp = <int64_t>(row_out[slot] & MASK)
             nq = base_nq[cu] - nqp
             if lt_pair == NULL:
                 if below_q:
@@ -172,22 +176,23 @@ cdef void _store(const uint8_t* p, const int32_t* nq_pair, const int32_t* lt_pai
                 win = base_win[cu] - (ltp - nqp)
                 tie = base_tie[cu] - tp
                 w = (<uint64_t>nq) | ((<uint64_t>win) << FIELD) | ((<uint64_t>tie) << (2 * FIELD))
-            row_out[cu * 46 + cd] = w
+            row_out[slot] = w
 
 
 def pairs_below_qualifier(const int32_t[::1] state, int q, const uint8_t[:, ::1] canon_cards,
                           const int16_t[::1] canon_strength, const int64_t[::1] row_of,
                           int64_t lo, int64_t hi, const uint32_t[:, ::1] base_nq,
-                          uint64_t[:, :, ::1] dead, int32_t[::1] cancel, int n_threads):
+                          uint64_t[:, :, ::1] dead, const uint8_t[::1] wanted, int32_t[::1] cancel, int n_threads):
     """At the qualifier (counters hold the hands below q): for canonical hands lo..hi-1 in
-    strength order, the no-qualify terms; final words for hands below q."""
+    strength order, the no-qualify terms; final words for hands below q (only the hands with
+    ``wanted[j]`` set: a test's few rows)."""
     strength_by_index()
     cdef int64_t j
     cdef const int32_t* cancel_ptr = &cancel[0]
     buf_np = np.zeros((max(n_threads, 1), 52 * 52), dtype=np.int32)
     cdef int32_t[:, ::1] bufs = buf_np
     for j in prange(lo, hi, nogil=True, schedule="dynamic", chunksize=16, num_threads=n_threads):
-        if studodds_cancelled(cancel_ptr):
+        if studodds_cancelled(cancel_ptr) or not wanted[j]:
             continue
         _pairs_below(&state[0], &canon_cards[j, 0], q, &bufs[threadid(), 0])
         _store(&canon_cards[j, 0], &bufs[threadid(), 0], NULL, NULL, canon_strength[j] < q,
@@ -218,10 +223,12 @@ def sweep_pairs(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi, int 
                 const int64_t[::1] class_start, const uint8_t[:, ::1] canon_cards,
                 const int64_t[::1] canon_start, const int64_t[::1] row_of,
                 const uint32_t[:, ::1] base_nq, const uint32_t[:, ::1] base_win,
-                const uint32_t[:, ::1] base_tie, uint64_t[:, :, ::1] dead, int32_t[::1] cancel):
+                const uint32_t[:, ::1] base_tie, uint64_t[:, :, ::1] dead, const uint8_t[::1] wanted,
+                int32_t[::1] cancel):
     """Advance every thread's counters over strength classes [class_lo, class_hi), finishing the
     words of the canonical hands at or above the qualifier in those classes (thread t takes
-    the hands whose strength-order position is t modulo the number of threads)."""
+    the hands whose strength-order position is t modulo the number of threads; only the hands
+    with ``wanted`` set)."""
     strength_by_index()
     cdef int n_threads = states.shape[0]
     cdef int t
@@ -237,7 +244,7 @@ def sweep_pairs(int32_t[:, ::1] states, int64_t class_lo, int64_t class_hi, int 
             if s >= q:
                 j = canon_start[s]
                 while j < canon_start[s + 1]:
-                    if j % n_threads == t:
+                    if j % n_threads == t and wanted[j]:
                         _pairs_below(&states[t, 0], &canon_cards[j, 0], <int>s, &bufs[t, 0, 0])
                         _class_pairs(&canon_cards[j, 0], &sorted_masks[class_start[s]],
                                      &sorted_cards[class_start[s], 0], class_start[s + 1] - class_start[s],
@@ -283,30 +290,6 @@ cdef inline void _account(int64_t* acc, uint64_t w, int s, int64_t n, int64_t fo
         a[7] += nq * weight
 
 
-cdef struct Situation:
-    const uint8_t* p           # the canonical hand, sorted
-    int u                      # the up card
-    int64_t r                  # the count-table row
-    int s0                     # the hand's strength
-    int unseen[46]
-
-
-cdef void _situation_of(Situation* st, int64_t r, int c, const uint8_t[:, ::1] hands,
-                        const int16_t[::1] hand_strength, const uint8_t[:, ::1] up) noexcept nogil:
-    cdef uint64_t pmask = 0
-    cdef int i, x, nu = 0
-    st.p = &hands[r, 0]
-    st.u = up[r, c]
-    st.r = r
-    st.s0 = hand_strength[r]
-    for i in range(5):
-        pmask |= (<uint64_t>1) << st.p[i]
-    for x in range(52):
-        if not (pmask >> x) & 1 and x != st.u:
-            st.unseen[nu] = x
-            nu += 1
-
-
 cdef extern from *:
     """
     #define studodds_prefetch(p) __builtin_prefetch((const void *)(p))
@@ -314,44 +297,65 @@ cdef extern from *:
     void studodds_prefetch(const void* p) noexcept nogil
 
 
-cdef const uint64_t* _switch_slot(const Situation* st, int i, int x, const uint64_t[:, :, ::1] dead,
-                                  const int32_t* canon, const uint8_t[:, ::1] perms, const int16_t* strength,
-                                  int* s_out) noexcept nogil:
-    """Where the packed dead-card counts after switching the i-th card for x are, and (s_out)
-    the new hand's strength: P - p_i + x relabelled to its canonical hand.  The word is
-    prefetched: a situation asks for 230 words scattered over 2.3 GB, and issuing every load
-    before reading any lets the memory system serve them together."""
+cdef struct Draws:
+    # the final hands of one drawn card x of hand P: block[i] (i = 0..4: P - p_i + x relabelled to
+    # its canonical hand, p_i out of play; 5: P itself, x out of play) points at the word of u
+    # index 0 of the final hand's (d column) run; shift[i][c] is the u index of the hand's up
+    # column c in it; strength[i] the final hand's strength; best the strongest (buying: P unless
+    # a switch beats it, then the first such)
+    const uint64_t* block[6]
+    int shift[6][47]
+    int strength[6]
+    int best
+
+
+cdef void _draws_of(Draws* dr, const uint8_t* p, int s0, int64_t r, int xc, const uint8_t* up_row,
+                    const uint64_t[:, :, ::1] dead, const int32_t* canon, const uint8_t[:, ::1] perms) noexcept nogil:
+    """Fill ``dr`` for the drawn card x = up_row[xc] of the hand p (count-table row r)."""
     cdef const int32_t* binom = binom_table()
-    cdef const uint8_t* p = st.p
+    cdef const int16_t* strength = strength_table()
     cdef int np_[5]
     cdef int sig[5]
-    cdef int k = 0, a = 0, j, su, sd, ucol, didx, code, pid
+    cdef int x = up_row[xc], i, j, k, a, c, u, su, sd, code, pid
     cdef int64_t idx
-    for j in range(5):
-        if j == i:
-            continue
-        if a == 0 and x < p[j]:
-            np_[k] = x
+    for i in range(5):
+        k = 0
+        a = 0
+        for j in range(5):
+            if j == i:
+                continue
+            if a == 0 and x < p[j]:
+                np_[k] = x
+                k += 1
+                a = 1
+            np_[k] = p[j]
             k += 1
-            a = 1
-        np_[k] = p[j]
-        k += 1
-    if a == 0:
-        np_[k] = x
-    idx = binom[np_[0] * 6 + 1] + binom[np_[1] * 6 + 2] + binom[np_[2] * 6 + 3] \
-        + binom[np_[3] * 6 + 4] + binom[np_[4] * 6 + 5]
-    s_out[0] = strength[idx]
-    code = canon[idx]
-    pid = code & 31
-    for j in range(5):
-        sig[j] = (np_[j] & ~3) | perms[pid, np_[j] & 3]
-    su = (st.u & ~3) | perms[pid, st.u & 3]
-    sd = (p[i] & ~3) | perms[pid, p[i] & 3]
-    ucol = su - ((sig[0] < su) + (sig[1] < su) + (sig[2] < su) + (sig[3] < su) + (sig[4] < su))
-    didx = sd - ((sig[0] < sd) + (sig[1] < sd) + (sig[2] < sd) + (sig[3] < sd) + (sig[4] < sd)) - (su < sd)
-    cdef const uint64_t* slot = &dead[code >> 5, ucol, didx]
-    studodds_prefetch(slot)
-    return slot
+        if a == 0:
+            np_[k] = x
+        idx = binom[np_[0] * 6 + 1] + binom[np_[1] * 6 + 2] + binom[np_[2] * 6 + 3] \
+            + binom[np_[3] * 6 + 4] + binom[np_[4] * 6 + 5]
+        dr.strength[i] = strength[idx]
+        code = canon[idx]
+        pid = code & 31
+        for j in range(5):
+            sig[j] = (np_[j] & ~3) | perms[pid, np_[j] & 3]
+        sd = (p[i] & ~3) | perms[pid, p[i] & 3]
+        dr.block[i] = &dead[code >> 5, sd - ((sig[0] < sd) + (sig[1] < sd) + (sig[2] < sd) + (sig[3] < sd)
+                                             + (sig[4] < sd)), 0]
+        studodds_prefetch(dr.block[i])
+        for c in range(47):
+            u = up_row[c]
+            su = (u & ~3) | perms[pid, u & 3]
+            dr.shift[i][c] = su - ((sig[0] < su) + (sig[1] < su) + (sig[2] < su) + (sig[3] < su) + (sig[4] < su)) \
+                - (sd < su)
+    dr.block[5] = &dead[r, xc, 0]
+    dr.strength[5] = s0
+    for c in range(47):
+        dr.shift[5][c] = c - (xc < c)
+    dr.best = 5
+    for i in range(5):
+        if dr.strength[i] > dr.strength[dr.best]:
+            dr.best = i
 
 
 def action_values(const uint8_t[:, ::1] hands, const int16_t[::1] hand_strength, const uint8_t[:, ::1] up,
@@ -365,48 +369,42 @@ def action_values(const uint8_t[:, ::1] hands, const int16_t[::1] hand_strength,
     6,853,770) antes (see the module docstring)."""
     strength_by_index()
     cdef const int32_t* cancel_ptr = &cancel[0]
-    cdef int64_t sit, n_sit = (row_hi - row_lo) * 47
-    for sit in prange(n_sit, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
+    cdef int64_t r
+    for r in prange(row_lo, row_hi, nogil=True, schedule="dynamic", chunksize=4, num_threads=n_threads):
         if studodds_cancelled(cancel_ptr):
             continue
-        _values(row_lo + sit // 47, <int>(sit % 47), hands, hand_strength, up, base_nq, base_win, base_tie, dead,
-                &canon[0], perms, scale, c_nq, &c_win[0], c_tie, &bonus[0], &values[row_lo + sit // 47, sit % 47, 0])
+        _row_values(r, hands, hand_strength, up, base_nq, base_win, base_tie, dead, &canon[0], perms, scale, c_nq,
+                    &c_win[0], c_tie, &bonus[0], &values[r, 0, 0])
 
 
-cdef void _values(int64_t r, int c, const uint8_t[:, ::1] hands, const int16_t[::1] hand_strength,
-                  const uint8_t[:, ::1] up, const uint32_t[:, ::1] base_nq, const uint32_t[:, ::1] base_win,
-                  const uint32_t[:, ::1] base_tie, const uint64_t[:, :, ::1] dead, const int32_t* canon,
-                  const uint8_t[:, ::1] perms, int64_t scale, int64_t c_nq, const int64_t* c_win, int64_t c_tie,
-                  const int64_t* bonus, int64_t* out) noexcept nogil:
-    cdef const int16_t* strength = strength_table()
+cdef void _row_values(int64_t r, const uint8_t[:, ::1] hands, const int16_t[::1] hand_strength,
+                      const uint8_t[:, ::1] up, const uint32_t[:, ::1] base_nq, const uint32_t[:, ::1] base_win,
+                      const uint32_t[:, ::1] base_tie, const uint64_t[:, :, ::1] dead, const int32_t* canon,
+                      const uint8_t[:, ::1] perms, int64_t scale, int64_t c_nq, const int64_t* c_win, int64_t c_tie,
+                      const int64_t* bonus, int64_t* out) noexcept nogil:
+    """The 47 situations of count-table row r (out[c * 7 + k]); the up card u = x does not draw x."""
     cdef const int16_t* category = category_table()
-    cdef Situation st
-    cdef int xi, i, sp, best_s, cat
-    cdef uint64_t e, best_e
-    cdef int64_t fold1 = -scale * N1, fold0 = -scale * N0, keep_rv
-    cdef const uint64_t* slots[46 * 5]
-    cdef int strengths[46 * 5]
-    _situation_of(&st, r, c, hands, hand_strength, up)
-    for xi in range(46):
+    cdef Draws dr
+    cdef int s0 = hand_strength[r], cat = category[s0], xc, i, k, c
+    cdef int64_t keep_rv, fold1 = -scale * N1, fold0 = -scale * N0
+    for c in range(47):
+        keep_rv = (<int64_t>base_nq[r, c]) * c_nq + (<int64_t>base_win[r, c]) * c_win[cat] \
+            + (<int64_t>base_tie[r, c]) * c_tie - N0 * (c_tie - bonus[cat])
+        out[c * 7] = 42 * (keep_rv if keep_rv > fold0 else fold0)
+        for k in range(1, 7):
+            out[c * 7 + k] = 0
+    for xc in range(47):
+        _draws_of(&dr, &hands[r, 0], s0, r, xc, &up[r, 0], dead, canon, perms)
         for i in range(5):
-            slots[xi * 5 + i] = _switch_slot(&st, i, st.unseen[xi], dead, canon, perms, strength, &strengths[xi * 5 + i])
-    cat = category[st.s0]
-    keep_rv = (<int64_t>base_nq[r, c]) * c_nq + (<int64_t>base_win[r, c]) * c_win[cat] \
-        + (<int64_t>base_tie[r, c]) * c_tie - N0 * (c_tie - bonus[cat])
-    out[0] = 42 * (keep_rv if keep_rv > fold0 else fold0)
-    for i in range(1, 7):
-        out[i] = 0
-    for xi in range(46):
-        best_e = dead[r, c, xi]                  # P itself, x out of play
-        best_s = st.s0
-        for i in range(5):
-            e = slots[xi * 5 + i][0]
-            sp = strengths[xi * 5 + i]
-            out[1 + i] += _value(e, sp, N1, fold1, c_nq, c_win, c_tie, bonus, category)
-            if sp > best_s:
-                best_s = sp
-                best_e = e
-        out[6] += _value(best_e, best_s, N1, fold1, c_nq, c_win, c_tie, bonus, category)
+            for c in range(47):
+                if c != xc:
+                    out[c * 7 + 1 + i] += _value(dr.block[i][dr.shift[i][c]], dr.strength[i], N1, fold1, c_nq, c_win,
+                                                 c_tie, bonus, category)
+        i = dr.best
+        for c in range(47):
+            if c != xc:
+                out[c * 7 + 6] += _value(dr.block[i][dr.shift[i][c]], dr.strength[i], N1, fold1, c_nq, c_win, c_tie,
+                                         bonus, category)
 
 
 def account(const uint8_t[:, ::1] hands, const int64_t[::1] weight, const int16_t[::1] hand_strength,
@@ -420,45 +418,43 @@ def account(const uint8_t[:, ::1] hands, const int64_t[::1] weight, const int16_
     situations of rows row_lo..row_hi-1, by final hand category, weighted by suit class."""
     strength_by_index()
     cdef const int32_t* cancel_ptr = &cancel[0]
-    cdef int64_t sit, n_sit = (row_hi - row_lo) * 47
-    for sit in prange(n_sit, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
+    cdef int64_t r
+    for r in prange(row_lo, row_hi, nogil=True, schedule="dynamic", chunksize=4, num_threads=n_threads):
         if studodds_cancelled(cancel_ptr):
             continue
-        _account_situation(row_lo + sit // 47, <int>(sit % 47), hands, weight, hand_strength, up, base_nq,
-                           base_win, base_tie, dead, &canon[0], perms, action, scale, c_nq, &c_win[0], c_tie,
-                           &bonus[0], &acc[threadid(), 0, 0, 0])
+        _row_account(r, hands, weight, hand_strength, up, base_nq, base_win, base_tie, dead, &canon[0], perms,
+                     action, scale, c_nq, &c_win[0], c_tie, &bonus[0], &acc[threadid(), 0, 0, 0])
 
 
-cdef void _account_situation(int64_t r, int c, const uint8_t[:, ::1] hands, const int64_t[::1] weight,
-                             const int16_t[::1] hand_strength, const uint8_t[:, ::1] up,
-                             const uint32_t[:, ::1] base_nq, const uint32_t[:, ::1] base_win,
-                             const uint32_t[:, ::1] base_tie, const uint64_t[:, :, ::1] dead,
-                             const int32_t* canon, const uint8_t[:, ::1] perms, const uint8_t[:, ::1] action,
-                             int64_t scale, int64_t c_nq, const int64_t* c_win, int64_t c_tie,
-                             const int64_t* bonus, int64_t* acc) noexcept nogil:
-    cdef const int16_t* strength = strength_table()
+cdef void _row_account(int64_t r, const uint8_t[:, ::1] hands, const int64_t[::1] weight,
+                       const int16_t[::1] hand_strength, const uint8_t[:, ::1] up,
+                       const uint32_t[:, ::1] base_nq, const uint32_t[:, ::1] base_win,
+                       const uint32_t[:, ::1] base_tie, const uint64_t[:, :, ::1] dead,
+                       const int32_t* canon, const uint8_t[:, ::1] perms, const uint8_t[:, ::1] action,
+                       int64_t scale, int64_t c_nq, const int64_t* c_win, int64_t c_tie,
+                       const int64_t* bonus, int64_t* acc) noexcept nogil:
     cdef const int16_t* category = category_table()
-    cdef Situation st
-    cdef int a = action[r, c], xi, i, sp, best_s
-    cdef uint64_t e, best_e
+    cdef Draws dr
+    cdef int s0 = hand_strength[r], xc, c, a, i, drawing = 0
+    cdef uint64_t e
     cdef int64_t w = weight[r]
     cdef int64_t fold1 = -scale * N1
-    if a == 0:
-        # decisions counted 46 a situation; combinations 42 per dealer set of the plain game
-        e = (<uint64_t>base_nq[r, c]) | ((<uint64_t>base_win[r, c]) << FIELD) | ((<uint64_t>base_tie[r, c]) << (2 * FIELD))
-        _account(acc, e, hand_strength[r], N0, -scale * N0, c_nq, c_win, c_tie, bonus, category, 42 * w, 46 * w)
-        return
-    _situation_of(&st, r, c, hands, hand_strength, up)
-    for xi in range(46):
-        if a <= 5:
-            e = _switch_slot(&st, a - 1, st.unseen[xi], dead, canon, perms, strength, &sp)[0]
-            _account(acc + 10 * N_STATS, e, sp, N1, fold1, c_nq, c_win, c_tie, bonus, category, w, w)
+    for c in range(47):
+        if action[r, c] == 0:
+            # decisions counted 46 a situation; combinations 42 per dealer set of the plain game
+            e = (<uint64_t>base_nq[r, c]) | ((<uint64_t>base_win[r, c]) << FIELD) \
+                | ((<uint64_t>base_tie[r, c]) << (2 * FIELD))
+            _account(acc, e, s0, N0, -scale * N0, c_nq, c_win, c_tie, bonus, category, 42 * w, 46 * w)
         else:
-            best_e = dead[r, c, xi]
-            best_s = st.s0
-            for i in range(5):
-                e = _switch_slot(&st, i, st.unseen[xi], dead, canon, perms, strength, &sp)[0]
-                if sp > best_s:
-                    best_s = sp
-                    best_e = e
-            _account(acc + 2 * 10 * N_STATS, best_e, best_s, N1, fold1, c_nq, c_win, c_tie, bonus, category, w, w)
+            drawing = 1
+    if not drawing:
+        return
+    for xc in range(47):
+        _draws_of(&dr, &hands[r, 0], s0, r, xc, &up[r, 0], dead, canon, perms)
+        for c in range(47):
+            a = action[r, c]
+            if c == xc or a == 0:
+                continue
+            i = a - 1 if a <= 5 else dr.best
+            _account(acc + (1 if a <= 5 else 2) * 10 * N_STATS, dr.block[i][dr.shift[i][c]], dr.strength[i], N1,
+                     fold1, c_nq, c_win, c_tie, bonus, category, w, w)

@@ -42,7 +42,7 @@ from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
-from evaluator.ranking import Category, category, strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category, strength
 
 #: Dealer sets after one card is drawn: C(45, 4).
 DRAW_COMPLETIONS = 148_995
@@ -129,9 +129,10 @@ class DrawFigures:
 
 
 def dead_counts(table: CountTable, threads: int | None = None,
-                progress: Callable[[int], None] | None = None) -> np.ndarray:
+                progress: Callable[[int], None] | None = None, rows: np.ndarray | None = None) -> np.ndarray:
     """(rows, 47, 46) uint64: the packed dead-card counts of ``_game.pyx`` for every canonical
-    hand, up card and card out of play."""
+    hand, up card and card out of play.  ``rows``: only what valuing these count-table rows reads
+    (the rows and every hand one switch away; the other words stay 0), for tests."""
     t = hand_tables()
     n_threads = resolve_threads(threads)
     n = t.canon_index.shape[0]
@@ -139,6 +140,11 @@ def dead_counts(table: CountTable, threads: int | None = None,
     row_of = np.ascontiguousarray(t.by_strength, dtype=np.int64)
     nq, win, tie = (np.ascontiguousarray(a) for a in (table.no_qualify, table.win, table.tie))
     dead = np.zeros((n, 47, 46), dtype=np.uint64)
+    wanted = np.ones(n, dtype=np.uint8)
+    if rows is not None:
+        needed = np.zeros(n, dtype=bool)
+        needed[one_switch_rows(table, rows)] = True
+        wanted = np.ascontiguousarray(needed[row_of], dtype=np.uint8)      # in strength order
     states = np.zeros((n_threads, _game.COUNTERS_PER_STATE), dtype=np.int32)
     tick = progress or (lambda _n: None)
     canon_strength = t.canon_strength[t.by_strength].astype(np.int16)
@@ -149,18 +155,33 @@ def dead_counts(table: CountTable, threads: int | None = None,
             for a, b in zip(edges[:-1], edges[1:]):
                 def below(cancel: np.ndarray, a: int = int(a), b: int = int(b)) -> None:
                     _game.pairs_below_qualifier(states[0], q, t.canon_cards_by_strength, canon_strength, row_of,
-                                                a, b, nq, dead, cancel, n_threads)
+                                                a, b, nq, dead, wanted, cancel, n_threads)
                 interruptible(below)
                 tick(int(b - a))
 
         def sweep(cancel: np.ndarray, lo: int = int(lo), hi: int = int(hi)) -> None:
             _game.sweep_pairs(states, lo, hi, q, t.sorted_cards, t.sorted_masks, t.class_start,
-                              t.canon_cards_by_strength, t.canon_start, row_of, nq, win, tie, dead, cancel)
+                              t.canon_cards_by_strength, t.canon_start, row_of, nq, win, tie, dead, wanted, cancel)
         interruptible(sweep)
         tick(int(t.canon_start[hi] - t.canon_start[lo]))
     if q == 0:
         tick(n)
     return dead
+
+
+def one_switch_rows(table: CountTable, rows: np.ndarray) -> np.ndarray:
+    """The count-table rows of ``rows`` and of every hand one switched card away from them (their
+    canonical hands: what :func:`action_values` reads for these rows)."""
+    canon, _ = canonical_map()
+    binom = np.array([[math.comb(c, k) for k in range(6)] for c in range(52)], dtype=np.int64)
+    out = [np.asarray(rows, dtype=np.int64)]
+    for r in np.asarray(rows, dtype=np.int64):
+        hand = table.hands[r].astype(np.int64)
+        for i in range(5):
+            finals = np.sort(np.column_stack([np.delete(hand, i)[None, :].repeat(47, axis=0), table.up[r]]), axis=1)
+            index = binom[finals, np.arange(1, 6)].sum(axis=1)
+            out.append(canon[index] >> 5)
+    return np.unique(np.concatenate(out))
 
 
 def coefficients(variant: Variant) -> tuple[int, int, np.ndarray, int, np.ndarray]:
@@ -192,16 +213,18 @@ _GROUPS: TableMemo[None, tuple[list[str], np.ndarray, np.ndarray]] = TableMemo("
 
 def action_values(table: CountTable, variant: Variant, threads: int | None = None,
                   progress: Callable[[int], None] | None = None,
-                  rows: tuple[int, int] | None = None) -> tuple[np.ndarray, int]:
+                  rows: tuple[int, int] | None = None, dead: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """((rows, 47, 7) int64 values of every action before fees, their scale): units of
     1 / (scale * 6,853,770) antes; kept in the table's memo by paytable (the fees do not enter).
-    ``rows``: only these count-table rows (the others stay 0), for tests, not kept."""
+    ``rows``: only these count-table rows (the others stay 0), for tests, not kept; ``dead``: the
+    dead-card counts to read (default: the table's, :func:`memo_dead`)."""
     check_table(table, variant)
     coef = coefficients(variant)
     key = _paytable_key(coef)
     if rows is None and (kept := _VALUES.find(table, key)) is not None:
         return kept, coef[0]
-    dead = memo_dead(table, threads, progress)
+    if dead is None:
+        dead = memo_dead(table, threads, progress)
     canon, perms = canonical_map()
     n = table.hands.shape[0]
     values = np.zeros((n, 47, 7), dtype=np.int64)
@@ -414,8 +437,9 @@ def switch_role(cards: tuple[int, ...], i: int) -> str:
 
 
 #: The actions of the chart: kept (fold, raise), bought, then the switched card by its role.
+SINGLE_LABEL = tuple(f"switch the {o} single card" for o in ORDINAL)
 LABELS = ("keep and fold", "keep and raise", "buy a sixth card", "switch the off-suit card", "switch a paired card",
-          *(f"switch the {o} single card" for o in ORDINAL))
+          *SINGLE_LABEL)
 
 
 def _groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -424,36 +448,68 @@ def _groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndar
     return _GROUPS.get(table, None, lambda: _make_groups_and_roles(table))
 
 
+def hand_groups(hands: np.ndarray, hand_strength: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """:func:`hand_group` of many hands at once, in numpy: (the group names, each hand's index into
+    them, each group's strongest hand).  ``hands``: (n, 5) cards; ``hand_strength``: their
+    strengths.  Names are listed in order of their first hand (the per-hand loop's order)."""
+    hands = np.sort(np.asarray(hands, dtype=np.int64), axis=1)
+    n = hands.shape[0]
+    ranks = hands >> 2
+    cat = CATEGORY_BY_STRENGTH[np.asarray(hand_strength, dtype=np.int64)].astype(np.int64)
+    suit_count = (hands[:, :, None] & 3) == np.arange(4)
+    flush4 = suit_count.sum(axis=1).max(axis=1) == 4
+    present = np.zeros((n, 14), dtype=bool)                     # rank + 1; the ace also plays low (0)
+    present[np.arange(n)[:, None], ranks + 1] = True
+    present[:, 0] = present[:, 13]
+    windows = np.lib.stride_tricks.sliding_window_view(present, 5, axis=1).sum(axis=2)   # lo = -1 .. 8
+    straight4 = (windows >= 4).any(axis=1)
+    high = cat == int(Category.HIGH_CARD)
+    pair = cat == int(Category.ONE_PAIR)
+    desc = ranks[:, ::-1]
+    pair_rank = np.where(ranks[:, :-1] == ranks[:, 1:], ranks[:, :-1], -1).max(axis=1)
+    # a group's code: category, then (high card) the top two ranks or (one pair) the pair's rank,
+    # then the draws -- only for high cards and one pair
+    first = np.where(high, desc[:, 0], np.where(pair, pair_rank, 0))
+    second = np.where(high, desc[:, 1], 0)
+    extras = np.where(high | pair, flush4 * 2 + straight4, 0)
+    code = ((cat * 13 + first) * 13 + second) * 4 + extras
+    codes, first_row, index = np.unique(code, return_index=True, return_inverse=True)
+    top = np.full(codes.size, -1, dtype=np.int64)
+    np.maximum.at(top, index, np.asarray(hand_strength, dtype=np.int64))
+    order = np.argsort(first_row, kind="stable")               # names in order of their first hand
+    rank_of = np.empty(codes.size, dtype=np.int64)
+    rank_of[order] = np.arange(codes.size)
+    names = [hand_group(tuple(int(c) for c in hands[first_row[k]])) for k in order]
+    return names, rank_of[index.ravel()], top[order]
+
+
+def switch_roles(hands: np.ndarray) -> np.ndarray:
+    """(n, 5) :data:`LABELS` index of :func:`switch_role` for every card of sorted hands, in numpy."""
+    hands = np.asarray(hands, dtype=np.int64)
+    ranks, suits = hands >> 2, hands & 3
+    suit_count = (suits[:, :, None] == suits[:, None, :]).sum(axis=2)      # cards of each card's suit
+    off_suit = (suit_count.max(axis=1) == 4)[:, None] & (suit_count == 1)
+    paired = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) > 1
+    ordinal = np.cumsum(~paired, axis=1) - 1                    # the cards are sorted: singles in order
+    return np.where(off_suit, LABELS.index("switch the off-suit card"),
+                    np.where(paired, LABELS.index("switch a paired card"), LABELS.index(SINGLE_LABEL[0]) + ordinal))
+
+
 def _make_groups_and_roles(table: CountTable) -> tuple[list[str], np.ndarray, np.ndarray]:
-    names: dict[str, int] = {}
-    top: dict[str, int] = {}
-    group = np.empty(table.hands.shape[0], dtype=np.int64)
-    roles = np.empty((table.hands.shape[0], 5), dtype=np.int64)
-    for row in range(table.hands.shape[0]):
-        cards = tuple(int(c) for c in table.hands[row])
-        g = hand_group(cards)
-        group[row] = names.setdefault(g, len(names))
-        top[g] = max(top.get(g, -1), int(table.strength[row]))
-        for i in range(5):
-            roles[row, i] = LABELS.index(switch_role(cards, i))
-    order = sorted(names, key=lambda g: -top[g])
+    names, group, top = hand_groups(table.hands, table.strength)
+    order = sorted(range(len(names)), key=lambda g: -int(top[g]))    # stable: the first hand's order on a tie
     rank = np.empty(len(names), dtype=np.int64)
-    for k, g in enumerate(order):
-        rank[names[g]] = k
-    return (order, rank[group], roles)
+    rank[order] = np.arange(len(names))
+    return [names[g] for g in order], rank[group], switch_roles(table.hands)
 
 
 @cache
 def group_strengths() -> dict[str, int]:
     """Each hand group's strongest hand (its strength): the charts list groups from the strongest
-    down.  Over the 134,459 canonical hands; a second or so, once a process."""
+    down.  Over the 134,459 canonical hands, in numpy."""
     t = hand_tables()
-    hands = t.cards_by_index[t.canon_index]
-    top: dict[str, int] = {}
-    for cards, st in zip(hands.tolist(), t.canon_strength.tolist()):
-        g = hand_group(tuple(cards))
-        top[g] = max(top.get(g, -1), int(st))
-    return top
+    names, _, top = hand_groups(t.cards_by_index[t.canon_index], t.canon_strength)
+    return {name: int(st) for name, st in zip(names, top)}
 
 
 def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[DrawStrategyRowJSON, ...]:
