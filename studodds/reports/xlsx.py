@@ -71,9 +71,12 @@ class Sheet:
 
     def append(self, cells: list[Any], fmt: Any = None) -> None:
         r = self.max_row
+        number = self.ws.write_number
         for c, v in enumerate(cells):
             f = fmt or self.formats.get(c)
-            if isinstance(v, Formula):
+            if type(v) is int or type(v) is float:      # most cells (not bool: a bool is written as one)
+                number(r, c, v, f)
+            elif isinstance(v, Formula):
                 self.ws.write_formula(r, c, v.formula, v.fmt or f, v.value)
             elif isinstance(v, Styled):
                 self.ws.write(r, c, v.value, v.fmt)
