@@ -91,6 +91,34 @@ def test_sharing_probabilities_equal_direct_enumeration(deck, players):
     assert sb.expected_award(exact, pays, meter) == direct_award
 
 
+def _plain_walk(groups, max_total):
+    """Every collection of pairwise disjoint hands, one by one, by count vector."""
+    hands = [(g, h) for g, group in enumerate(groups) for h in group]
+    out = {}
+
+    def walk(start, used, counts):
+        out[counts] = out.get(counts, 0) + 1
+        if sum(counts) < max_total:
+            for i in range(start, len(hands)):
+                g, h = hands[i]
+                if not (h & used):
+                    walk(i + 1, used | h, counts[:g] + (counts[g] + 1,) + counts[g + 1:])
+
+    walk(0, frozenset(), (0,) * len(groups))
+    return out
+
+
+@pytest.mark.parametrize("groups, most", [
+    (GROUPS, 3),
+    (sb.meter_hand_groups(side("progressive-100-75-50"))[1], 4),           # one component a suit
+    ((sb.meter_hand_groups(side("progressive-100-75-50"))[1][0][:12],
+      tuple(frozenset({4 * r + s for s in range(4)} | {k}) for r in (0, 5) for k in (48, 49, 50))), 3),   # quads join suits
+])
+def test_disjoint_collections_by_components_equal_the_plain_walk(groups, most):
+    for n in range(1, most + 1):
+        assert sb._disjoint_collections(tuple(groups), n) == _plain_walk(groups, n), n
+
+
 @pytest.mark.slow
 def test_sharing_at_a_real_table():
     s = side("progressive-100-75-50")

@@ -207,7 +207,24 @@ SIMULATION_SEED = 20261129
 
 def _simulate_cycles(side: Progressive, p, cycles: int, seed: int = SIMULATION_SEED) -> tuple[np.ndarray, np.ndarray]:
     """For ``cycles`` simulated jackpot cycles: the meter when the royal hits, and the meter
-    awards other than the royal paid during the cycle (caps applied)."""
+    awards other than the royal paid during the cycle (caps applied).  The same arguments give
+    the same numbers (seeded), so a report's several figures share one run (kept, read-only)."""
+    key = (repr(side.to_dict()), tuple(sorted(p.items())), cycles, seed)
+    if key not in _CYCLES:
+        out, paid = _run_cycles(side, p, cycles, seed)
+        out.flags.writeable = False
+        paid.flags.writeable = False
+        if len(_CYCLES) >= 8:
+            _CYCLES.pop(next(iter(_CYCLES)))
+        _CYCLES[key] = (out, paid)
+    return _CYCLES[key]
+
+
+#: The runs of :func:`_simulate_cycles` kept in this process, by (rules, probabilities, cycles, seed).
+_CYCLES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _run_cycles(side: Progressive, p, cycles: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     r = float(p[Category.ROYAL_FLUSH])
     others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), v) for k, v in side.pays.items()
@@ -270,8 +287,48 @@ def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction]
 @lru_cache(maxsize=4)
 def _disjoint_collections(groups: tuple[tuple[frozenset, ...], ...], max_total: int) -> dict:
     """D[(x_0, x_1, ...)]: number of collections with x_g hands from group g, all pairwise
-    disjoint (hands as frozensets of cards)."""
+    disjoint (hands as frozensets of cards), for x_0 + x_1 + ... <= max_total.
+
+    Hands that share no card with any hand of another set of hands never conflict with it, so the
+    hands split into the connected components of "shares a card" (the straight and royal flushes:
+    one component a suit); a collection is a collection in each component, and D is the product
+    of the components' counts (a convolution of count vectors), each component walked alone."""
     hands = [(g, h) for g, group in enumerate(groups) for h in group]
+    parent = list(range(len(hands)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    holder: dict[int, int] = {}
+    for i, (_, h) in enumerate(hands):
+        for card in h:
+            if card in holder:
+                parent[root(i)] = root(holder[card])
+            else:
+                holder[card] = i
+    components: dict[int, list] = {}
+    for i, hand in enumerate(hands):
+        components.setdefault(root(i), []).append(hand)
+    zero = (0,) * len(groups)
+    out: dict = {zero: 1}
+    for members in components.values():
+        local = _walk_collections(members, len(groups), max_total)
+        product_: dict = {}
+        for a, n in out.items():
+            for b, m in local.items():
+                if sum(a) + sum(b) <= max_total:
+                    key = tuple(x + y for x, y in zip(a, b))
+                    product_[key] = product_.get(key, 0) + n * m
+        out = product_
+    return out
+
+
+def _walk_collections(hands: list, n_groups: int, max_total: int) -> dict:
+    """The collections of pairwise disjoint hands among ``hands`` ((group, card set) pairs), by
+    their count vector, each listed once (the empty one included)."""
     out: dict = {}
 
     def walk(start: int, used: frozenset, counts: tuple):
@@ -283,7 +340,7 @@ def _disjoint_collections(groups: tuple[tuple[frozenset, ...], ...], max_total: 
             if not (h & used):
                 walk(i + 1, used | h, counts[:g] + (counts[g] + 1,) + counts[g + 1:])
 
-    walk(0, frozenset(), (0,) * len(groups))
+    walk(0, frozenset(), (0,) * n_groups)
     return out
 
 
