@@ -172,6 +172,26 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
         estimate = float(fixed) + float(r) * float(per_cycle.mean())
         half = Z95 * float(r) * float(per_cycle.std(ddof=1)) / math.sqrt(len(per_cycle))
         return LongRun(None, None, 1 / r, None, None, quantiles, not others, award_q, (estimate, half))
+    rtp, mean_at_royal, mean_meter = _renewal(side, p)
+    return LongRun(rtp, 1 - rtp, 1 / r, mean_at_royal, mean_meter, quantiles, not others, award_q)
+
+
+def long_run_return(side: Progressive, probabilities=None) -> Fraction | None:
+    """The long-run return to player of :func:`long_run` alone (None when a cap makes it
+    inexact), without the quantiles' simulated cycles."""
+    p = probabilities or hit_probabilities()
+    if any(isinstance(x, MeterPay) and x.cap is not None for x in side.pays.values()):
+        return None
+    return _renewal(side, p)[0]
+
+
+def _renewal(side: Progressive, p) -> tuple[Fraction, Fraction, Fraction]:
+    """(return to player, expected meter at the royal, mean meter) of an uncapped meter, in
+    closed form (:func:`long_run`)."""
+    royal = side.pays.get(Category.ROYAL_FLUSH)
+    r = p[Category.ROYAL_FLUSH]
+    c, seed = side.contribution, side.seed
+    others = {k: v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH}
     a = 1 - sum((v.share * p[k] / (1 - r) for k, v in others.items()), Fraction(0))
     s = 1 - r
     if a == 1:
@@ -186,8 +206,8 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     # money conservation per cycle: seed + c*E[K] = E[other meter awards] + E[meter at royal]
     other_pay = (seed + c / r - mean_at_royal) * r
     royal_pay = (royal.share * mean_at_royal * r) if isinstance(royal, MeterPay) else Fraction(0)
-    rtp = fixed + other_pay + royal_pay
-    return LongRun(rtp, 1 - rtp, 1 / r, mean_at_royal, mean_meter, quantiles, not others, award_q)
+    rtp = fixed_return(side, p) + other_pay + royal_pay
+    return rtp, mean_at_royal, mean_meter
 
 
 #: Jackpot cycles simulated (seeded, so reports are reproducible) for the quantiles of the meter

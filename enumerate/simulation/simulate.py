@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
@@ -46,7 +46,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
 from enumerate.core.shapes import Count, ExactOrNull, Interval, Minimum, shape
 from enumerate.core.tabular import tabular
-from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run
+from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run_return
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from enumerate.sidebets.analysis import SideBetAnalysis, combined_raise_set, dealer_tables, settle
@@ -215,19 +215,29 @@ def raise_mask(table: CountTable, variant: Variant, strategy: Callable[..., Any]
     return RaiseValue.of(variant).optimal(table)
 
 
+@cache
+def _every_hand() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(cards, strength, hands per strength, suit key) of the 2,598,960 hands by colex index, made
+    once a process (every plan reads them): the cards sorted ascending, the suit key the five
+    suits packed 2 bits each, the raise words' index within a strength."""
+    cards = np.ascontiguousarray(hands_of_indices(np.arange(N_HANDS, dtype=np.int32)), dtype=np.uint8)
+    strength = strength_by_index().astype(np.int64)
+    key = ((cards.astype(np.int64) & 3) << np.array([0, 2, 4, 6, 8])).sum(axis=1)
+    for a in (cards, strength, key):
+        a.flags.writeable = False
+    return cards, strength, np.bincount(strength, minlength=N_STRENGTHS), key
+
+
 def make_plan(table: CountTable, variant: Variant, mask: np.ndarray, threads: int | None = None) -> Plan:
     """The kernel's tables for ``variant`` played by the raise ``mask`` over ``table``."""
-    cards = hands_of_indices(np.arange(N_HANDS, dtype=np.int32))
+    cards, strength, hands, suit_key = _every_hand()
     row_of = np.full(N_HANDS, -1, np.int32)
     row_of[table.hand_indices] = np.arange(table.hands.shape[0], dtype=np.int32)
     bits = np.zeros(N_HANDS, np.uint64)
     kind = np.zeros(N_HANDS, np.uint8)
-    _simulate.raise_bits(np.ascontiguousarray(cards, dtype=np.uint8), row_of,
-                         np.ascontiguousarray(mask, dtype=np.uint8), bits, kind, resolve_threads(threads))
+    _simulate.raise_bits(cards, row_of, np.ascontiguousarray(mask, dtype=np.uint8), bits, kind, resolve_threads(threads))
     if (kind > 2).any():
         raise AssertionError("a canonical hand is missing from the count table")
-    strength = strength_by_index().astype(np.int64)
-    hands = np.bincount(strength, minlength=N_STRENGTHS)
     always = np.bincount(strength, weights=kind == 1, minlength=N_STRENGTHS) == hands
     never = np.bincount(strength, weights=kind == 0, minlength=N_STRENGTHS) == hands
     flag = np.where(always, 1, np.where(never, 0, 2)).astype(np.uint8)
@@ -235,10 +245,8 @@ def make_plan(table: CountTable, variant: Variant, mask: np.ndarray, threads: in
     base = np.full(N_STRENGTHS, -1, np.int32)
     base[mixed] = np.arange(mixed.size, dtype=np.int32) * 1024
     looked_up = flag[strength] == 2
-    suits = cards[looked_up].astype(np.int64) & 3          # hands_of_indices: cards sorted ascending
-    key = (suits << np.array([0, 2, 4, 6, 8])).sum(axis=1)
     words = np.zeros(max(mixed.size, 1) * 1024, np.uint64)
-    words[base[strength[looked_up]] + key] = bits[looked_up]
+    words[base[strength[looked_up]] + suit_key[looked_up]] = bits[looked_up]
     bets = variant.side_bets
     width = max([2 * len(b.pays.pays) + 2 for b in bets] + [1])
     side = variant.progressive
@@ -347,7 +355,7 @@ def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads
         p = {c: Fraction(int(by_cat[c]), table.n_situations) for c in Category}
     else:
         p = hit_probabilities()
-    return Exact(base, bets, p, fixed_return(side, p), long_run(side, p).return_to_player)
+    return Exact(base, bets, p, fixed_return(side, p), long_run_return(side, p))
 
 
 # ------------------------------------------------------------------------------ the result
