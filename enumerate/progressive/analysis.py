@@ -247,27 +247,37 @@ _CYCLES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 def _run_cycles(side: Progressive, p, cycles: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     r = float(p[Category.ROYAL_FLUSH])
-    others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), v) for k, v in side.pays.items()
-              if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH]
+    others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), float(v.share), None if v.cap is None else float(v.cap))
+              for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH]
     c, s0 = float(side.contribution), float(side.seed)
     lengths = rng.geometric(r, size=cycles)
     out = np.empty(cycles)
     paid = np.zeros(cycles)
-    for i, k in enumerate(lengths):
-        events = []
-        for q, pay in others:
-            n = rng.binomial(k - 1, q)
-            events += [(int(j), pay) for j in rng.integers(1, k, size=n)] if k > 1 else []
-        events.sort(key=lambda e: e[0])
-        meter, last = s0, 0
-        for j, pay in events:
+    binomial, integers = rng.binomial, rng.integers
+    for i, k in enumerate(lengths.tolist()):
+        # the random numbers in the order they were always drawn: per other award its count, then
+        # (when the cycle has wagers before the royal) its wagers; events in wager order, the
+        # awards in pay-table order at one wager (a stable sort)
+        at: list[int] = []
+        award: list[int] = []
+        for o, (q, _, _) in enumerate(others):
+            n = binomial(k - 1, q)
+            if k > 1:
+                js = integers(1, k, size=n).tolist()
+                at += js
+                award += [o] * len(js)
+        meter, last, total = s0, 0, 0.0
+        for e in sorted(range(len(at)), key=at.__getitem__):
+            j = at[e]
+            _, share, cap = others[award[e]]
             meter += c * (j - last)
             last = j
-            amount = float(pay.share) * meter
-            if pay.cap is not None:
-                amount = min(amount, float(pay.cap))
+            amount = share * meter
+            if cap is not None:
+                amount = min(amount, cap)
             meter -= amount
-            paid[i] += amount
+            total += amount
+        paid[i] = total
         out[i] = meter + c * (k - last)
     return out, paid
 
