@@ -299,10 +299,11 @@ def test_suit_classes_of_the_whole_game_equal_the_per_hand_enumeration(table):
     calculator's, on the canonical cards and on a suit-relabelled copy of the situation."""
     from enumerate.draws import game
     v = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "one.toml")
-    values, scale = game.action_values(table, v)
     rng = np.random.default_rng(2026)
     rows = rng.choice(table.hands.shape[0], 4, replace=False)
+    dead = game.dead_counts(table, rows=rows)           # the words these rows read, by the whole game's sweep
     for row in rows:
+        values, scale = game.action_values(table, v, rows=(int(row), int(row) + 1), dead=dead)
         cards = tuple(int(c) for c in table.hands[row])
         for col in rng.choice(47, 3, replace=False):
             up = int(table.up[row, col])
