@@ -54,7 +54,7 @@ def own_cache(_private_cache, tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def whole_draws_games(_private_cache):
-    """The whole games of the built-in tables with draws (two minutes of counting each time),
+    """The whole games of the built-in tables with draws (about a minute of counting, both),
     counted once for the run and kept in its cache: the first worker to ask counts them under a
     lock, the other then reads them (each read verified).  The subprocesses of the docs and of
     `check results/` read them from the cache instead of counting them again."""
