@@ -45,7 +45,7 @@ from libc.string cimport memset
 from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, strength_table, category_table, N_STRENGTHS
 from evaluator._eval import strength_by_index
-from enumerate.core._counters cimport N_COUNTERS, add_hand, below_term, insertion_bases
+from enumerate.core._counters cimport N_COUNTERS, add_hand, insertion_bases
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport popcount5, subsets_by_size
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
@@ -59,6 +59,7 @@ COUNTERS_PER_STATE = N_COUNTERS
 
 cdef enum:
     N_TERMS = 26        # subsets S of the hand's 5 cards with at most 3 cards
+    N_SMALL = 16        # of them, those with at most 2 (they come first: subsets_by_size)
     FIELD = 20          # bits of one count in a packed word
     N1 = 148995         # C(45, 4): dealer sets after one card is drawn
     N0 = 163185         # C(46, 4)
@@ -84,6 +85,8 @@ def _init():
         _MASK[k] = masks[k]
         _SIZE[k] = popcount5(masks[k])
         _SIGN[k] = -1 if _SIZE[k] % 2 else 1
+        assert (_SIZE[k] <= 2) == (k < N_SMALL), "subsets_by_size lists the subsets by size"
+        assert _SIZE[k] < 3 or _SIGN[k] == -1
 
 
 _init()
@@ -96,6 +99,8 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
     cdef const int32_t* binom = binom_table()
     cdef const int16_t* strength = strength_table()
     cdef int32_t base[26 * 5]
+    cdef int32_t term_base[26]
+    cdef int term_col[26]
     cdef int q[4]
     cdef int u, d, k, i, n, r, nb, below_mask
     cdef int64_t total
@@ -120,18 +125,25 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
                     q[n] = p[i]
                     n += 1
             insertion_bases(q, n, binom, &base[k * 5])       # T = Q + d, r of Q below d
-        nb = 0
+        nb = -1
         for d in range(u + 1, 52):
             if (pmask >> d) & 1:
                 continue
-            while nb < 5 and p[nb] < d:          # the cards of p below d: its first nb
-                nb += 1
-            below_mask = (1 << nb) - 1
+            if nb < 0 or (nb < 5 and p[nb] < d):
+                if nb < 0:
+                    nb = 0
+                while nb < 5 and p[nb] < d:      # the cards of p below d: its first nb
+                    nb += 1
+                below_mask = (1 << nb) - 1
+                for k in range(N_TERMS):         # each term's base and binomial column until d passes a card of p
+                    r = _POP[_MASK[k] & below_mask] + 1      # u < d
+                    term_base[k] = base[k * 5 + r]
+                    term_col[k] = r + 1
             total = 0
-            for k in range(N_TERMS):
-                r = _POP[_MASK[k] & below_mask] + 1          # u < d
-                idx = base[k * 5 + r] + binom[d * 6 + r + 1]
-                total += _SIGN[k] * below_term(cnt, strength, idx, _SIZE[k] + 2, x)
+            for k in range(N_SMALL):             # sets of 2 to 4 cards: counters
+                total += _SIGN[k] * cnt[term_base[k] + binom[d * 6 + term_col[k]]]
+            for k in range(N_SMALL, N_TERMS):    # 5 cards (three of p with u and d): one hand, below x or not
+                total -= strength[term_base[k] + binom[d * 6 + term_col[k]]] < x
             out[u * 52 + d] = <int32_t>total
 
 
