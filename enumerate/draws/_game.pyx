@@ -102,7 +102,7 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
     cdef int32_t term_base[26]
     cdef int term_col[26]
     cdef int q[4]
-    cdef int u, d, k, i, n, r, nb, below_mask
+    cdef int u, d, k, i, n, r, nb, below_mask, set_for
     cdef int64_t total
     cdef int32_t idx
     cdef uint64_t pmask = 0
@@ -125,20 +125,20 @@ cdef void _pairs_below(const int32_t* cnt, const uint8_t* p, int x, int32_t* out
                     q[n] = p[i]
                     n += 1
             insertion_bases(q, n, binom, &base[k * 5])       # T = Q + d, r of Q below d
-        nb = -1
+        nb = 0
+        set_for = -1                             # the nb the terms below were set for
         for d in range(u + 1, 52):
             if (pmask >> d) & 1:
                 continue
-            if nb < 0 or (nb < 5 and p[nb] < d):
-                if nb < 0:
-                    nb = 0
-                while nb < 5 and p[nb] < d:      # the cards of p below d: its first nb
-                    nb += 1
+            while nb < 5 and p[nb] < d:          # the cards of p below d: its first nb
+                nb += 1
+            if nb != set_for:                    # each term's base and binomial column, until d passes a card of p
                 below_mask = (1 << nb) - 1
-                for k in range(N_TERMS):         # each term's base and binomial column until d passes a card of p
+                for k in range(N_TERMS):
                     r = _POP[_MASK[k] & below_mask] + 1      # u < d
                     term_base[k] = base[k * 5 + r]
                     term_col[k] = r + 1
+                set_for = nb
             total = 0
             for k in range(N_SMALL):             # sets of 2 to 4 cards: counters
                 total += _SIGN[k] * cnt[term_base[k] + binom[d * 6 + term_col[k]]]

@@ -42,7 +42,7 @@ from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category, strength
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category, hand_indices, strength
 
 #: Dealer sets after one card is drawn: C(45, 4).
 DRAW_COMPLETIONS = 148_995
@@ -173,14 +173,11 @@ def one_switch_rows(table: CountTable, rows: np.ndarray) -> np.ndarray:
     """The count-table rows of ``rows`` and of every hand one switched card away from them (their
     canonical hands: what :func:`action_values` reads for these rows)."""
     canon, _ = canonical_map()
-    binom = np.array([[math.comb(c, k) for k in range(6)] for c in range(52)], dtype=np.int64)
     out = [np.asarray(rows, dtype=np.int64)]
     for r in np.asarray(rows, dtype=np.int64):
-        hand = table.hands[r].astype(np.int64)
         for i in range(5):
-            finals = np.sort(np.column_stack([np.delete(hand, i)[None, :].repeat(47, axis=0), table.up[r]]), axis=1)
-            index = binom[finals, np.arange(1, 6)].sum(axis=1)
-            out.append(canon[index] >> 5)
+            finals = np.column_stack([np.delete(table.hands[r], i)[None, :].repeat(47, axis=0), table.up[r]])
+            out.append(canon[hand_indices(finals)] >> 5)
     return np.unique(np.concatenate(out))
 
 

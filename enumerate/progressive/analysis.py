@@ -143,7 +143,6 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     royal = side.pays.get(Category.ROYAL_FLUSH)
     r = p[Category.ROYAL_FLUSH]
     c, seed = side.contribution, side.seed
-    capped = any(isinstance(x, MeterPay) and x.cap is not None for x in side.pays.values())
     others = {k: v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH}
     fixed = fixed_return(side, p)
     quantiles = {}
@@ -161,7 +160,7 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     if isinstance(royal, MeterPay):
         award_q = {q: (min(royal.share * m, royal.cap) if royal.cap is not None else royal.share * m)
                    for q, m in quantiles.items()}
-    if capped:
+    if side.capped:
         meters, other_awards = _simulate_cycles(side, p, QUANTILE_CYCLES)
         royal_awards = np.zeros(len(meters))
         if isinstance(royal, MeterPay):
@@ -180,7 +179,7 @@ def long_run_return(side: Progressive, probabilities=None) -> Fraction | None:
     """The long-run return to player of :func:`long_run` alone (None when a cap makes it
     inexact), without the quantiles' simulated cycles."""
     p = probabilities or hit_probabilities()
-    if any(isinstance(x, MeterPay) and x.cap is not None for x in side.pays.values()):
+    if side.capped:
         return None
     return _renewal(side, p)[0]
 

@@ -74,6 +74,11 @@ class Progressive:
     def __post_init__(self) -> None:
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
 
+    @property
+    def capped(self) -> bool:
+        """Whether a meter pay has a cap (the long-run return then has no closed form)."""
+        return any(isinstance(x, MeterPay) and x.cap is not None for x in self.pays.values())
+
     def pay_text(self, category: Category) -> str:
         pay = self.pays.get(category)
         if pay is None:
