@@ -526,18 +526,16 @@ def test_two_card_switches_on_a_reduced_deck_match_brute_force():
                                   ["holecards", "oasis-one-card", "--exposed", "1"], ["edgesort", "sixth-card"],
                                   ["collusion", "oasis-one-card", "--partners", "1"], ["ev-table", "sixth-card", "--out", "x.npz"],
                                   ["design", "sensitivity", "oasis-one-card"], ["progressive", "with-progressive.toml"],
-                                  ["analyze", "switch-two-and-buy.toml"]])
+                                  ["analyze", "with-progressive.toml"]])
 def test_what_does_not_cover_draws_refuses_them_in_one_line(args, tmp_path):
-    """Every analysis of the plain game (and the exact whole game of a table that both switches
-    several cards and sells a sixth card) refuses a table with draws: one line, exit 2, never a
-    figure of the wrong game."""
+    """Every analysis of the plain game (and the exact whole game of a table with draws and a
+    progressive) refuses a table with draws: one line, exit 2, never a figure of the wrong game."""
     import shutil
 
     from cli_runner import run_cli
     shutil.copytree(Path(__file__).parents[1] / "docs" / "variants", tmp_path / "docs" / "variants")
     (tmp_path / "with-progressive.toml").write_text(ONE_AND_BUY + "[progressive]\nseed = 100\n"
                                                     "[progressive.pays]\nroyal_flush = \"100% meter\"\n")
-    (tmp_path / "switch-two-and-buy.toml").write_text(ONE_AND_BUY)
     r = run_cli(*args, "--quiet", cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and not r.stdout, (r.stdout, r.stderr)
     assert "switch" in r.stderr or "draws" in r.stderr or "sixth card" in r.stderr, r.stderr

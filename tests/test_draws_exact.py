@@ -51,14 +51,22 @@ def test_the_classes_of_a_slice_are_its_situations_up_to_suits():
 
 def test_a_slice_equals_the_sum_over_its_concrete_situations():
     """The slice's exact EV (from the best actions and again from its return table) equals the
-    mean best EV over every concrete situation valued one by one, suits not reduced."""
+    mean best EV over every concrete situation valued one by one, suits not reduced; counted by
+    rank patterns (the default, buying included) it gives the same figures."""
+    from studodds import api
     sl = ex.Slice.parse("A,K", "royal_flush")
-    got = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    got = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2, by="situation_classes")
     evs = [situation_draws(TWO, hand, up, threads=2).best.ev for hand, up in _concrete(sl)]
     assert got.situations == len(evs) == 24 and got.expected == sum(evs, Fraction(0)) / len(evs)
     rows = got.return_rows()                      # asserts that both paths agree
     assert sum(r.probability for r in rows if not r.outcome.startswith("fee_")) == 1
     assert got.share == Fraction(24, ex.SITUATIONS)
+    ranks = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2, table=api.count_table("us-common"))
+    assert ranks.method == "rank_patterns" and ranks.classes == 2
+    same = {"situations", "share_of_situations", "expected_return_per_ante", "house_edge_per_ante", "element_of_risk",
+            "standard_deviation_antes", "raise_probability", "fees_per_hand_antes", "action_shares", "return_table",
+            "strategy"}
+    assert {k: v for k, v in ranks.to_dict().items() if k in same} == {k: v for k, v in got.to_dict().items() if k in same}
 
 
 @pytest.mark.slow
@@ -104,61 +112,61 @@ def small_shards(monkeypatch):
 def test_shards_resume_and_split_to_the_same_figures(tmp_path, small_shards):
     sl = ex.Slice.parse("A,K", "royal_flush")
     folder = tmp_path / "ck"
-    first = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=1)
+    first = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=1, by="situation_classes")
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["run.json", "shard-0000000.json", "shard-0000001.json", "shard-0000002.json"]
     (folder / "shard-0000001.json").unlink()               # an interrupted run: one shard missing
-    again = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=2)
-    resumed = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=2)   # nothing left to value
-    plain = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    again = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=2, by="situation_classes")
+    resumed = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=2, by="situation_classes")   # nothing left to value
+    plain = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2, by="situation_classes")
     strip = {"core_seconds_per_class", "whole_game_core_hours"}
     dicts = [{k: v for k, v in r.to_dict().items() if k not in strip} for r in (first, again, resumed, plain)]
     assert dicts[0] == dicts[1] == dicts[2] == dicts[3]
     assert resumed.seconds_per_class == again.seconds_per_class > 0 and first.seconds_per_class > 0
     with pytest.raises(ParameterError, match="another variant file, slice or version"):
-        ex.run_slice(TWO, ONE_AND_BUY, ex.Slice.parse("A", "royal_flush"), checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, ex.Slice.parse("A", "royal_flush"), checkpoint=folder, by="situation_classes")
 
 
 def test_a_damaged_or_forged_checkpoint_is_refused(tmp_path, small_shards):
     sl = ex.Slice.parse("A,K", "royal_flush")
     folder = tmp_path / "ck"
-    ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=1)
+    ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, threads=1, by="situation_classes")
     shard = folder / "shard-0000000.json"
     good = shard.read_text()
     data = json.loads(good)
     data["sums"]["situations"][0] += 1                      # edited
     shard.write_text(json.dumps(data))
     with pytest.raises(ParameterError, match="checksum does not match"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     key = json.loads((folder / "run.json").read_text())     # forged with a good checksum: the sums must add up
     data["sha256"] = shard_digest(key, 0, data["sums"])
     shard.write_text(json.dumps(data))
     with pytest.raises(ParameterError, match="do not add up"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     other = json.loads((folder / "shard-0000001.json").read_text())   # another shard's (valid) sums
     shard.write_text(json.dumps({"shard": 0, "sha256": shard_digest(key, 0, other["sums"]), "sums": other["sums"]}))
     with pytest.raises(ParameterError, match="holds other classes"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     for text in ("", "{", "[1, 2]", '{"shard": 0}', "nan"):
         shard.write_text(text)
         with pytest.raises(ParameterError):
-            ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+            ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     shard.unlink()
     os.mkfifo(shard)                                        # never opened: it would block
     with pytest.raises(ParameterError, match="not a regular file"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     shard.unlink()
     (folder / "notes.txt").write_text("mine")
     with pytest.raises(ParameterError, match="which no run of draws-exact writes"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=folder, by="situation_classes")
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "thesis.tex").write_text("mine")
     with pytest.raises(ParameterError, match="not a checkpoint of draws-exact"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=busy)
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=busy, by="situation_classes")
     assert sorted(p.name for p in busy.iterdir()) == ["thesis.tex"]
     with pytest.raises(ParameterError, match="not a folder"):
-        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=busy / "thesis.tex")
+        ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=busy / "thesis.tex", by="situation_classes")
 
 
 @settings(max_examples=200, deadline=None)
@@ -203,7 +211,8 @@ def test_the_command_prints_the_slice_and_its_json(tmp_path):
     r = run_cli("draws-exact", "--up", "A", "--json", str(tmp_path / "both.toml"), "--hands", "royal_flush", "--quiet")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert d["kind"] == "draws_exact" and d["exact"] is True and d["classes"] == 3 and d["situations"] == 12
+    assert d["kind"] == "draws_exact" and d["exact"] is True and d["situations"] == 12
+    assert d["method"] == "rank_patterns" and d["classes"] == 1        # one group: the pattern AKQJT, up rank A
     assert sum(Fraction(x["probability"]["exact"]) for x in d["return_table"] if not x["outcome"].startswith("fee")) == 1
 
 
@@ -225,7 +234,7 @@ def test_a_slice_where_every_hand_is_kept_equals_the_count_table():
     from evaluator.ranking import CATEGORY_BY_STRENGTH
     from studodds import api
     sl = ex.Slice.parse("2", "four_of_a_kind")
-    got = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    got = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2, by="situation_classes")
     assert got.sums.situations[0] == got.situations and list(got.sums.chart.values()) == [got.situations]
     base = TWO.base_game()
     table = api.count_table(base)
@@ -246,9 +255,9 @@ def test_a_slice_on_a_dask_cluster_equals_the_local_run(tmp_path, small_shards):
     """Shards valued by Dask worker processes give the very integers of the local run."""
     distributed = pytest.importorskip("distributed")
     sl = ex.Slice.parse("A,K", "royal_flush")
-    local = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2)
+    local = ex.run_slice(TWO, ONE_AND_BUY, sl, threads=2, by="situation_classes")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        remote = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=tmp_path / "ck", scheduler=cluster.scheduler_address)
+        remote = ex.run_slice(TWO, ONE_AND_BUY, sl, checkpoint=tmp_path / "ck", scheduler=cluster.scheduler_address, by="situation_classes")
     strip = {"core_seconds_per_class", "whole_game_core_hours"}
     assert ({k: v for k, v in remote.to_dict().items() if k not in strip}
             == {k: v for k, v in local.to_dict().items() if k not in strip})

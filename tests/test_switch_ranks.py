@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from checkpoints import forge_shard
+from test_draws import EVERY_SWITCH, ONE_AND_BUY
 
 from enumerate.core.slices import SITUATIONS, Slice
 from enumerate.draws import exact as ex
@@ -22,10 +23,17 @@ from enumerate.rules.variant_file import load_variant_file, parse_variant_text
 from evaluator.cards import RANKS
 from evaluator.errors import ParameterError, StudoddsError
 from evaluator.ranking import Category
+from studodds.api import load_variant
 
 GALEWIND_FILE = "docs/variants/oasis-galewind.toml"
 GALEWIND = load_variant_file(GALEWIND_FILE).variant
 ONLINE = load_variant_file("docs/variants/oasis-online.toml").variant
+#: Switch one or two cards, or buy a sixth card; every switch set (Galewind's fees) and buying; buying only.
+BOTH = parse_variant_text(ONE_AND_BUY, "both.toml")
+EVERY = parse_variant_text(EVERY_SWITCH, "every.toml")
+SIXTH = load_variant("sixth-card")
+#: BOTH with a free sixth card: bought wherever it helps at all, flushes included.
+FREE = parse_variant_text(ONE_AND_BUY.replace('fee = "1/2"', "fee = 0"), "free.toml")
 ALL = frozenset(Category)
 FIELDS = ("situations", "outcomes", "ev", "raised", "chart")
 
@@ -114,7 +122,7 @@ def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
     table passes, a rerun reads the checkpoint, a forged or foreign one is refused."""
     sl = Slice.parse("A", None)
     few = tuple(a[-5:] for a in swr.groups(sl))        # the last five groups
-    monkeypatch.setattr(ex, "slice_classes", lambda variant, sl: few)
+    monkeypatch.setattr(ex, "slice_classes", lambda variant, sl, by=None: few)
     monkeypatch.setattr(swr, "SHARD", 2)
     folder = tmp_path / "ck"
     first = ex.run_slice(GALEWIND, "galewind", sl, table=table, checkpoint=folder)
@@ -148,12 +156,42 @@ def test_a_run_by_rank_patterns_needs_the_count_table():
 
 
 def test_which_tables_are_counted_by_rank_patterns():
-    assert ex.method(GALEWIND) == ex.method(ONLINE) == "rank_patterns"
-    from test_draws import ONE_AND_BUY
-    both = parse_variant_text(ONE_AND_BUY, "both.toml")
-    assert ex.method(both) == "situation_classes" and "sixth card" in swr.supported(both)
-    with pytest.raises(StudoddsError, match="sixth card"):
-        swr.SwitchRules(both)
+    """Every table with draws, a sixth card for sale or not; the class path when asked for."""
+    assert ex.method(GALEWIND) == ex.method(ONLINE) == ex.method(BOTH) == ex.method(SIXTH) == "rank_patterns"
+    assert ex.method(BOTH, "situation_classes") == "situation_classes"
+    plain = parse_variant_text(ONE_AND_BUY[:ONE_AND_BUY.index("[switch]")], "plain.toml")
+    assert "no switching or sixth card" in swr.supported(plain)
+    with pytest.raises(StudoddsError, match="no switching or sixth card"):
+        swr.SwitchRules(plain)
+    with pytest.raises(StudoddsError, match="no switching or sixth card"):
+        ex.method(plain, "rank_patterns")
+    rules = swr.SwitchRules(BOTH)
+    assert rules.allowed.tolist() == [1, 1, 1, 0, 0, 0, 1] and rules.fees[ex.BUY_KIND] == Fraction(1, 2)
+    assert rules.tden[ex.BUY_KIND] == rules.tden[1] and rules.draws[ex.BUY_KIND] == 46
+
+
+@pytest.mark.parametrize("variant, ranks, up, categories", [
+    (FREE, "AKT42", 3, frozenset({Category.FLUSH})),    # a flush: bought cards of its suit (six suited) or not
+    (FREE, "QJT98", 6, frozenset({Category.STRAIGHT_FLUSH})),
+    (SIXTH, "AAAAK", 3, ALL),                           # buying only: the up card's suit, quads kept
+])
+def test_buying_in_a_small_group_equals_the_class_path(variant, ranks, up, categories):
+    mine, ref = _both(variant, ranks, up, categories)
+    assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
+    assert sum(mine["situations"]) == sum(mine["chart"].values()) > 0
+    assert mine["situations"][ex.BUY_KIND] > 0 or variant is SIXTH
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, ranks, up", [
+    (BOTH, "QQ953", 5),         # four of a suit and the bought card of it; a pair kept or broken
+    (EVERY, "KK774", 7),        # every switch set, the five forced, and buying; the up rank in the hand
+    (SIXTH, "J8632", 0),        # buying only, against a deuce: four-flushes of every suit
+])
+def test_buying_in_a_group_equals_the_class_path(variant, ranks, up):
+    mine, ref = _both(variant, ranks, up)
+    assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
+    assert mine["situations"][ex.BUY_KIND] > 0
 
 
 @pytest.mark.slow

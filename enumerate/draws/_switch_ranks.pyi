@@ -4,6 +4,7 @@ import numpy as np
 OPENMP: bool
 DEBUG_BUILD: bool
 GROUP_FIELDS: int
+BUY_ACTION: int
 KIND_FIELDS: int
 
 def flush_tables(fl_mask: np.ndarray, st_idx: np.ndarray, nf_idx: np.ndarray, st_nq: np.ndarray, nf_nq: np.ndarray,

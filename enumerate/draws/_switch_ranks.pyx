@@ -23,12 +23,20 @@ cards K all of one suit (or none kept), the draw k cards of that suit, ranks d d
 dead in it -- was counted above as the non-flush hand; per situation and discard each such draw
 adds its flush value and takes off its non-flush one (values and outcomes, signed).
 
+**Buying a sixth card** is a draw of one card too: the dealer's hole cards avoid the six, so its
+leaves are those of the one-card draws (the same rank part, n and dead s0 ranks), valued as the
+best five of the six.  Without a flush that is a rank function, the best of h + d less one card:
+the hand itself or one of its one-card switches, max(s(h), s(h - x + d)).  A flush among the six
+needs five of a suit: the hand a flush (any draw: the flush, or the best five of six suited cards
+when the draw is of its suit), or four of a suit and the draw of it; those draws are corrected per
+situation as above.
+
 A draw's value is :mod:`enumerate.draws.hand`'s: raise (the linear form less n * (c_tie -
 bonus)) or fold (-scale * n), the better one, or the raise when switching five forces it; n =
 C(46 - k, 4).  A situation's action is worth the sum over its draws, exact in units of
 1 / (scale * n * C(46, k)) antes, less the fee; its best action (keep, then fewer cards, then the
-masks' order over the sorted hand) is compared exactly in 128-bit integers.  Per group the kernel
-sums, weighted, per kind of best action (keep, switch 1..5): situations, value, raised draws and
+masks' order over the sorted hand, then buying) is compared exactly in 128-bit integers.  Per group
+the kernel sums, weighted, per kind of best action (keep, switch 1..5, buy): situations, value, raised draws and
 the outcomes by final category (the columns of enumerate.draws.hand.OUTCOME_STATS), and the value
 of keeping in every situation (the normal game's, a check); per situation the best mask and
 whether keeping raises.
@@ -51,11 +59,15 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 DEF NF = 82             # per action: value, raised draws, outcomes (10 categories x 8)
+DEF NA = 33             # actions per situation: the 32 switch masks, then buying (BUYA)
+DEF BUYA = 32           # the action "buy a sixth card"
 DEF KF = 83             # per kind of best action: situations, value, raised draws, outcomes
-DEF GF = 499            # a group's sums: 6 kinds x KF, then the value of keeping
+DEF GF = 582            # a group's sums: 7 kinds (keep, switch 1..5, buy) x KF, then the value of keeping
 DEF UNSEEN = 46
-#: Fields of a group's sums (6 kinds x 83, then the value of keeping).
+#: Fields of a group's sums (7 kinds x 83, then the value of keeping).
 GROUP_FIELDS = GF
+#: The best action "buy a sixth card" (after the switch masks 0..31).
+BUY_ACTION = BUYA
 #: Fields per kind: situations, value, raised draws, then the outcomes (10 x 8).
 KIND_FIELDS = KF
 
@@ -164,6 +176,7 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                  const uint8_t[:, ::1] hole_i, const uint8_t* allowed, bint forced5,
                  const int64_t* tden, const int64_t* fee_num, int64_t fee_den, const Rules* R,
                  int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel) noexcept nogil:
+    # allowed[k]: k cards may be switched (k = 1..5), allowed[6]: a sixth card may be bought
     cdef const int32_t* binom = binom_table()
     cdef int n_s = <int>(s_hi - s_lo)
     cdef int a[13]
@@ -182,9 +195,11 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     cdef int n_k[6]
     cdef int shv[32]
     cdef int dr[5]
-    cdef int dbits, distinct, sh13, live0, o, ok
+    cdef int dbits, distinct, sh13, live0, o, ok, hs, x, rb
+    cdef int sb = 0
     cdef int64_t n, mult
-    cdef bint force
+    cdef bint force, buy1
+    cdef bint buy = allowed[6]
     # the leaf odometer over the draw's ranks: per rank up to two options (s0 card drawn or not)
     cdef int64_t opt_m[5][2]
     cdef int opt_b[5][2]
@@ -196,8 +211,9 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     cdef int* sit_sh = <int*>malloc(n_s * sizeof(int))
     cdef int* dead = <int*>malloc(n_s * 4 * sizeof(int))
     cdef int8_t* ksuit = <int8_t*>malloc(n_s * 32 * sizeof(int8_t))
-    cdef int64_t* A = <int64_t*>calloc(32 * 32 * NF, sizeof(int64_t))
-    cdef int64_t* C = <int64_t*>calloc(<int64_t>n_s * 32 * NF, sizeof(int64_t))
+    cdef int8_t* fsuit = <int8_t*>malloc(n_s * sizeof(int8_t))
+    cdef int64_t* A = <int64_t*>calloc(32 * NA * NF, sizeof(int64_t))
+    cdef int64_t* C = <int64_t*>calloc(<int64_t>n_s * NA * NF, sizeof(int64_t))
     cdef int64_t tot[NF]
     cdef int64_t* row
     cdef int64_t w
@@ -263,8 +279,10 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                         suit = -1
                         break
             ksuit[32 * s + mask] = suit
+        fsuit[s] = ksuit[32 * s]              # the suit of a flush (all kept), -1 if none
     for k in range(6):
-        if (k > 0 and not allowed[k]) or studodds_cancelled(cancel):
+        buy1 = buy and k == 1                 # buying shares the one-card draws' leaves
+        if (k > 0 and not allowed[k] and not buy1) or studodds_cancelled(cancel):
             continue
         n = choose(UNSEEN - k, 4, binom)
         force = forced5 and k == 5
@@ -295,6 +313,12 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
             rank_part(a2, hole_i, binom, cum)
             for j in range(nm):
                 sx[mk[j]] = R.by_key[key_h - key_x[mk[j]] + key_d]
+            if buy1:                          # the best five of the six without a flush
+                sb = R.by_key[key_h]
+                for i in range(5):
+                    x = R.by_key[key_h - rkey[rk[i]] + key_d]
+                    if x > sb:
+                        sb = x
             # the non-flush leaves, per set SH
             for sh in range(n_sh):
                 sh13 = shv[sh]
@@ -321,7 +345,9 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                     mult = pre_m[nd]
                     d0 = mask12(pre_b[nd], ru)
                     for j in range(nm):
-                        _draw(A + (32 * sh + mk[j]) * NF, mult, sx[mk[j]], d0, cum, n, force, R)
+                        _draw(A + (NA * sh + mk[j]) * NF, mult, sx[mk[j]], d0, cum, n, force, R)
+                    if buy1:
+                        _draw(A + (NA * sh + BUYA) * NF, mult, sb, d0, cum, n, 0, R)
                     depth = odometer_next(idx, n_opt, nd)
                     if depth < 0:
                         break
@@ -344,32 +370,67 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                             continue
                         d0 = mask12(shv[sit_sh[s]] | (dbits if sigma == 0 else 0), ru)
                         stf = R.by_flush[kbits[mask] | dbits]
-                        row = C + (<int64_t>32 * s + mask) * NF
+                        row = C + (<int64_t>NA * s + mask) * NF
                         _draw(row, 1, stf, d0, cum, n, force, R)
                         _draw(row, -1, sx[rep[mask]], d0, cum, n, force, R)
+            if not buy1:
+                continue
+            # buying: the draws that give the six cards a flush (five of a suit), per situation
+            for s in range(n_s):
+                for sigma in range(4):
+                    if dbits & dead[4 * s + sigma]:
+                        continue              # the drawn card is the player's or the up card
+                    hs = shv[sit_sh[s]] if sigma == 0 else dead[4 * s + sigma]
+                    stf = -1
+                    if fsuit[s] == sigma:     # six suited cards: the best five of them
+                        for r in range(13):
+                            if ((hs | dbits) >> r) & 1:
+                                x = R.by_flush[(hs | dbits) & ~(1 << r)]
+                                if x > stf:
+                                    stf = x
+                    elif fsuit[s] >= 0:       # the hand's own flush
+                        stf = R.by_flush[shv[sit_sh[s]] if fsuit[s] == 0 else dead[4 * s + fsuit[s]]]
+                    elif _bits13(hs) == 4:    # four of the drawn card's suit
+                        stf = R.by_flush[hs | dbits]
+                    if stf <= sb:
+                        continue
+                    d0 = mask12(shv[sit_sh[s]] | (dbits if sigma == 0 else 0), ru)
+                    row = C + (<int64_t>NA * s + BUYA) * NF
+                    _draw(row, 1, stf, d0, cum, n, 0, R)
+                    _draw(row, -1, sb, d0, cum, n, 0, R)
     # each situation's best action, summed by its kind with the situation's weight
     for s in range(n_s):
         if studodds_cancelled(cancel):
             break
         w = sit_w[s_lo + s]
-        bm = _best(s, A, C, sit_sh, rep, valid, tden, fee_num, fee_den)
-        k = popcount5(bm)
+        bm = _best(s, A, C, sit_sh, rep, valid, buy, tden, fee_num, fee_den)
+        k = 6 if bm == BUYA else popcount5(bm)
+        rb = BUYA if bm == BUYA else rep[bm]
         for i in range(NF):
-            tot[i] = A[(32 * sit_sh[s] + rep[bm]) * NF + i] + C[(<int64_t>32 * s + bm) * NF + i]
+            tot[i] = A[(NA * sit_sh[s] + rb) * NF + i] + C[(<int64_t>NA * s + bm) * NF + i]
         best[s_lo + s] = <int8_t>bm
-        keep_raised[s_lo + s] = (A[(32 * sit_sh[s]) * NF + 1] + C[(<int64_t>32 * s) * NF + 1]) > 0
+        keep_raised[s_lo + s] = (A[(NA * sit_sh[s]) * NF + 1] + C[(<int64_t>NA * s) * NF + 1]) > 0
         acc[KF * k] += w
         acc[KF * k + 1] += <int128>w * tot[0]
         acc[KF * k + 2] += <int128>w * tot[1]
         for i in range(80):
             acc[KF * k + 3 + i] += <int128>w * tot[2 + i]
-        acc[GF - 1] += <int128>w * (A[(32 * sit_sh[s]) * NF] + C[(<int64_t>32 * s) * NF])
+        acc[GF - 1] += <int128>w * (A[(NA * sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF])
     free(cum)
     free(sit_sh)
     free(dead)
     free(ksuit)
+    free(fsuit)
     free(A)
     free(C)
+
+
+cdef inline int _bits13(int m) noexcept nogil:
+    """Bits set among the 13 lowest of m (the ranks of a suit)."""
+    cdef int c = 0, r
+    for r in range(13):
+        c += (m >> r) & 1
+    return c
 
 
 cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
@@ -390,20 +451,25 @@ cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
 
 
 cdef int _best(int s, const int64_t* A, const int64_t* C, const int* sit_sh, const int* rep, const bint* valid,
-               const int64_t* tden, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
-    """The best action of situation s: keep, then by number of cards, then by mask; ties keep the first."""
+               bint buy, const int64_t* tden, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
+    """The best action of situation s: keep, then by number of cards, then by mask, then buying;
+    ties keep the first."""
     cdef int best = 0, kb = 0, k, mask
-    cdef int64_t vb = A[(32 * sit_sh[s]) * NF] + C[(<int64_t>32 * s) * NF]
+    cdef int64_t vb = A[(NA * sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF]
     cdef int64_t v
     for k in range(1, 6):
         for mask in range(32):
             if popcount5(mask) != k or not valid[mask]:
                 continue
-            v = A[(32 * sit_sh[s] + rep[mask]) * NF] + C[(<int64_t>32 * s + mask) * NF]
+            v = A[(NA * sit_sh[s] + rep[mask]) * NF] + C[(<int64_t>NA * s + mask) * NF]
             if _better(&v, k, &vb, kb, tden, fee_num, fee_den):
                 best = mask
                 kb = k
                 vb = v
+    if buy:
+        v = A[(NA * sit_sh[s] + BUYA) * NF] + C[(<int64_t>NA * s + BUYA) * NF]
+        if _better(&v, 6, &vb, kb, tden, fee_num, fee_den):
+            best = BUYA
     return best
 
 
@@ -421,8 +487,9 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     out[i, f] = (low, high) words of the group's sums (GROUP_FIELDS), best[s] the best action's
     mask and keep_raised[s] whether keeping raises.  dvec: every draw rank pattern, those of k
     cards at d_off[k]..d_off[k + 1]; coef = (scale, c_nq, c_tie); tden[k] = scale * C(46 - k, 4)
-    * C(46, k); allowed[k] whether k cards may be switched (allowed[0] unused); fees
-    fee_num[k] / fee_den."""
+    * C(46, k) for k = 0..5 and tden[6] = tden[1] (buying); allowed[k] whether k cards may be
+    switched (allowed[0] unused), allowed[6] whether a sixth card may be bought; fees
+    fee_num[k] / fee_den (fee_num[6]: buying).  A best action is a switch mask or BUY_ACTION."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
     if (hvec.shape[1] != 13 or sit_off.shape[0] != n + 1 or sit_cards.shape[1] != 5
@@ -430,8 +497,8 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
             or keep_raised.shape[0] != sit_cards.shape[0] or dvec.shape[1] != 13 or d_off.shape[0] != 7
             or hole_i.shape[1] != 4
             or cut_lo.shape[0] != 7462 or cut_hi.shape[0] != 7462 or cls.shape[0] != 7462
-            or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 6 or coef.shape[0] != 3
-            or c_win.shape[0] != 10 or bonus.shape[0] != 10 or tden.shape[0] != 6 or fee_num.shape[0] != 6
+            or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 7 or coef.shape[0] != 3
+            or c_win.shape[0] != 10 or bonus.shape[0] != 10 or tden.shape[0] != 7 or fee_num.shape[0] != 7
             or out.shape[0] != n or out.shape[1] != GF or out.shape[2] != 2):
         raise ValueError("shapes do not match")
     if not 0 <= ru < 13:

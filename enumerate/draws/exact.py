@@ -5,8 +5,8 @@ up card has one of the given ranks and whose player hand -- before any switch --
 the given categories; the whole game is the slice of every rank and category.  It is counted one
 of two ways (:func:`method`):
 
-* **by rank patterns** (:mod:`enumerate.draws.switch_ranks`), for every table that switches cards
-  without also selling a sixth card: groups (player rank pattern, up rank), 80,119 for the whole
+* **by rank patterns** (:mod:`enumerate.draws.switch_ranks`), for every table that switches cards,
+  with or without a sixth card for sale: groups (player rank pattern, up rank), 80,119 for the whole
   game, each valuing every situation of its pattern at once -- about 2.3 core-hours for the whole
   game, which ``analyze``, ``batch``, ``check`` and ``diff`` therefore give (:func:`whole_game`,
   its shards kept in the user cache);
@@ -16,7 +16,7 @@ of two ways (:func:`method`):
   every draw, every dealer completion, through the dead-card engine (about a core-second a class:
   a cluster job for the whole game; the independent path the rank patterns are tested against).
 
-Either way each situation's best action (the table's tie order: keep, then fewer cards) is taken,
+Either way each situation's best action (the table's tie order: keep, then fewer cards, then buying) is taken,
 with the outcomes of its draws by final category (:data:`enumerate.draws.hand.OUTCOME_STATS`), and
 a slice's figures are exact integer sums over its situations, each weighted by its suit class:
 
@@ -195,7 +195,7 @@ class ShardSums:
             raise ValueError("a best action that is not a switch mask or buying")
         total = int(weights.sum())
         if ranks:
-            if sum(s.situations) != total or s.situations[BUY_KIND] or sum(s.chart.values()) != total:
+            if sum(s.situations) != total or sum(s.chart.values()) != total:
                 raise ValueError("its situations and chart do not add up to its groups' situations")
         else:
             by_kind = [0] * len(KINDS)
@@ -263,10 +263,21 @@ def _parse_rank_shard(data: Any, weights: np.ndarray) -> ShardSums:
 COMMAND = "draws-exact"
 
 
-def method(variant: Variant) -> Literal["rank_patterns", "situation_classes"]:
-    """How a table's slices are counted: by rank patterns (:mod:`enumerate.draws.switch_ranks`),
-    or situation class by situation class when the table also sells a sixth card."""
-    return "rank_patterns" if switch_ranks.supported(variant) is None else "situation_classes"
+Method = Literal["rank_patterns", "situation_classes"]
+
+
+def method(variant: Variant, by: Method | None = None) -> Method:
+    """How a table's slices are counted: ``by`` when given, else by rank patterns
+    (:mod:`enumerate.draws.switch_ranks`) wherever they apply -- every table with switches, with
+    or without a sixth card for sale.  Situation class by situation class is the independent path
+    (the tests run slices both ways and compare them)."""
+    if by is None:
+        return "rank_patterns" if switch_ranks.supported(variant) is None else "situation_classes"
+    if by == "rank_patterns" and switch_ranks.supported(variant) is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {switch_ranks.supported(variant)}")
+    if by not in ("rank_patterns", "situation_classes"):
+        raise ValueError(f"no method {by!r}")
+    return by
 
 
 def rules_text(variant: Variant) -> str:
@@ -276,10 +287,10 @@ def rules_text(variant: Variant) -> str:
     return json.dumps(variant.to_dict(), sort_keys=True)
 
 
-def run_key(variant: Variant, variant_text: str, sl: Slice) -> dict[str, Any]:
+def run_key(variant: Variant, variant_text: str, sl: Slice, by: Method | None = None) -> dict[str, Any]:
     """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`): by rank patterns the
     variant's rules (:func:`rules_text`), else the variant file's text."""
-    if method(variant) == "rank_patterns":
+    if method(variant, by) == "rank_patterns":
         return slice_run_key("draws_exact_ranks_checkpoint", rules_text(variant), sl, switch_ranks.SHARD,
                              switch_ranks.VERSION)
     return slice_run_key("draws_exact_checkpoint", variant_text, sl, SHARD, VERSION)
@@ -297,10 +308,10 @@ def cache_folder(variant: Variant) -> Path:
     return parent / digest
 
 
-def slice_classes(variant: Variant, sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def slice_classes(variant: Variant, sl: Slice, by: Method | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the slice is run over: groups (player rank pattern, up rank) by rank patterns, or
     classes (hand up to suits, up card) -- see :func:`method`."""
-    return switch_ranks.groups(sl) if method(variant) == "rank_patterns" else sl.classes()
+    return switch_ranks.groups(sl) if method(variant, by) == "rank_patterns" else sl.classes()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +345,7 @@ class DrawsExactJSON(TypedDict):
     action_shares: dict[str, Exact]
     return_table: Annotated[list[ReturnRowJSON], MinItems(1)]
     strategy: list[DrawStrategyRowJSON]
-    method: Literal["rank_patterns", "situation_classes"]
+    method: Method
     core_seconds_per_class: Annotated[float, Minimum(0)] | None
     whole_game_core_hours: Annotated[float, Minimum(0)] | None
 
@@ -350,7 +361,7 @@ class ExactSlice:
     sums: ShardSums
     seconds_per_class: float | None      # core-seconds a class, measured by the shards (None: not recorded)
     #: "rank_patterns" (classes are groups: player rank pattern, up rank) or "situation_classes"
-    method: Literal["rank_patterns", "situation_classes"] = "situation_classes"
+    method: Method = "situation_classes"
 
     @property
     def whole_game_classes(self) -> int:
@@ -397,7 +408,8 @@ class ExactSlice:
         for j in kinds:
             if fees[j]:
                 p = Fraction(self.sums.situations[j], self.situations)
-                fee_rows.append(ReturnRow(f"fee_{KINDS[j].replace(' ', '_')}", f"fee: {KINDS[j]}", -fees[j],
+                name = "buy" if j == BUY_KIND else KINDS[j].replace(" ", "_")     # fee_buy, as the one-card game's
+                fee_rows.append(ReturnRow(f"fee_{name}", f"fee: {KINDS[j]}", -fees[j],
                                           self.sums.situations[j] * d, p, -fees[j] * p))
         expected += sum((r.contribution for r in fee_rows), Fraction(0))
         if expected != self.expected:
@@ -479,20 +491,21 @@ def _keeps_add_up(table: CountTable, variant: Variant, classes: tuple[np.ndarray
 
 def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTable | None = None,
               checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
-              progress: Callable[[int], None] | None = None) -> ExactSlice:
+              progress: Callable[[int], None] | None = None, by: Method | None = None) -> ExactSlice:
     """Value every class of the slice ``sl`` of ``variant`` exactly, shard by shard, resuming
-    from ``checkpoint`` and on the Dask ``scheduler`` when given.  By rank patterns (see
-    :func:`method`) the run checks itself at the end against ``table``, the count table of the
-    base game (required then): the value of keeping summed over the slice is the plain game's."""
+    from ``checkpoint`` and on the Dask ``scheduler`` when given, ``by`` a method (see
+    :func:`method`).  By rank patterns the run checks itself at the end against ``table``, the
+    count table of the base game (required then): the value of keeping summed over the slice is
+    the plain game's."""
     reason = exact_refusal(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    how = method(variant)
+    how = method(variant, by)
     if how == "rank_patterns" and table is None:
         raise ValueError("counting by rank patterns checks itself against the base game's count table: pass table")
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(checkpoint,
-                                                                             run_key(variant, variant_text, sl), COMMAND)
-    classes = slice_classes(variant, sl)
+    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(
+        checkpoint, run_key(variant, variant_text, sl, how), COMMAND)
+    classes = slice_classes(variant, sl, how)
     n = classes[1].shape[0]
     if n == 0:
         raise ParameterError("up", f"the slice '{sl.label()}' holds no situation: widen it")

@@ -68,15 +68,11 @@ def whole_game_supported(variant: Variant) -> bool:
 
 
 def whole_game_refusal(variant: Variant) -> str | None:
-    """Why the exact whole game does not cover ``variant`` (side wagers; switching several cards
-    together with buying a sixth card), or None.  Switching at most one card or buying is this
-    module's sweep; switching more cards is counted by rank patterns (:mod:`enumerate.draws.exact`)."""
+    """Why the exact whole game does not cover ``variant`` (side wagers), or None.  Switching at
+    most one card or buying is this module's sweep; switching more cards, with or without buying,
+    is counted by rank patterns (:mod:`enumerate.draws.exact`)."""
     if variant.draws is None:
         return "offers no switching or sixth card"
-    if not whole_game_supported(variant) and variant.draws.buy_fee is not None:
-        return ("the exact whole game covers switching any number of cards, or one card and buying a sixth card; "
-                "switching several cards and buying is valued slice by slice by 'studodds draws-exact', estimated "
-                "by 'studodds draws-sample' and valued exactly hand by hand by 'studodds hand'")
     return side_wager_refusal(variant)
 
 

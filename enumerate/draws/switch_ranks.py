@@ -1,5 +1,5 @@
-"""The exact game with switches of any number of cards, counted by rank patterns: the whole game in
-a few core-hours instead of ~1,800.
+"""The exact game with switches of any number of cards (and a sixth card for sale or not), counted by
+rank patterns: the whole game in a few core-hours instead of ~1,800.
 
 :mod:`enumerate.draws.exact` values each situation (player hand, up card) up to suits with the
 dead-card engine, 6,319,573 classes at about a core-second each.  This module counts the same sums
@@ -23,9 +23,13 @@ whatever is discarded -- and the dealer's hole cards avoid all of H and the draw
   a **flush**, which are few (the kept cards all of one suit and the draw all of it) and are
   corrected per situation.
 
-Each situation's 32 actions are then exact sums, the best one (the table's tie order: keep, then
-fewer cards, then the order of the cards) is chosen by exact 128-bit comparisons of the EVs less
-the fees, and its outcomes are summed by kind of action (the class path's :class:`ShardSums`, with
+**Buying a sixth card** is one more action drawn like a one-card switch -- the dealer avoids the six
+cards -- whose final hand is the best five of the six: the same leaves, valued at that hand, and
+the draws that give the six a flush corrected per situation (the kernel's docstring).
+
+Each situation's 32 switch actions and the purchase are then exact sums, the best one (the table's
+tie order: keep, then fewer cards, then the order of the cards, then buying) is chosen by exact
+128-bit comparisons of the EVs less the fees, and its outcomes are summed by kind of action (the class path's :class:`ShardSums`, with
 the value of keeping in every situation besides).  The situations of a group are the concrete
 hands with its pattern up to the permutations of the three suits other than s0.
 
@@ -50,7 +54,7 @@ from enumerate.core.parallel import interruptible
 from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import KINDS, chart_key
+from enumerate.draws.actions import BUY_KIND, KINDS, chart_key
 from enumerate.draws.game import hand_group
 from enumerate.draws.hand import OUTCOME_STATS, raise_form
 from enumerate.raise_value import RaiseValue
@@ -69,12 +73,10 @@ N_STRENGTHS = 7462
 
 
 def supported(variant: Variant) -> str | None:
-    """Why the rank patterns do not count ``variant``'s switch game (None: they do)."""
+    """Why the rank patterns do not count ``variant``'s game with draws (None: they do)."""
     d = variant.draws
-    if d is None or d.switch is None:
-        return "the table offers no switching"
-    if d.buy_fee is not None:
-        return "buying a sixth card is valued class by class"
+    if d is None or (d.switch is None and d.buy_fee is None):
+        return "the table offers no switching or sixth card"
     return None
 
 
@@ -201,24 +203,30 @@ def draw_patterns() -> tuple[np.ndarray, np.ndarray]:
 
 class SwitchRules:
     """The table's rules as the kernel reads them: the raise form, which numbers of cards may be
-    switched and their fees over one denominator, whether switching five forces the raise, and
-    each kind's unit tden[k] = scale * C(46 - k, 4) * C(46, k)."""
+    switched and whether a sixth card may be bought (kind 6), their fees over one denominator,
+    whether switching five forces the raise, and each kind's unit tden[k] = scale * C(46 - k', 4)
+    * C(46, k'), k' = k but 1 for buying (a draw of one card)."""
 
     def __init__(self, variant: Variant) -> None:
         reason = supported(variant)
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         d = variant.draws
-        assert d is not None and d.switch is not None
+        assert d is not None
         value = raise_form(variant, math.comb(UNSEEN, 5))
         self.value = value
-        self.allowed = np.array([1] + [int(k in d.switch.fees) for k in range(1, 6)], dtype=np.uint8)
+        switch = d.switch.fees if d.switch is not None else {}
+        self.allowed = np.array([1] + [int(k in switch) for k in range(1, 6)] + [int(d.buy_fee is not None)],
+                                dtype=np.uint8)
         fees = [d.fee(k) if self.allowed[k] else Fraction(0) for k in range(6)]
+        fees.append(d.buy_fee if d.buy_fee is not None else Fraction(0))
         self.fees = fees
         self.fee_den = math.lcm(*(f.denominator for f in fees))
         self.fee_num = np.array([int(f * self.fee_den) for f in fees], dtype=np.int64)
-        self.forced5 = bool(d.switch.all_five_must_raise)
-        self.tden = [value.scale * math.comb(UNSEEN - k, 4) * math.comb(UNSEEN, k) for k in range(6)]
+        self.forced5 = bool(d.switch is not None and d.switch.all_five_must_raise)
+        self.draws = [math.comb(UNSEEN, 1 if k == BUY_KIND else k) for k in range(len(KINDS))]
+        self.tden = [value.scale * math.comb(UNSEEN - 1 if k == BUY_KIND else UNSEEN - k, 4) * self.draws[k]
+                     for k in range(len(KINDS))]
         top = max(self.tden)
         if (2**62 * top * self.fee_den + int(np.abs(self.fee_num).max()) * top * top) >= 2**126:
             raise StudoddsError(f"variant {variant.name!r}: pays or fees too fine for exact 128-bit comparison")
@@ -230,7 +238,7 @@ class SwitchRules:
 
 def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, categories: frozenset[Category],
                  threads: int = 1) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
-    """For the groups ``h`` (rank patterns) against the up rank ``ru``: (their sums (n, 499) of exact
+    """For the groups ``h`` (rank patterns) against the up rank ``ru``: (their sums (n, 582) of exact
     ints, their situations (cards, weights) per group, the best mask and whether keeping raises
     per situation, all groups' situations in order)."""
     t = switch_tables(ru, qualifier)
@@ -262,10 +270,10 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     start = time.perf_counter()
     rules = SwitchRules(variant)
     q = variant.qualifier.threshold
-    situations = [0] * 6
-    value = [0] * 6
-    raised = [0] * 6
-    outcomes = [[[0] * len(OUTCOME_STATS) for _ in Category] for _ in range(6)]
+    situations = [0] * len(KINDS)
+    value = [0] * len(KINDS)
+    raised = [0] * len(KINDS)
+    outcomes = [[[0] * len(OUTCOME_STATS) for _ in Category] for _ in KINDS]
     keep = 0
     chart: dict[str, int] = {}
     labels: dict[tuple[int, ...], str] = {}
@@ -273,7 +281,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
         rows = np.flatnonzero(up == ru)
         sums, sits, best, keep_raised = value_groups(rules, q, h[rows], ru, categories, threads)
         total = sums.sum(axis=0)
-        for j in range(6):
+        for j in range(len(KINDS)):
             base = KIND_FIELDS * j
             situations[j] += int(total[base])
             value[j] += int(total[base + 1])
@@ -291,16 +299,16 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                 group = labels.get(gk)
                 if group is None:
                     group = labels[gk] = hand_group(key)
-                j = bin(int(best[i]) & 31).count("1")
+                j = BUY_KIND if best[i] == _switch_ranks.BUY_ACTION else bin(int(best[i])).count("1")
                 label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
                 ck = chart_key(group, ru, label)
                 chart[ck] = chart.get(ck, 0) + wt
                 i += 1
-    ev = sum((Fraction(value[j], rules.tden[j]) - rules.fees[j] * situations[j] for j in range(6)), Fraction(0))
-    raised_share = sum((Fraction(raised[j], math.comb(UNSEEN, j)) for j in range(6)), Fraction(0))
-    return {"situations": situations + [0], "outcomes": outcomes + [[[0] * len(OUTCOME_STATS) for _ in Category]],
-            "ev": str(ev), "raised": str(raised_share), "chart": chart, "actions": [], "keep": keep,
-            "seconds": time.perf_counter() - start}
+    ev = sum((Fraction(value[j], rules.tden[j]) - rules.fees[j] * situations[j] for j in range(len(KINDS))),
+             Fraction(0))
+    raised_share = sum((Fraction(raised[j], rules.draws[j]) for j in range(len(KINDS))), Fraction(0))
+    return {"situations": situations, "outcomes": outcomes, "ev": str(ev), "raised": str(raised_share), "chart": chart,
+            "actions": [], "keep": keep, "seconds": time.perf_counter() - start}
 
 
 def keep_check(table: Any, variant: Variant, groups: tuple[np.ndarray, np.ndarray, np.ndarray],

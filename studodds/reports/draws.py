@@ -35,7 +35,11 @@ def several(v: Any) -> bool:
 
 
 def legend(v: Any) -> str:
-    return LEGEND_SEVERAL if several(v) else LEGEND
+    if not several(v):
+        return LEGEND
+    if v.draws.buy_fee is not None:           # several cards, and a sixth card for sale
+        return LEGEND_SEVERAL.replace("F keep and fold;", "F keep and fold, B buy a sixth card;")
+    return LEGEND_SEVERAL
 
 
 def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[list[str]]:

@@ -224,6 +224,10 @@ def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
 
 def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
     """Method and provenance of a table switching several cards (counted by rank patterns)."""
+    d = a.variant.draws
+    buying = ("Buying a sixth card is drawn like a one-card switch (the dealer's hole cards avoid all six cards) "
+              "and valued at the best five of the six; the draws that give the six cards a flush are corrected "
+              "situation by situation. ") if d is not None and d.buy_fee is not None else ""
     return ["## Method", "",
             "Exact, in integers, by rank patterns. The dealer's five cards include the up card, so his only possible "
             "flush is in the up card's suit: with the up card fixed, his outcomes against a final hand depend on the "
@@ -231,9 +235,10 @@ def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
             "of the up card's suit is out. For each player rank pattern and up rank, one pass over the 1,820 rank "
             "patterns of the dealer's hole cards per rank pattern drawn serves every situation with that pattern and "
             "every discard of that many cards; the draws that complete a flush are corrected situation by situation. "
-            "Every action of each of the 122,151,120 situations is the exact sum over its draws (raise or fold, "
-            "whichever is worth more; the raise when switching all five forces it), and the best action, less its "
-            "fee, is chosen by exact integer comparison (ties: keep, then fewer cards). The value of keeping, summed "
+            f"{buying}Every action of each of the 122,151,120 situations is the exact sum over its draws (raise or "
+            "fold, whichever is worth more; the raise when switching all five forces it), and the best action, less "
+            f"its fee, is chosen by exact integer comparison (ties: keep, then fewer cards{', then buying' if buying else ''}). "
+            "The value of keeping, summed "
             "over every situation, is checked equal to the plain game's from its count table on every run; sampled "
             "groups are recomputed situation by situation through the dead-card engine by the test suite.",
             "", *_provenance(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
