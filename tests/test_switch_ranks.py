@@ -165,6 +165,8 @@ def test_which_tables_are_counted_by_rank_patterns():
         swr.SwitchRules(plain)
     with pytest.raises(StudoddsError, match="no switching or sixth card"):
         ex.method(plain, "rank_patterns")
+    with pytest.raises(ValueError, match="no method 'by_hunch'"):
+        ex.method(BOTH, "by_hunch")
     rules = swr.SwitchRules(BOTH)
     assert rules.allowed.tolist() == [1, 1, 1, 0, 0, 0, 1] and rules.fees[ex.BUY_KIND] == Fraction(1, 2)
     assert rules.tden[ex.BUY_KIND] == rules.tden[1] and rules.draws[ex.BUY_KIND] == 46
