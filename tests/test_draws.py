@@ -460,12 +460,13 @@ def test_draws_sample_command_refuses_what_it_cannot_estimate():
 @pytest.mark.slow
 def test_a_reduced_deck_whole_game_matches_brute_force():
     """Every situation of a 12-card deck (nine to ace in two suits: 5,544 situations, six unseen
-    cards each), every action of one switched card and of the sixth card: the per-hand values
-    and the whole game's expected value (the best action everywhere) equal a brute-force
-    enumeration of every draw and every dealer completion with the reference evaluator."""
+    cards each), every action the deck allows -- keep, switch one card, switch two (the dealer's
+    hole cards are then the four other unseen cards), buy a sixth card: the per-hand values and
+    the whole game's expected value (the best action everywhere) equal a brute-force enumeration
+    of every draw and every dealer completion with the reference evaluator."""
     deck = [c for c in range(52) if c // 4 >= 7 and c % 4 < 2]
-    variant = parse_variant_text(ONE_AND_BUY.replace('fees = { 1 = 1, 2 = "3/2" }', "fees = { 1 = 1 }"), "small.toml")
-    fee_switch, fee_buy = variant.draws.fee(1), variant.draws.buy_fee
+    variant = parse_variant_text(ONE_AND_BUY, "small.toml")
+    fee_switch, fee_two, fee_buy = variant.draws.fee(1), variant.draws.fee(2), variant.draws.buy_fee
     fives = list(itertools.combinations(deck, 5))
     key = dict(zip(fives, (int(k) for k in poker_keys(np.array(fives)))))
 
@@ -476,7 +477,18 @@ def test_a_reduced_deck_whole_game_matches_brute_force():
         e = _ev_raise(variant, pkey, np.array(dealer_keys))
         return e if forced else max(e, Fraction(-1))
 
-    actions = [0, 1, 2, 4, 8, 16, BUY]
+    def ev_one(pkey, dealer):            # against one dealer hand: settle the raise, or fold
+        if dealer < QUALIFIER_KEY:
+            e = variant.ante_no_qualify
+        elif dealer == pkey:
+            e = 0
+        elif dealer < pkey:
+            e = variant.ante_win + variant.raise_antes * _pay(variant, pkey)
+        else:
+            e = -(1 + variant.raise_antes)
+        return max(Fraction(e), Fraction(-1))
+
+    actions = [0] + [m for m in range(1, 32) if bin(m).count("1") <= 2] + [BUY]
     total_kernel = total_brute = Fraction(0)
     n = 0
     for hand in fives:
@@ -490,9 +502,16 @@ def test_a_reduced_deck_whole_game_matches_brute_force():
                 kept = [c for c in hand if c != card]
                 brute[1 << i] = sum((ev(key[tuple(sorted(kept + [x]))], [k for h, k in holes if x not in h])
                                      for x in unseen), Fraction(0)) / len(unseen) - fee_switch
+            draws = [(x, key[tuple(sorted((*(c for c in unseen if c not in x), up)))])   # one dealer hand left
+                     for x in itertools.combinations(unseen, 2)]
+            for i, j in itertools.combinations(range(5), 2):
+                kept = [c for k, c in enumerate(hand) if k not in (i, j)]
+                brute[(1 << i) | (1 << j)] = sum((ev_one(key[tuple(sorted(kept + list(x)))], dealer)
+                                                  for x, dealer in draws), Fraction(0)) / len(draws) - fee_two
             brute[BUY] = sum((ev(best_key([*hand, x]), [k for h, k in holes if x not in h]) for x in unseen),
                              Fraction(0)) / len(unseen) - fee_buy
             got = situation_draws(variant, hand, up, unseen=np.array(unseen), actions=actions, threads=1)
+            assert len(got.actions) == len(brute) == 17
             for a in got.actions:
                 mask = BUY if a.kind == "buy" else sum(1 << hand.index(c) for c in a.discard)
                 assert a.ev == brute[mask], (hand, up, a.label)
