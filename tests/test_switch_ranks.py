@@ -167,6 +167,9 @@ def test_which_tables_are_counted_by_rank_patterns():
         ex.method(plain, "rank_patterns")
     with pytest.raises(ValueError, match="no method 'by_hunch'"):
         ex.method(BOTH, "by_hunch")
+    from enumerate.draws import _switch_ranks
+    from enumerate.draws.actions import BUY
+    assert _switch_ranks.BUY_ACTION == BUY              # the rank kernel codes buying as every other kernel
     rules = swr.SwitchRules(BOTH)
     assert rules.allowed.tolist() == [1, 1, 1, 0, 0, 0, 1] and rules.fees[ex.BUY_KIND] == Fraction(1, 2)
     assert rules.tden[ex.BUY_KIND] == rules.tden[1] and rules.draws[ex.BUY_KIND] == 46

@@ -8,11 +8,17 @@
 #   sum_i C(a_i, i + 1), so the sets of k cards of 0..n-1 are exactly the indices 0..C(n, k) - 1
 #   and a set's index does not depend on n.  colex_rank / colex_unrank go both ways;
 #   colex_of_bits ranks the cards of a sorted hand picked by a bit mask (a subset of the hand).
+# * popcount32 / popcount64 count the bits of a card or rank mask (the compiler's builtins).
 # * The subsets of a 5-card hand, as bit masks over its positions, are listed by size and then by
 #   value (subsets_by_size): 0, the 5 single cards, the 10 pairs, the 10 triples, the 5 quadruples,
 #   the whole hand.  A kernel that needs the subsets of at most 3 (or 4) cards takes the first
 #   26 (31): inclusion-exclusion over them signs each by (-1)^size.
 from libc.stdint cimport int32_t, int64_t, uint8_t
+
+cdef extern from *:
+    # bits set in a word (a card or rank mask): the compiler's builtins
+    int popcount32 "__builtin_popcount"(unsigned int) nogil
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
 
 
 cdef inline int popcount5(unsigned int m) noexcept nogil:

@@ -47,7 +47,7 @@ from cython.parallel cimport prange
 from evaluator._eval cimport binom_table, category_table, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
-from enumerate.core._combinatorics cimport choose, popcount5
+from enumerate.core._combinatorics cimport choose, popcount5, popcount32
 from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, mask12, odometer_next, rank_part
 
 cdef extern from *:
@@ -390,7 +390,7 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                                     stf = x
                     elif fsuit[s] >= 0:       # the hand's own flush
                         stf = R.by_flush[shv[sit_sh[s]] if fsuit[s] == 0 else dead[4 * s + fsuit[s]]]
-                    elif _bits13(hs) == 4:    # four of the drawn card's suit
+                    elif popcount32(hs) == 4:  # four of the drawn card's suit
                         stf = R.by_flush[hs | dbits]
                     if stf <= sb:
                         continue
@@ -423,14 +423,6 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     free(fsuit)
     free(A)
     free(C)
-
-
-cdef inline int _bits13(int m) noexcept nogil:
-    """Bits set among the 13 lowest of m (the ranks of a suit)."""
-    cdef int c = 0, r
-    for r in range(13):
-        c += (m >> r) & 1
-    return c
 
 
 cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:

@@ -3,11 +3,24 @@ ways of counting a slice of the game (:mod:`enumerate.draws.exact`, class by cla
 :mod:`enumerate.draws.switch_ranks`, by rank patterns)."""
 from __future__ import annotations
 
+from enumerate.draws import _hand
 from evaluator.cards import RANKS
 
 #: Action kinds: keep (0), switch k cards (k = 1..5), buy a sixth card (6).
 KINDS = ("keep", *(f"switch {k} card{'s' if k > 1 else ''}" for k in range(1, 6)), "buy a sixth card")
 BUY_KIND = 6
+#: The action "buy a sixth card" after the switch masks 0..31 (0 keeps), as every kernel codes it.
+BUY = _hand.BUY
+
+
+def action_kind(action: int) -> int:
+    """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
+    return BUY_KIND if action == BUY else bin(action).count("1")
+
+
+def cards_drawn(kind: int) -> int:
+    """The cards an action of this kind draws: k to switch k cards, one to buy (none to keep)."""
+    return 1 if kind == BUY_KIND else kind
 
 
 def chart_key(group: str, up_rank: int, label: str) -> str:

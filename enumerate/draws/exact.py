@@ -71,7 +71,7 @@ from enumerate.core.slices import (
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
-from enumerate.draws.actions import BUY_KIND, KINDS, chart_key
+from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key
 from enumerate.draws.game import DrawFigures, group_strengths, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
@@ -90,14 +90,9 @@ RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
 UNSEEN = 46
 
 
-def action_kind(action: int) -> int:
-    """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
-    return BUY_KIND if action == BUY else bin(action).count("1")
-
-
 def kind_denominator(kind: int) -> int:
     """T_j: draws times dealer sets of one situation's action of kind j."""
-    k = 1 if kind == BUY_KIND else kind
+    k = cards_drawn(kind)
     return math.comb(UNSEEN, k) * math.comb(UNSEEN - k, 4)
 
 
@@ -591,7 +586,7 @@ def whole_game_analysis(s: ExactSlice) -> tuple[Analysis, DrawFigures]:
     C(46, k) per situation (each draw a decision, counted L / C(46, k) times)."""
     kinds = [j for j in range(len(KINDS)) if s.sums.situations[j]]
     d = math.lcm(*(kind_denominator(j) for j in kinds))
-    draws = {j: (1 if j == BUY_KIND else j) for j in kinds}
+    draws = {j: cards_drawn(j) for j in kinds}
     ld = math.lcm(*(math.comb(UNSEEN, draws[j]) for j in kinds))
     o = s.sums.outcomes
     total = s.situations * d

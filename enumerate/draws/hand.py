@@ -32,14 +32,13 @@ from enumerate.core.parallel import interruptible, resolve_threads
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import _hand
+from enumerate.draws.actions import BUY, action_kind, cards_drawn
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
-#: The action "buy a sixth card" among the switch masks 0..31 (0 = keep the hand).
-BUY = _hand.BUY
 #: The outcome columns of :attr:`ActionEV.outcomes`: draws raised; their dealer sets with no
 #: qualifier, won, tied, lost; dealer sets of folded draws; folded draws where raising is worth
 #: the same; dealer sets of folded draws with no qualifier.
@@ -213,7 +212,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     cards = tuple(sorted(cards))
     live = unseen_cards(cards, up, unseen)
     m = live.shape[0]
-    ks = [1 if a == BUY else bin(a).count("1") for a in masks]
+    ks = [cards_drawn(action_kind(a)) for a in masks]
     if m - max(ks) < 4:
         raise StudoddsError(f"{m} unseen cards leave the dealer fewer than four after drawing {max(ks)}")
     value = raise_form(variant, max(math.comb(m, k) for k in ks))

@@ -54,7 +54,7 @@ from enumerate.core.parallel import interruptible
 from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import BUY_KIND, KINDS, chart_key
+from enumerate.draws.actions import KINDS, action_kind, cards_drawn, chart_key
 from enumerate.draws.game import hand_group
 from enumerate.draws.hand import OUTCOME_STATS, raise_form
 from enumerate.raise_value import RaiseValue
@@ -224,9 +224,8 @@ class SwitchRules:
         self.fee_den = math.lcm(*(f.denominator for f in fees))
         self.fee_num = np.array([int(f * self.fee_den) for f in fees], dtype=np.int64)
         self.forced5 = bool(d.switch is not None and d.switch.all_five_must_raise)
-        self.draws = [math.comb(UNSEEN, 1 if k == BUY_KIND else k) for k in range(len(KINDS))]
-        self.tden = [value.scale * math.comb(UNSEEN - 1 if k == BUY_KIND else UNSEEN - k, 4) * self.draws[k]
-                     for k in range(len(KINDS))]
+        self.draws = [math.comb(UNSEEN, cards_drawn(k)) for k in range(len(KINDS))]
+        self.tden = [value.scale * math.comb(UNSEEN - cards_drawn(k), 4) * self.draws[k] for k in range(len(KINDS))]
         top = max(self.tden)
         if (2**62 * top * self.fee_den + int(np.abs(self.fee_num).max()) * top * top) >= 2**126:
             raise StudoddsError(f"variant {variant.name!r}: pays or fees too fine for exact 128-bit comparison")
@@ -299,7 +298,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                 group = labels.get(gk)
                 if group is None:
                     group = labels[gk] = hand_group(key)
-                j = BUY_KIND if best[i] == _switch_ranks.BUY_ACTION else bin(int(best[i])).count("1")
+                j = action_kind(int(best[i]))
                 label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
                 ck = chart_key(group, ru, label)
                 chart[ck] = chart.get(ck, 0) + wt

@@ -32,16 +32,13 @@ from libc.string cimport memset
 from cython.parallel cimport prange, threadid
 from evaluator._eval cimport binom_table, strength_table, N_STRENGTHS
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
-from enumerate.core._combinatorics cimport choose, colex_of_bits, popcount5, subsets_by_size
+from enumerate.core._combinatorics cimport choose, colex_of_bits, popcount5, popcount64, subsets_by_size
 from enumerate.core._cancel cimport studodds_cancelled
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 #: True for the debug build (bounds and initialisation checks on).
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
-
-cdef extern from *:
-    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
 
 cdef enum:
     MAX_LEVELS = 5

@@ -22,9 +22,10 @@ POSITIONS = ("lowest", "2nd lowest", "middle", "2nd highest", "highest")
 LEGEND = ("R keep and raise, F keep and fold, B buy a sixth card; switch: so the off-suit card (four suited), "
           "sp a paired card, s1 the lowest single card, s2 the 2nd lowest, ... s5 the highest; "
           "* the action of most but not all suit patterns in the cell")
-#: The legend of a table switching several cards (the chart counts the cards switched).
-LEGEND_SEVERAL = ("R keep and raise, F keep and fold; 1 to 5 switch that many cards (which ones depends on the "
-                  "suits and ranks); * the action of most but not all suit patterns in the cell")
+#: The legend of a table switching several cards (the chart counts the cards switched); {buy}: B,
+#: on a table that also sells a sixth card.
+LEGEND_SEVERAL = ("R keep and raise, F keep and fold{buy}; 1 to 5 switch that many cards (which ones depends on "
+                  "the suits and ranks); * the action of most but not all suit patterns in the cell")
 
 
 def several(v: Any) -> bool:
@@ -37,9 +38,7 @@ def several(v: Any) -> bool:
 def legend(v: Any) -> str:
     if not several(v):
         return LEGEND
-    if v.draws.buy_fee is not None:           # several cards, and a sixth card for sale
-        return LEGEND_SEVERAL.replace("F keep and fold;", "F keep and fold, B buy a sixth card;")
-    return LEGEND_SEVERAL
+    return LEGEND_SEVERAL.format(buy=", B buy a sixth card" if v.draws.buy_fee is not None else "")
 
 
 def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[list[str]]:
