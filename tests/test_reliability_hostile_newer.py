@@ -294,11 +294,11 @@ def test_a_second_sigterm_while_the_first_is_reported_is_ignored():
     interrupt the report of the first with a traceback."""
     import signal
 
-    from studodds import cli
+    from enumerate.core import interrupts
     previous = signal.getsignal(signal.SIGTERM)
     try:
-        with pytest.raises(cli._Terminated):
-            cli._on_sigterm(signal.SIGTERM, None)
+        with pytest.raises(interrupts.Terminated):
+            interrupts.raise_terminated(signal.SIGTERM, None)
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGTERM, previous)

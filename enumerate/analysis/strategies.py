@@ -20,6 +20,7 @@ from enumerate.analysis.base import Analysis, analysis_from_stats, keep_optimal,
 from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import index_key, threshold_index
 from enumerate.core.engine import CountTable
+from enumerate.core.interrupts import RECEIVED, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.shapes import Exact, MinItems, shape
@@ -124,13 +125,18 @@ def check_strategy(strategy: Strategy, name: str) -> None:
 def strategy_mask(table: CountTable, strategy: Strategy, name: str = "user") -> np.ndarray:
     """The strategy's raise decisions over ``table`` as a uint8 array of shape (n, 47).  A user
     strategy is input: anything it raises -- an exception, SystemExit, KeyboardInterrupt -- and
-    any answer but booleans (or 0/1) of that shape is a StudoddsError naming the strategy."""
+    any answer but booleans (or 0/1) of that shape is a StudoddsError naming the strategy.  A
+    Ctrl-C while it runs is the user's, not the strategy's: it stops the job
+    (:mod:`enumerate.core.interrupts`)."""
     check_strategy(strategy, name)
     try:
-        answer = strategy(table.hands, table.up)
-        mask = np.asarray(answer)
+        with signals_marked():
+            answer = strategy(table.hands, table.up)
+            mask = np.asarray(answer)
+    except RECEIVED:                     # a Ctrl-C (or SIGTERM) while it ran: the user stops the job
+        raise
     except BaseException as exc:         # user code: even SystemExit is its failure, not ours
-        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}: {str(exc)[:200]}") from None
+        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}{f': {str(exc)[:200]}' if str(exc) else ''}") from None
     if mask.shape != table.up.shape:
         raise StudoddsError(f"strategy {name} must return a raise mask of shape {table.up.shape} "
                             f"(hands x up cards), got {type(answer).__name__} of shape {mask.shape}")

@@ -16,6 +16,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from enumerate.core.interrupts import raise_if_received
+
 TMP_SUFFIX = ".studodds-tmp"
 
 
@@ -84,6 +86,7 @@ def atomic_write_bytes(path: Path, chunks: Iterable[bytes]) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; give the usual file mode
+        raise_if_received()                 # an interrupted process commits nothing more
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
@@ -128,6 +131,7 @@ def replace_folder(new: Path, target: Path) -> None:
     exchange, the old folder is renamed aside first: for the instant between the two renames
     ``target`` is missing, never half old and half new."""
     new, target = Path(new), Path(target)
+    raise_if_received()                     # an interrupted process commits nothing more
     if not target.exists():
         os.rename(new, target)
         return

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from enumerate.core.interrupts import raise_if_received
 from evaluator.errors import ParameterError
 
 T = TypeVar("T")
@@ -80,6 +81,7 @@ def interruptible(kernel: Callable[[np.ndarray], T]) -> T:
     take SIGINT and SIGTERM at once: then the kernel is asked to stop, is waited for (it returns
     within milliseconds), and the signal's exception is raised here.  The kernel's own
     exceptions are raised here too."""
+    raise_if_received()                     # a signal whose first raise was lost: do not start
     cancel = np.zeros(1, dtype=np.int32)
     result: list[T] = []
     error: list[BaseException] = []

@@ -37,6 +37,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, check_table
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
+from enumerate.core.interrupts import RECEIVED, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
@@ -275,8 +276,9 @@ def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: in
     if strategy is None:
         decide = raise_value > fold_value
     else:
-        decide = np.array([user_decision(strategy, tuple(int(c) for c in player[i]), int(up[i]),
-                                         tuple(int(c) for c in extra[i])) for i in range(n)], dtype=bool)
+        with signals_marked():
+            decide = np.array([user_decision(strategy, tuple(int(c) for c in player[i]), int(up[i]),
+                                             tuple(int(c) for c in extra[i])) for i in range(n)], dtype=bool)
     normal = normal_decisions(table, variant, player, up)
     chosen = np.where(decide, raise_value, fold_value)
     baseline = np.where(normal, raise_value, fold_value)
@@ -306,12 +308,15 @@ def check_strategy(strategy: Strategy) -> None:
 def user_decision(strategy: Strategy, hand: tuple[int, ...], up: int, seen: tuple[int, ...]) -> bool:
     """A user strategy's decision, as input: anything it raises -- an exception, SystemExit,
     KeyboardInterrupt -- and any answer but a boolean is a StudoddsError naming the strategy,
-    and nothing is reported from a strategy that failed."""
+    and nothing is reported from a strategy that failed.  A Ctrl-C while it runs stops the job
+    (:mod:`enumerate.core.interrupts`)."""
     name = strategy_name_of(strategy)
     try:
         answer = strategy(hand, up, seen)
+    except RECEIVED:                     # a Ctrl-C (or SIGTERM) while it ran: the user stops the job
+        raise
     except BaseException as exc:         # user code: even SystemExit is its failure, not ours
-        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}: {str(exc)[:200]} "
+        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}{f': {str(exc)[:200]}' if str(exc) else ''} "
                             f"(hand {hand}, up card {up})") from None
     if not isinstance(answer, (bool, np.bool_)):
         raise StudoddsError(f"strategy {name} must return True (raise) or False (fold), "

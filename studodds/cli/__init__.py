@@ -29,6 +29,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from enumerate.core import interrupts
 from evaluator.errors import StudoddsError
 from studodds import __version__, api
 from studodds.cli import certify, design, draws, game, progressive, protection, simulation
@@ -69,15 +70,6 @@ def _format_warning(message: Warning | str, category: type[Warning], filename: s
     return f"studodds: warning: {one_line(message)}\n"
 
 
-class _Terminated(BaseException):
-    """SIGTERM, turned into an exception so that temporary files are cleaned up."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # a second SIGTERM while this one is handled: already stopping
-    raise _Terminated()
-
-
 def _quiet_broken_pipe() -> int:
     """The reader went away (``studodds analyze | head``): stop quietly.  Python would try to
     flush stdout again at exit and complain, so point stdout at /dev/null first."""
@@ -103,6 +95,37 @@ def os_error_text(exc: OSError) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     warnings.formatwarning = _format_warning
+    main_thread = threading.current_thread() is threading.main_thread()
+    # SIGINT and SIGTERM raise exceptions that no user code can be taken for (enumerate.core.interrupts);
+    # a SIGINT ignored from the start (a job started in the background) stays ignored
+    previous = ((signal.getsignal(signal.SIGINT), signal.signal(signal.SIGTERM, interrupts.raise_terminated))
+                if main_thread else None)
+    if previous is not None and previous[0] is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupts.raise_interrupted)
+    interrupts.forget()
+    try:
+        code = _run(argv)
+        interrupts.raise_if_received()              # a signal whose exception was swallowed on the way
+        return code
+    except KeyboardInterrupt:
+        if main_thread:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C while this one is reported
+        print("studodds: interrupted", file=sys.stderr)
+        return 130
+    except interrupts.Terminated:
+        print("studodds: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None and signal.getsignal(signal.SIGINT) is interrupts.raise_interrupted:
+            signal.signal(signal.SIGINT, previous[0])     # (not if a Ctrl-C set it to be ignored meanwhile)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous[1])
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run its command: the exit code, every error turned into its one line.
+    An error that a signal caused -- an import it cut short (which Python 3.11 may wrap in a
+    RuntimeError), a clean-up it disturbed -- is not reported: the signal is raised instead."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -111,43 +134,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
-    debug = args.debug or os.environ.get("STUDODDS_DEBUG", "") not in ("", "0")
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         code: int = args.func(args)
         sys.stdout.flush()
         return code
-    except BrokenPipeError:
+    except Exception as exc:
+        interrupts.raise_if_received()
+        return _failure(exc, args.command, args.debug or os.environ.get("STUDODDS_DEBUG", "") not in ("", "0"))
+
+
+def _failure(exc: Exception, command: str, debug: bool) -> int:
+    """Print the one line for ``exc`` (a closed output pipe: nothing) and return its exit code."""
+    if isinstance(exc, BrokenPipeError):
         return _quiet_broken_pipe()
-    except KeyboardInterrupt:
-        if main_thread:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C while this one is reported
-        print("studodds: interrupted", file=sys.stderr)
-        return 130
-    except _Terminated:
-        print("studodds: terminated", file=sys.stderr)
-        return 143
-    except MemoryError:
-        print(f"studodds: error: out of memory in 'studodds {args.command}': free memory or run fewer jobs at once "
+    if isinstance(exc, MemoryError):
+        print(f"studodds: error: out of memory in 'studodds {command}': free memory or run fewer jobs at once "
               "(a cold count needs about 0.4 GB, the whole game of a table with draws about 3.6 GB; every size an "
               "option sets is checked against its limit first)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except StudoddsError as exc:
+    if isinstance(exc, StudoddsError):
         print(error_text(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except OSError as exc:
+    if isinstance(exc, OSError):
         print(one_line(os_error_text(exc)), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except Exception as exc:                          # a bug: say so, show the traceback on request
-        if debug:
-            traceback.print_exc()
-        print(one_line(f"studodds: internal error: {type(exc).__name__}: {exc}") +
-              ("" if debug else " (run with --debug or STUDODDS_DEBUG=1 for the traceback)"), file=sys.stderr)
-        return EXIT_INTERNAL
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+    if debug:                                         # a bug: say so, show the traceback on request
+        traceback.print_exception(exc)
+    print(one_line(f"studodds: internal error: {type(exc).__name__}: {exc}") +
+          ("" if debug else " (run with --debug or STUDODDS_DEBUG=1 for the traceback)"), file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from enumerate.core.interrupts import RECEIVED
 from evaluator.errors import ParameterError, StudoddsError
 
 EXIT_DIFFERENCES = 1
@@ -208,7 +209,7 @@ def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
             loader_spec.loader.exec_module(module)
         else:
             module = importlib.import_module(module_name)
-    except ParameterError:
+    except (ParameterError, *RECEIVED):      # (a Ctrl-C during the import stops the command)
         raise
     except BaseException as exc:     # the user's module failed to import (even by sys.exit): name it
         raise ParameterError("strategy", f"cannot import {module_name}: {one_line(exc)}") from None

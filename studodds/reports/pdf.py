@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -52,15 +53,42 @@ def html_to_pdf(html: str, running_header: str | None = None) -> bytes:
     exe = chromium()
     if exe is None:
         raise StudoddsError(missing_reason() or INSTALL_HINT)
-    with tempfile.TemporaryDirectory(prefix="studodds-pdf-") as tmp:
+    # ignore_cleanup_errors: a failure to remove the browser's profile must never replace the
+    # exception on its way out (a Ctrl-C would otherwise be reported as "Directory not empty")
+    with tempfile.TemporaryDirectory(prefix="studodds-pdf-", ignore_cleanup_errors=True) as tmp:
         page, pdf = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
         page.write_text(html, encoding="utf-8")
         cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
                f"--user-data-dir={tmp}/profile", "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise StudoddsError(f"report.pdf: Chromium failed: {exc}") from None
-        if r.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
-            raise StudoddsError(f"report.pdf: Chromium failed (exit {r.returncode})")
+        returncode = _run_browser(cmd)
+        if returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
+            raise StudoddsError(f"report.pdf: Chromium failed (exit {returncode})")
         return pdf.read_bytes()
+
+
+def _run_browser(cmd: list[str], timeout: float = 120) -> int:
+    """Run Chromium in a process group of its own and return its exit code.  However the wait
+    ends -- done, timed out, interrupted, terminated -- the whole group is killed before this
+    returns: Chromium's helper processes outlive a killed parent and would keep writing into the
+    profile being removed.  Its own group also keeps a terminal's Ctrl-C to this process, which
+    stops the browser itself."""
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    except OSError as exc:
+        raise StudoddsError(f"report.pdf: Chromium failed: {exc}") from None
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise StudoddsError(f"report.pdf: Chromium failed: no PDF within {timeout:.0f} s") from None
+    finally:
+        _kill_group(proc)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to the process group led by ``proc`` (every helper it started), then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass                                   # the group is gone already
+    proc.wait()
