@@ -29,8 +29,9 @@ def run(args, cwd, env=None):
     return p.returncode, p.stderr
 
 
-def test_a_ctrl_c_while_a_user_strategy_runs_stops_the_command(tmp_path):
-    (tmp_path / "mine.py").write_text("def f(hands, up):\n" + textwrap.indent(SIGNAL_ITSELF, "    "))
+@pytest.mark.parametrize("body", [SIGNAL_ITSELF, f"exec({SIGNAL_ITSELF!r})\n"], ids=["code", "code run from a string"])
+def test_a_ctrl_c_while_a_user_strategy_runs_stops_the_command(tmp_path, body):
+    (tmp_path / "mine.py").write_text("def f(hands, up):\n" + textwrap.indent(body, "    "))
     code, err = run(["simulate", "--games", "1000", "--strategy", "mine.py:f"], tmp_path)
     assert code == 130 and err.strip().splitlines()[-1] == "studodds: interrupted", err
 
@@ -64,8 +65,12 @@ def test_a_ctrl_c_that_user_code_swallows_or_wraps_still_stops_the_command(tmp_p
     assert not out.exists()
 
 
-def test_a_strategy_raising_keyboardinterrupt_itself_is_its_own_failure(tmp_path):
-    (tmp_path / "mine.py").write_text("def f(hands, up):\n    raise KeyboardInterrupt\n")
+@pytest.mark.parametrize("body", ["raise KeyboardInterrupt", "exec('raise KeyboardInterrupt')"],
+                         ids=["code", "code run from a string"])
+def test_a_strategy_raising_keyboardinterrupt_itself_is_its_own_failure(tmp_path, body):
+    """(From code run from a string, CPython 3.11 would kill the process with SIGINT at exit,
+    exit code -2, unless told the exception was handled.)"""
+    (tmp_path / "mine.py").write_text(f"def f(hands, up):\n    {body}\n")
     code, err = run(["simulate", "--games", "1000", "--strategy", "mine.py:f"], tmp_path)
     assert code == 2 and err.strip() == "studodds: error: strategy f raised KeyboardInterrupt", err
 
@@ -194,3 +199,47 @@ def _stop(pid_file):
         os.kill(int(pid_file.read_text()), signal.SIGKILL)
     except (OSError, ValueError):
         pass
+
+
+class _CtrlCDuringImport:
+    """An import hook: a Ctrl-C (a real SIGINT to this process) while ``studodds.cli`` is being
+    imported, which the import then lets through, swallows (as Cython's generated module code
+    does: ``try: Sequence.register(...) except: pass``) or turns into an ImportError (as numpy
+    does with an import it had cut short)."""
+
+    def __init__(self, how):
+        self.how = how
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "studodds.cli":
+            return None
+        import time
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(30)
+        except KeyboardInterrupt:
+            if self.how == "lets through":
+                raise
+            if self.how == "turns into an ImportError":
+                raise ImportError("the import was cut short") from None
+        return None
+
+
+@pytest.mark.parametrize("how", ["lets through", "swallows", "turns into an ImportError"])
+def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line(monkeypatch, capsys, how):
+    """The entry point puts the handler in place and then imports the command line, so a Ctrl-C
+    in those first tenths of a second is reported as any other, whatever the import did with it."""
+    import sys
+
+    from studodds.__main__ import run
+
+    monkeypatch.delitem(sys.modules, "studodds.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_CtrlCDuringImport(how), *sys.meta_path])
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert run() == 130
+        assert signal.getsignal(signal.SIGINT) is interrupts.raise_interrupted     # in place before the import
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        interrupts.forget()
+    assert capsys.readouterr().err == "studodds: interrupted\n"

@@ -70,6 +70,16 @@ def raise_if_received() -> None:
         raise _received()
 
 
+def exit_as_returned() -> None:
+    """Call when the process is to exit with a code of its own (130 for a Ctrl-C, 2 for a user
+    strategy that raised KeyboardInterrupt).  CPython 3.11 remembers a plain KeyboardInterrupt
+    that passed through code run from a string -- a dataclass's or a named tuple's generated
+    methods, made while a module is imported; a user's ``exec`` -- and at exit kills the process
+    with SIGINT instead of the code asked for; it forgets when code is next run from a string,
+    which an empty string does."""
+    exec("")                                    # resets the interpreter's record, runs nothing
+
+
 @contextmanager
 def signals_marked() -> Iterator[None]:
     """Around a call of user code: a SIGINT in the meantime raises :class:`Interrupted` (and

@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a SIGINT ignored from the start (a job started in the background) stays ignored
     previous = ((signal.getsignal(signal.SIGINT), signal.signal(signal.SIGTERM, interrupts.raise_terminated))
                 if main_thread else None)
-    if previous is not None and previous[0] is signal.default_int_handler:
+    if previous is not None and previous[0] in (signal.default_int_handler, interrupts.raise_interrupted):
         signal.signal(signal.SIGINT, interrupts.raise_interrupted)
     interrupts.forget()
     try:
@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("studodds: terminated", file=sys.stderr)
         return 143
     finally:
+        interrupts.exit_as_returned()               # the code returned is the process's exit code
         if previous is not None and signal.getsignal(signal.SIGINT) is interrupts.raise_interrupted:
             signal.signal(signal.SIGINT, previous[0])     # (not if a Ctrl-C set it to be ignored meanwhile)
         if previous is not None:
@@ -131,6 +132,9 @@ def _run(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:                         # --help, --version, usage errors
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_BAD_INPUT
+    except Exception:                                 # (argparse's clean-up can fail when a Ctrl-C cuts it short)
+        interrupts.raise_if_received()
+        raise
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
