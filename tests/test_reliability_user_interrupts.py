@@ -201,23 +201,23 @@ def _stop(pid_file):
         pass
 
 
-class _CtrlCDuringImport:
-    """An import hook: a Ctrl-C (a real SIGINT to this process) while ``studodds.cli`` is being
-    imported, which the import then lets through, swallows (as Cython's generated module code
-    does: ``try: Sequence.register(...) except: pass``) or turns into an ImportError (as numpy
-    does with an import it had cut short)."""
+class _SignalDuringImport:
+    """An import hook: a signal to this process (SIGINT, a Ctrl-C, unless named) while
+    ``studodds.cli`` is being imported, which the import then lets through, swallows (as
+    Cython's generated module code does: ``try: Sequence.register(...) except: pass``) or turns
+    into an ImportError (as numpy does with an import it had cut short)."""
 
-    def __init__(self, how):
-        self.how = how
+    def __init__(self, how, sig=signal.SIGINT):
+        self.how, self.sig = how, sig
 
     def find_spec(self, name, path=None, target=None):
         if name != "studodds.cli":
             return None
         import time
         try:
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), self.sig)
             time.sleep(30)
-        except KeyboardInterrupt:
+        except BaseException:
             if self.how == "lets through":
                 raise
             if self.how == "turns into an ImportError":
@@ -225,21 +225,29 @@ class _CtrlCDuringImport:
         return None
 
 
-@pytest.mark.parametrize("how", ["lets through", "swallows", "turns into an ImportError"])
-def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line(monkeypatch, capsys, how):
-    """The entry point puts the handler in place and then imports the command line, so a Ctrl-C
-    in those first tenths of a second is reported as any other, whatever the import did with it."""
+@pytest.mark.parametrize("how,sig,line,code", [
+    ("lets through", signal.SIGINT, "interrupted", 130),
+    ("swallows", signal.SIGINT, "interrupted", 130),
+    ("turns into an ImportError", signal.SIGINT, "interrupted", 130),
+    ("lets through", signal.SIGTERM, "terminated", 143),
+    ("swallows", signal.SIGTERM, "terminated", 143),
+], ids=lambda x: getattr(x, "name", str(x)))
+def test_a_signal_while_the_command_line_is_imported_is_one_line(monkeypatch, capsys, how, sig, line, code):
+    """The entry point puts the handlers in place and then imports the command line, so a Ctrl-C
+    (or SIGTERM) in those first tenths of a second is reported as any other, whatever the import
+    did with it."""
     import sys
 
     from studodds.__main__ import run
 
     monkeypatch.delitem(sys.modules, "studodds.cli", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [_CtrlCDuringImport(how), *sys.meta_path])
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    monkeypatch.setattr(sys, "meta_path", [_SignalDuringImport(how, sig), *sys.meta_path])
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler), signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        assert run() == 130
+        assert run() == code
         assert signal.getsignal(signal.SIGINT) is interrupts.raise_interrupted     # in place before the import
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
         interrupts.forget()
-    assert capsys.readouterr().err == "studodds: interrupted\n"
+    assert capsys.readouterr().err == f"studodds: {line}\n"
