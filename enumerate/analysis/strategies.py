@@ -20,7 +20,7 @@ from enumerate.analysis.base import Analysis, analysis_from_stats, keep_optimal,
 from enumerate.analysis.stats import Stat
 from enumerate.analysis.threshold_index import index_key, threshold_index
 from enumerate.core.engine import CountTable
-from enumerate.core.interrupts import RECEIVED, signals_marked
+from enumerate.core.interrupts import RECEIVED, failure_text, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.shapes import Exact, MinItems, shape
@@ -136,7 +136,7 @@ def strategy_mask(table: CountTable, strategy: Strategy, name: str = "user") -> 
     except RECEIVED:                     # a Ctrl-C (or SIGTERM) while it ran: the user stops the job
         raise
     except BaseException as exc:         # user code: even SystemExit is its failure, not ours
-        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}{f': {str(exc)[:200]}' if str(exc) else ''}") from None
+        raise StudoddsError(f"strategy {name} raised {failure_text(exc)}") from None
     if mask.shape != table.up.shape:
         raise StudoddsError(f"strategy {name} must return a raise mask of shape {table.up.shape} "
                             f"(hands x up cards), got {type(answer).__name__} of shape {mask.shape}")

@@ -40,6 +40,13 @@ RECEIVED = (Interrupted, Terminated)
 _received: type[BaseException] | None = None
 
 
+def failure_text(exc: BaseException) -> str:
+    """What a user's code raised, for the message that names it: the exception's type, then its
+    text (at most 200 characters) when it has one -- ``ValueError: bad hand``, ``SystemExit``."""
+    text = str(exc)[:200]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def raise_interrupted(signum: int, frame: object) -> None:
     """A SIGINT handler: raise :class:`Interrupted`."""
     global _received

@@ -266,10 +266,11 @@ def method(variant: Variant, by: Method | None = None) -> Method:
     (:mod:`enumerate.draws.switch_ranks`) wherever they apply -- every table with switches, with
     or without a sixth card for sale.  Situation class by situation class is the independent path
     (the tests run slices both ways and compare them)."""
+    refusal = switch_ranks.supported(variant)
     if by is None:
-        return "rank_patterns" if switch_ranks.supported(variant) is None else "situation_classes"
-    if by == "rank_patterns" and switch_ranks.supported(variant) is not None:
-        raise StudoddsError(f"variant {variant.name!r}: {switch_ranks.supported(variant)}")
+        return "rank_patterns" if refusal is None else "situation_classes"
+    if by == "rank_patterns" and refusal is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {refusal}")
     if by not in ("rank_patterns", "situation_classes"):
         raise ValueError(f"no method {by!r}")
     return by

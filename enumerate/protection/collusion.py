@@ -37,7 +37,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, check_table
 from enumerate.core.counts import load_or_compute
 from enumerate.core.engine import CountTable
-from enumerate.core.interrupts import RECEIVED, signals_marked
+from enumerate.core.interrupts import RECEIVED, failure_text, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
@@ -316,7 +316,7 @@ def user_decision(strategy: Strategy, hand: tuple[int, ...], up: int, seen: tupl
     except RECEIVED:                     # a Ctrl-C (or SIGTERM) while it ran: the user stops the job
         raise
     except BaseException as exc:         # user code: even SystemExit is its failure, not ours
-        raise StudoddsError(f"strategy {name} raised {type(exc).__name__}{f': {str(exc)[:200]}' if str(exc) else ''} "
+        raise StudoddsError(f"strategy {name} raised {failure_text(exc)} "
                             f"(hand {hand}, up card {up})") from None
     if not isinstance(answer, (bool, np.bool_)):
         raise StudoddsError(f"strategy {name} must return True (raise) or False (fold), "
