@@ -302,6 +302,7 @@ def test_a_second_sigterm_while_the_first_is_reported_is_ignored():
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGTERM, previous)
+        interrupts.forget()                     # the handler recorded a SIGTERM: not for the next test
 
 
 def test_the_public_names_are_written_once_for_the_run_and_once_for_type_checkers():

@@ -251,3 +251,18 @@ def test_a_signal_while_the_command_line_is_imported_is_one_line(monkeypatch, ca
         signal.signal(signal.SIGTERM, previous[1])
         interrupts.forget()
     assert capsys.readouterr().err == f"studodds: {line}\n"
+
+
+def test_an_interrupted_run_in_process_leaves_no_record_for_the_next(tmp_path, default_sigint):
+    """``main`` may be called again in the same process: the signal recorded in one run must not
+    stop the next one's kernels or files."""
+    from cli_runner import run_cli
+    (tmp_path / "mine.py").write_text("def f(hands, up):\n" + textwrap.indent(SIGNAL_ITSELF, "    "))
+    r = run_cli("simulate", "--games", "1000", "--strategy", "mine.py:f", cwd=tmp_path)
+    assert r.returncode == 130 and r.stderr == "studodds: interrupted\n"
+    try:
+        interrupts.raise_if_received()                   # nothing pending
+    except BaseException as exc:                         # (not left to stop pytest itself)
+        interrupts.forget()
+        pytest.fail(f"the interrupted run left its signal recorded: {type(exc).__name__}")
+    assert run_cli("analyze", "us-common", "--json", cwd=tmp_path).returncode == 0

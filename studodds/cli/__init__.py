@@ -117,6 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 143
     finally:
         interrupts.exit_as_returned()               # the code returned is the process's exit code
+        interrupts.forget()                         # the record has served this run (main may be called again)
         if previous is not None and signal.getsignal(signal.SIGINT) is interrupts.raise_interrupted:
             signal.signal(signal.SIGINT, previous[0])     # (not if a Ctrl-C set it to be ignored meanwhile)
         if previous is not None:
