@@ -67,3 +67,29 @@ def test_corrupted_count_cache_is_rebuilt_with_a_warning(us_counts, own_cache):
     assert any("rebuilding" in str(w.message) for w in caught)
     assert np.array_equal(table.win, us_counts.win)
     assert path.read_bytes() == good          # rebuilt byte-identically
+
+
+def test_two_layouts_of_the_cache_keep_files_of_their_own(tmp_path, monkeypatch):
+    """Two versions of the package sharing a cache folder (a release beside the current tree) do
+    not rebuild each other's files on every run: the file layout is part of every cache file's
+    name, the count cache's and every keyed file's, so each version finds its own file and
+    never reads the other's as a damaged cache."""
+    monkeypatch.setenv("STUDODDS_CACHE_DIR", str(tmp_path))
+    arrays = {"a": np.arange(10, dtype=np.uint32)}
+    names = {}
+    old, new = cache.FORMAT, cache.FORMAT + 1
+    for layout in (old, new):
+        monkeypatch.setattr(cache, "FORMAT", layout)
+        monkeypatch.setattr(cache, "MAGIC", f"STUDODDS-ARRAYS {layout}\n".encode())
+        names[layout] = (cache_path(1), cache.keyed_path("draws-q1", {"k": 1}))
+        assert all(f"-f{layout}-" in p.name for p in names[layout])
+        for path in names[layout]:
+            cache.ArrayCache(path, {"k": 1}, "test").save(arrays)
+    assert set(names[old]).isdisjoint(names[new])
+    for layout in names:                     # each version reads its own file back, without a warning
+        monkeypatch.setattr(cache, "FORMAT", layout)
+        monkeypatch.setattr(cache, "MAGIC", f"STUDODDS-ARRAYS {layout}\n".encode())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for path in names[layout]:
+                assert np.array_equal(cache.ArrayCache(path, {"k": 1}, "test").load()["a"], arrays["a"])

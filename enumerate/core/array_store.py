@@ -28,14 +28,24 @@ import numpy as np
 
 from enumerate.core.atomic import atomic_write_bytes, remove_stale_temporaries
 
-MAGIC = b"STUDODDS-ARRAYS 3\n"
+#: The version of this file layout.  It is part of every cache file's name (:func:`keyed_path`,
+#: :func:`format_tag`), so two versions of the package sharing one cache folder each keep their
+#: own files instead of replacing each other's on every run.
+FORMAT = 3
+MAGIC = f"STUDODDS-ARRAYS {FORMAT}\n".encode()
+
+
+def format_tag() -> str:
+    """``f<FORMAT>``: the part of a cache file's name that names its layout."""
+    return f"f{FORMAT}"
 
 
 def keyed_path(prefix: str, meta: dict[str, Any]) -> Path:
-    """``<cache folder>/<prefix>-<16 hex digits of the SHA-256 of meta>.bin``: one file per set
-    of inputs (``meta`` holds every input that changes the cached arrays, JSON-serialisable)."""
+    """``<cache folder>/<prefix>-f<FORMAT>-<16 hex digits of the SHA-256 of meta>.bin``: one file
+    per set of inputs (``meta`` holds every input that changes the cached arrays,
+    JSON-serialisable) and per file layout."""
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
-    return cache_dir() / f"{prefix}-{digest}.bin"
+    return cache_dir() / f"{prefix}-{format_tag()}-{digest}.bin"
 
 
 class CacheError(Exception):

@@ -1,8 +1,9 @@
 """Count tables on demand: from the on-disk cache when it is valid, else computed and cached.
 
 The cache lives under :func:`enumerate.core.array_store.cache_dir` and is keyed by everything that
-changes the counts: the qualifier threshold, :data:`enumerate.core.engine.ENGINE_VERSION` and the
-SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.ordering_fingerprint`).
+changes the counts: the qualifier threshold, :data:`enumerate.core.engine.ENGINE_VERSION`, the
+SHA-256 of the evaluator's whole hand ordering (:func:`evaluator.ranking.ordering_fingerprint`)
+and the cache file's layout (:data:`enumerate.core.array_store.FORMAT`).
 """
 from __future__ import annotations
 
@@ -65,9 +66,11 @@ def _cache_meta(qualifier: int) -> dict[str, Any]:
 
 
 def cache_path(qualifier: int) -> Path:
-    """Where the count table of a qualifier threshold is cached."""
+    """Where the count table of a qualifier threshold is cached: the name carries every input
+    (the engine version, the evaluator) and the file layout, so another version of the package
+    sharing the cache folder keeps a file of its own."""
     meta = _cache_meta(qualifier)
-    return cache.cache_dir() / f"counts-q{qualifier}-e{ENGINE_VERSION}-{meta['evaluator'][:12]}.bin"
+    return cache.cache_dir() / f"counts-q{qualifier}-e{ENGINE_VERSION}-{cache.format_tag()}-{meta['evaluator'][:12]}.bin"
 
 
 def count_steps() -> int:
