@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from evaluator.errors import StudoddsError
@@ -85,10 +86,36 @@ def _run_browser(cmd: list[str], timeout: float = 120) -> int:
         _kill_group(proc)
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL to the process group led by ``proc`` (every helper it started), then reap it."""
+def _kill_group(proc: subprocess.Popen[bytes], settle: float = 10.0) -> None:
+    """SIGKILL to the process group led by ``proc`` (every helper it started), reap it, and wait
+    (at most ``settle`` seconds) until no process of the group is still running: a signal is
+    delivered asynchronously, so without the wait a helper could still be writing into the
+    browser's profile when the caller removes it."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass                                   # the group is gone already
     proc.wait()
+    deadline = time.monotonic() + settle
+    while _group_running(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _group_running(group: int) -> bool:
+    """Whether a process of the process group ``group`` is still running (not a zombie), read
+    from /proc; False where there is no /proc to read."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return False
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue                             # gone meanwhile, or not readable
+        if len(fields) > 2 and int(fields[2]) == group and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
