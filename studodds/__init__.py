@@ -53,10 +53,10 @@ _LAZY = {
     "Variant": "enumerate.rules.variant",
     "VariantDiff": "enumerate.game.diff",
     **{name: "studodds.api" for name in (
-        "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_exact", "collusion_table", "count_table",
-        "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand", "hole_cards", "load_variant",
-        "openmp_enabled", "progressive", "search", "self_check", "sensitivity", "simulate", "simulate_many", "solve", "strategies",
-        "table_kind", "variants")},
+        "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_exact", "collusion_table",
+        "count_table", "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand",
+        "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "seen_hand_game", "self_check",
+        "sensitivity", "simulate", "simulate_many", "solve", "strategies", "table_kind", "variants")},
 }
 
 __all__ = sorted([*_LAZY, "__version__"])
@@ -106,6 +106,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         openmp_enabled,
         progressive,
         search,
+        seen_hand_game,
         self_check,
         sensitivity,
         simulate,
@@ -127,4 +128,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The API only: not the names this module uses to import it lazily (``Any``,
+    ``import_module``, ``TYPE_CHECKING``, ``annotations``)."""
+    return list(__all__)

@@ -592,6 +592,25 @@ def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = 
                          pairs=two_boxes)
 
 
+def seen_hand_game(variant: VariantLike = DEFAULT_VARIANT, *, sums: Mapping[str, Any] | None = None,
+                   **run: Unpack[RunOptions]) -> SeenHandSlice:
+    """The exact whole game of a player who sees one other hand -- a partner's, or his own second
+    box, so with the spread of a round of both (:func:`collusion_exact` with ``two_boxes`` over
+    every situation) -- with its shards kept in the user cache (an interrupted run resumes, a
+    later one reads them back verified, a damaged shard is valued again with a warning); or,
+    given ``sums`` (the kept object a certified table holds in seen_hand.json, see
+    :func:`enumerate.protection.seen_hand.sums_json`), read from them and verified against the
+    count table instead of counted (a ValueError names what is wrong with them)."""
+    threads, use_cache, progress = Run.of("seen_hand_game", run)          # checked once; threads resolved to an int
+    from enumerate.protection.seen_hand import read_sums, whole_game, whole_game_steps  # lazy: start-up time
+    source = variant_source(variant)
+    v = _protection_variant(source.variant)
+    given = None if sums is None else read_sums(sums)
+    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+    with progress_bar(progress and given is None, "seen hand, by rank patterns", whole_game_steps(), "class") as tick:
+        return whole_game(v, source.text, table, threads=threads, progress=tick, use_cache=use_cache, given=given)
+
+
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,
                     burn_cards: Iterable[bool] = (False,), samples: int = 600_000, seed: int = 0,
                     strategy: CollusionStrategy | None = None, strategy_name: str | None = None,

@@ -17,6 +17,7 @@ from fuzzstats import tick
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from enumerate.core.slices import sealed, unsealed
 from enumerate.game.kinds import kind_of, require
 from enumerate.rules.boxes import Boxes
 from enumerate.rules.variant_file import parse_variant, parse_variant_text
@@ -123,7 +124,7 @@ def committed():
     from enumerate.boxes import game
     from studodds import api
     v = api.load_variant(FILE)
-    sums = game.read_sums(json.loads((TABLE / "boxes_game.json").read_text()))
+    sums = game.read_sums(unsealed(json.loads((TABLE / "boxes_game.json").read_text())))
     with game.given_sums(v, sums):
         s = game.whole_game(v, api.count_table(v))
     return v, s
@@ -160,43 +161,53 @@ def test_the_committed_sums_give_the_committed_figures_and_protection_jsons(comm
 
 @pytest.mark.slow
 def test_edited_committed_sums_are_refused(committed, tmp_path):
-    """A damaged boxes_game.json is named by check --no-boxes-game: a field out of shape, an old
-    version, the wrong digest, a sum that still adds up on its own (the count table sees it), the
-    second box's value (the symmetry sees it), a cross moment changed (the figures differ)."""
+    """A damaged boxes_game.json is named by check as the table's difference, and the check goes
+    on: any edit with the checksum left as it was; with the checksum made anew, a field out of
+    shape, an old version, the wrong digest, a sum that still adds up on its own (the count table
+    sees it), the second box's value (the symmetry sees it), a cross moment changed (the figures
+    differ); a file that is not JSON; a missing file (named at once, with what to do)."""
     from studodds import certify
     out = tmp_path / "out"
     shutil.copytree(TABLE, out / TABLE.name)
-    good = json.loads((TABLE / "boxes_game.json").read_text())
-    assert [t.status for t in certify.check(out, boxes_game=False).tables] == ["ok"]
+    good = unsealed(json.loads((TABLE / "boxes_game.json").read_text()))
+    assert [t.status for t in certify.check(out).tables] == ["ok"]
 
-    def edited(change):
+    def edited(change, seal=True):
         data = json.loads(json.dumps(good))
         change(data)
-        (out / TABLE.name / "boxes_game.json").write_text(json.dumps(data))
+        (out / TABLE.name / "boxes_game.json").write_text(json.dumps(sealed(data) if seal else data))
+        return certify.check(out).tables[0]
 
+    def unreadable(t):
+        assert t.status == "unreadable" and t.differences[0].file == "boxes_game.json", t
+        return t.differences[0].old
+
+    assert "no checksum" in unreadable(edited(lambda d: None, seal=False))
+    t = edited(lambda d: None)
+    assert t.status == "ok"
+    text = (out / TABLE.name / "boxes_game.json").read_text()
+    (out / TABLE.name / "boxes_game.json").write_text(text.replace('"seen": "', '"seen": "1', 1))
+    assert "checksum does not match" in unreadable(certify.check(out).tables[0])
     for change, status in [(lambda d: d.update(version=1), "not the sums of a whole two-box game"),
                            (lambda d: d["sums"].update(digest="0" * 64), "digest"),
                            (lambda d: d["sums"]["returns"].__setitem__(0, "1"), "return table"),
                            (lambda d: d["sums"].pop("pairs"), "no two-box sums")]:
-        edited(change)
-        t = certify.check(out, boxes_game=False).tables[0]
-        assert t.status == "unreadable" and status in t.differences[0].old, t.differences[0].old
+        assert status in unreadable(edited(change))
     for field, index in (("seen", None), ("pairs", 2)):
         def bump(d, field=field, index=index):
             if index is None:
                 d["sums"][field] = str(int(d["sums"][field]) + 1)
             else:
                 d["sums"][field][index] = str(int(d["sums"][field][index]) + 1)
-        edited(bump)
-        with pytest.raises(ParameterError, match="boxes_game.*the file was edited"):
-            certify.check(out, boxes_game=False)
-    edited(lambda d: d["sums"]["pairs"].__setitem__(0, str(int(d["sums"]["pairs"][0]) + 24)))
-    t = certify.check(out, boxes_game=False).tables[0]
+        assert "do not add up" in unreadable(edited(bump))
+    t = edited(lambda d: d["sums"]["pairs"].__setitem__(0, str(int(d["sums"]["pairs"][0]) + 24)))
     assert t.status != "ok" and any("covariance" in d.figure for d in t.differences)
     (out / TABLE.name / "boxes_game.json").write_text("{")
-    assert certify.check(out, boxes_game=False).tables[0].status == "unreadable"
-    with pytest.raises(ParameterError, match="boxes_game: True or False"):
-        certify.check(out, boxes_game="no")
+    assert "not valid JSON" in unreadable(certify.check(out).tables[0])
+    (out / TABLE.name / "boxes_game.json").unlink()
+    assert "missing" in unreadable(certify.check(out).tables[0])
+    with pytest.raises(ParameterError, match="recount: True or False"):
+        certify.check(out, recount="no")
 
 
 def test_the_workbook_and_report_of_a_table_of_two_boxes():

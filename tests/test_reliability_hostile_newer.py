@@ -317,3 +317,11 @@ def test_the_public_names_are_written_once_for_the_run_and_once_for_type_checker
     imported = {a.name: n.module for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names}
     assert imported == _LAZY
     assert sorted(studodds.__all__) == sorted([*_LAZY, "__version__"])
+
+
+def test_the_package_namespace_shows_only_the_api():
+    """``dir(studodds)`` lists the API, not the names the package uses to import it lazily."""
+    shown = set(dir(studodds))
+    assert shown == set(studodds.__all__)
+    assert not shown & {"Any", "TYPE_CHECKING", "annotations", "import_module"}
+    assert "analyze" in shown and "__version__" in shown

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from cli_runner import run_cli
 
+from enumerate.core.slices import sealed, unsealed
+
 REPO = Path(__file__).resolve().parent.parent
 OUTSIDE = tempfile.mkdtemp(prefix="studodds-cwd-")
 
@@ -23,17 +25,39 @@ def warm(us_counts):
 
 @pytest.mark.slow
 def test_committed_results_are_reproduced(whole_draws_games):
-    """What CI checks: `studodds check results/` on the committed tables.  protection.json
-    (exposed hole cards: minutes cold) is checked by tests/test_protection.py instead, and the
-    whole switch game of oasis-galewind and the two-box game of us-common-two-boxes (core-hours
-    cold) are read from their switch_game.json and boxes_game.json, verified against the count
-    table, and everything made from them recomputed."""
-    r = studodds("check", str(REPO / "results"), "--no-protection", "--no-switch-game", "--no-boxes-game")
+    """What CI checks: `studodds check results/` on the committed tables, as a user runs it.
+    protection.json (exposed hole cards: minutes cold) is checked by tests/test_protection.py
+    instead; the whole switch games, the two-box game and us-common's seen hand (core-hours
+    cold) are read from their kept sums (switch_game.json, boxes_game.json, seen_hand.json) --
+    the default --, verified against the count table, and everything made from them recomputed."""
+    r = studodds("check", str(REPO / "results"), "--no-protection")
     assert r.returncode == 0, r.stdout + r.stderr
     for name in ("us-common", "uk-casino-stud"):
         assert f"{name}: unchanged" in r.stdout
     assert "us-common: unchanged (protection.json not checked: --no-protection)" in r.stdout
-    assert "us-common-two-boxes: unchanged (the whole two-box game not recounted" in r.stdout
+    for name, kept in (("us-common-two-boxes", "boxes_game.json"), ("oasis-galewind", "switch_game.json"),
+                       ("russian-draws", "switch_game.json")):
+        assert f"{name}: unchanged (whole games verified from their kept sums: {kept};" in r.stdout
+
+
+def test_every_kept_whole_game_is_sealed_and_named():
+    """Every table whose whole game takes core-hours keeps its sums, sealed with their checksum;
+    us-common's seen hand is the two-box game's whole game (the same rules: the same sums)."""
+    from enumerate.core.slices import unsealed
+    from enumerate.game.kinds import kind_of
+    from enumerate.rules.variant_file import load_variant_file
+    kept = {"draws": "switch_game.json", "boxes": "boxes_game.json"}
+    for folder in sorted((REPO / "results").iterdir()):
+        v = load_variant_file(folder / "variant.toml").variant
+        kind = kind_of(v)
+        expected = {kept[kind.name]} if kind.keeps_sums(v) else set()
+        if (folder / "protection.json").exists() and "seen_hand" in json.loads((folder / "protection.json").read_text()):
+            expected.add("seen_hand.json")
+        assert {f.name for f in folder.glob("*_*.json") if f.name.endswith(("_game.json", "seen_hand.json"))} == expected
+        for name in expected:
+            unsealed(json.loads((folder / name).read_text()))
+    assert (unsealed(json.loads((REPO / "results/us-common/seen_hand.json").read_text()))
+            == unsealed(json.loads((REPO / "results/us-common-two-boxes/boxes_game.json").read_text())))
 
 
 def test_committed_us_table_holds_the_published_figure():
@@ -157,10 +181,9 @@ def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     few classes: the whole game is core-hours); check recomputes it and names a changed figure."""
     from enumerate.protection import seen_hand, seen_ranks
     from studodds import certify
-    from studodds.certify import tables
     few = tuple(a[:3] for a in seen_ranks.classes(frozenset([12])))
     monkeypatch.setattr(seen_hand, "slice_classes", lambda sl: few)
-    monkeypatch.setattr(tables, "cache_folder", lambda text, pairs: tmp_path / "seen-cache")   # not the run's cache
+    monkeypatch.setattr(seen_hand, "cache_folder", lambda text, pairs: tmp_path / "seen-cache")   # not the run's cache
     certify.batch(["us-common"], tmp_path / "out", formats="md", protection=[4], seen_hand=True)
     assert (tmp_path / "seen-cache" / "shard-0000000.json").is_file()
     tmp_path = tmp_path / "out"
@@ -173,8 +196,24 @@ def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     # slice of up ranks: the boxes are not alike, so there is no round of two alike boxes to report
     assert "two_boxes" not in seen
     assert "### A second hand seen" in (folder / "report.md").read_text()
-    result = certify.check(tmp_path)
-    assert [t.status for t in result.tables] == ["ok"] and result.tables[0].protection == "checked"
+    good = (folder / "seen_hand.json").read_text()
+    kept = unsealed(json.loads(good))
+    assert kept["kind"] == "two_boxes_sums" and kept["classes"] == 3
+    for recount in (False, True):
+        result = certify.check(tmp_path, recount=recount)
+        assert [t.status for t in result.tables] == ["ok"] and result.tables[0].protection == "checked"
+        assert result.tables[0].kept_sums == {"seen_hand.json": "recounted (--recount)" if recount else
+                                              "read back and verified"}
+    kept["sums"]["seen"] = str(int(kept["sums"]["seen"]) + 1)
+    (folder / "seen_hand.json").write_text(json.dumps(sealed(kept), indent=1) + "\n")
+    t = certify.check(tmp_path).tables[0]
+    assert t.status == "unreadable" and t.differences[0].old.startswith("seen_hand.json: "), t
+    assert certify.check(tmp_path, protection=False).tables[0].status == "ok"      # not read without protection
+    (folder / "seen_hand.json").unlink()
+    t = certify.check(tmp_path).tables[0]
+    assert t.status == "unreadable" and "seen_hand.json: missing" in t.differences[0].old
+    assert certify.check(tmp_path, recount=True).tables[0].status == "differs"        # recounted: the file is missing
+    (folder / "seen_hand.json").write_text(good)
     seen["gain_per_hand_antes"]["exact"] = "1/7"
     (folder / "protection.json").write_text(json.dumps(data, indent=2) + "\n")
     result = certify.check(tmp_path)
@@ -191,15 +230,17 @@ def test_check_names_the_changed_pay_on_its_first_line(tmp_path):
     shutil.copytree(REPO / "results" / "us-common", tmp_path / "us-common")
     toml = tmp_path / "us-common" / "variant.toml"
     toml.write_text(toml.read_text().replace("full_house = 7", "full_house = 8"))
-    r = studodds("check", str(tmp_path), "--no-protection")   # protection: minutes cold
+    r = studodds("check", str(tmp_path))
     assert r.returncode == 1
-    first = r.stdout.splitlines()[0]
+    first, second = r.stdout.splitlines()[:2]
     assert first.startswith(f"{tmp_path / 'us-common'}: rules changed: raise_pays.full_house 7 -> 8;"), first
-    assert "house edge 5.224306% -> " in first and "element of risk" in first
-    data = json.loads(studodds("check", str(tmp_path), "--json", "--no-protection").stdout)
+    assert "house edge 5.224306% -> " in second and "element of risk" in second
+    data = json.loads(studodds("check", str(tmp_path), "--json").stdout)
     entry = data["tables"][0]
+    assert entry["status"] == "rules_changed"
     assert entry["rule_changes"] == [{"rule": "raise_pays.full_house", "old": "7", "new": "8"}]
     assert Fraction(entry["headline"]["house_edge_per_ante"]["delta"]["exact"]) < 0
+    assert data["causes"] == [first]
 
 
 def test_diff_names_the_rule_differences_first():
@@ -293,3 +334,18 @@ def test_pdf_brings_its_html_and_a_wrong_chromium_path_is_named(tmp_path, monkey
     files = {p.name for p in (tmp_path / "uk-casino-stud").iterdir()}
     assert "report.html" in files and "report.pdf" not in files
     assert "STUDODDS_CHROMIUM=/nonexistent/chromium-typo names no program" in r.stderr
+
+
+def test_the_seen_hand_is_made_from_its_kept_sums():
+    """us-common's protection.json holds the seen-hand game that check makes from seen_hand.json
+    (verified against the count table), to the last digit; an edit of the sums is named."""
+    from enumerate.core.slices import KeptSumsError, unsealed
+    from studodds import api
+    folder = REPO / "results" / "us-common"
+    sums = unsealed(json.loads((folder / "seen_hand.json").read_text()))
+    seen = api.seen_hand_game(folder / "variant.toml", sums=sums).to_dict()
+    seen["core_seconds_per_class"] = seen["whole_game_core_hours"] = None
+    assert seen == json.loads((folder / "protection.json").read_text())["seen_hand"]
+    sums["sums"]["normal"] = str(int(sums["sums"]["normal"]) + 1)
+    with pytest.raises(KeptSumsError, match="do not add up"):
+        api.seen_hand_game(folder / "variant.toml", sums=sums)

@@ -15,7 +15,7 @@ import pytest
 from checkpoints import forge_shard
 from test_draws import EVERY_SWITCH, ONE_AND_BUY
 
-from enumerate.core.slices import SITUATIONS, Slice
+from enumerate.core.slices import SITUATIONS, Slice, sealed
 from enumerate.draws import exact as ex
 from enumerate.draws import switch_ranks as swr
 from enumerate.raise_value import RaiseValue
@@ -222,8 +222,9 @@ def test_the_analysis_of_a_slice_is_its_figures(table):
 def test_a_switch_table_is_certified_and_checked(tmp_path, monkeypatch):
     """batch -> check on a table switching several cards, its "whole game" cut to a few groups: the
     analysis, report and switch_game.json written; check recounts (from the cache) or reads the
-    committed sums (--no-switch-game) and finds the table unchanged; an edited figure differs, an
-    edited sum or a damaged file is named."""
+    committed sums (the default) and finds the table unchanged; an edited sum -- its checksum
+    left or made anew, balanced or not --, a damaged or a missing file is named as the table's
+    difference, and the check goes on."""
     from studodds import certify
     few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
     real = swr.groups
@@ -239,22 +240,71 @@ def test_a_switch_table_is_certified_and_checked(tmp_path, monkeypatch):
     assert "by rank patterns" in report and "1 to 5 switch that many cards" in report
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["analysis"]["draws"]["switched_card_by_position"] == {}
-    for switch_game in (True, False):
-        result = certify.check(out, switch_game=switch_game)
+    for recount in (True, False):
+        result = certify.check(out, recount=recount)
         assert [t.status for t in result.tables] == ["ok"], result.tables[0].differences
-    sums["keep"] += 1                                        # adds up on its own: the count table sees it
-    (folder / "switch_game.json").write_text(json.dumps(sums, indent=1) + "\n")
-    with pytest.raises(ParameterError, match="switch_game.*edited"):
-        certify.check(out, switch_game=False)
-    sums["keep"] -= 1
-    sums["groups"] = 5
-    (folder / "switch_game.json").write_text(json.dumps(sums, indent=1) + "\n")
-    assert certify.check(out, switch_game=False).tables[0].status == "unreadable"
+        assert result.tables[0].kept_sums == {"switch_game.json": "recounted (--recount)" if recount else
+                                              "read back and verified"}
+
+    def named(data, sealed_again=True):
+        (folder / "switch_game.json").write_text(json.dumps(sealed(data) if sealed_again else data, indent=1) + "\n")
+        t = certify.check(out).tables[0]
+        assert t.status == "unreadable" and t.differences[0].file == "switch_game.json", t
+        return t.differences[0].old
+
+    body = {k: v for k, v in sums.items() if k != "sha256"}
+    edited = json.loads(json.dumps(body))
+    edited["keep"] += 1                                      # adds up on its own: the count table sees it
+    assert "checksum does not match" in named({**edited, "sha256": sums["sha256"]}, sealed_again=False)
+    assert "do not add up" in named(edited)                  # the checksum made anew: the sums still do not add up
+    edited = json.loads(json.dumps(body))
+    row = next(r for kind in edited["outcomes"] for r in kind if r[1] > 0)
+    moved = min(1000, row[1])
+    row[1] -= moved                                          # moved between two outcomes: the totals balance
+    row[2] += moved
+    assert "do not add up" in named(edited)
+    assert "not the sums of a whole switch game" in named({**body, "groups": 5})
+    assert "no checksum" in named(body, sealed_again=False)
     (folder / "switch_game.json").write_text("{")
-    assert certify.check(out, switch_game=False).tables[0].status == "unreadable"
+    assert certify.check(out).tables[0].status == "unreadable"
+    (folder / "switch_game.json").unlink()
+    t = certify.check(out).tables[0]
+    assert t.status == "unreadable" and "missing" in t.differences[0].old and "--recount" in t.differences[0].old
 
 
-def test_check_takes_a_boolean_switch_game(tmp_path):
+def test_check_takes_a_boolean_recount(tmp_path):
     from studodds import certify
-    with pytest.raises(ParameterError, match="switch_game"):
-        certify.check(tmp_path, switch_game="no")
+    with pytest.raises(ParameterError, match="recount"):
+        certify.check(tmp_path, recount="no")
+
+
+def test_a_damaged_shard_of_the_user_cache_is_valued_again(tmp_path, monkeypatch):
+    """The whole game's shards in the user cache are the program's own: an edited or truncated
+    shard, a stranger in the folder or a run.json of another run is said in one warning and
+    counted again -- never an error naming an option the user did not give."""
+    import warnings
+    few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
+    real = swr.groups
+    monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
+    cache = tmp_path / "switch-cache"
+    monkeypatch.setattr(ex, "cache_folder", lambda variant: cache)
+    first = load_variant(GALEWIND_FILE)
+    from studodds import api
+    good = api.analyze(first).to_dict()
+    shard = cache / "shard-0000000.json"
+    text = shard.read_text()
+    damages = [("edited", lambda: shard.write_text(text.replace('"', "'", 1))),
+               ("digit changed", lambda: shard.write_text(text.replace("1", "2", 1))),
+               ("truncated", lambda: shard.write_text(text[:40])),
+               ("a stranger", lambda: (cache / "notes.txt").write_text("x")),
+               ("another run", lambda: (cache / "run.json").write_text('{"kind": "other"}\n'))]
+    for what, damage in damages:
+        damage()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            again = api.analyze(first).to_dict()
+        assert again == good, what
+        said = [str(w.message) for w in caught if "cache of" in str(w.message)]
+        assert len(said) == 1 and ("valued again" in said[0] or "counted again" in said[0]), (what, said)
+        assert not any(advice in said[0] for advice in ("--checkpoint", "remove it", "remove that", "name a new")), said
+        assert json.loads(shard.read_text())["sums"] and not (cache / "notes.txt").exists()

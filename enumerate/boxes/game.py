@@ -19,8 +19,8 @@ as pairs, also the boxes' joint moments:
 Every figure is exact (integers and fractions).  The sums are checked when made and when read:
 the normal decisions' value must be the count table's game, the return table must give the
 value, and over the whole game the second box's value and second moment must equal the first's.
-A certified table keeps the sums (boxes_game.json, :func:`sums_json`), so ``check
---no-boxes-game`` can read them back instead of recounting (about 2 core-hours).
+A certified table keeps the sums (boxes_game.json, :func:`sums_json`), so ``check`` reads
+them back instead of recounting (about 2 core-hours).
 
 Not counted: the number of indifferent decisions (raising worth exactly folding), which the
 kernel does not separate; it changes no figure.
@@ -41,27 +41,21 @@ from enumerate.analysis.base import Analysis, return_table
 from enumerate.boxes.shapes import BoxesFiguresJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.slices import GivenSums, ShardStore, Slice, classes_digest
-from enumerate.protection import seen_ranks
-from enumerate.protection.seen_hand import (
-    COMMAND,
+from enumerate.core.slices import GivenSums
+from enumerate.protection.seen_hand import (  # noqa: F401 - read_sums, SUMS_KIND, whole_game_steps: the kind's too
     COMPLETIONS,
+    SUMS_KIND,
     SeenHandSlice,
     SeenSums,
-    cache_folder,
-    rank_sums_problem,
-    run_key,
-    run_slice,
-    slice_classes,
+    read_sums,
+    sums_json,
+    whole_game_steps,
 )
+from enumerate.protection.seen_hand import whole_game as seen_whole_game
 from enumerate.rules.boxes import TwoBoxesJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
-from evaluator.errors import ParameterError
 from evaluator.ranking import Category, strength_by_index
-
-#: The kind of boxes_game.json's object.
-SUMS_KIND = "two_boxes_sums"
 
 
 def rules_text(variant: Variant) -> str:
@@ -125,57 +119,13 @@ def given_sums(variant: Variant, sums: SeenSums) -> AbstractContextManager[None]
 
 def whole_game(variant: Variant, counts: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,
                use_cache: bool = True) -> SeenHandSlice:
-    """Count the whole game of ``variant`` (a table with [boxes]): every shard kept in the user
-    cache as it is made (unless ``use_cache`` is off), so an interrupted run resumes and a later
-    one reads what an earlier one counted (verified when read); or the sums given by
-    :func:`given_sums`, checked as a run checks its own (the normal decisions' value against the
-    count table, the return table against the value, the boxes' symmetry)."""
+    """Count the whole game of ``variant`` (a table with [boxes]): the seen-hand game counted as
+    pairs (:func:`enumerate.protection.seen_hand.whole_game`, its shards in the user cache), or
+    the sums given by :func:`given_sums`, checked as a run checks its own (KeptSumsError when
+    they do not add up)."""
     text = rules_text(variant)
-    sl = Slice()
-    given = _GIVEN.get(text)
-    if given is not None:
-        classes = slice_classes(sl)
-        s = SeenHandSlice(variant.single_box(), sl, classes[1].shape[0], given, None, "rank_patterns")
-        problem = rank_sums_problem(s, counts, classes, pairs=True)
-        if problem is not None:
-            raise ParameterError("boxes_game", f"the committed sums do not add up ({problem}): the file was edited")
-        return s
-    store = ShardStore(cache_folder(text, pairs=True) if use_cache else None, run_key(text, sl, True), COMMAND)
-    return run_slice(variant.single_box(), text, counts, sl, checkpoint=store, threads=threads, progress=progress,
-                     pairs=True)
-
-
-def whole_game_steps() -> int:
-    """The classes of the whole game (the progress bar's steps)."""
-    return seen_ranks.whole_game_classes()
-
-
-def sums_json(s: SeenHandSlice) -> dict[str, Any]:
-    """The exact sums of a whole game as a certified table keeps them (boxes_game.json): what a
-    check reads back with :func:`given_sums` instead of counting for core-hours.  The digest is
-    that of every class of the whole game; the core-seconds are left out (not a figure)."""
-    sums = s.sums.to_json()
-    sums["seconds"] = 0
-    sums["digest"] = classes_digest(*slice_classes(Slice()))
-    return {"kind": SUMS_KIND, "version": seen_ranks.VERSION, "classes": s.classes, "sums": sums}
-
-
-def read_sums(data: Any) -> SeenSums:
-    """The sums of a whole two-box game from a boxes_game.json object, verified as a stored shard
-    is: its fields, its version, its digest of every class of the whole game, every sum well
-    formed and adding up to every situation, with the two boxes' fields (the rest is checked
-    against the count table when used).  ValueError if it is not one."""
-    classes = slice_classes(Slice())
-    if (not isinstance(data, dict) or set(data) != {"kind", "version", "classes", "sums"}
-            or data["kind"] != SUMS_KIND or data["version"] != seen_ranks.VERSION
-            or isinstance(data["classes"], bool) or data["classes"] != classes[1].shape[0]):
-        raise ValueError(f"not the sums of a whole two-box game of version {seen_ranks.VERSION}")
-    sums = SeenSums.from_json(data["sums"], classes[2])
-    if sums.digest != classes_digest(*classes):
-        raise ValueError("its digest is not that of the whole game's classes")
-    if sums.pairs is None:
-        raise ValueError("it has no two-box sums")
-    return sums
+    return seen_whole_game(variant.single_box(), text, counts, threads=threads, progress=progress, use_cache=use_cache,
+                           given=_GIVEN.get(text))
 
 
 def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesFigures]:

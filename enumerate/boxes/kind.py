@@ -15,6 +15,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
 
 
@@ -48,6 +49,14 @@ class BoxesGame:
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         from enumerate.boxes.game import whole_game_steps  # lazy: start-up time
         return "two boxes, by rank patterns", "class", whole_game_steps()
+
+    def projection(self, variant: Variant) -> Projection | None:
+        from enumerate.protection import seen_ranks  # lazy: start-up time
+        return Projection("the whole two-box game", seen_ranks.whole_game_classes(), "class",
+                          seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS)
+
+    def keeps_sums(self, variant: Variant) -> bool:
+        return True
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

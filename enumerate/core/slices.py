@@ -20,6 +20,7 @@ import hashlib
 import json
 import re
 import stat
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ import numpy as np
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.parallel import chunked_map
 from evaluator.cards import RANKS
-from evaluator.errors import ParameterError
+from evaluator.errors import ParameterError, StudoddsError
 from evaluator.ranking import Category
 
 #: Concrete (hand, up card) pairs, and their classes up to suits.
@@ -162,15 +163,55 @@ class ShardStore:
     :data:`MAX_SHARD_BYTES` whose SHA-256 over the key and its content matches; and when a
     shard is used, its sums must parse, add up and be made from the classes that shard holds
     (:meth:`load`).  Anything else is refused with one line naming the file; nothing is
-    silently trusted or dropped, and a folder holding other files is never written to."""
+    silently trusted or dropped, and a folder holding other files is never written to.
+
+    ``owned``: the folder is the program's own (a whole game's shards in the user cache), not a
+    checkpoint the user named: what cannot be used there is said in one warning and removed --
+    a damaged shard is valued again, a folder that is not this run's is emptied and counted
+    anew -- as the count cache is rebuilt, instead of asking the user to delete a file."""
 
     PATTERN = re.compile(r"shard-(\d{7})\.json")
 
-    def __init__(self, folder: Path | None, key: dict[str, Any], command: str) -> None:
-        self.folder, self.key, self.command = folder, key, command
+    def __init__(self, folder: Path | None, key: dict[str, Any], command: str, *, owned: bool = False) -> None:
+        self.folder, self.key, self.command, self.owned = folder, key, command, owned
         self.raw: dict[int, Any] = {}
         if folder is None:
             return
+        if owned:
+            try:
+                self._read_folder(folder, key, command)
+            except ParameterError as exc:
+                self._discard(exc.reason[:300], every=True)
+            return
+        self._read_folder(folder, key, command)
+
+    def _discard(self, reason: str, every: bool = False, index: int | None = None) -> None:
+        """In a folder the program owns (the user cache): say what is wrong in one warning and
+        remove what cannot be used -- one shard file (it is valued again), or every file of the
+        run when the folder itself is not this run's -- instead of asking the user to."""
+        assert self.folder is not None
+        if every:
+            self.raw.clear()
+            doomed = [p for p in self.folder.iterdir() if not p.is_dir() or p.is_symlink()] \
+                if self.folder.is_dir() and not self.folder.is_symlink() else []
+            what = "its files were removed; the game is counted again"
+        else:
+            assert index is not None
+            self.raw.pop(index, None)
+            doomed = [self.folder / f"shard-{index:07d}.json"]
+            what = "that shard is valued again"
+        problem = re.sub(r": (remove (it|that file)|name a new folder|rerun with)[^:]*$", "", reason)   # advice for a user's folder
+        warnings.warn(f"cache of {self.command}: {problem}: {what}", stacklevel=4)
+        for path in doomed:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise ParameterError("cache", f"{path}: cannot be removed ({exc.strerror or exc}): make the cache "
+                                              "folder writable, or run with --no-cache") from None
+
+    def _read_folder(self, folder: Path, key: dict[str, Any], command: str) -> None:
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
             raise ParameterError("checkpoint", f"{folder}: not a folder (a checkpoint of {command} is a folder): "
                                                "name a new or an earlier checkpoint folder")
@@ -193,12 +234,18 @@ class ShardStore:
             m = self.PATTERN.fullmatch(n)
             if m is None:
                 continue
-            data = self._read(folder / n)
             index = int(m.group(1))
-            if (not isinstance(data, dict) or set(data) != {"shard", "sha256", "sums"} or data["shard"] != index
-                    or data["sha256"] != shard_digest(key, index, data["sums"])):
-                raise ParameterError("checkpoint", f"{folder / n}: its checksum does not match its content (edited "
-                                                   "or damaged): remove that file to value its shard again")
+            try:
+                data = self._read(folder / n)
+                if (not isinstance(data, dict) or set(data) != {"shard", "sha256", "sums"} or data["shard"] != index
+                        or data["sha256"] != shard_digest(key, index, data["sums"])):
+                    raise ParameterError("checkpoint", f"{folder / n}: its checksum does not match its content "
+                                                       "(edited or damaged): remove that file to value its shard again")
+            except ParameterError as exc:
+                if not self.owned:
+                    raise
+                self._discard(exc.reason, index=index)
+                continue
             self.raw[index] = data["sums"]
 
     def _read(self, path: Path) -> Any:
@@ -227,11 +274,15 @@ class ShardStore:
         try:
             sums = parse(self.raw[index])
         except (ValueError, ArithmeticError) as exc:
-            raise ParameterError("checkpoint", f"{where}: not a shard of this run ({exc}): remove it") from None
-        if sums.digest != digest:
-            raise ParameterError("checkpoint", f"{where}: holds other classes than shard {index} of this slice: "
-                                               "remove it")
-        return sums
+            problem = f"{where}: not a shard of this run ({exc}): remove it"
+        else:
+            if sums.digest == digest:
+                return sums
+            problem = f"{where}: holds other classes than shard {index} of this slice: remove it"
+        if self.owned and self.folder is not None:
+            self._discard(problem, index=index)
+            return None
+        raise ParameterError("checkpoint", problem)
 
     def save(self, index: int, data: Any) -> None:
         """Keep shard ``index``'s sums (their JSON form)."""
@@ -245,9 +296,42 @@ class ShardStore:
                           json.dumps({"shard": index, "sha256": shard_digest(self.key, index, data), "sums": data}) + "\n")
 
 
-def sums_do_not_add_up(message: str, resumed: bool) -> NoReturn:
+class KeptSumsError(ValueError):
+    """Kept sums -- the exact sums of a whole game that a certified table keeps, read back
+    instead of counted again -- that cannot be used: edited, damaged, or not adding up."""
+
+
+def _canonical_digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def sealed(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with the SHA-256 of its canonical JSON added as ``sha256``: how a certified table
+    keeps a whole game's sums, so that any edit of them is named when they are read back
+    (:func:`unsealed`), not only the edits that break their sums."""
+    return {**obj, "sha256": _canonical_digest(obj)}
+
+
+def unsealed(data: Any) -> dict[str, Any]:
+    """The object :func:`sealed` was given, after checking its SHA-256; KeptSumsError if it has
+    none or it does not match."""
+    if not isinstance(data, dict) or not isinstance(data.get("sha256"), str):
+        raise KeptSumsError("it carries no checksum (sha256): not kept sums written by this version")
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    if data["sha256"] != _canonical_digest(body):
+        raise KeptSumsError("its checksum does not match its content (edited or damaged)")
+    return body
+
+
+def sums_do_not_add_up(message: str, store: ShardStore, resumed: bool) -> NoReturn:
     """A run's end-of-run self-check failed: with stored shards read, a shard was edited so that
-    it still added up on its own (ParameterError naming the checkpoint); otherwise a defect."""
+    it still added up on its own -- a ParameterError naming the user's checkpoint, or, in the
+    user cache (which the program owns), its shards removed so that the next run counts the
+    game anew; otherwise a defect."""
+    if resumed and store.owned and store.folder is not None:
+        store._discard(message, every=True)
+        raise StudoddsError(f"{message}: a cached shard of {store.command} was edited so that it still added up on its "
+                            "own; the cached shards were removed: run the command again to count the game anew")
     if resumed:
         raise ParameterError("checkpoint", f"{message}: a stored shard was edited; rerun with a new checkpoint folder")
     raise AssertionError(f"{message}: a defect, please report it")
@@ -306,8 +390,8 @@ G = TypeVar("G")
 
 class GivenSums(Generic[G]):
     """Whole games given instead of counted, by the key of their rules: within :meth:`given` a
-    whole-game run finds the sums a certified table keeps (``check --no-switch-game``,
-    ``--no-boxes-game``) with :meth:`get`, and checks them as it checks its own."""
+    whole-game run finds the sums a certified table keeps (read back by ``check``) with
+    :meth:`get`, and checks them as it checks its own."""
 
     def __init__(self) -> None:
         self._by_key: dict[str, G] = {}

@@ -62,6 +62,7 @@ from enumerate.core.slices import (
     CLASSES,
     SITUATIONS,
     GivenSums,
+    KeptSumsError,
     ShardStore,
     Slice,
     classes_digest,
@@ -519,7 +520,7 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
         assert table is not None
         if not _keeps_add_up(table, variant, classes, sl.categories, total):
             sums_do_not_add_up("the rank patterns' sums do not add up (the value of keeping to the count table's "
-                               "plain game, or the situations to the slice's)", resumed)
+                               "plain game, or the situations to the slice's)", store, resumed)
     return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
 
 
@@ -571,12 +572,17 @@ def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progres
     if given is not None:
         groups = switch_ranks.groups(Slice())
         if not _keeps_add_up(table, variant, groups, Slice().categories, given):
-            raise ParameterError("switch_game", "the committed sums do not add up (the value of keeping to the count "
-                                                "table's plain game): the file was edited")
+            raise KeptSumsError("they do not add up (the value of keeping to the count table's plain game)")
         total = ShardSums()
         total.add(given)
-        return ExactSlice(variant, Slice(), groups[1].shape[0], total, None, "rank_patterns")
-    store = ShardStore(cache_folder(variant) if use_cache else None, run_key(variant, "", Slice()), COMMAND)
+        s = ExactSlice(variant, Slice(), groups[1].shape[0], total, None, "rank_patterns")
+        try:
+            s.return_rows()                      # the return table against the best actions' EVs
+        except AssertionError as exc:
+            raise KeptSumsError(f"they do not add up ({exc})") from None
+        return s
+    store = ShardStore(cache_folder(variant) if use_cache else None, run_key(variant, "", Slice()), COMMAND,
+                       owned=True)
     return run_slice(variant, "", Slice(), table=table, checkpoint=store, threads=threads, progress=progress)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
 
 
@@ -60,6 +61,18 @@ class DrawsGame:
             return "switching and buying", "hand", PROGRESS_PER_HAND * counts.hands.shape[0]
         from enumerate.draws.switch_ranks import whole_game_groups  # lazy: start-up time
         return "switching, by rank patterns", "group", whole_game_groups()
+
+    def projection(self, variant: Variant) -> Projection | None:
+        from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)
+        if whole_game_supported(variant):
+            return Projection("the whole game with one card switched or a sixth card bought", 1, "game", 80.0)
+        from enumerate.draws import switch_ranks  # lazy: start-up time
+        return Projection("the whole switch game", switch_ranks.whole_game_groups(), "group",
+                          switch_ranks.CORE_SECONDS_PER_GROUP)
+
+    def keeps_sums(self, variant: Variant) -> bool:
+        from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)
+        return not whole_game_supported(variant)
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

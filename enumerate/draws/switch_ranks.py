@@ -66,6 +66,10 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 SHARD = 64
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 1
+#: Core-seconds a group, measured on the reference machine (docs/speed.md: 0.044 for the
+#: Russian draws, 0.103 for Galewind's five switch sizes): what a whole game is projected from
+#: before it starts (:mod:`enumerate.core.projection`), never a figure of it.
+CORE_SECONDS_PER_GROUP = 0.1
 UNSEEN = 46
 KIND_FIELDS = _switch_ranks.KIND_FIELDS
 GROUP_FIELDS = _switch_ranks.GROUP_FIELDS

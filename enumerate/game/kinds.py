@@ -27,6 +27,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis
 from enumerate.boxes.kind import BOXES_GAME
 from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection
 from enumerate.draws.kind import DRAWS_GAME
 from enumerate.game.plain import PLAIN_GAME
 from enumerate.rules.variant import Variant
@@ -72,6 +73,15 @@ class TableKind(Protocol):
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         """The progress bar of :meth:`analyze` (label, unit, total), or None (too quick)."""
+
+    def projection(self, variant: Variant) -> Projection | None:
+        """What counting the whole game from nothing costs, when it takes more than seconds (the
+        line said before it starts, and what ``check`` says a recount of new rules would take),
+        or None."""
+
+    def keeps_sums(self, variant: Variant) -> bool:
+        """Whether a certified table of this kind keeps its whole game's exact sums (a count of
+        core-hours: ``check`` reads them back instead of counting again)."""
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

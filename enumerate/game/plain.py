@@ -17,6 +17,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import rule_variant_figures
 from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 
@@ -64,6 +65,12 @@ class PlainGame:
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         return None
+
+    def projection(self, variant: Variant) -> Projection | None:
+        return None                              # seconds, once the count table is made
+
+    def keeps_sums(self, variant: Variant) -> bool:
+        return False
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

@@ -41,6 +41,7 @@ from enumerate.core.interrupts import RECEIVED, failure_text, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
+from enumerate.core.projection import duration_text  # noqa: F401 - the API reads it here
 from enumerate.core.shapes import Count, Exact, Interval, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion
@@ -63,14 +64,6 @@ SITUATIONS_PER_THREAD_SECOND = 63_000
 def projected_seconds(samples: int, threads: int) -> float:
     """About how long ``samples`` situations take on ``threads`` local threads."""
     return samples / (SITUATIONS_PER_THREAD_SECOND * max(1, threads))
-
-
-def duration_text(seconds: float) -> str:
-    """``seconds`` in the largest unit that reads well: 40 minutes, 6.5 hours, 300 years."""
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.{0 if seconds >= 100 * size else 1}f} {unit}"
-    return f"{seconds:.0f} seconds"
 
 
 #: Seeds are integers 0 .. 2**128 - 1 (numpy's SeedSequence entropy).

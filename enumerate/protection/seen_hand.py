@@ -50,7 +50,7 @@ from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, Pattern, shape
-from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest, run_shards
+from enumerate.core.slices import CLASSES, SITUATIONS, KeptSumsError, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
 from enumerate.protection import seen_ranks
 from enumerate.protection.collusion import decision_values, optimal_decisions
@@ -554,7 +554,7 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     if ranks:
         problem = rank_sums_problem(result, table, classes, pairs)
         if problem is not None:
-            slices.sums_do_not_add_up(problem + " on this slice", resumed)
+            slices.sums_do_not_add_up(problem + " on this slice", store, resumed)
     return result
 
 
@@ -578,3 +578,69 @@ def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: tuple[n
         return ("the two boxes' sums do not add up (over every pair of hands the other box's value and second moment are "
                 "the player's box's)")
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole game counted as pairs: what two boxes and a certified table's seen hand are made of
+
+#: The kind of the kept sums of the whole game counted as pairs (a certified table's
+#: boxes_game.json, and seen_hand.json beside protection.json).
+SUMS_KIND = "two_boxes_sums"
+
+
+def whole_game(variant: Variant, variant_text: str, counts: CountTable, *, threads: int = 1,
+               progress: Callable[[int], None] | None = None, use_cache: bool = True,
+               given: SeenSums | None = None) -> SeenHandSlice:
+    """The whole game of a player who sees one other hand, counted as pairs (the other hand may be
+    his own second box) by rank patterns: its shards kept in the user cache under
+    ``variant_text`` (unless ``use_cache`` is off), so an interrupted run resumes and a later one
+    reads what an earlier one counted -- verified when read, a damaged shard valued again with a
+    warning; or the kept sums ``given`` (:func:`read_sums`), checked as a run checks its own (the
+    normal decisions' value against the count table, the return table against the value, the
+    boxes' symmetry): KeptSumsError when they do not add up."""
+    sl = Slice()
+    if given is not None:
+        classes = slice_classes(sl)
+        s = SeenHandSlice(variant, sl, classes[1].shape[0], given, None, "rank_patterns")
+        problem = rank_sums_problem(s, counts, classes, pairs=True)
+        if problem is not None:
+            raise KeptSumsError(f"they do not add up ({problem})")
+        return s
+    store = ShardStore(cache_folder(variant_text, pairs=True) if use_cache else None,
+                       run_key(variant_text, sl, True), COMMAND, owned=True)
+    return run_slice(variant, variant_text, counts, sl, checkpoint=store, threads=threads, progress=progress,
+                     pairs=True)
+
+
+def whole_game_steps() -> int:
+    """The classes of the whole game (the progress bar's steps)."""
+    return seen_ranks.whole_game_classes()
+
+
+def sums_json(s: SeenHandSlice) -> dict[str, Any]:
+    """The exact sums of the whole game as a certified table keeps them: what a check reads back
+    with :func:`read_sums` instead of counting for core-hours.  The digest is that of every class
+    of the whole game; the core-seconds are left out (not a figure)."""
+    sums = s.sums.to_json()
+    sums["seconds"] = 0
+    sums["digest"] = classes_digest(*slice_classes(Slice()))
+    return {"kind": SUMS_KIND, "version": seen_ranks.VERSION, "classes": s.classes, "sums": sums}
+
+
+def read_sums(data: Any) -> SeenSums:
+    """The sums of the whole game counted as pairs from their kept object (:func:`sums_json`),
+    verified as a stored shard is: its fields, its version, its digest of every class of the
+    whole game, every sum well formed and adding up to every situation, with the two boxes'
+    fields (the rest is checked against the count table when used).  ValueError if it is not
+    one."""
+    classes = slice_classes(Slice())
+    if (not isinstance(data, dict) or set(data) != {"kind", "version", "classes", "sums"}
+            or data["kind"] != SUMS_KIND or data["version"] != seen_ranks.VERSION
+            or isinstance(data["classes"], bool) or data["classes"] != classes[1].shape[0]):
+        raise ValueError(f"not the sums of a whole two-box game of version {seen_ranks.VERSION}")
+    sums = SeenSums.from_json(data["sums"], classes[2])
+    if sums.digest != classes_digest(*classes):
+        raise ValueError("its digest is not that of the whole game's classes")
+    if sums.pairs is None:
+        raise ValueError("it has no two-box sums")
+    return sums

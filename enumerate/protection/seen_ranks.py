@@ -55,6 +55,11 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH
 SHARD = 64
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 2
+#: Core-seconds a class, measured on the reference machine (docs/speed.md: 0.069 for the seen
+#: game, 0.076-0.102 counted as pairs): what a whole game is projected from before it starts
+#: (:mod:`enumerate.core.projection`), never a figure of it.
+CORE_SECONDS_PER_CLASS = 0.07
+CORE_SECONDS_PER_CLASS_AS_PAIRS = 0.09
 #: The concrete partner hands of each (player hand, up card), and the hole-card sets of each.
 PLAYER_HANDS = math.comb(46, 5)
 FIELDS = ("situations", "seen", "normal", "seen_raised", "normal_raised", "changed")

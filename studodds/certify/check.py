@@ -6,7 +6,7 @@ import contextlib
 import difflib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +15,9 @@ from typing import Any, Literal, NotRequired, TypedDict
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
+from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, shape
+from enumerate.core.slices import KeptSumsError, unsealed
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
@@ -23,10 +25,13 @@ from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
     BOXES_GAME,
+    KEPT_FILES,
     PROTECTION,
     PROTECTION_LEVELS,
+    SEEN_HAND,
     SPOT_CHECKS,
     SWITCH_GAME,
+    Protection,
     RenderedTable,
     protection_data,
     render,
@@ -43,8 +48,9 @@ class DifferenceJSON(TypedDict):
     section: NotRequired[str]
 
 
-#: A checked table's status.
-Status = Literal["ok", "differs", "report_differs", "unreadable"]
+#: A checked table's status: "rules_changed" when its variant file's rules are not the ones its
+#: figures were made from (the committed figures are for the old rules, not recounted unasked).
+Status = Literal["ok", "differs", "report_differs", "unreadable", "rules_changed"]
 
 
 class HeadlineJSON(TypedDict):
@@ -64,8 +70,8 @@ class TableCheckJSON(TypedDict):
     headline: dict[str, HeadlineJSON]
     differences: list[DifferenceJSON]
     protection: NotRequired[str]
-    switch_game: NotRequired[str]
-    boxes_game: NotRequired[str]
+    kept_sums: NotRequired[dict[str, str]]
+    recount: NotRequired[str]
 
 
 @shape("check", document=True)
@@ -74,6 +80,8 @@ class CheckJSON(TypedDict):
 
     kind: Literal["check"]
     folder: str
+    recounted: bool
+    causes: list[str]
     tables: list[TableCheckJSON]
     tables_with_differences: Count
 
@@ -98,8 +106,8 @@ class Difference:
 
 #: Files that hold figures; a difference anywhere else (the reports and the readable strategy)
 #: is one of presentation: "report differs, figures identical".
-FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "boxes_game.json", "return_table.csv",
-                "strategy.csv")
+FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "boxes_game.json", "seen_hand.json",
+                "return_table.csv", "strategy.csv")
 #: The text files compared line by line, figures first.
 TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "report.html")
 
@@ -155,8 +163,8 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
             diffs += _json_differences(PROTECTION, old_p, fresh.protection)
-    for kept in (SWITCH_GAME, BOXES_GAME):
-        if kept not in fresh.files:
+    for kept in KEPT_FILES:
+        if kept == PROTECTION or kept not in fresh.files:
             continue
         try:
             old_s = json.loads((folder / kept).read_text(encoding="utf-8"))
@@ -264,6 +272,8 @@ class Committed:
     protection_levels: tuple[int, ...]
     simulation: tuple[int, int] | None = None       # (games, seed) of the simulation check
     seen_hand: bool = False                         # protection.json holds the seen-hand game
+    #: the rules of variant.toml that are not those the committed figures were made from
+    rule_changes: tuple[RuleChangeJSON, ...] = ()
 
 
 def read_committed(folder: Path) -> Committed:
@@ -308,8 +318,13 @@ def read_committed(folder: Path) -> Committed:
             check_run(*simulation)
         except ParameterError as exc:
             raise DamagedFile(folder / "summary.json", f"simulation {exc}") from None
+    try:
+        made_from = summary["analysis"]["variant"]
+        changes = tuple(c.to_dict() for c in rule_changes(made_from, source.variant.to_dict()))
+    except (KeyError, TypeError, AttributeError):
+        changes = ()                              # no rules recorded: every figure is compared instead
     return Committed(source, hands, protection, levels, simulation,
-                     protection is not None and protection.get("seen_hand") is not None)
+                     protection is not None and protection.get("seen_hand") is not None, changes)
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -319,9 +334,12 @@ HEADLINE = (("house_edge_per_ante", "house edge"), ("element_of_risk_per_total_w
 @dataclass(frozen=True)
 class TableCheck:
     """The result of checking one committed table: ``status`` "ok", "differs" (a figure
-    differs), "report_differs" (only the reports differ: figures identical) or "unreadable";
-    the rule changes (committed rules against the table's variant.toml), the headline deltas
-    and every difference; ``protection``: whether protection.json was recomputed."""
+    differs), "report_differs" (only the reports differ: figures identical), "unreadable", or
+    "rules_changed" (its variant file's rules are not the committed figures' and were not
+    recounted: ``recount`` says what counting them would take); the rule changes (committed
+    rules against the table's variant.toml), the headline deltas and every difference;
+    ``protection``: whether protection.json was recomputed; ``kept_sums``: for each file of kept
+    whole-game sums, how its game was checked (read back and verified, or recounted)."""
 
     table: str
     status: Status
@@ -329,10 +347,8 @@ class TableCheck:
     headline: dict[str, HeadlineJSON] = field(default_factory=dict)
     differences: tuple[Difference, ...] = ()
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
-    #: a table switching several cards: "recounted", or "read from switch_game.json (--no-switch-game)"
-    switch_game: str | None = None
-    #: a table of two boxes: "recounted", or "read from boxes_game.json (--no-boxes-game)"
-    boxes_game: str | None = None
+    kept_sums: dict[str, str] = field(default_factory=dict)
+    recount: str | None = None
 
     def to_dict(self) -> TableCheckJSON:
         out: TableCheckJSON = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
@@ -340,35 +356,43 @@ class TableCheck:
                                "differences": [d.to_dict() for d in self.differences]}
         if self.protection is not None:
             out["protection"] = self.protection
-        if self.switch_game is not None:
-            out["switch_game"] = self.switch_game
-        if self.boxes_game is not None:
-            out["boxes_game"] = self.boxes_game
+        if self.kept_sums:
+            out["kept_sums"] = dict(self.kept_sums)
+        if self.recount is not None:
+            out["recount"] = self.recount
         return out
 
     def summary_line(self) -> str:
         """One line: unchanged, or the rule changes and headline deltas."""
         if self.status == "ok":
             note = " (protection.json not checked: --no-protection)" if (self.protection or "").startswith("not checked") else ""
-            if (self.switch_game or "").startswith("read"):
-                note += " (the whole switch game not recounted: its sums read from switch_game.json, --no-switch-game)"
-            if (self.boxes_game or "").startswith("read"):
-                note += " (the whole two-box game not recounted: its sums read from boxes_game.json, --no-boxes-game)"
+            read = [f for f, how in self.kept_sums.items() if how.startswith("read")]
+            if read:
+                note += f" (whole games verified from their kept sums: {', '.join(read)}; --recount counts them again)"
             return f"{self.table}: unchanged{note}"
         if self.status == "unreadable":
             return f"{self.table}: {self.differences[0].old}"
         if self.status == "report_differs":
             return f"{self.table}: report differs, figures identical: {self.where()}"
+        if self.status == "rules_changed" and self.headline:
+            return f"{self.table}: the new rules' game (its analysis only, the files not recomputed): " + "; ".join(
+                self._headline_parts())
+        if self.status == "rules_changed":
+            return (f"{self.table}: {_changes_text(self.rule_changes)}; the committed figures are for the old rules, so "
+                    f"the table was not recounted: {self.recount}")
         parts = []
         if self.rule_changes:
-            parts.append("rules changed: " + ", ".join(f"{c['rule']} {c['old']} -> {c['new']}" for c in self.rule_changes))
+            parts.append(_changes_text(self.rule_changes))
         else:
             parts.append("rules unchanged, figures differ")
-        labels = dict(HEADLINE)
-        for key, h in self.headline.items():
-            parts.append(f"{labels[key]} {h['old']['value']:.6%} -> {h['new']['value']:.6%} ({h['delta']['value']:+.6%})")
+        parts += self._headline_parts()
         parts.append(f"{len(self.differences)} difference(s)")
         return f"{self.table}: " + "; ".join(parts)
+
+    def _headline_parts(self) -> list[str]:
+        labels = dict(HEADLINE)
+        return [f"{labels[key]} {h['old']['value']:.6%} -> {h['new']['value']:.6%} ({h['delta']['value']:+.6%})"
+                for key, h in self.headline.items()]
 
     def where(self) -> str:
         """The files that differ, each with the report sections and the number of lines."""
@@ -384,6 +408,10 @@ class TableCheck:
                 named = f" section{'s' if len(sections) > 1 else ''} {shown},"
             parts.append(f"{fname} ({named.strip(' ,')}{', ' if named else ''}{len(ds)} line{'s' if len(ds) != 1 else ''})")
         return "; ".join(parts)
+
+
+def _changes_text(changes: tuple[RuleChangeJSON, ...]) -> str:
+    return "rules changed: " + ", ".join(f"{c['rule']} {c['old']} -> {c['new']}" for c in changes)
 
 
 def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protection: str | None = None) -> TableCheck:
@@ -414,10 +442,14 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
 
 @dataclass(frozen=True)
 class CheckResult:
-    """What :func:`check` found: one :class:`TableCheck` per committed table."""
+    """What :func:`check` found: the causes named before any counting (one line for each table
+    whose rules changed), then one :class:`TableCheck` per committed table; ``recounted``: the
+    kept whole games were counted again (``recount``) rather than read back and verified."""
 
     folder: str
     tables: tuple[TableCheck, ...]
+    causes: tuple[str, ...] = ()
+    recounted: bool = False
 
     @property
     def tables_with_differences(self) -> int:
@@ -430,13 +462,21 @@ class CheckResult:
 
     def to_dict(self) -> CheckJSON:
         """kind "check": what ``studodds check --json`` prints."""
-        return {"kind": "check", "folder": self.folder, "tables": [t.to_dict() for t in self.tables],
-                "tables_with_differences": self.tables_with_differences}
+        return {"kind": "check", "folder": self.folder, "recounted": self.recounted, "causes": list(self.causes),
+                "tables": [t.to_dict() for t in self.tables], "tables_with_differences": self.tables_with_differences}
 
-    def text(self) -> str:
-        """Summary lines first (one per table), then the details of each table that differs."""
-        lines = [t.summary_line() for t in self.tables]
-        lines.append(f"checked {len(self.tables)} table(s): {self.tables_with_differences} with differences")
+    def first_lines(self) -> list[str]:
+        """The lines the command prints as it goes, in that order: the causes named before any
+        counting, then each table's summary line as it is checked (a table whose changed rules
+        were not recounted was named among the causes; its line here, when its new game was
+        quick to analyse, gives the headline figures of the new rules)."""
+        return [*self.causes, *(t.summary_line() for t in self.tables if t.status != "rules_changed" or t.headline)]
+
+    def closing_lines(self) -> list[str]:
+        """The lines printed once every table is checked: the count, then each difference."""
+        changed = sum(1 for t in self.tables if t.status == "rules_changed")
+        note = f" ({changed} whose rules changed, not recounted)" if changed else ""
+        lines = [f"checked {len(self.tables)} table(s): {self.tables_with_differences} with differences{note}"]
         for t in self.tables:
             if t.status not in ("differs", "report_differs"):
                 continue
@@ -446,26 +486,37 @@ class CheckResult:
                       for d in diffs[:50]]
             if len(diffs) > 50:
                 lines.append(f"  ... and {len(diffs) - 50} more (--json lists all)")
-        return "\n".join(lines)
+        return lines
+
+    def text(self) -> str:
+        """What the command prints: :meth:`first_lines`, then :meth:`closing_lines`."""
+        return "\n".join([*self.first_lines(), *self.closing_lines()])
 
 
-def check(folder: str | Path = "results", *, protection: bool = True, switch_game: bool = True,
-          boxes_game: bool = True, threads: int | None = None, use_cache: bool = True,
-          progress: bool = False) -> CheckResult:
-    """Recompute every committed table ``<folder>/<variant>/`` (or the one table ``folder``
-    itself, when it holds a summary.json) from its own variant.toml and compare every exact
-    value and every line of its files.  ``protection=False`` does not
-    recompute protection.json (minutes when not cached): the report's protection section is
-    then rendered from the committed file, and the file itself is not compared.
-    ``switch_game=False`` does not recount the whole game of a table switching several cards
-    (core-hours when not cached): its exact sums are read from the committed switch_game.json,
-    verified (every group, every situation, the value of keeping against the count table), and
-    everything made from them is recomputed and compared.  ``boxes_game=False`` does the same
-    for a table of two boxes (about 2 core-hours when not cached) from its boxes_game.json
-    (verified: every class, every situation, the normal decisions' value against the count
-    table, the return table against the value, the two boxes' symmetry)."""
+def check(folder: str | Path = "results", *, recount: bool = False, protection: bool = True, threads: int | None = None,
+          use_cache: bool = True, progress: bool = False, on_line: Callable[[str], None] | None = None) -> CheckResult:
+    """Check every committed table ``<folder>/<variant>/`` (or the one table ``folder`` itself,
+    when it holds a summary.json) against its own variant.toml, in two steps:
+
+    1. **The cause first**, before any counting: each table's rules are compared with the rules
+       its committed figures were made from.  A table whose rules changed is named at once
+       (the rule, old -> new); its committed figures are for the old rules, so it is not
+       recounted unasked: the line says what counting the new rules would take.
+    2. **Every other table recomputed** and compared, every exact value and every line of its
+       files.  A whole game of core-hours -- the switch game, two boxes, protection.json's seen
+       hand -- is not counted again: its exact sums, kept beside the figures (switch_game.json,
+       boxes_game.json, seen_hand.json, each with its checksum), are read, verified (checksum,
+       every class, every situation, the count table's game, the return table against the
+       value) and everything made from them is recomputed and compared.
+
+    ``recount``: count the kept whole games again (resumable: their shards are kept in the user
+    cache) and recompute the tables whose rules changed too.  ``protection=False`` does not
+    recompute protection.json: the report's protection section is then rendered from the
+    committed file, and the file itself is not compared.  ``on_line(text)`` is called with each
+    of :meth:`CheckResult.first_lines` as soon as it is known (the command line prints them as
+    they come)."""
     threads = resolve_threads(threads)           # resolved once: every step below gets this int
-    for name, value in (("switch_game", switch_game), ("boxes_game", boxes_game)):
+    for name, value in (("recount", recount), ("protection", protection)):
         if not isinstance(value, bool):
             raise ParameterError(name, f"True or False, not {value!r:.40}")
     root = Path(folder)
@@ -476,12 +527,191 @@ def check(folder: str | Path = "results", *, protection: bool = True, switch_gam
         raise ParameterError("folder", f"{root}: holds no certified table (no summary.json in it or in its "
                                        "subfolders): name a table folder such as results/us-common, or the folder "
                                        "that holds table folders, such as results")
-    recount = {SWITCH_GAME: switch_game, BOXES_GAME: boxes_game}
-    return CheckResult(str(root), tuple(_check_each(tables, protection, recount, threads, use_cache, progress)))
+    say = on_line or (lambda line: None)
+    read: dict[Path, Committed | TableCheck] = {}
+    causes = []
+    for table in tables:                         # 1. the causes, before any counting
+        try:
+            committed = read_committed(table)
+        except DamagedFile as exc:
+            read[table] = TableCheck(str(table), "unreadable", differences=(
+                Difference(exc.path.name, "(file)", f"{exc.path.name}: {exc.reason}", None),))
+            continue
+        changes = committed.rule_changes
+        if not changes:
+            read[table] = committed
+            continue
+        cost = _recount_text(committed, threads)
+        if recount:
+            causes.append(f"{table}: {_changes_text(changes)}; the committed figures are for the old rules: "
+                          f"recounting the new ones (--recount), {cost}")
+            read[table] = committed
+        else:
+            result = TableCheck(str(table), "rules_changed", changes, recount=f"counting the new rules takes {cost}; "
+                                "--recount recomputes and compares them, batch certifies them")
+            causes.append(result.summary_line())
+            read[table] = result
+        say(causes[-1])
+    checked: list[TableCheck] = []
+    spot: dict[int, int] = {}
+    for table in tables:                         # 2. every table not settled above, recomputed
+        found = read[table]
+        if isinstance(found, Committed):
+            found = _check_one(table, found, recount, protection, spot, threads, use_cache, progress)
+            say(found.summary_line())
+        elif found.status == "unreadable":
+            say(found.summary_line())
+        elif found.status == "rules_changed" and _analysis_is_quick(found):
+            found = replace(found, headline=_new_headline(table, threads, use_cache, progress))
+            if found.headline:
+                say(found.summary_line())
+        checked.append(found)
+    return CheckResult(str(root), tuple(checked), tuple(causes), recount)
 
 
-#: The files that keep a whole game's exact sums: the option that reads them back, their kind.
-KEPT_SUMS = {SWITCH_GAME: ("--no-switch-game", "switch_game_sums"), BOXES_GAME: ("--no-boxes-game", "two_boxes_sums")}
+#: What counting a table takes when it has no whole game of core-hours.
+QUICK = "seconds"
+
+
+def _analysis_is_quick(found: TableCheck) -> bool:
+    """Whether the analysis of a table's new rules takes seconds (its kind has no whole game
+    to count for long): then its headline figures are given beside the changed rules."""
+    from enumerate.game.kinds import kind_of  # lazy: start-up time
+    try:
+        v = load_variant_file(Path(found.table) / "variant.toml").variant
+    except StudoddsError:
+        return False
+    return kind_of(v).projection(v) is None
+
+
+def _new_headline(table: Path, threads: int, use_cache: bool, progress: bool) -> dict[str, HeadlineJSON]:
+    """The headline figures of a table's new rules against its committed ones, from the new
+    rules' analysis alone (seconds: asked only of a table without a long whole game)."""
+    try:
+        old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    new = api.analyze(load_variant_file(table / "variant.toml").variant, threads=threads, use_cache=use_cache,
+                      progress=progress).to_dict()
+    headline: dict[str, HeadlineJSON] = {}
+    for key, _ in HEADLINE:
+        try:
+            a, b = Fraction(old[key]["exact"]), Fraction(str(new[key]["exact"]))     # type: ignore[literal-required]
+        except (KeyError, TypeError, ValueError):
+            continue
+        if a != b:
+            headline[key] = {"old": exact(a), "new": exact(b), "delta": exact(b - a)}
+    return headline
+
+
+def _recount_text(committed: Committed, threads: int) -> str:
+    """What counting a table's rules from nothing would take: its kind's whole game, and
+    protection.json's seen hand when the table has one; seconds for the rest."""
+    from enumerate.game.kinds import kind_of  # lazy: start-up time
+    from enumerate.protection import seen_ranks  # lazy: start-up time
+    v = committed.source.variant
+    parts = [p for p in (kind_of(v).projection(v),) if p is not None]
+    if committed.seen_hand:
+        parts.append(Projection("the seen hand", seen_ranks.whole_game_classes(), "class",
+                                seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS))
+    if not parts:
+        return QUICK + " (minutes more for a count table or protection.json not in the user cache)"
+    total = Projection(" and ".join(p.what for p in parts), 1, "count", sum(p.core_seconds for p in parts))
+    return f"{total.text(threads)} for {total.what}"
+
+
+#: The kept sums of each kind of table that keeps them (:meth:`TableKind.keeps_sums`), and the
+#: kind of object each file holds.
+KEPT_BY_KIND = {"draws": SWITCH_GAME, "boxes": BOXES_GAME}
+KEPT_OBJECT = {SWITCH_GAME: "switch_game_sums", BOXES_GAME: "two_boxes_sums", SEEN_HAND: "two_boxes_sums"}
+
+
+def _kept(table: Path, committed: Committed, protection: bool) -> list[str]:
+    """The files of kept whole-game sums ``table`` must hold: its kind's, and seen_hand.json
+    when its protection.json has the seen hand (and is checked)."""
+    from enumerate.game.kinds import kind_of  # lazy: start-up time
+    v = committed.source.variant
+    kind = kind_of(v)
+    files = [KEPT_BY_KIND[kind.name]] if kind.keeps_sums(v) else []
+    if committed.seen_hand and protection:
+        files.append(SEEN_HAND)
+    return files
+
+
+def _read_kept(table: Path, fname: str, committed: Committed, threads: int) -> dict[str, Any]:
+    """A kept-sums file's object, its checksum verified (DamagedFile naming it and what to do)."""
+    path = table / fname
+    try:
+        return unsealed(_json_object(path, KEPT_OBJECT[fname]))
+    except DamagedFile as exc:
+        if exc.reason == "missing":
+            raise DamagedFile(path, f"missing: it keeps the exact sums of the table's whole game, which check reads "
+                                    f"back instead of counting them for {_recount_text(committed, threads)}: restore "
+                                    "it (git checkout), or count the game again with --recount") from None
+        raise
+    except KeptSumsError as exc:
+        raise DamagedFile(path, str(exc)) from None
+
+
+def _check_one(table: Path, committed: Committed, recount: bool, protection: bool, spot: dict[int, int], threads: int,
+               use_cache: bool, progress: bool) -> TableCheck:
+    """Recompute one committed table and compare it (see :func:`check`)."""
+    source = committed.source
+    kept = _kept(table, committed, protection)
+    given: dict[str, Any] = {}
+    how: dict[str, str] = {}
+    try:
+        for fname in kept:
+            if recount:
+                how[fname] = "recounted (--recount)"
+                continue
+            given[fname] = _read_kept(table, fname, committed, threads)
+            how[fname] = "read back and verified"
+    except DamagedFile as exc:
+        return _unreadable(table, exc.path.name, exc.reason)
+    shown: Protection | None = None
+    state = "none"
+    if committed.protection is not None:
+        if protection:
+            try:
+                shown = protection_data(source, levels=committed.protection_levels, seen_hand=committed.seen_hand,
+                                        seen_sums=given.get(SEEN_HAND), threads=threads, use_cache=use_cache,
+                                        progress=progress)
+            except ValueError as exc:            # the kept sums are not sums, or do not add up
+                return _unreadable(table, SEEN_HAND, one_line(exc))
+            state = "checked"
+        else:
+            shown = Protection(committed.protection, {})   # type: ignore[arg-type]
+            state = "not checked (--no-protection)"
+    with contextlib.ExitStack() as stack:
+        game = next((f for f in given if f != SEEN_HAND), None)
+        try:
+            if game is not None:
+                stack.enter_context(_given(game, source.variant, given[game]))
+            fresh = render(source, _spot_checks(source, spot, threads, use_cache, progress), hands=committed.hands,
+                           protection=shown, html=(table / "report.html").exists(), simulation=committed.simulation,
+                           threads=threads, use_cache=use_cache)
+        except ValueError as exc:                # the kept sums are not sums, or do not add up
+            assert game is not None or not isinstance(exc, KeptSumsError)
+            if game is None:
+                raise
+            return _unreadable(table, game, one_line(exc))
+    if state.startswith("not checked"):
+        fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k not in (PROTECTION, SEEN_HAND)},
+                        protection=None)
+    return replace(check_table(table, fresh, source, state), kept_sums=how)
+
+
+def _unreadable(table: Path, fname: str, reason: str) -> TableCheck:
+    return TableCheck(str(table), "unreadable", differences=(Difference(fname, "(file)", f"{fname}: {reason}", None),))
+
+
+def _spot_checks(source: VariantSource, done: dict[int, int], threads: int, use_cache: bool, progress: bool) -> int:
+    """The brute-force spot checks of the table's qualifier, made once a check (``done``)."""
+    q = source.variant.qualifier.threshold
+    if q not in done:
+        done[q] = api.self_check(source.variant, SPOT_CHECKS, threads=threads, use_cache=use_cache, progress=progress)
+    return done[q]
 
 
 def _given(kept: str, variant: Any, data: dict[str, Any]) -> Any:
@@ -493,58 +723,6 @@ def _given(kept: str, variant: Any, data: dict[str, Any]) -> Any:
     from enumerate.boxes.game import given_sums as given_boxes  # lazy: start-up time
     from enumerate.boxes.game import read_sums as read_boxes  # lazy: start-up time
     return given_boxes(variant, read_boxes(data))
-
-
-def _check_each(tables: list[Path], protection: bool, recount: dict[str, bool], threads: int | None, use_cache: bool,
-                progress: bool) -> Iterator[TableCheck]:
-    spot_checked: dict[int, int] = {}
-    for table in tables:
-        try:
-            committed = read_committed(table)
-        except DamagedFile as exc:
-            yield TableCheck(str(table), "unreadable",
-                             differences=(Difference(exc.path.name, "(file)", f"{exc.path.name}: {exc.reason}", None),))
-            continue
-        source = committed.source
-        q = source.variant.qualifier.threshold
-        if q not in spot_checked:
-            spot_checked[q] = api.self_check(source.variant, SPOT_CHECKS, threads=threads, use_cache=use_cache,
-                                             progress=progress)
-        shown = committed.protection
-        state = "none"
-        if committed.protection is not None:
-            if protection:
-                shown = protection_data(source, levels=committed.protection_levels, seen_hand=committed.seen_hand,
-                                        threads=threads, use_cache=use_cache, progress=progress)
-                state = "checked"
-            else:
-                state = "not checked (--no-protection)"
-        given: Any = contextlib.nullcontext()
-        kept = next((f for f in KEPT_SUMS if (table / f).exists()), None)
-        counted = None if kept is None else "recounted"
-        if kept is not None and not recount[kept]:
-            counted = f"read from {kept} ({KEPT_SUMS[kept][0]})"
-            try:
-                given = _given(kept, source.variant, _json_object(table / kept, KEPT_SUMS[kept][1]))
-            except DamagedFile as exc:
-                yield TableCheck(str(table), "unreadable",
-                                 differences=(Difference(kept, "(file)", f"{kept}: {exc.reason}", None),))
-                continue
-            except ValueError as exc:
-                yield TableCheck(str(table), "unreadable", differences=(
-                    Difference(kept, "(file)", f"{kept}: {one_line(exc)}", None),))
-                continue
-        with given:
-            fresh = render(source, spot_checked[q], hands=committed.hands, protection=shown,
-                           html=(table / "report.html").exists(), simulation=committed.simulation,
-                           threads=threads, use_cache=use_cache)
-        if state.startswith("not checked"):
-            fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k != PROTECTION}, protection=None)
-        checked = check_table(table, fresh, source, state)
-        if kept == BOXES_GAME:
-            yield replace(checked, boxes_game=counted)
-        else:
-            yield replace(checked, switch_game=counted)
 
 
 def one_line(message: object) -> str:

@@ -25,11 +25,13 @@ from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import RunOptions
 from enumerate.core.shapes import Count, Exact, Minimum, Pattern, shape
+from enumerate.core.slices import sealed
 from enumerate.game.analysis import AnalysisJSON, GameAnalysis
 from enumerate.game.components import CertificationJSON, components
 from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
-from enumerate.protection.seen_hand import CollusionExactJSON, cache_folder
+from enumerate.protection.seen_hand import CollusionExactJSON
+from enumerate.protection.seen_hand import sums_json as seen_sums_json
 from enumerate.rules.variant_file import VariantSource
 from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
@@ -219,26 +221,47 @@ def return_table_csv(a: Analysis) -> str:
 PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
 
 
+#: The file beside protection.json that keeps the exact sums of its seen-hand game
+#: (:func:`enumerate.protection.seen_hand.sums_json`, sealed): what ``check`` reads back.
+SEEN_HAND = "seen_hand.json"
+
+
+def kept_text(sums: Mapping[str, Any]) -> str:
+    """A kept-sums file's text: the sums with their checksum (:func:`enumerate.core.slices.sealed`)."""
+    return json.dumps(sealed(dict(sums)), indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class Protection:
+    """protection.json's object and the kept sums beside it (seen_hand.json's text, when the
+    table has the seen-hand game)."""
+
+    data: ProtectionJSON
+    kept: dict[str, str]
+
+
 def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS, seen_hand: bool = False,
-                    **run: Unpack[RunOptions]) -> ProtectionJSON:
+                    seen_sums: Mapping[str, Any] | None = None, **run: Unpack[RunOptions]) -> Protection:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant; with ``seen_hand``,
     the exact whole game of a player who sees one other hand (a partner's, or his own second
-    box: ``collusion --partners 1 --exact --two-boxes``, so with the spread of a round of two
-    boxes), its timings left out (they are not figures)."""
+    box, so with the spread of a round of two boxes: :func:`studodds.api.seen_hand_game`), its
+    timings left out (they are not figures), and its exact sums kept as seen_hand.json --
+    counted (its shards kept in the user cache: an interrupted certification resumes), or read
+    from ``seen_sums`` (the kept object, unsealed) and verified."""
     v = source.variant
     holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)), **run)
     sort = api.edge_sort(v, "AK", **_quiet(run))
     out: ProtectionJSON = {"kind": "protection", "variant": v.name, "hole_cards": holes.to_dict(),
                            "edge_sort": sort.to_dict()}
+    kept = {}
     if seen_hand:
-        # kept in the user cache as it is counted (unless the cache is off): an interrupted
-        # certification resumes, and a check reads what the batch counted (--no-cache recounts)
-        folder = cache_folder(source.text, pairs=True) if run.get("use_cache", True) else None
-        seen = api.collusion_exact(source, checkpoint=folder, two_boxes=True, **run).to_dict()
+        game = api.seen_hand_game(source, sums=seen_sums, **run)
+        seen = game.to_dict()
         seen["core_seconds_per_class"] = seen["whole_game_core_hours"] = None
         out["seen_hand"] = seen
-    return out
+        kept[SEEN_HAND] = kept_text(seen_sums_json(game))
+    return Protection(out, kept)
 
 
 @dataclass(frozen=True)
@@ -271,12 +294,12 @@ def _quiet(run: RunOptions) -> RunOptions:
 
 
 def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEFAULT_HANDS,
-           protection: Mapping[str, Any] | None = None, html: bool = True,
+           protection: Protection | None = None, html: bool = True,
            simulation: tuple[int, int] | Simulation | None = None,
            **run: Unpack[RunOptions]) -> RenderedTable:
     """The files of a certified table, as text, from the public API alone (``hands``: the
-    numbers of hands of the N-hand table; ``protection``: a protection.json object, which adds
-    that file and the report's game-protection section; ``html``: render report.html, which
+    numbers of hands of the N-hand table; ``protection``: protection.json's object and the kept
+    sums beside it, which add those files and the report's game-protection section; ``html``: render report.html, which
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
     whose figures depend on nothing else, so a check reproduces them, or that check already run
     (a batch runs every table's at once, on the same games); ``run``: the run settings
@@ -284,7 +307,7 @@ def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEF
     return RENDERERS[api.table_kind(source.variant)](source, spot_checks, hands, protection, html, simulation, run)
 
 
-def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
+def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
                  html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
     """The files of a certified plain game (see :func:`render`)."""
     v = source.variant
@@ -306,8 +329,9 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     markdown = report_md(a, prov, comparison.results[1:], side, figures, sim, (parts, exposure))
     extra = {}
     if protection is not None:
-        markdown += "\n" + protection_markdown(protection)
-        extra["protection.json"] = json.dumps(protection, indent=2) + "\n"
+        markdown += "\n" + protection_markdown(protection.data)
+        extra[PROTECTION] = json.dumps(protection.data, indent=2) + "\n"
+        extra.update(protection.kept)
     assert compared.chart is not None
     files = {
         **extra,
@@ -319,15 +343,15 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
         **({"report.html": report_html(markdown, data)} if html else {}),
         "variant.toml": source.text,
     }
-    return RenderedTable(v.name, files, data, protection)
+    return RenderedTable(v.name, files, data, None if protection is None else protection.data)
 
 
 #: The file of a table switching several cards that keeps its whole game's exact sums
-#: (:func:`enumerate.draws.exact.whole_game_sums`): what ``check --no-switch-game`` reads back.
+#: (:func:`enumerate.draws.exact.whole_game_sums`): what ``check`` reads back (sealed).
 SWITCH_GAME = "switch_game.json"
 
 
-def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
+def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
                  html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table with draws: the exact whole game
     (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
@@ -348,7 +372,7 @@ def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
                  f"the draws lower the house edge by {float(plain.house_edge - a.house_edge):.6%} "
                  f"(exact {plain.house_edge - a.house_edge}).\n")
     assert a.draws is not None
-    sums = {} if a.draws.sums is None else {SWITCH_GAME: json.dumps(a.draws.sums, indent=1) + "\n"}
+    sums = {} if a.draws.sums is None else {SWITCH_GAME: kept_text(a.draws.sums)}
     files = {
         **sums,
         "summary.json": json.dumps(data, indent=2) + "\n",
@@ -363,11 +387,11 @@ def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
 
 
 #: The file of a table of two boxes that keeps its whole game's exact sums
-#: (:func:`enumerate.boxes.game.sums_json`): what ``check --no-boxes-game`` reads back.
+#: (:func:`enumerate.boxes.game.sums_json`): what ``check`` reads back (sealed).
 BOXES_GAME = "boxes_game.json"
 
 
-def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Mapping[str, Any] | None,
+def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
                  html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
     """The files of a certified table of two boxes: one box's exact analysis with the figures of
     a round of both (:mod:`enumerate.boxes.game`), the raise shares by category as strategy.md
@@ -379,7 +403,7 @@ def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(), "provenance": prov}
     markdown = report_md(a, prov)
     files = {
-        BOXES_GAME: json.dumps(a.boxes.sums, indent=1) + "\n",
+        BOXES_GAME: kept_text(a.boxes.sums),
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
         "strategy.md": boxes_strategy_markdown(a),
@@ -392,7 +416,7 @@ def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
 
 
 #: The files a table may hold beside FILES, each written atomically before them.
-KEPT_FILES = (PROTECTION, SWITCH_GAME, BOXES_GAME)
+KEPT_FILES = (PROTECTION, SEEN_HAND, SWITCH_GAME, BOXES_GAME)
 
 
 #: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every

@@ -28,8 +28,8 @@ def boxes_markdown(a: GameAnalysis) -> list[str]:
             "| figure | value | exact |", "|---|---:|---|", *[f"| {n} | {v} | `{e}` |" for n, v, e in rows], "",
             f"The same dealer hand meets both boxes, so their results are correlated: two independent boxes would "
             f"have a standard deviation of {b.independent_std_dev:.6f} antes a round. Counted exactly over every pair of hands, "
-            "up card and hole-card set; the exact sums are in boxes_game.json, which `studodds check --no-boxes-game` "
-            "reads back instead of recounting them."]
+            "up card and hole-card set; the exact sums are in boxes_game.json, which `studodds check` reads back and "
+            "verifies instead of recounting them."]
 
 
 def boxes_strategy_markdown(a: GameAnalysis) -> str:
