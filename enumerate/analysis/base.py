@@ -85,6 +85,8 @@ class BaseAnalysisJSON(TypedDict):
     total_loss_antes: Exact
     house_edge_per_ante: Exact
     element_of_risk_per_total_wager: Exact
+    rtp_per_ante: Exact
+    rtp_per_total_wagered: Exact
     expected_return_per_ante: Exact
     average_total_wager_antes: Exact
     variance_antes_squared: Exact
@@ -133,6 +135,18 @@ class Analysis:
         """Expected net result per ante (the negative of the house edge)."""
         return -self.house_edge
 
+    @property
+    def rtp_per_ante(self) -> Fraction:
+        """Return to player per ante, as vendors and labs quote it: what comes back of each ante
+        staked, 1 - house edge (the lower figure of a quoted "RTP 94.78% - 97.44%")."""
+        return 1 - self.house_edge
+
+    @property
+    def rtp_per_total_wagered(self) -> Fraction:
+        """Return to player per unit wagered (ante and raise together): 1 - element of risk (the
+        higher figure of a quoted RTP range)."""
+        return 1 - self.element_of_risk
+
     def to_dict(self) -> BaseAnalysisJSON:
         """Every figure in the JSON convention of :mod:`enumerate.core.jsonform` (kind "analysis");
         ``studodds analyze --json`` prints this and ``summary.json`` holds it."""
@@ -144,6 +158,8 @@ class Analysis:
             "total_loss_antes": exact(self.total_loss),
             "house_edge_per_ante": exact(self.house_edge),
             "element_of_risk_per_total_wager": exact(self.element_of_risk),
+            "rtp_per_ante": exact(self.rtp_per_ante),
+            "rtp_per_total_wagered": exact(self.rtp_per_total_wagered),
             "expected_return_per_ante": exact(self.expected_return),
             "average_total_wager_antes": exact(self.average_wager),
             "variance_antes_squared": exact(self.variance),

@@ -129,6 +129,7 @@ def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, th
 
 #: The headline figures a diff compares, as (JSON key, GameAnalysis attribute).
 DIFF_FIGURES = (("house_edge_per_ante", "house_edge"), ("element_of_risk_per_total_wager", "element_of_risk"),
+                ("rtp_per_ante", "rtp_per_ante"), ("rtp_per_total_wagered", "rtp_per_total_wagered"),
                 ("expected_return_per_ante", "expected_return"), ("raise_probability", "raise_probability"),
                 ("hit_frequency", "hit_frequency"), ("variance_antes_squared", "variance"),
                 ("total_loss_antes", "total_loss"))

@@ -258,7 +258,7 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     derived = {"rtp_per_ante": "house_edge_per_ante", "rtp_per_total_wagered": "element_of_risk_per_total_wager",
                "fold_rate": "raise_probability"}
     for key, base in derived.items():
-        value = cert.get(key) or {"exact": str(1 - Fraction(a[base]["exact"])), "value": 1 - a[base]["value"]}
+        value = a.get(key) or cert.get(key) or {"exact": str(1 - Fraction(a[base]["exact"])), "value": 1 - a[base]["value"]}
         figure(key, value["value"], value["exact"], f"=1-{{{base}}}")
     for key in ("ante_return_per_hand", "raise_return_per_hand"):
         if key in cert:
