@@ -18,9 +18,13 @@ Names are imported on first use, so ``import studodds`` stays fast.  The command
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from studodds._version import __version__
+
+#: ``typing.TYPE_CHECKING`` without importing typing (a few milliseconds of every command's
+#: start, before its Ctrl-C handler is in place: see studodds/__main__.py); type checkers treat
+#: the name as true.
+TYPE_CHECKING = False
 
 #: The public names, each once: name -> the module that defines it.  ``__all__`` is made from it;
 #: the TYPE_CHECKING imports below repeat the names for type checkers (which cannot follow a
@@ -62,6 +66,8 @@ _LAZY = {
 __all__ = sorted([*_LAZY, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from typing import Any
+
     from enumerate.analysis.base import Analysis
     from enumerate.analysis.certification import CertificationFigures
     from enumerate.analysis.ev import HandEVs

@@ -37,6 +37,7 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import count_steps, load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection, announce
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
@@ -313,7 +314,7 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
     """
     threads, use_cache, progress = Run.of("simulate", run)          # checked once; threads resolved to an int
     from enumerate.analysis.strategies import simple_strategies  # lazy: start-up time
-    from enumerate.simulation.simulate import check_playable, check_run  # lazy: start-up time
+    from enumerate.simulation.simulate import CORE_SECONDS_PER_GAME, check_playable, check_run  # lazy: start-up time
     from enumerate.simulation.simulate import simulate_many as _simulate_many  # lazy: start-up time
     if isinstance(variants, (str, Path, Variant)) or not isinstance(variants, Iterable):
         raise ParameterError("variants", f"a list of tables, not {type(variants).__name__}")
@@ -341,6 +342,8 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
         raise ParameterError("strategy", f"a name or a function f(hands, up) -> raise mask, not {type(strategy).__name__}")
     tables = [count_table(v, threads=threads, use_cache=use_cache, progress=progress) for v in vs]
     with progress_bar(progress, "simulating", games, "game") as tick:
+        if scheduler is None:
+            announce(tick, Projection("", games, "game", CORE_SECONDS_PER_GAME * (1 + (len(vs) - 1) / 4)), threads)
         return tuple(_simulate_many(tables, vs, games, seed, strategy=func, strategy_name=name, threads=threads,
                                     scheduler=scheduler, progress=tick))
 
@@ -532,6 +535,7 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     (``scheduler``: a Dask scheduler address)."""
     threads, use_cache, progress = Run.of("collusion", run)          # checked once; threads resolved to an int
     from enumerate.protection.collusion import (  # lazy: start-up time
+        MAX_LOCAL_SECONDS,
         MAX_SAMPLES,
         MAX_SEED,
         check_strategy,
@@ -549,7 +553,16 @@ def collusion(variant: VariantLike = DEFAULT_VARIANT, partners: int = 6, *, burn
     _whole_number("partners", partners, 0, 6, "0 .. 6 partners (a table seats 7)")
     if strategy is not None:
         _parsed("strategy", check_strategy, strategy)
-    if scheduler is None and (seconds := projected_seconds(samples, threads)) > 3600:
+    seconds = projected_seconds(samples, threads)
+    if scheduler is None and seconds > MAX_LOCAL_SECONDS:
+        exact_cost = "" if partners != 1 or burn_card or strategy is not None else (
+            ", or count the game of one partner seen exactly with --exact (about 1.5 core-hours for the whole game, "
+            "less for a slice)")
+        raise ParameterError("samples", f"{samples:,} situations would take about {duration_text(seconds)} on "
+                                        f"{threads} thread(s): ask for fewer (600,000 take about "
+                                        f"{duration_text(projected_seconds(600_000, threads))}; the interval narrows as "
+                                        f"the square root of the count){exact_cost}")
+    if scheduler is None and seconds > 3600:
         warnings.warn(f"collusion: {samples:,} situations take about {duration_text(seconds)} on {threads} "
                       "thread(s); interrupt with Ctrl-C, or ask for fewer with --samples", stacklevel=2)
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)

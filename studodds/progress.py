@@ -13,21 +13,40 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from enumerate.core.projection import ANNOUNCE_SECONDS, Projection
+
 
 class _Bar:
-    """A callable ``tick(n)`` that makes its tqdm bar on the first call."""
+    """A callable ``tick(n)`` that makes its tqdm bar on the first call -- or when the count
+    announces itself (:meth:`announce`), so that a long count shows its bar from the start."""
 
     def __init__(self, description: str, total: int | Callable[[], int], unit: str, quiet: bool) -> None:
         self._args = (description, total, unit, quiet)
         self._bar: Any = None
 
-    def __call__(self, n: int) -> None:
+    def _make(self) -> None:
         if self._bar is None:
             from tqdm import tqdm  # start-up: a command that draws no bar never pays for importing tqdm
             description, total, unit, quiet = self._args
             self._bar = tqdm(total=total() if callable(total) else total, desc=description, unit=unit, unit_scale=True,
                              disable=quiet or not sys.stderr.isatty(), leave=False, file=sys.stderr)
+
+    def __call__(self, n: int) -> None:
+        self._make()
         self._bar.update(n)
+
+    def announce(self, projection: Projection, threads: int) -> None:
+        """Before a long count starts: one line on stderr saying what it counts and how long it is
+        projected to take (printed whether or not stderr is a terminal: a log shows it too), for a
+        count of :data:`~enumerate.core.projection.ANNOUNCE_SECONDS` or more; then the bar."""
+        description, _, _, quiet = self._args
+        if quiet:
+            return
+        if projection.seconds(threads) >= ANNOUNCE_SECONDS:
+            print(f"studodds: {description}: {projection.steps:,} {projection.unit}"
+                  f"{'s' if projection.steps != 1 else ''}, {projection.text(threads)} (projected from the "
+                  "reference machine; Ctrl-C stops it)", file=sys.stderr, flush=True)
+        self._make()
 
     def close(self) -> None:
         if self._bar is not None:

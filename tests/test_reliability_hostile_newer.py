@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 from test_reliability_hostile import refused
 
 import studodds
@@ -224,17 +225,25 @@ def test_a_full_disk_without_a_file_name_names_the_temporary_folder():
     assert os_error_text(OSError(errno.EACCES, "Permission denied", "/x/y")) == "studodds: error: /x/y: Permission denied"
 
 
-def test_a_collusion_run_of_years_says_so_before_it_starts(tmp_path, monkeypatch):
+def test_a_collusion_run_of_years_is_refused_and_one_of_hours_says_so(tmp_path, monkeypatch):
+    """A request whose projected time is absurd (years) is refused before any work, saying what
+    would answer it; one of hours is said up front and runs."""
     from enumerate.protection import collusion
     assert collusion.duration_text(30) == "30 seconds" and collusion.duration_text(9 * 3600) == "9.0 hours"
     assert "years" in collusion.duration_text(collusion.projected_seconds(10**15, 2))
 
     def stop(*args, **kwargs):                  # the warning comes first; stop before any counting
         raise KeyboardInterrupt
-    monkeypatch.setattr(studodds.api, "count_table", stop)
-    with pytest.warns(UserWarning, match=r"1,000,000,000,000,000 situations take about .* years"):
+    from studodds import api
+    monkeypatch.setattr(api, "count_table", stop)
+    with pytest.raises(ParameterError, match=r"samples: 1,000,000,000,000,000 situations would take about .* years .*"
+                                             r"ask for fewer .*--exact"):
+        studodds.collusion("us-common", partners=1, samples=10**15, threads=2)
+    with pytest.warns(UserWarning, match=r"1,000,000,000 situations take about .* hours"):
         with pytest.raises(KeyboardInterrupt):
-            studodds.collusion("us-common", samples=10**15, threads=2)
+            studodds.collusion("us-common", samples=10**9, threads=2)
+    r = run_cli("collusion", "--samples", "1e15")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "years" in r.stderr and not r.stdout
 
 
 def _server(reply: bytes | None):
@@ -314,7 +323,8 @@ def test_the_public_names_are_written_once_for_the_run_and_once_for_type_checker
     from studodds import _LAZY
     tree = ast.parse(Path(studodds.__file__).read_text())
     block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
-    imported = {a.name: n.module for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    imported = {a.name: n.module for n in block.body if isinstance(n, ast.ImportFrom) and n.module != "typing"
+                for a in n.names}
     assert imported == _LAZY
     assert sorted(studodds.__all__) == sorted([*_LAZY, "__version__"])
 

@@ -266,3 +266,31 @@ def test_an_interrupted_run_in_process_leaves_no_record_for_the_next(tmp_path, d
         interrupts.forget()
         pytest.fail(f"the interrupted run left its signal recorded: {type(exc).__name__}")
     assert run_cli("analyze", "us-common", "--json", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("sig,line,code", [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_a_signal_before_the_entry_point_runs_is_one_line(sig, line, code):
+    """A signal that lands after the entry point's module is imported but before ``run`` (while
+    the package is imported) is recorded by the first handlers and reported by ``run`` as the
+    interruption: one line, exit 130 / 143, no traceback.  (The script is named ``studodds``,
+    as the installed one is.)"""
+    script = ("import os, signal, sys\n"
+              "sys.argv[0] = 'studodds'\n"
+              "import studodds.__main__ as entry\n"
+              f"os.kill(os.getpid(), {int(sig)})\n"
+              "sys.argv[1:] = ['--version']\n"
+              "sys.exit(entry.run())\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL)
+    assert (r.returncode, r.stderr, r.stdout) == (code, f"studodds: {line}\n", "")
+
+
+def test_importing_the_entry_point_leaves_a_program_s_handlers_alone():
+    script = ("import signal, sys\n"
+              "import studodds.__main__\n"
+              "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
+              "signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL)
+    assert r.stdout.strip() == "True True", r.stderr

@@ -9,7 +9,9 @@ progress bar's estimate, made from the run itself, takes over once counting star
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 #: A local run projected to take longer than this is refused before it starts (one line, what
 #: would answer it instead): no answer is worth a month of one machine.
@@ -58,3 +60,18 @@ class Projection:
         core = duration_text(self.core_seconds)
         core = core.replace(" hours", " core-hours").replace(" minutes", " core-minutes").replace(" seconds", " core-seconds")
         return f"about {core} (about {duration_text(self.seconds(threads))} on {threads} threads)"
+
+
+#: A count projected to take at least this long (seconds on its threads) is announced before it
+#: starts; anything shorter just runs.
+ANNOUNCE_SECONDS = 5.0
+
+
+def announce(progress: Callable[[int], None] | None, projection: Projection, threads: int) -> None:
+    """Tell the progress display of a count (the ``progress`` callable every kernel takes) what
+    the count is projected to take, before it starts: the API's progress bar (with ``progress``
+    on) prints one line for a count of :data:`ANNOUNCE_SECONDS` or more, also when stderr is not
+    a terminal, and shows its bar from then on; a plain callable is not told."""
+    tell: Any = getattr(progress, "announce", None)
+    if tell is not None and projection.steps > 0:
+        tell(projection, threads)

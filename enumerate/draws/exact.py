@@ -57,6 +57,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, ReturnRow, ReturnRowJSON, return_table
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
+from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
 from enumerate.core.slices import (
     CLASSES,
@@ -84,6 +85,9 @@ from evaluator.ranking import Category
 
 #: Classes per shard (one checkpoint file; about 10 core-seconds).
 SHARD = 32
+#: Core-seconds a situation class, class by class on the dead-card engine (docs/speed.md:
+#: 0.3-0.45): what a run is projected from before it starts, never a figure of it.
+CORE_SECONDS_PER_CLASS = 0.4
 #: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused.
 VERSION = 1
 RAISED, NQ, WIN, TIE, LOSE, FOLDED, INDIFFERENT, NQ_FOLDED = range(8)
@@ -509,10 +513,12 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
     total = ShardSums()
     if how == "rank_patterns":
         shards = run_shards(store, classes, switch_ranks.SHARD, _parse_rank_shard, _rank_shard,
-                            (variant, sl.categories), scheduler=scheduler, threads=threads, progress=progress)
+                            (variant, sl.categories), scheduler=scheduler, threads=threads, progress=progress,
+                            cost=Projection("", 0, "group", switch_ranks.core_seconds_per_group(variant)))
     else:
         shards = run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
-                            scheduler=scheduler, threads=threads, progress=progress)
+                            scheduler=scheduler, threads=threads, progress=progress,
+                            cost=Projection("", 0, "class", CORE_SECONDS_PER_CLASS))
     resumed = bool(store.raw)
     for sums in shards:
         total.add(sums)

@@ -35,6 +35,7 @@ from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, canon
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.projection import Projection, announce
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
 from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
@@ -57,6 +58,9 @@ DRAWS_VERSION = 1
 #: Progress steps of :func:`draw_counts` per canonical hand: the sweep's two passes, the values,
 #: the accounting (all at once when the result is read from the cache).
 PROGRESS_PER_HAND = 4
+#: Core-seconds of the whole game from nothing (docs/speed.md: about 40 s on 2 threads, the
+#: dead-card sweep included): what it is projected from before it starts, never a figure of it.
+CORE_SECONDS = 80.0
 #: Rows of hands the gather kernel takes per call (progress and Ctrl-C between calls).
 ROWS_PER_CALL = 2048
 
@@ -284,6 +288,8 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
         if progress is not None:
             progress(PROGRESS_PER_HAND * table.hands.shape[0])
         return found
+    steps = PROGRESS_PER_HAND * table.hands.shape[0]
+    announce(progress, Projection("", steps, "step", CORE_SECONDS / steps), resolve_threads(threads))
     values, scale = action_values(table, variant, threads, progress)
     action, best, m = choose(variant, values, scale)
     dead = memo_dead(table, threads)

@@ -63,12 +63,12 @@ class DrawsGame:
         return "switching, by rank patterns", "group", whole_game_groups()
 
     def projection(self, variant: Variant) -> Projection | None:
-        from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)
+        from enumerate.draws.game import CORE_SECONDS, whole_game_supported  # lazy: start-up time (the draws kernels)
         if whole_game_supported(variant):
-            return Projection("the whole game with one card switched or a sixth card bought", 1, "game", 80.0)
+            return Projection("the whole game with one card switched or a sixth card bought", 1, "game", CORE_SECONDS)
         from enumerate.draws import switch_ranks  # lazy: start-up time
         return Projection("the whole switch game", switch_ranks.whole_game_groups(), "group",
-                          switch_ranks.CORE_SECONDS_PER_GROUP)
+                          switch_ranks.core_seconds_per_group(variant))
 
     def keeps_sums(self, variant: Variant) -> bool:
         from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)

@@ -66,10 +66,25 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
 SHARD = 64
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 1
-#: Core-seconds a group, measured on the reference machine (docs/speed.md: 0.044 for the
-#: Russian draws, 0.103 for Galewind's five switch sizes): what a whole game is projected from
-#: before it starts (:mod:`enumerate.core.projection`), never a figure of it.
+#: Core-seconds a group when every switch size 1..5 is allowed, measured on the reference
+#: machine (docs/speed.md: 0.044-0.050 for the Russian draws and Galewind on one day, 0.103 for
+#: Galewind on another): what a whole game is projected from before it starts
+#: (:mod:`enumerate.core.projection`), never a figure of it.
 CORE_SECONDS_PER_GROUP = 0.1
+
+
+def core_seconds_per_group(variant: Variant) -> float:
+    """About what a group of ``variant``'s whole game costs: :data:`CORE_SECONDS_PER_GROUP` in
+    proportion to the work of its switch sizes -- a size k values C(5, k) discards against the
+    C(12 + k, k) rank patterns of the k cards drawn -- so a table switching one or two cards is
+    projected at a twentieth of one switching any number (measured: 2.5 minutes on one thread,
+    projected 6)."""
+    def work(k: int) -> int:
+        return math.comb(5, k) * math.comb(12 + k, k)
+    d = variant.draws
+    sizes = [] if d is None or d.switch is None else list(d.switch.fees)
+    mine = sum(work(k) for k in sizes) + (13 if d is not None and d.buy_fee is not None else 0)
+    return CORE_SECONDS_PER_GROUP * max(mine, 13) / sum(work(k) for k in range(1, 6))
 UNSEEN = 46
 KIND_FIELDS = _switch_ranks.KIND_FIELDS
 GROUP_FIELDS = _switch_ranks.GROUP_FIELDS

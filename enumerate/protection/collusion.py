@@ -41,7 +41,7 @@ from enumerate.core.interrupts import RECEIVED, failure_text, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
-from enumerate.core.projection import duration_text  # noqa: F401 - the API reads it here
+from enumerate.core.projection import MAX_LOCAL_SECONDS, duration_text  # noqa: F401 - the API reads them here
 from enumerate.core.shapes import Count, Exact, Interval, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _collusion

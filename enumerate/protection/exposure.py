@@ -31,6 +31,7 @@ from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.projection import Projection, announce
 from enumerate.core.shapes import Count, Exact, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.protection import _exposure
@@ -274,6 +275,12 @@ def level_of_card(marked: Sequence[int]) -> np.ndarray:
     return out
 
 
+#: Core-seconds a known-set class of the kernel with j known dealer cards, measured on the
+#: reference machine (docs/speed.md; us-common from an empty cache, 2 threads): what a run is
+#: projected from before it starts, never a figure of it.
+CORE_SECONDS_PER_CLASS = {1: 0.21, 2: 0.056, 3: 0.033, 4: 0.021}
+
+
 def kernel_statistics(
     variant: Variant,
     j: int,
@@ -310,6 +317,7 @@ def kernel_statistics(
         per_chart[:done] = resumed["chart"][:done]
     n_threads = resolve_threads(threads)
     step = chunk or max(n_threads, min(512, -(-n // 32)))
+    announce(progress, Projection("", n - done, "class", CORE_SECONDS_PER_CLASS.get(j, 0.05)), n_threads)
     if progress and done:
         progress(done)
     while done < n:

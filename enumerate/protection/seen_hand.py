@@ -49,6 +49,7 @@ from enumerate.core import _dead, slices
 from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
+from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, Pattern, shape
 from enumerate.core.slices import CLASSES, SITUATIONS, KeptSumsError, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
@@ -62,6 +63,9 @@ from evaluator.ranking import Category, hand_indices, hands_of_indices, strength
 
 #: Classes per shard (one checkpoint file; about 6 core-seconds).
 SHARD = 16
+#: Core-seconds a class (partner's hand, up card) on the dead-card engine (docs/speed.md: 0.32):
+#: what a run is projected from before it starts, never a figure of it.
+CORE_SECONDS_PER_CLASS = 0.32
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 1
 #: Player hands of a class, and the dealer's hole-card sets of each.
@@ -542,11 +546,13 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     ranks = by_rank_patterns(sl)
     resumed = bool(store.raw)
     if ranks:
+        per = seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS if pairs else seen_ranks.CORE_SECONDS_PER_CLASS
         shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant, pairs),
-                            scheduler=scheduler, threads=threads, progress=progress)
+                            scheduler=scheduler, threads=threads, progress=progress, cost=Projection("", 0, "class", per))
     else:
         shards = run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
-                            scheduler=scheduler, threads=threads, progress=progress)
+                            scheduler=scheduler, threads=threads, progress=progress,
+                            cost=Projection("", 0, "class", CORE_SECONDS_PER_CLASS))
     for sums in shards:
         total.add(sums)
     result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,

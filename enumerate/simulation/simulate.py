@@ -58,6 +58,9 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, N_HANDS, N_STRENGTHS, Catego
 
 #: Games per chunk: the unit of work of a thread team or a Dask task.
 CHUNK = 1 << 21
+#: Core-seconds a game of one table (docs/speed.md: about 5 s per 100 million on 2 cores): what a
+#: run is projected from before it starts, never a figure of it.
+CORE_SECONDS_PER_GAME = 1e-7
 #: Largest run (games) and seed.
 MAX_GAMES = 10**13
 MAX_SEED = 2**128 - 1

@@ -12,6 +12,7 @@ from studodds.cli.common import (
     common,
     emit,
     exposure_levels,
+    games_number,
     load_strategy,
     variant_argument,
     variant_of,
@@ -50,7 +51,8 @@ def register(sub: Any) -> None:
     p.add_argument("--partners", default="6", help="comma-separated numbers of partners, 0..6 (default 6)")
     p.add_argument("--burn", choices=("no", "yes", "both"), default="no",
                    help="whether the burn card is seen too (default no)")
-    p.add_argument("--samples", type=int, default=None, help="situations sampled per estimate (default 600,000)")
+    p.add_argument("--samples", type=games_number, default=None,
+                   help="situations sampled per estimate (default 600,000; 1e6 is accepted)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default 0)")
     p.add_argument("--strategy", metavar="MODULE:FUNCTION",
                    help="a strategy f(hand, up, seen) -> raise? to cost instead of optimal play "
