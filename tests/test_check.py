@@ -27,6 +27,7 @@ def _copy_with_changes(tmp_path):
     return out
 
 
+@pytest.mark.slow
 def test_the_cause_is_named_first_and_nothing_long_is_recounted(tmp_path, monkeypatch):
     out = _copy_with_changes(tmp_path)
     cache = tmp_path / "cache"

@@ -219,3 +219,150 @@ def test_capped_meter_long_run_is_simulated_with_a_confidence_interval():
     data = figures(tight)
     assert data["long_run"]["return_to_player_simulated"]["estimate"] == lr.simulated_return[0]
     assert "SIMULATED, 95% confidence interval" in text("capped", data)
+
+
+# ---------------------------------------------------------------------------------------------
+# reserve (reseed) rate, ceiling and overflow; the figures in regulators' terms
+
+import dataclasses  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from evaluator.errors import StudoddsError  # noqa: E402
+
+C = Category
+#: Boosted odds, so that a wager-by-wager simulation of a few million wagers sees many cycles.
+BOOSTED = {**sb.hit_probabilities(), C.ROYAL_FLUSH: Fraction(1, 2000), C.STRAIGHT_FLUSH: Fraction(1, 500)}
+ROYAL_ONLY = Progressive({C.ROYAL_FLUSH: MeterPay(Fraction(1)), C.QUADS: Fraction(100)}, Fraction(7, 10), Fraction(100))
+WITH_SF = dataclasses.replace(ROYAL_ONLY, pays={**ROYAL_ONLY.pays, C.STRAIGHT_FLUSH: MeterPay(Fraction(1, 10))})
+
+
+def test_a_reserve_is_a_higher_seed_on_average():
+    """The meter restarts at the seed plus the last cycle's reserve, independent of this cycle:
+    every long-run figure is that of the seed + reserve / P(royal), exactly."""
+    r = BOOSTED[C.ROYAL_FLUSH]
+    for base in (ROYAL_ONLY, WITH_SF):
+        with_reserve = sb.long_run(dataclasses.replace(base, reserve=Fraction(1, 20)), BOOSTED)
+        higher_seed = sb.long_run(dataclasses.replace(base, seed=base.seed + Fraction(1, 20) / r), BOOSTED)
+        assert with_reserve.return_to_player == higher_seed.return_to_player
+        assert with_reserve.meter_at_royal == higher_seed.meter_at_royal
+
+
+@pytest.mark.parametrize("rules,exact", [
+    (dict(reserve=Fraction(1, 20)), True),
+    (dict(ceiling=Fraction(2500)), True),                               # the pool drifts down: conservation
+    (dict(ceiling=Fraction(800), reserve=Fraction(1, 20)), True),       # drifts up: every royal at the ceiling
+    (dict(ceiling=Fraction(2500), overflow="retained"), False),
+], ids=["reserve", "ceiling", "ceiling-reached", "retained"])
+def test_long_run_with_reserve_and_ceiling_against_a_wager_by_wager_simulation(rules, exact):
+    """The long-run return (exact where the module says so, else from the seeded cycles) against
+    an independent simulation of the meter wager by wager: within 4 standard errors."""
+    side = dataclasses.replace(ROYAL_ONLY, **rules)
+    lr = sb.long_run(side, BOOSTED)
+    mean, se = sb.simulate_long_run(side, BOOSTED, 4_000_000, seed=3)
+    if exact:
+        assert lr.return_to_player is not None and lr.simulated_return is None
+        assert abs(float(lr.return_to_player) - mean) < 4 * se
+    else:
+        assert lr.return_to_player is None
+        estimate, half = lr.simulated_return
+        assert abs(estimate - mean) < 4 * math.hypot(se, half / 1.96)
+
+
+def test_a_stable_pool_returns_every_contribution():
+    """With the royal taking all of the meter and the overflow reseeded, nothing leaves but as
+    awards: the return is the fixed pays + contribution + reserve + seed x P(royal)."""
+    r = BOOSTED[C.ROYAL_FLUSH]
+    side = dataclasses.replace(ROYAL_ONLY, ceiling=Fraction(5000), reserve=Fraction(1, 50))
+    rtp = sb.long_run(side, BOOSTED).return_to_player
+    assert rtp == sb.fixed_return(side, BOOSTED) + Fraction(7, 10) + Fraction(1, 50) + 100 * r
+    assert sb.long_run_return(side, BOOSTED) == rtp
+    reached = dataclasses.replace(ROYAL_ONLY, ceiling=Fraction(800), reserve=Fraction(1, 20))
+    assert sb.long_run(reached, BOOSTED).return_to_player == sb.fixed_return(reached, BOOSTED) + 800 * r
+    assert sb.long_run(dataclasses.replace(WITH_SF, ceiling=Fraction(2500)), BOOSTED).return_to_player is None
+
+
+def test_no_reserve_or_ceiling_leaves_every_figure_as_it_was():
+    for name in ("progressive-100-75-50", "progressive-500-250-100"):
+        s = side(name)
+        assert not s.carried and "reserve" not in s.to_dict() and "ceiling" not in s.to_dict()
+
+
+def test_the_figures_in_regulators_terms():
+    from enumerate.progressive.figures import figures
+    s = side("progressive-100-75-50")
+    d = figures(s)
+    royal = next(h for h in d["hits"] if h["category"] == "royal_flush")
+    assert Fraction(royal["one_in"]["exact"]) == 649_740
+    reg = d["regulatory"]
+    assert (Fraction(reg["return_fixed_awards"]["exact"]) + Fraction(reg["return_jackpot_awards"]["exact"])
+            == Fraction(d["long_run"]["return_to_player"]["exact"]))
+    assert reg["every_award_within_the_cap"] and reg["odds_cap_one_in"] == 100_000_000
+    tight = figures(s, odds_cap=100_000)
+    assert tight["regulatory"]["awards_rarer_than_the_cap"] == ["royal_flush"]
+    assert not tight["regulatory"]["every_award_within_the_cap"]
+
+
+PROGRESSIVE = """name = "p"
+qualifier = "AK"
+[raise_pays]
+straight_flush = 50
+four_of_a_kind = 20
+full_house = 8
+flush = 6
+straight = 4
+three_of_a_kind = 3
+two_pairs = 2
+one_pair = 1
+high_card = 1
+[progressive]
+contribution = "15%"
+seed = 10000
+{extra}
+[progressive.pays]
+royal_flush = "100% meter"
+flush = 50
+"""
+
+
+def test_reserve_ceiling_and_overflow_are_read_from_the_variant_file():
+    v = parse_variant_text(PROGRESSIVE.format(extra='reserve = "2%"\nceiling = 250000\noverflow = "retained"'), "t")
+    p = v.progressive
+    assert (p.reserve, p.ceiling, p.overflow) == (Fraction(1, 50), Fraction(250000), "retained")
+    assert v.to_dict()["progressive"]["reserve"]["exact"] == "1/50"
+    assert v.to_dict()["progressive"]["overflow"] == "retained"
+
+
+@pytest.mark.parametrize("extra,key", [
+    ('reserve = "-1%"', "progressive.reserve"),
+    ('reserve = "90%"', "progressive.reserve"),                 # 15% + 90% > 100% of the wager
+    ("ceiling = 5000", "progressive.ceiling"),                  # below the seed
+    ("ceiling = true", "progressive.ceiling"),
+    ('ceiling = 20000\noverflow = "house"', "progressive.overflow"),
+    ('overflow = "reseed"', "progressive.overflow"),            # no ceiling
+    ("overflow = [1]", "progressive.overflow"),
+    ("reserve_rate = 1", "progressive.reserve_rate"),
+])
+def test_a_bad_reserve_ceiling_or_overflow_is_one_line_naming_the_key(extra, key):
+    with pytest.raises(StudoddsError, match=key.replace(".", r"\.")) as caught:
+        parse_variant_text(PROGRESSIVE.format(extra=extra), "t")
+    assert "\n" not in str(caught.value)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.dictionaries(st.sampled_from(["reserve", "ceiling", "overflow"]),
+                       st.one_of(st.integers(-10**6, 10**9), st.text(max_size=12), st.booleans(), st.floats(),
+                                 st.lists(st.integers(), max_size=2)), max_size=3))
+def test_fuzz_the_reserve_ceiling_and_overflow(values):
+    """Whatever the three keys hold, the variant file is read or refused in one line naming a
+    key of the progressive -- never another error."""
+    import json
+    extra = "\n".join(f"{k} = {json.dumps(v, ensure_ascii=False) if not isinstance(v, float) or math.isfinite(v) else 1}"
+                      for k, v in values.items())
+    try:
+        v = parse_variant_text(PROGRESSIVE.format(extra=extra), "t")
+    except StudoddsError as exc:
+        assert "progressive." in str(exc) and "\n" not in str(exc)
+    else:
+        assert v.progressive.reserve >= 0 and (v.progressive.ceiling is None or v.progressive.ceiling > 10000)

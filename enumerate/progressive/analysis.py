@@ -8,7 +8,11 @@ Meter model (stated, because rule texts differ):
 * every side wager adds ``contribution`` (default 70%) to the meter before its hand is settled;
 * a meter award pays ``share x meter`` (capped at ``cap`` when given) out of the meter;
 * after a royal flush the meter resets to ``seed`` (whatever the royal award left over returns to
-  the house, which also funds the seed);
+  the house, which also funds the seed), plus, when the table has them, the reserve gathered
+  since the last royal (``reserve``: that share of every wager goes to the reserve, not the
+  meter) and the overflow a meter at its ``ceiling`` turned away (``overflow = "reseed"``; with
+  "retained" the operator keeps it): the two go to a pool, and each new jackpot starts at the
+  seed plus as much of the pool as fits under the ceiling;
 * several winners on one deal: lesser awards are paid first, and players
   with the same award share that award's amount equally (each level's amount is computed on the
   meter left after the lesser levels were paid).
@@ -19,7 +23,7 @@ the 2,598,960 hands, computed from the evaluator.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -79,6 +83,9 @@ def break_even_meter(side: Progressive, probabilities=None) -> Fraction | None:
     """The smallest meter at which the side bet returns exactly 1, or None if it never does
     (all meter pays capped too low); 0 if it already does at an empty meter."""
     p = probabilities or hit_probabilities()
+    if side.ceiling is not None:                     # a meter at its ceiling grows no more
+        found = break_even_meter(replace(side, ceiling=None), p)
+        return found if found is not None and found <= side.ceiling else None
     if return_to_player(side, 0, p) >= 1:
         return Fraction(0)
     # RTP is piecewise linear and non-decreasing; its kinks are where a capped pay saturates
@@ -140,6 +147,8 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     form; expected payouts per cycle divided by expected wagers per cycle give the return.
     """
     p = probabilities or hit_probabilities()
+    if side.carried:
+        return _long_run_carried(side, p)
     royal = side.pays.get(Category.ROYAL_FLUSH)
     r = p[Category.ROYAL_FLUSH]
     c, seed = side.contribution, side.seed
@@ -179,9 +188,114 @@ def long_run_return(side: Progressive, probabilities=None) -> Fraction | None:
     """The long-run return to player of :func:`long_run` alone (None when a cap makes it
     inexact), without the quantiles' simulated cycles."""
     p = probabilities or hit_probabilities()
+    if side.carried:
+        return _carried_exact(side, p)[0]
     if side.capped:
         return None
     return _renewal(side, p)[0]
+
+
+def _carried_exact(side: Progressive, p) -> tuple[Fraction | None, Fraction | None, Fraction | None]:
+    """(return to player, expected meter at the royal, mean meter) of a table with a reserve or
+    a ceiling, where they are exact, else None:
+
+    * **a reserve, no ceiling**: the meter restarts at S = seed + reserve x K', K' the last
+      cycle's length, independent of this cycle; every figure of the renewal is linear in the
+      start, so it is the renewal of an uncapped meter (:func:`_renewal`) with the seed
+      E[S] = seed + reserve / P(royal);
+    * **a ceiling whose overflow is reseeded**, the royal the only meter award and paying all of
+      an uncapped meter: the pool (reserve and overflow) is a reflected random walk that gains
+      (contribution + reserve) x K - (ceiling - seed) a cycle.  When it drifts down --
+      (contribution + reserve) / P(royal) < ceiling - seed -- no money stays in it for good, so by
+      conservation the long-run return is the fixed pays + contribution + reserve + seed x
+      P(royal) (the seed the only money put in from outside); when it drifts up, the pool grows
+      without bound (that money is never paid) and every royal finds the meter at its ceiling:
+      fixed pays + ceiling x P(royal);
+    * anything else (a capped award without a ceiling, an overflow retained, other meter awards
+      or a royal paying a share of the meter under a ceiling, a pool without drift): None, and
+      :func:`long_run` simulates."""
+    r = p[Category.ROYAL_FLUSH]
+    royal = side.pays.get(Category.ROYAL_FLUSH)
+    if side.ceiling is None:
+        if side.capped:
+            return None, None, None
+        return _renewal(replace(side, seed=side.seed + side.reserve / r, reserve=Fraction(0)), p)
+    whole_royal = isinstance(royal, MeterPay) and royal.share == 1 and royal.cap is None
+    others = [v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH]
+    inflow, room = (side.contribution + side.reserve) / r, side.ceiling - side.seed
+    if side.overflow != "reseed" or not whole_royal or others or inflow == room:
+        return None, None, None
+    fixed = fixed_return(side, p)
+    rtp = fixed + side.contribution + side.reserve + side.seed * r if inflow < room else fixed + side.ceiling * r
+    return rtp, (rtp - fixed) / r, None
+
+
+def _long_run_carried(side: Progressive, p) -> LongRun:
+    """:func:`long_run` of a table with a reserve or a ceiling: the exact figures of
+    :func:`_carried_exact` where there are some, the quantiles (and the return where it is not
+    exact) from :data:`QUANTILE_CYCLES` seeded cycles run one after another (each carries its
+    reserve and overflow into the next)."""
+    r = p[Category.ROYAL_FLUSH]
+    royal = side.pays.get(Category.ROYAL_FLUSH)
+    rtp, at_royal, mean_meter = _carried_exact(side, p)
+    meters, other_awards, royal_awards = _simulate_carried_cycles(side, p, QUANTILE_CYCLES)
+    qs = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
+    quantiles = {q: Fraction(float(np.quantile(meters, float(q)))).limit_denominator(100) for q in qs}
+    award_q = None
+    if isinstance(royal, MeterPay):
+        award_q = {q: Fraction(float(np.quantile(royal_awards, float(q)))).limit_denominator(100) for q in qs}
+    simulated = None
+    if rtp is None:
+        per_cycle = other_awards + royal_awards
+        # the cycles carry money from one to the next: the interval comes from 100 batches of
+        # consecutive cycles, whose means are close to independent
+        batches = per_cycle[: len(per_cycle) // 100 * 100].reshape(100, -1).mean(axis=1)
+        estimate = float(fixed_return(side, p)) + float(r) * float(per_cycle.mean())
+        half = Z95 * float(r) * float(batches.std(ddof=1)) / math.sqrt(len(batches))
+        simulated = (estimate, half)
+    return LongRun(rtp, None if rtp is None else 1 - rtp, 1 / r, at_royal, mean_meter, quantiles, False, award_q,
+                   simulated)
+
+
+def _simulate_carried_cycles(side: Progressive, p, cycles: int,
+                             seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``cycles`` jackpot cycles one after another, the first from the seed: for each, the meter
+    when the royal hits, the other meter awards paid during it and the royal's award (caps
+    applied); the meter stops at the ceiling; the reserve (and the reseeded overflow) go to a
+    pool, and each new jackpot starts at the seed plus as much of the pool as fits under the
+    ceiling."""
+    rng = np.random.default_rng(SIMULATION_SEED if seed is None else seed)
+    royal = side.pays.get(Category.ROYAL_FLUSH)
+    r = float(p[Category.ROYAL_FLUSH])
+    others = [(float(p[k] / (1 - p[Category.ROYAL_FLUSH])), float(v.share), None if v.cap is None else float(v.cap))
+              for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH]
+    c, s0, rho = float(side.contribution), float(side.seed), float(side.reserve)
+    ceiling = math.inf if side.ceiling is None else float(side.ceiling)
+    reseed = side.overflow == "reseed"
+    lengths = rng.geometric(r, size=cycles)
+    at_royal, paid, royal_paid = np.empty(cycles), np.zeros(cycles), np.zeros(cycles)
+    start, pool = s0, 0.0
+    for i, k in enumerate(lengths.tolist()):
+        events = sorted((j, o) for o, (q, _, _) in enumerate(others)
+                        for j in (rng.integers(1, k, size=rng.binomial(k - 1, q)).tolist() if k > 1 else []))
+        meter, last, total, spilled = start, 0, 0.0, 0.0
+        for j, o in events:
+            grown = meter + c * (j - last)
+            meter, spilled, last = min(grown, ceiling), spilled + max(0.0, grown - ceiling), j
+            _, share, cap = others[o]
+            amount = share * meter if cap is None else min(share * meter, cap)
+            meter -= amount
+            total += amount
+        grown = meter + c * (k - last)
+        meter, spilled = min(grown, ceiling), spilled + max(0.0, grown - ceiling)
+        at_royal[i], paid[i] = meter, total
+        if isinstance(royal, MeterPay):
+            award = float(royal.share) * meter
+            royal_paid[i] = award if royal.cap is None else min(award, float(royal.cap))
+        pool += rho * k + (spilled if reseed else 0.0)
+        start = min(ceiling, s0 + pool)
+        pool -= start - s0
+    return at_royal, paid, royal_paid
 
 
 def _renewal(side: Progressive, p) -> tuple[Fraction, Fraction, Fraction]:
@@ -282,19 +396,23 @@ def _run_cycles(side: Progressive, p, cycles: int, seed: int) -> tuple[np.ndarra
 
 
 def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction], wagers: int, seed: int = 1):
-    """Monte Carlo of the meter model (for tests): mean gross pay per wager and its standard error."""
+    """Monte Carlo of the meter model, wager by wager (for tests): mean gross pay per wager and
+    its standard error (the reserve, the ceiling and its overflow honoured)."""
     rng = np.random.default_rng(seed)
     cats = [k for k in side.pays]
     probs = np.array([float(probabilities[k]) for k in cats])
     draws = rng.choice(len(cats) + 1, size=wagers, p=np.append(probs, 1 - probs.sum()))
     meter: float = float(side.seed)
-    c = float(side.contribution)
+    c, rho = float(side.contribution), float(side.reserve)
+    ceiling = math.inf if side.ceiling is None else float(side.ceiling)
+    pool = reserve = spilled = 0.0
     pays = np.zeros(wagers)
     hits = np.flatnonzero(draws < len(cats))
     last = -1
     amount: float
     for i in (int(x) for x in hits):
-        meter += c * (i - last)
+        grown = meter + c * (i - last)
+        meter, spilled, reserve = min(grown, ceiling), spilled + max(0.0, grown - ceiling), reserve + rho * (i - last)
         last = i
         k = cats[draws[i]]
         pay = side.pays[k]
@@ -304,7 +422,10 @@ def simulate_long_run(side: Progressive, probabilities: dict[Category, Fraction]
                 amount = min(amount, float(pay.cap))
             meter -= amount
             if k == Category.ROYAL_FLUSH:
-                meter = float(side.seed)
+                pool += reserve + (spilled if side.overflow == "reseed" else 0.0)
+                meter = min(ceiling, float(side.seed) + pool)
+                pool -= meter - float(side.seed)
+                reserve = spilled = 0.0
         else:
             amount = float(pay)
         pays[i] = amount

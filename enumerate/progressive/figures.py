@@ -19,12 +19,26 @@ from evaluator.errors import StudoddsError
 
 
 class HitJSON(TypedDict):
-    """A paying hand of the side bet: how often it comes and what it pays."""
+    """A paying hand of the side bet: how often it comes (also as "1 in N", N = 1 / probability,
+    as regulators state a jackpot's odds) and what it pays."""
 
     category: CategoryKey
     combinations: Count
     probability: Exact
+    one_in: Exact
     pays: str
+
+
+class RegulatoryJSON(TypedDict):
+    """The side bet in the terms regulators' tables use: the long-run return split into the
+    fixed awards and the jackpot (meter) awards, and each award's odds held against a cap on how
+    rare an award may be (New Jersey: no jackpot less likely than 1 in 100,000,000)."""
+
+    return_fixed_awards: Exact
+    return_jackpot_awards: ExactOrNull
+    odds_cap_one_in: Count
+    awards_rarer_than_the_cap: list[CategoryKey]
+    every_award_within_the_cap: bool
 
 
 class CurvePointJSON(TypedDict):
@@ -89,6 +103,7 @@ class ProgressiveFiguresJSON(TypedDict):
     break_even_meter: ExactOrNull
     return_curve: list[CurvePointJSON]
     long_run: LongRunJSON
+    regulatory: RegulatoryJSON
     sharing_meter: Exact
     sharing: list[SharingJSON]
 
@@ -114,10 +129,27 @@ def default_meters(side: Progressive) -> list[Fraction]:
     be = sb.break_even_meter(side)
     if be is not None:
         levels.add(be)
+    if side.ceiling is not None:                     # the meter never passes its ceiling
+        levels = {m for m in levels if m <= side.ceiling} | {side.ceiling}
     return sorted(levels)
 
 
-def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -> ProgressiveFiguresJSON:
+#: How rare an award may be, as "1 in N": New Jersey's limit on a jackpot's probability
+#: (N.J.A.C. 13:69D-1.52), the report's default cap.
+ODDS_CAP = 100_000_000
+
+
+def regulatory(side: Progressive, rtp: Fraction | None, odds_cap: int = ODDS_CAP) -> RegulatoryJSON:
+    """:class:`RegulatoryJSON` of a side bet whose long-run return is ``rtp`` (None: not exact)."""
+    p = sb.hit_probabilities()
+    fixed = sb.fixed_return(side, p)
+    rare = [c.key for c in sorted(side.pays, reverse=True) if 1 / p[c] > odds_cap]
+    return {"return_fixed_awards": exact(fixed), "return_jackpot_awards": fig(None if rtp is None else rtp - fixed),
+            "odds_cap_one_in": odds_cap, "awards_rarer_than_the_cap": rare, "every_award_within_the_cap": not rare}
+
+
+def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS,
+            odds_cap: int = ODDS_CAP) -> ProgressiveFiguresJSON:
     """Everything exact about the side bet; fraction strings with rounded values."""
     p = sb.hit_probabilities()
     be = sb.break_even_meter(side)
@@ -126,7 +158,7 @@ def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -
     out: ProgressiveFiguresJSON = {
         "rules": side.to_dict(),
         "hits": [{"category": c.key, "combinations": sb.hit_counts()[c], "probability": exact(p[c]),
-                  "pays": side.pay_text(c)} for c in sorted(side.pays, reverse=True)],
+                  "one_in": exact(1 / p[c]), "pays": side.pay_text(c)} for c in sorted(side.pays, reverse=True)],
         "break_even_meter": fig(be),
         "return_curve": [{"meter": exact(m), "net_return_per_wager": exact(r)}
                          for m, r in sb.return_curve(side, default_meters(side))],
@@ -140,11 +172,14 @@ def figures(side: Progressive, meter: Fraction | None = None, players=PLAYERS) -
             "royal_award_quantiles": None if lr.royal_award_quantiles is None else [
                 {"quantile": exact(q), "award": exact(v)} for q, v in lr.royal_award_quantiles.items()],
             "return_to_player_simulated": None if lr.simulated_return is None else {
-                "method": f"simulation of {sb.QUANTILE_CYCLES} seeded jackpot cycles (seed {sb.SIMULATION_SEED})",
+                "method": f"simulation of {sb.QUANTILE_CYCLES} seeded jackpot cycles"
+                          f"{' run one after another, each carrying its reserve and overflow' if side.carried else ''} "
+                          f"(seed {sb.SIMULATION_SEED})",
                 "estimate": lr.simulated_return[0],
                 "ci95_low": lr.simulated_return[0] - lr.simulated_return[1],
                 "ci95_high": lr.simulated_return[0] + lr.simulated_return[1]},
         },
+        "regulatory": regulatory(side, lr.return_to_player, odds_cap),
         "sharing_meter": exact(at),
         "sharing": [],
     }

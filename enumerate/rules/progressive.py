@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Annotated, TypedDict, Union
+from typing import Annotated, Literal, NotRequired, TypedDict, Union
 
 from enumerate.core.jsonform import exact, exact_or_none
 from enumerate.core.shapes import BY_CATEGORY, Exact, ExactOrNull, shape
@@ -33,12 +33,22 @@ class FixedPayJSON(TypedDict):
 
 @shape("progressive_rules")
 class ProgressiveRulesJSON(TypedDict):
-    """The JSON of the progressive's rules."""
+    """The JSON of the progressive's rules (``reserve``, ``ceiling`` and ``overflow`` only when
+    the table sets them)."""
 
     contribution: Exact
     seed: Exact
     fold_forfeits: bool
     pays: Annotated[dict[str, MeterPayJSON | FixedPayJSON], BY_CATEGORY]
+    reserve: NotRequired[Exact]
+    ceiling: NotRequired[Exact]
+    overflow: NotRequired[Overflow]
+
+
+#: Where the contributions a meter at its ceiling cannot take go: added to the next jackpot's
+#: start with the reserve ("reseed"), or kept by the operator ("retained").
+Overflow = Literal["reseed", "retained"]
+OVERFLOWS: tuple[Overflow, ...] = ("reseed", "retained")
 
 
 @dataclass(frozen=True)
@@ -63,16 +73,38 @@ SidePay = Union[Fraction, MeterPay]
 
 @dataclass(frozen=True)
 class Progressive:
-    """Progressive side bet rules: pays by category, meter contribution, reset amount, and
-    whether a fold forfeits the side bet."""
+    """Progressive side bet rules: pays by category, meter contribution (the increment rate),
+    reset amount (the seed), and whether a fold forfeits the side bet; and, as Pennsylvania's and
+    the UK's tables state them:
+
+    * ``reserve``: the reserve (reseed) rate, the share of each side wager put aside for the next
+      jackpot: when the royal hits, the meter restarts at the seed plus the reserve gathered
+      since the last royal (default 0);
+    * ``ceiling``: the meter's ceiling (None: no ceiling): the meter stops growing there and the
+      contributions it cannot take go to the ``overflow``, added to the next jackpot's start with
+      the reserve ("reseed", the default) or kept by the operator ("retained")."""
 
     pays: Mapping[Category, SidePay]
     contribution: Fraction = Fraction(7, 10)
     seed: Fraction = Fraction(0)
     fold_forfeits: bool = False
+    reserve: Fraction = Fraction(0)
+    ceiling: Fraction | None = None
+    overflow: Overflow = "reseed"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
+        object.__setattr__(self, "reserve", Fraction(self.reserve))
+        if self.ceiling is not None:
+            object.__setattr__(self, "ceiling", Fraction(self.ceiling))
+        if self.overflow not in OVERFLOWS:
+            raise ValueError(f"overflow must be one of {', '.join(OVERFLOWS)}")
+
+    @property
+    def carried(self) -> bool:
+        """Whether a jackpot cycle carries money into the next (a reserve, or a ceiling): the
+        cycles are then not independent, and the meter can stop growing."""
+        return self.reserve != 0 or self.ceiling is not None
 
     @property
     def capped(self) -> bool:
@@ -88,10 +120,16 @@ class Progressive:
     def to_dict(self) -> ProgressiveRulesJSON:
         """The rules in the JSON convention: a fixed pay is ``{"multiple": ...}``, a meter pay
         ``{"meter_share": ..., "cap": ...}``; keys as in the variant file."""
-        return {
+        out: ProgressiveRulesJSON = {
             "contribution": exact(self.contribution),
             "seed": exact(self.seed),
             "fold_forfeits": self.fold_forfeits,
             "pays": {c.key: (p.to_dict() if isinstance(p, MeterPay) else {"multiple": exact(p)})
                      for c, p in sorted(self.pays.items(), reverse=True)},
         }
+        if self.reserve:
+            out["reserve"] = exact(self.reserve)
+        if self.ceiling is not None:
+            out["ceiling"] = exact(self.ceiling)
+            out["overflow"] = self.overflow
+        return out

@@ -26,6 +26,9 @@ A variant file::
     contribution = "70%"             # share of each side wager added to the meter
     seed = 10000                     # meter after a royal flush, in side-wager units
     fold_forfeits = false            # does folding lose the side bet too?
+    reserve = "1%"                   # optional reserve (reseed) rate: added to the next start
+    ceiling = 250000                 # optional meter ceiling, in side-wager units
+    overflow = "reseed"              # what the ceiling turns away: "reseed" or "retained"
     [progressive.pays]               # any subset; a number is a multiple of the side wager,
     royal_flush = "100% meter"       # "x% meter" or "a/b meter" a share of the meter,
     straight_flush = "10% meter"     # {meter = "10%", cap = 5000} a capped share
@@ -104,7 +107,7 @@ from enumerate.rules.amounts import parse_amount
 from enumerate.rules.boxes import Boxes
 from enumerate.rules.draws import Draws, SwitchRule, parse_fees
 from enumerate.rules.hands import HandPaytable
-from enumerate.rules.progressive import MeterPay, Progressive
+from enumerate.rules.progressive import OVERFLOWS, MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sidebets import KINDS, MAX_PLAYERS, Envy, SideBet
 from enumerate.rules.variant import MAX_RAISE_ANTES, MaxPayout, Variant, ante_bonus_by_category
@@ -124,7 +127,7 @@ MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
 ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
-PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays"}
+PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays", "reserve", "ceiling", "overflow"}
 MAX_FILE_BYTES = 1 << 20
 #: The embedded default variant: the common US paytable.
 DEFAULT_VARIANT = "us-common"
@@ -235,11 +238,30 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
         fold_forfeits = prog.get("fold_forfeits", False)
         if not isinstance(fold_forfeits, bool):
             raise where.fail("progressive.fold_forfeits", "must be true or false")
+        seed = _amount(where, "progressive.seed", prog.get("seed", 0))
+        reserve = _amount(where, "progressive.reserve", prog.get("reserve", 0))
+        if contribution + reserve > 1:
+            raise where.fail("progressive.reserve", "the contribution and the reserve together cannot exceed 100% "
+                                                    "of the wager")
+        ceiling = None
+        if "ceiling" in prog:
+            ceiling = _amount(where, "progressive.ceiling", prog["ceiling"])
+            if ceiling <= seed:
+                raise where.fail("progressive.ceiling", "must be above the seed (the meter starts at the seed)")
+        overflow = prog.get("overflow", "reseed")
+        if overflow not in OVERFLOWS:
+            raise where.fail("progressive.overflow", f"must be one of {', '.join(repr(o) for o in OVERFLOWS)}")
+        if "overflow" in prog and ceiling is None:
+            raise where.fail("progressive.overflow", "needs a ceiling (the overflow is what a meter at its ceiling "
+                                                     "cannot take)")
         side = Progressive(
             pays={SIDE_KEYS[k]: _side_pay(where, f"progressive.pays.{k}", v) for k, v in side_pays.items()},
             contribution=contribution,
-            seed=_amount(where, "progressive.seed", prog.get("seed", 0)),
+            seed=seed,
             fold_forfeits=fold_forfeits,
+            reserve=reserve,
+            ceiling=ceiling,
+            overflow=overflow,
         )
     raise_antes = data.get("raise_antes", 2)
     if isinstance(raise_antes, bool) or not isinstance(raise_antes, int) or not 1 <= raise_antes <= MAX_RAISE_ANTES:
