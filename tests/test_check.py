@@ -85,3 +85,20 @@ def test_recount_recomputes_a_table_whose_rules_changed(tmp_path):
     assert result.tables[0].status == "differs" and result.tables[0].rule_changes
     assert "house edge 5.207490% -> 5.040688%" in lines[1]
     assert json.loads(json.dumps(result.to_dict()))["recounted"] is True
+
+
+def test_a_changed_file_whose_recorded_rules_are_the_same_is_named_first(tmp_path):
+    """The rules a summary records are the pays in force: under a maximum payout a royal flush
+    at 100 or 101 is recorded as the cap.  The variant file's SHA-256 against the provenance's
+    still names the change before any counting; the recomputation then finds what it does."""
+    out = tmp_path / "tables"
+    shutil.copytree(REPO / "results" / "max-payout", out / "max-payout")
+    v = out / "max-payout" / "variant.toml"
+    v.write_text(v.read_text().replace("royal_flush = 100", "royal_flush = 101"))
+    lines = []
+    result = certify.check(out, on_line=lines.append)
+    assert lines[0] == (f"{out / 'max-payout'}: variant.toml is not the file the committed figures were made from (its "
+                        "SHA-256 differs from the provenance's) and the rules they record are the same: recomputing "
+                        "to name what the change does")
+    assert result.tables[0].status == "differs" and not result.tables[0].rule_changes
+    assert lines[1].startswith(f"{out / 'max-payout'}: rules unchanged, figures differ;")

@@ -274,6 +274,10 @@ class Committed:
     seen_hand: bool = False                         # protection.json holds the seen-hand game
     #: the rules of variant.toml that are not those the committed figures were made from
     rule_changes: tuple[RuleChangeJSON, ...] = ()
+    #: variant.toml is not the file the figures were made from (its SHA-256 is not the one the
+    #: provenance records), whether or not the recorded rules show it (they record the pays in
+    #: force: a pay above a maximum payout, say, is recorded as the cap)
+    file_changed: bool = False
 
 
 def read_committed(folder: Path) -> Committed:
@@ -323,8 +327,10 @@ def read_committed(folder: Path) -> Committed:
         changes = tuple(c.to_dict() for c in rule_changes(made_from, source.variant.to_dict()))
     except (KeyError, TypeError, AttributeError):
         changes = ()                              # no rules recorded: every figure is compared instead
+    recorded = summary.get("provenance", {}).get("variant_file_sha256") if isinstance(summary.get("provenance"), dict) else None
     return Committed(source, hands, protection, levels, simulation,
-                     protection is not None and protection.get("seen_hand") is not None, changes)
+                     protection is not None and protection.get("seen_hand") is not None, changes,
+                     file_changed=isinstance(recorded, str) and recorded != source.sha256)
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -539,6 +545,11 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
             continue
         changes = committed.rule_changes
         if not changes:
+            if committed.file_changed:              # named before any counting; then recomputed as any other
+                causes.append(f"{table}: variant.toml is not the file the committed figures were made from (its "
+                              "SHA-256 differs from the provenance's) and the rules they record are the same: "
+                              "recomputing to name what the change does")
+                say(causes[-1])
             read[table] = committed
             continue
         cost = _recount_text(committed, threads)
