@@ -12,7 +12,7 @@ How the pages are written (docs/development.md repeats it for writers):
 * ```` ```python ````: run in the page's namespace (no output shown).
 * ```` ```sh ````: commands shown without output: ``studodds`` lines are run; ``pip install``
   lines may only name extras that pyproject.toml defines, and the README's two must be exactly
-  what ``.ci/run`` runs; ``python benchmarks/bench.py`` lines must parse with the benchmark's
+  what ``.ci/run`` runs; ``python benchmarks/bench.py`` (and ``check_loop.py``) lines must parse with the benchmark's
   own parser (benchmarks are measured, never run as tests).  A block whose commands all write
   into ``results/`` is the recipe of the committed tables: it is checked against ``results/``
   (every table, its protection levels and pictures), which ``tests/test_results.py`` recomputes.
@@ -156,8 +156,8 @@ def _extras() -> set[str]:
     return set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
 
 
-def _bench_parser():
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "benchmarks" / "bench.py")
+def _bench_parser(script: str = "bench.py"):
+    spec = importlib.util.spec_from_file_location(Path(script).stem, ROOT / "benchmarks" / script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.build_parser()
@@ -171,8 +171,9 @@ def check_shell_line(command: str, where: str, tmp_path: Path) -> None:
         if part.startswith("pip install"):
             for extra in re.findall(r"\[([\w,]+)\]", part):
                 assert set(extra.split(",")) <= _extras(), f"{where}: {part}: no such extra"
-        elif part.startswith("python benchmarks/bench.py"):
-            _bench_parser().parse_args(shlex.split(part)[2:])
+        elif part.startswith(("python benchmarks/bench.py", "python benchmarks/check_loop.py")):
+            words = shlex.split(part)
+            _bench_parser(Path(words[1]).name).parse_args(words[2:])
         elif part.startswith("studodds") or part.startswith("pytest"):
             if part.startswith("pytest"):
                 continue            # the test command itself: .ci/run runs it (checked below)
