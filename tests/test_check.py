@@ -33,7 +33,7 @@ def test_the_cause_is_named_first_and_nothing_long_is_recounted(tmp_path, monkey
     cache = tmp_path / "cache"
     env = {**os.environ, "STUDODDS_CACHE_DIR": str(cache)}
     r = subprocess.run([sys.executable, "-m", "studodds", "check", str(out)], capture_output=True, text=True, env=env,
-                       timeout=600)
+                       timeout=600, cwd=tmp_path)              # not the source tree: the installed package
     assert r.returncode == 1, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith(f"{out / 'oasis-galewind'}: rules changed: switch.fees_antes.2 2 -> 3; the committed "

@@ -270,7 +270,7 @@ def test_an_interrupted_run_in_process_leaves_no_record_for_the_next(tmp_path, d
 
 @pytest.mark.parametrize("sig,line,code", [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)],
                          ids=["SIGINT", "SIGTERM"])
-def test_a_signal_before_the_entry_point_runs_is_one_line(sig, line, code):
+def test_a_signal_before_the_entry_point_runs_is_one_line(sig, line, code, tmp_path):
     """A signal that lands after the entry point's module is imported but before ``run`` (while
     the package is imported) is recorded by the first handlers and reported by ``run`` as the
     interruption: one line, exit 130 / 143, no traceback.  (The script is named ``studodds``,
@@ -282,15 +282,15 @@ def test_a_signal_before_the_entry_point_runs_is_one_line(sig, line, code):
               "sys.argv[1:] = ['--version']\n"
               "sys.exit(entry.run())\n")
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL)
+                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL, cwd=tmp_path)   # the installed package
     assert (r.returncode, r.stderr, r.stdout) == (code, f"studodds: {line}\n", "")
 
 
-def test_importing_the_entry_point_leaves_a_program_s_handlers_alone():
+def test_importing_the_entry_point_leaves_a_program_s_handlers_alone(tmp_path):
     script = ("import signal, sys\n"
               "import studodds.__main__\n"
               "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
               "signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)\n")
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL)
+                       preexec_fn=hears_sigint, stdin=subprocess.DEVNULL, cwd=tmp_path)   # the installed package
     assert r.stdout.strip() == "True True", r.stderr

@@ -83,7 +83,7 @@ class Parser(argparse.ArgumentParser):
 def common(p: argparse.ArgumentParser, json_help: str = "print JSON (exact values as fractions)") -> None:
     """The options every command takes."""
     p.add_argument("--json", action="store_true", help=json_help)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no projected-time line of a long count")
     p.add_argument("--threads", type=threads_option, default=None,
                    help="threads for every parallel step (default: the CPUs available)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk caches")
