@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -248,7 +248,20 @@ class DrawsSampleJSON(TypedDict):
     samples_for_0_01_points: int | None
     core_seconds_per_situation: float | None
     cost_of_the_exact_game_core_hours: float | None
+    exact_whole_game_core_hours: NotRequired[float]      # (samples made before the exact game keep none)
     examples: list[ExampleJSON]
+
+
+
+
+
+def exact_game_core_hours(variant: Variant) -> float:
+    """What the exact whole game of ``variant`` costs by rank patterns, projected from the
+    kernel's measured cost (:meth:`enumerate.draws.kind.DrawsGame.projection`): the estimate is
+    worth running only where that is long."""
+    from enumerate.draws.kind import DRAWS_GAME  # lazy: start-up time
+    projection = DRAWS_GAME.projection(variant)
+    return 0.0 if projection is None else projection.core_seconds / 3600
 
 
 @dataclass(frozen=True)
@@ -375,6 +388,7 @@ class DrawSample:
             "samples_for_0_01_points": need if self.gains_seen else None,
             "core_seconds_per_situation": per,
             "cost_of_the_exact_game_core_hours": None if per is None else per * CANONICAL_SITUATIONS / 3600,
+            "exact_whole_game_core_hours": exact_game_core_hours(self.variant),
             "examples": [{"hand": format_hand(s.cards), "up": format_card(s.up), "best_action": s.best_label,
                           "gain_antes": exact(s.gain)} for s in sorted(self.samples, key=lambda s: -s.gain)[:5]
                          if s.gain > 0],

@@ -148,9 +148,11 @@ def sample_text(s: DrawSample) -> str:
         lines.append(f"situations for a 95% half-width of 0.01 percentage points at this spread: "
                      f"{d['samples_for_0_01_points']:,}")
     if d["core_seconds_per_situation"] is not None:
-        lines.append(f"measured: {d['core_seconds_per_situation']:.2f} core-seconds a situation; the exact game "
-                     f"(6,319,573 situations up to suits) would take {d['cost_of_the_exact_game_core_hours']:,.0f} "
-                     "core-hours")
+        lines.append(f"measured: {d['core_seconds_per_situation']:.2f} core-seconds a situation (valued one by one, "
+                     f"every situation would take {d['cost_of_the_exact_game_core_hours']:,.0f} core-hours)")
+    if "exact_whole_game_core_hours" in d:
+        lines.append(f"this is a sampled estimate: the exact whole game (studodds analyze, by rank patterns) takes about "
+                     f"{d['exact_whole_game_core_hours']:,.1f} core-hours and gives the figure itself")
     for e in d["examples"]:
         lines.append(f"  e.g. {e['hand']} against {e['up']}: {e['best_action']}, gains {e['gain_antes']['value']:.6f} antes")
     return "\n".join(lines)
