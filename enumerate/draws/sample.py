@@ -257,11 +257,10 @@ class DrawsSampleJSON(TypedDict):
 
 def exact_game_core_hours(variant: Variant) -> float:
     """What the exact whole game of ``variant`` costs by rank patterns, projected from the
-    kernel's measured cost (:meth:`enumerate.draws.kind.DrawsGame.projection`): the estimate is
-    worth running only where that is long."""
-    from enumerate.draws.kind import DRAWS_GAME  # lazy: start-up time
-    projection = DRAWS_GAME.projection(variant)
-    return 0.0 if projection is None else projection.core_seconds / 3600
+    kernel's measured cost (as :meth:`enumerate.draws.kind.DrawsGame.projection` projects it):
+    the estimate is worth running only where that is long."""
+    from enumerate.draws import switch_ranks  # lazy: start-up time
+    return switch_ranks.whole_game_groups() * switch_ranks.core_seconds_per_group(variant) / 3600
 
 
 @dataclass(frozen=True)
