@@ -52,8 +52,7 @@ class BoxesGame:
 
     def projection(self, variant: Variant) -> Projection | None:
         from enumerate.protection import seen_ranks  # lazy: start-up time
-        return Projection("the whole two-box game", seen_ranks.whole_game_classes(), "class",
-                          seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS)
+        return seen_ranks.whole_game_projection("the whole two-box game")
 
     def keeps_sums(self, variant: Variant) -> bool:
         return True

@@ -48,10 +48,6 @@ class Projection:
         """Wall seconds on ``threads`` threads (the steps are independent: they share out evenly)."""
         return self.core_seconds / max(1, threads)
 
-    def left(self, steps: int) -> "Projection":
-        """The same count with only ``steps`` of it still to do (a resumed run)."""
-        return Projection(self.what, steps, self.unit, self.seconds_per_step)
-
     def text(self, threads: int) -> str:
         """``about 2.3 core-hours (about 1.2 hours on 2 threads)``, or the wall time alone when
         the two are the same."""

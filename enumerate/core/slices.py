@@ -352,13 +352,13 @@ S = TypeVar("S", bound=Sums)
 def run_shards(store: ShardStore, classes: tuple[np.ndarray, np.ndarray, np.ndarray], size: int,
                parse: Callable[[Any, np.ndarray], S], work: Callable[..., S], shared: tuple[Any, ...], *,
                scheduler: str | None, threads: int, progress: Callable[[int], None] | None,
-               cost: Projection | None = None) -> Iterator[S]:
+               seconds_per_class: float | None = None, unit: str = "class") -> Iterator[S]:
     """Every shard's sums, in shard order: the stored ones verified (:meth:`ShardStore.load`),
     the others valued by ``work(*shared, cards, up, weight)`` -- on a pool of ``threads`` local
     threads (each shard on one OpenMP thread) or on the Dask ``scheduler`` -- and stored as each
-    finishes.  ``parse(raw, weights)`` reads a stored shard.  ``cost``: what one class costs
-    (its ``seconds_per_step``), from which the classes left are announced before they are
-    counted (:func:`enumerate.core.projection.announce`)."""
+    finishes.  ``parse(raw, weights)`` reads a stored shard.  ``seconds_per_class``: what one
+    class (a ``unit``) costs, from which the classes left are announced before they are counted
+    (:func:`enumerate.core.projection.announce`)."""
     cards, up, weight = classes
     n = up.shape[0]
 
@@ -379,8 +379,8 @@ def run_shards(store: ShardStore, classes: tuple[np.ndarray, np.ndarray, np.ndar
             if progress is not None:
                 progress(part(i)[1].shape[0])
     todo = [i for i in shards if i not in done]
-    if cost is not None and scheduler is None:
-        announce(progress, cost.left(sum(part(i)[1].shape[0] for i in todo)), threads)
+    if seconds_per_class is not None and scheduler is None:
+        announce(progress, Projection("", sum(part(i)[1].shape[0] for i in todo), unit, seconds_per_class), threads)
     for i, sums in chunked_map(((i, part(i)) for i in todo), local=work, remote=work, shared=shared,
                                scheduler=scheduler, threads=threads, pool=True, ordered=False):
         store.save(i, sums.to_json())

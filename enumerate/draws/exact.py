@@ -57,7 +57,6 @@ import numpy as np
 from enumerate.analysis.base import Analysis, ReturnRow, ReturnRowJSON, return_table
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
 from enumerate.core.slices import (
     CLASSES,
@@ -514,11 +513,11 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
     if how == "rank_patterns":
         shards = run_shards(store, classes, switch_ranks.SHARD, _parse_rank_shard, _rank_shard,
                             (variant, sl.categories), scheduler=scheduler, threads=threads, progress=progress,
-                            cost=Projection("", 0, "group", switch_ranks.core_seconds_per_group(variant)))
+                            seconds_per_class=switch_ranks.core_seconds_per_group(variant), unit="group")
     else:
         shards = run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
                             scheduler=scheduler, threads=threads, progress=progress,
-                            cost=Projection("", 0, "class", CORE_SECONDS_PER_CLASS))
+                            seconds_per_class=CORE_SECONDS_PER_CLASS)
     resumed = bool(store.raw)
     for sums in shards:
         total.add(sums)

@@ -67,8 +67,7 @@ class DrawsGame:
         if whole_game_supported(variant):
             return Projection("the whole game with one card switched or a sixth card bought", 1, "game", CORE_SECONDS)
         from enumerate.draws import switch_ranks  # lazy: start-up time
-        return Projection("the whole switch game", switch_ranks.whole_game_groups(), "group",
-                          switch_ranks.core_seconds_per_group(variant))
+        return switch_ranks.whole_game_projection(variant)
 
     def keeps_sums(self, variant: Variant) -> bool:
         from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)

@@ -257,10 +257,9 @@ class DrawsSampleJSON(TypedDict):
 
 def exact_game_core_hours(variant: Variant) -> float:
     """What the exact whole game of ``variant`` costs by rank patterns, projected from the
-    kernel's measured cost (as :meth:`enumerate.draws.kind.DrawsGame.projection` projects it):
-    the estimate is worth running only where that is long."""
+    kernel's measured cost: the estimate is worth running only where that is long."""
     from enumerate.draws import switch_ranks  # lazy: start-up time
-    return switch_ranks.whole_game_groups() * switch_ranks.core_seconds_per_group(variant) / 3600
+    return switch_ranks.whole_game_projection(variant).core_seconds / 3600
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.parallel import interruptible
+from enumerate.core.projection import Projection
 from enumerate.core.rank_patterns import pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
@@ -85,6 +86,11 @@ def core_seconds_per_group(variant: Variant) -> float:
     sizes = [] if d is None or d.switch is None else list(d.switch.fees)
     mine = sum(work(k) for k in sizes) + (13 if d is not None and d.buy_fee is not None else 0)
     return CORE_SECONDS_PER_GROUP * max(mine, 13) / sum(work(k) for k in range(1, 6))
+
+
+def whole_game_projection(variant: Variant) -> Projection:
+    """What counting ``variant``'s whole switch game from nothing costs (:func:`core_seconds_per_group`)."""
+    return Projection("the whole switch game", whole_game_groups(), "group", core_seconds_per_group(variant))
 UNSEEN = 46
 KIND_FIELDS = _switch_ranks.KIND_FIELDS
 GROUP_FIELDS = _switch_ranks.GROUP_FIELDS

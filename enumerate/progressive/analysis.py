@@ -113,6 +113,10 @@ def return_curve(side: Progressive, meters) -> list[tuple[Fraction, Fraction]]:
 
 # ------------------------------------------------------------------------------------ long run
 
+#: The quantiles of the meter at the royal (and of the royal's award) that a long run reports.
+QUANTILES = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
+
+
 @dataclass(frozen=True)
 class LongRun:
     """Long-run figures of the side bet over jackpot cycles (royal reset to royal reset).
@@ -155,7 +159,7 @@ def long_run(side: Progressive, probabilities=None) -> LongRun:
     others = {k: v for k, v in side.pays.items() if isinstance(v, MeterPay) and k != Category.ROYAL_FLUSH}
     fixed = fixed_return(side, p)
     quantiles = {}
-    qs = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
+    qs = QUANTILES
     if not others:
         for q in qs:
             # smallest k with P(K <= k) >= q, K geometric(r): 1 - (1 - r)^k >= q
@@ -239,7 +243,7 @@ def _long_run_carried(side: Progressive, p) -> LongRun:
     royal = side.pays.get(Category.ROYAL_FLUSH)
     rtp, at_royal, mean_meter = _carried_exact(side, p)
     meters, other_awards, royal_awards = _simulate_carried_cycles(side, p, QUANTILE_CYCLES)
-    qs = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(9, 10), Fraction(99, 100))
+    qs = QUANTILES
     quantiles = {q: Fraction(float(np.quantile(meters, float(q)))).limit_denominator(100) for q in qs}
     award_q = None
     if isinstance(royal, MeterPay):

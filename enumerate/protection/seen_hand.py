@@ -49,7 +49,6 @@ from enumerate.core import _dead, slices
 from enumerate.core.engine import CountTable, canonical_map, hand_tables
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
-from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, Pattern, shape
 from enumerate.core.slices import CLASSES, SITUATIONS, KeptSumsError, ShardStore, Slice, classes_digest, run_shards
 from enumerate.core.slices import run_key as slice_run_key
@@ -548,11 +547,11 @@ def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice,
     if ranks:
         per = seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS if pairs else seen_ranks.CORE_SECONDS_PER_CLASS
         shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant, pairs),
-                            scheduler=scheduler, threads=threads, progress=progress, cost=Projection("", 0, "class", per))
+                            scheduler=scheduler, threads=threads, progress=progress, seconds_per_class=per)
     else:
         shards = run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
                             scheduler=scheduler, threads=threads, progress=progress,
-                            cost=Projection("", 0, "class", CORE_SECONDS_PER_CLASS))
+                            seconds_per_class=CORE_SECONDS_PER_CLASS)
     for sums in shards:
         total.add(sums)
     result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,

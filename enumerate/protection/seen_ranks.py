@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.parallel import interruptible
+from enumerate.core.projection import Projection
 from enumerate.core.rank_patterns import UpTables, pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
 from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
@@ -102,6 +103,13 @@ def classes(up_ranks: frozenset[int]) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def whole_game_classes() -> int:
     """The classes (player rank pattern, up rank) of the whole game: 80,119."""
     return sum(player_patterns(ru).shape[0] for ru in range(13))
+
+
+def whole_game_projection(what: str, pairs: bool = True) -> Projection:
+    """What counting the whole game from nothing costs (``pairs``: as two boxes), projected from
+    the measured core-seconds a class."""
+    return Projection(what, whole_game_classes(), "class",
+                      CORE_SECONDS_PER_CLASS_AS_PAIRS if pairs else CORE_SECONDS_PER_CLASS)
 
 
 def _strengths(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

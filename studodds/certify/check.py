@@ -427,15 +427,18 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
         return TableCheck(str(table), "ok", protection=protection)
     if all(d.file not in FIGURE_FILES for d in diffs):
         return TableCheck(str(table), "report_differs", differences=diffs, protection=protection)
-    changes: tuple[RuleChangeJSON, ...] = ()
-    headline: dict[str, HeadlineJSON] = {}
     try:
         old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
         old_rules = old["variant"]
     except (OSError, ValueError, KeyError, TypeError):
         return TableCheck(str(table), "differs", differences=diffs, protection=protection)
-    new: Mapping[str, Any] = fresh.summary["analysis"]
     changes = tuple(c.to_dict() for c in rule_changes(old_rules, source.variant.to_dict()))
+    return TableCheck(str(table), "differs", changes, _headline(old, fresh.summary["analysis"]), diffs, protection)
+
+
+def _headline(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, HeadlineJSON]:
+    """The headline figures that differ between two analysis objects, with their deltas."""
+    headline: dict[str, HeadlineJSON] = {}
     for key, _ in HEADLINE:
         try:
             a, b = Fraction(old[key]["exact"]), Fraction(new[key]["exact"])
@@ -443,7 +446,7 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
             continue
         if a != b:
             headline[key] = {"old": exact(a), "new": exact(b), "delta": exact(b - a)}
-    return TableCheck(str(table), "differs", changes, headline, diffs, protection)
+    return headline
 
 
 @dataclass(frozen=True)
@@ -535,6 +538,7 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
                                        "that holds table folders, such as results")
     say = on_line or (lambda line: None)
     read: dict[Path, Committed | TableCheck] = {}
+    committed_of: dict[Path, Committed] = {}
     causes = []
     for table in tables:                         # 1. the causes, before any counting
         try:
@@ -543,6 +547,7 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
             read[table] = TableCheck(str(table), "unreadable", differences=(
                 Difference(exc.path.name, "(file)", f"{exc.path.name}: {exc.reason}", None),))
             continue
+        committed_of[table] = committed
         changes = committed.rule_changes
         if not changes:
             if committed.file_changed:              # named before any counting; then recomputed as any other
@@ -572,47 +577,32 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
             say(found.summary_line())
         elif found.status == "unreadable":
             say(found.summary_line())
-        elif found.status == "rules_changed" and _analysis_is_quick(found):
-            found = replace(found, headline=_new_headline(table, threads, use_cache, progress))
+        elif found.status == "rules_changed" and _analysis_is_quick(committed_of[table]):
+            found = replace(found, headline=_new_headline(table, committed_of[table], threads, use_cache, progress))
             if found.headline:
                 say(found.summary_line())
         checked.append(found)
     return CheckResult(str(root), tuple(checked), tuple(causes), recount)
 
 
-#: What counting a table takes when it has no whole game of core-hours.
-QUICK = "seconds"
-
-
-def _analysis_is_quick(found: TableCheck) -> bool:
+def _analysis_is_quick(committed: Committed) -> bool:
     """Whether the analysis of a table's new rules takes seconds (its kind has no whole game
     to count for long): then its headline figures are given beside the changed rules."""
     from enumerate.game.kinds import kind_of  # lazy: start-up time
-    try:
-        v = load_variant_file(Path(found.table) / "variant.toml").variant
-    except StudoddsError:
-        return False
+    v = committed.source.variant
     return kind_of(v).projection(v) is None
 
 
-def _new_headline(table: Path, threads: int, use_cache: bool, progress: bool) -> dict[str, HeadlineJSON]:
+def _new_headline(table: Path, committed: Committed, threads: int, use_cache: bool,
+                  progress: bool) -> dict[str, HeadlineJSON]:
     """The headline figures of a table's new rules against its committed ones, from the new
     rules' analysis alone (seconds: asked only of a table without a long whole game)."""
     try:
         old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    new = api.analyze(load_variant_file(table / "variant.toml").variant, threads=threads, use_cache=use_cache,
-                      progress=progress).to_dict()
-    headline: dict[str, HeadlineJSON] = {}
-    for key, _ in HEADLINE:
-        try:
-            a, b = Fraction(old[key]["exact"]), Fraction(str(new[key]["exact"]))     # type: ignore[literal-required]
-        except (KeyError, TypeError, ValueError):
-            continue
-        if a != b:
-            headline[key] = {"old": exact(a), "new": exact(b), "delta": exact(b - a)}
-    return headline
+    new = api.analyze(committed.source.variant, threads=threads, use_cache=use_cache, progress=progress).to_dict()
+    return _headline(old, new)
 
 
 def _recount_text(committed: Committed, threads: int) -> str:
@@ -623,10 +613,9 @@ def _recount_text(committed: Committed, threads: int) -> str:
     v = committed.source.variant
     parts = [p for p in (kind_of(v).projection(v),) if p is not None]
     if committed.seen_hand:
-        parts.append(Projection("the seen hand", seen_ranks.whole_game_classes(), "class",
-                                seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS))
+        parts.append(seen_ranks.whole_game_projection("the seen hand"))
     if not parts:
-        return QUICK + " (minutes more for a count table or protection.json not in the user cache)"
+        return "seconds (minutes more for a count table or protection.json not in the user cache)"
     total = Projection(" and ".join(p.what for p in parts), 1, "count", sum(p.core_seconds for p in parts))
     return f"{total.text(threads)} for {total.what}"
 
@@ -703,7 +692,6 @@ def _check_one(table: Path, committed: Committed, recount: bool, protection: boo
                            protection=shown, html=(table / "report.html").exists(), simulation=committed.simulation,
                            threads=threads, use_cache=use_cache)
         except ValueError as exc:                # the kept sums are not sums, or do not add up
-            assert game is not None or not isinstance(exc, KeptSumsError)
             if game is None:
                 raise
             return _unreadable(table, game, one_line(exc))
