@@ -84,8 +84,7 @@ def regulatory_lines(data: ProgressiveFiguresJSON) -> list[str]:
     rtp, sim = lr["return_to_player"], lr["return_to_player_simulated"]
     if rtp is not None and reg["return_jackpot_awards"] is not None:
         split = (f"  return to player {rtp['value']:.6%} = fixed awards {reg['return_fixed_awards']['value']:.6%} + "
-                 f"jackpot (meter) awards {reg['return_jackpot_awards']['value']:.6%}; house retention "
-                 f"{1 - rtp['value']:.6%}")
+                 f"jackpot (meter) awards {reg['return_jackpot_awards']['value']:.6%}")
     else:
         estimate = "" if sim is None else f" (jackpot awards about {sim['estimate'] - reg['return_fixed_awards']['value']:.4%}, SIMULATED)"
         split = f"  fixed awards {reg['return_fixed_awards']['value']:.6%} of the return{estimate}"
@@ -95,7 +94,9 @@ def regulatory_lines(data: ProgressiveFiguresJSON) -> list[str]:
     cap = f"1 in {reg['odds_cap_one_in']:,}"
     within = (f"  every award is at least as likely as {cap} (a jackpot's odds limit, as New Jersey's): yes" if not rare else
               f"  awards rarer than {cap} (a jackpot's odds limit, as New Jersey's): " + ", ".join(_label(k) for k in rare))
+    # lines of at most about 100 characters: the PDF prints this block without wrapping it
+    retention = "" if rtp is None else f"; house retention {1 - rtp['value']:.6%}"
     return ["In regulators' terms (long run, per unit side wager):", split,
             f"  increment (contribution to the meter) {rules['contribution']['value']:.4%}, reserve (reseed) rate "
-            f"{rules['reserve']['value'] if 'reserve' in rules else 0:.4%}, seed (reset) {rules['seed']['value']:,.2f}, "
-            f"ceiling {ceiling}", within]
+            f"{rules['reserve']['value'] if 'reserve' in rules else 0:.4%}",
+            f"  seed (reset) {rules['seed']['value']:,.2f}, ceiling {ceiling}{retention}", within]
