@@ -19,6 +19,7 @@ Every function that computes takes the run settings as keywords, the same for al
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -31,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union, Unpack
+from typing import TYPE_CHECKING, Any, TypeVar, Union, Unpack
 
 from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import count_steps, load_or_compute
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import Strategy, StrategyComparison
+    from enumerate.core.exact_game import SliceRun
     from enumerate.design.criteria import Bound, Objective
     from enumerate.design.grid import Axis
     from enumerate.design.search import SearchResult
@@ -85,6 +87,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
 
 #: A variant: a built-in name, a variant file path, or a Variant.
 VariantLike = Union[str, "os.PathLike[str]", Variant, VariantSource]
+R = TypeVar("R")
 #: Cards as text ("As Kd Jh 8c 3s") or card numbers 0..51 (rank * 4 + suit).
 CardsLike = Union[str, Iterable[int]]
 
@@ -399,27 +402,30 @@ def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | Non
     Shards of 32 classes up to suits; ``checkpoint``: a folder that keeps finished shards (a rerun
     resumes); ``scheduler``: a Dask scheduler address.  The figures do not depend on how the work
     is split."""
-    threads, _use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
-    from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
-    from enumerate.draws.exact import COMMAND, method, run_key, run_slice, slice_classes  # lazy: start-up time
+    threads, use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
+    from enumerate.core.slices import Slice  # lazy: start-up time
+    from enumerate.draws.exact import slice_run  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
     require(v, "draws_exact")
-    sl = Slice.parse(up, hands)
-    # read and verified before any work
-    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint), run_key(v, source.text, sl),
-                       COMMAND)
-    n = slice_classes(v, sl)[1].shape[0]
-    ranks = method(v) == "rank_patterns"
-    table = count_table(v.base_game(), threads=threads, use_cache=_use_cache, progress=progress) if ranks else None
-    with progress_bar(progress, "groups of the slice" if ranks else "classes of the slice", n,
-                      "group" if ranks else "class") as tick:
-        return run_slice(v, source.text, sl, table=table, checkpoint=store, scheduler=scheduler, threads=threads,
-                         progress=tick)
+    job = slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
+    return _run_slice(job, v.base_game(), scheduler, threads, use_cache, progress)
 
 
-def _checkpoint_folder(checkpoint: Any) -> Path:
-    """A checkpoint folder's path: text or a path whose parent folder exists."""
+def _run_slice(job: SliceRun[Any, R], base: Variant, scheduler: str | None, threads: int, use_cache: bool,
+               progress: bool) -> R:
+    """Count the slice of an exact game (:class:`enumerate.core.exact_game.SliceRun`: its
+    checkpoint already read and verified), with the count table of ``base`` when the game reads
+    it, under one progress bar: every exact run of every kind goes through here."""
+    table = count_table(base, threads=threads, use_cache=use_cache, progress=progress) if job.needs_counts else None
+    with progress_bar(progress, f"{job.game.unit}s of the slice", job.classes, job.game.unit) as tick:
+        return job.run(table, scheduler=scheduler, threads=threads, progress=tick)
+
+
+def _checkpoint_folder(checkpoint: Any) -> Path | None:
+    """A checkpoint folder's path: text or a path whose parent folder exists (None: none)."""
+    if checkpoint is None:
+        return None
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (str, os.PathLike)) or not str(checkpoint).strip():
         raise ParameterError("checkpoint", f"a folder path, not {type(checkpoint).__name__} {str(checkpoint)[:40]!r}")
     path = Path(checkpoint)
@@ -586,8 +592,8 @@ def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = 
     the partner's hand is the player's own second box, and the result adds the spread of a round
     of both boxes (their covariance; a slice of up ranks only, counted by rank patterns)."""
     threads, use_cache, progress = Run.of("collusion_exact", run)          # checked once; threads resolved to an int
-    from enumerate.core.slices import ShardStore, Slice  # lazy: start-up time
-    from enumerate.protection.seen_hand import COMMAND, by_rank_patterns, run_key, run_slice, slice_classes  # lazy
+    from enumerate.core.slices import Slice  # lazy: start-up time
+    from enumerate.protection.seen_hand import by_rank_patterns, slice_run  # lazy: start-up time
     if not isinstance(two_boxes, bool):
         raise ParameterError("two_boxes", f"True or False, not {two_boxes!r:.40}")
     source = variant_source(variant)
@@ -595,14 +601,8 @@ def collusion_exact(variant: VariantLike = DEFAULT_VARIANT, *, up: str | None = 
     sl = Slice.parse(up, hands)
     if two_boxes and not by_rank_patterns(sl):
         raise ParameterError("hands", "two boxes take every hand of the other box: leave out --hands (slice by --up)")
-    # read and verified before any work
-    store = ShardStore(None if checkpoint is None else _checkpoint_folder(checkpoint),
-                       run_key(source.text, sl, two_boxes), COMMAND)
-    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    n = slice_classes(sl)[1].shape[0]
-    with progress_bar(progress, "classes of the slice", n, "class") as tick:
-        return run_slice(v, source.text, table, sl, checkpoint=store, scheduler=scheduler, threads=threads, progress=tick,
-                         pairs=two_boxes)
+    job = slice_run(v, source.text, sl, _checkpoint_folder(checkpoint), two_boxes)
+    return _run_slice(job, v, scheduler, threads, use_cache, progress)
 
 
 def seen_hand_game(variant: VariantLike = DEFAULT_VARIANT, *, sums: Mapping[str, Any] | None = None,
@@ -615,13 +615,17 @@ def seen_hand_game(variant: VariantLike = DEFAULT_VARIANT, *, sums: Mapping[str,
     :func:`enumerate.protection.seen_hand.sums_json`), read from them and verified against the
     count table instead of counted (a ValueError names what is wrong with them)."""
     threads, use_cache, progress = Run.of("seen_hand_game", run)          # checked once; threads resolved to an int
-    from enumerate.protection.seen_hand import read_sums, whole_game, whole_game_steps  # lazy: start-up time
+    from enumerate.core import exact_game  # lazy: start-up time
+    from enumerate.protection.seen_hand import SEEN_HAND, whole_game_result, whole_game_steps  # lazy: start-up time
     source = variant_source(variant)
     v = _protection_variant(source.variant)
-    given = None if sums is None else read_sums(sums)
-    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with progress_bar(progress and given is None, "seen hand, by rank patterns", whole_game_steps(), "class") as tick:
-        return whole_game(v, source.text, table, threads=threads, progress=tick, use_cache=use_cache, given=given)
+    with contextlib.ExitStack() as stack:
+        if sums is not None:
+            stack.enter_context(exact_game.given(SEEN_HAND, v, sums))
+        table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+        with progress_bar(progress and sums is None, "seen hand, by rank patterns", whole_game_steps(), "class") as tick:
+            total, n = exact_game.whole_game(SEEN_HAND, v, table, threads=threads, progress=tick, use_cache=use_cache)
+        return whole_game_result(v, total, n)
 
 
 def collusion_table(variant: VariantLike = DEFAULT_VARIANT, partners: Iterable[int] = (1, 2, 3, 4, 5, 6), *,

@@ -122,10 +122,10 @@ def test_the_commands_refuse_it_in_one_line(tmp_path, args):
 def committed():
     """The committed table's whole game, from its boxes_game.json (verified against the count table)."""
     from enumerate.boxes import game
+    from enumerate.core import exact_game
     from studodds import api
     v = api.load_variant(FILE)
-    sums = game.read_sums(unsealed(json.loads((TABLE / "boxes_game.json").read_text())))
-    with game.given_sums(v, sums):
+    with exact_game.given(game.KEPT, v, unsealed(json.loads((TABLE / "boxes_game.json").read_text()))):
         s = game.whole_game(v, api.count_table(v))
     return v, s
 

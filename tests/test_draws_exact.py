@@ -2,6 +2,7 @@
 classes against every concrete situation, the outcomes against the whole-game kernel of the
 one-card table, shards and checkpoints (resumed, split, damaged, forged), the slice parser and
 the command's refusals."""
+import dataclasses
 import json
 import os
 from fractions import Fraction
@@ -106,7 +107,7 @@ def test_the_outcomes_equal_the_whole_game_kernel_of_the_one_card_table():
 
 @pytest.fixture
 def small_shards(monkeypatch):
-    monkeypatch.setattr(ex, "SHARD", 2)
+    monkeypatch.setattr(ex, "BY_CLASSES", dataclasses.replace(ex.BY_CLASSES, shard=2))
 
 
 def test_shards_resume_and_split_to_the_same_figures(tmp_path, small_shards):

@@ -5,9 +5,9 @@ only what is left)."""
 import pytest
 from cli_runner import run_cli
 
+from enumerate.core import exact_game
 from enumerate.core.projection import Projection, announce, duration_text
 from enumerate.core.slices import Slice
-from enumerate.draws import exact as ex
 from enumerate.draws import switch_ranks as swr
 from studodds.api import load_variant
 from studodds.progress import progress_bar
@@ -55,7 +55,7 @@ def test_a_whole_game_announces_the_groups_left(tmp_path, monkeypatch, capsys):
     few = tuple(a[-10:] for a in swr.groups(Slice.parse("A", None)))
     real = swr.groups
     monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
-    monkeypatch.setattr(ex, "cache_folder", lambda variant: tmp_path / "switch-cache")
+    monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: tmp_path / "switch-cache")
     monkeypatch.setattr(swr, "CORE_SECONDS_PER_GROUP", 50.0)
     from studodds import api
     api.analyze(load_variant(GALEWIND), progress=True, threads=2)

@@ -46,11 +46,13 @@ def test_every_kept_whole_game_is_sealed_and_named():
     from enumerate.core.slices import unsealed
     from enumerate.game.kinds import kind_of
     from enumerate.rules.variant_file import load_variant_file
-    kept = {"draws": "switch_game.json", "boxes": "boxes_game.json"}
+    names = {"draws": "switch_game.json", "boxes": "boxes_game.json"}
     for folder in sorted((REPO / "results").iterdir()):
         v = load_variant_file(folder / "variant.toml").variant
         kind = kind_of(v)
-        expected = {kept[kind.name]} if kind.keeps_sums(v) else set()
+        game = kind.kept_game(v)
+        expected = set() if game is None else {game.file}
+        assert game is None or game.file == names[kind.name]
         if (folder / "protection.json").exists() and "seen_hand" in json.loads((folder / "protection.json").read_text()):
             expected.add("seen_hand.json")
         assert {f.name for f in folder.glob("*_*.json") if f.name.endswith(("_game.json", "seen_hand.json"))} == expected
@@ -179,11 +181,12 @@ def test_batch_refuses_a_seen_hand_that_is_not_true_or_false(tmp_path):
 def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     """batch --seen-hand puts the seen-hand game into protection.json and the report (here over a
     few classes: the whole game is core-hours); check recomputes it and names a changed figure."""
-    from enumerate.protection import seen_hand, seen_ranks
+    from enumerate.core import exact_game
+    from enumerate.protection import seen_ranks
     from studodds import certify
     few = tuple(a[:3] for a in seen_ranks.classes(frozenset([12])))
-    monkeypatch.setattr(seen_hand, "slice_classes", lambda sl: few)
-    monkeypatch.setattr(seen_hand, "cache_folder", lambda text, pairs: tmp_path / "seen-cache")   # not the run's cache
+    monkeypatch.setattr(seen_ranks, "classes", lambda up_ranks: few)
+    monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: tmp_path / "seen-cache")   # not the run's cache
     certify.batch(["us-common"], tmp_path / "out", formats="md", protection=[4], seen_hand=True)
     assert (tmp_path / "seen-cache" / "shard-0000000.json").is_file()
     tmp_path = tmp_path / "out"

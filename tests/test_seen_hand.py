@@ -2,6 +2,7 @@
 player hands against the collusion kernel (which evaluates every hole-card set of a situation on
 its own) and the normal decisions of the count table, a slice against its concrete partner hands
 valued without suit classes, forged checkpoints, and the command's refusals."""
+import dataclasses
 import itertools
 
 import numpy as np
@@ -93,7 +94,7 @@ def test_a_slice_equals_its_concrete_partner_hands(table):
 
 
 def test_a_forged_shard_is_refused(tmp_path, monkeypatch, table):
-    monkeypatch.setattr(sh, "SHARD", 2)
+    monkeypatch.setattr(sh, "BY_CLASSES", dataclasses.replace(sh.BY_CLASSES, shard=2))
     monkeypatch.setattr(sh, "class_values", lambda variant, normal, partner, up, threads=1: (
         np.full(3, 5), np.full(3, 4), np.ones(3, bool), np.zeros(3, bool)))       # three hands a class: cheap
     monkeypatch.setattr(sh, "PLAYER_HANDS", 3)

@@ -4,6 +4,7 @@ evaluates every hole-card set of a situation on its own): every concrete partner
 pattern, grouped into suit classes here and swept one by one, gives the same six exact sums as
 the rank patterns.  The normal decisions' value over every partner is checked against the count
 table; shards, checkpoints and the command go through the same runner as the class sweep."""
+import dataclasses
 import itertools
 import json
 from collections import Counter
@@ -111,8 +112,7 @@ def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
     table passes, a rerun reads the checkpoint, a forged or foreign one is refused."""
     cls = sr.classes(frozenset([12]))
     few = tuple(a[:6] for a in cls)
-    monkeypatch.setattr(sh, "slice_classes", lambda sl: few)
-    monkeypatch.setattr(sr, "SHARD", 4)
+    monkeypatch.setattr(sh, "BY_RANKS", dataclasses.replace(sh.BY_RANKS, classes=lambda sl: few, shard=4))
     sl = Slice.parse("A", None)
     folder = tmp_path / "ck"
     first = sh.run_slice(US, "us-common", table, sl, checkpoint=folder)

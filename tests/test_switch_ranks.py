@@ -5,6 +5,7 @@ every concrete hand with the group's rank pattern, up to the suits other than th
 valued one by one give the same exact sums (situations, outcomes by final category, EV, raises,
 strategy chart) as the group counted by rank patterns.  The groups cover every situation once; a
 run checks itself against the count table and goes through the same runner and checkpoints."""
+import dataclasses
 import itertools
 import json
 import math
@@ -15,6 +16,7 @@ import pytest
 from checkpoints import forge_shard
 from test_draws import EVERY_SWITCH, ONE_AND_BUY
 
+from enumerate.core import exact_game
 from enumerate.core.slices import SITUATIONS, Slice, sealed
 from enumerate.draws import exact as ex
 from enumerate.draws import switch_ranks as swr
@@ -122,8 +124,7 @@ def test_a_run_is_checked_and_resumed(tmp_path, monkeypatch, table):
     table passes, a rerun reads the checkpoint, a forged or foreign one is refused."""
     sl = Slice.parse("A", None)
     few = tuple(a[-5:] for a in swr.groups(sl))        # the last five groups
-    monkeypatch.setattr(ex, "slice_classes", lambda variant, sl, by=None: few)
-    monkeypatch.setattr(swr, "SHARD", 2)
+    monkeypatch.setattr(ex, "BY_RANKS", dataclasses.replace(ex.BY_RANKS, classes=lambda sl: few, shard=2))
     folder = tmp_path / "ck"
     first = ex.run_slice(GALEWIND, "galewind", sl, table=table, checkpoint=folder)
     direct = swr.shard_fields(GALEWIND, few[0], few[1], ALL)
@@ -229,7 +230,7 @@ def test_a_switch_table_is_certified_and_checked(tmp_path, monkeypatch):
     few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
     real = swr.groups
     monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
-    monkeypatch.setattr(ex, "cache_folder", lambda variant: tmp_path / "switch-cache")
+    monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: tmp_path / "switch-cache")
     out = tmp_path / "out"
     certify.batch([GALEWIND_FILE], out, formats="md")
     folder = out / "oasis-galewind"
@@ -287,7 +288,7 @@ def test_a_damaged_shard_of_the_user_cache_is_valued_again(tmp_path, monkeypatch
     real = swr.groups
     monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
     cache = tmp_path / "switch-cache"
-    monkeypatch.setattr(ex, "cache_folder", lambda variant: cache)
+    monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: cache)
     first = load_variant(GALEWIND_FILE)
     from studodds import api
     good = api.analyze(first).to_dict()

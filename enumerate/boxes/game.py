@@ -27,10 +27,8 @@ kernel does not separate; it changes no figure.
 """
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -39,31 +37,14 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis, return_table
 from enumerate.boxes.shapes import BoxesFiguresJSON
+from enumerate.core import exact_game
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.slices import GivenSums
-from enumerate.protection.seen_hand import (  # noqa: F401 - read_sums, SUMS_KIND, whole_game_steps: the kind's too
-    COMPLETIONS,
-    SUMS_KIND,
-    SeenHandSlice,
-    SeenSums,
-    read_sums,
-    sums_json,
-    whole_game_steps,
-)
-from enumerate.protection.seen_hand import whole_game as seen_whole_game
+from enumerate.protection.seen_hand import COMPLETIONS, SeenHandSlice, kept_game, whole_game_result
 from enumerate.rules.boxes import TwoBoxesJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.ranking import Category, strength_by_index
-
-
-def rules_text(variant: Variant) -> str:
-    """What the whole game's sums depend on, as text (the key of its shards): the rules of the
-    table with its [boxes] rule, without its name and description (a table renamed or
-    described anew reads the same sums)."""
-    rules = {k: v for k, v in variant.to_dict().items() if k not in ("name", "description")}
-    return json.dumps(rules, sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -107,25 +88,18 @@ class BoxesFigures:
                 "std_dev_per_round_if_independent_antes": self.independent_std_dev, "indifferent_decisions": None}
 
 
-#: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.
-_GIVEN: GivenSums[SeenSums] = GivenSums()
-
-
-def given_sums(variant: Variant, sums: SeenSums) -> AbstractContextManager[None]:
-    """Within the block the whole game of ``variant`` is read from ``sums`` (:func:`read_sums`)
-    instead of counted; :func:`whole_game` checks them against the count table."""
-    return _GIVEN.given(rules_text(variant), sums)
+#: The whole game a table of two boxes keeps (boxes_game.json): the seen-hand game counted as pairs.
+KEPT = kept_game("boxes_game.json")
 
 
 def whole_game(variant: Variant, counts: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,
                use_cache: bool = True) -> SeenHandSlice:
     """Count the whole game of ``variant`` (a table with [boxes]): the seen-hand game counted as
-    pairs (:func:`enumerate.protection.seen_hand.whole_game`, its shards in the user cache), or
-    the sums given by :func:`given_sums`, checked as a run checks its own (KeptSumsError when
-    they do not add up)."""
-    text = rules_text(variant)
-    return seen_whole_game(variant.single_box(), text, counts, threads=threads, progress=progress, use_cache=use_cache,
-                           given=_GIVEN.get(text))
+    pairs (:func:`enumerate.core.exact_game.whole_game`: its shards in the user cache, keyed by
+    the table's rules), or the kept sums given, checked as a run checks its own (KeptSumsError
+    when they do not add up)."""
+    total, n = exact_game.whole_game(KEPT, variant, counts, threads=threads, progress=progress, use_cache=use_cache)
+    return whole_game_result(variant, total, n)
 
 
 def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesFigures]:
@@ -169,5 +143,6 @@ def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesF
     covariance, _, both = pair
     pair_json = s.two_boxes_json()
     assert pair_json is not None
-    figures = BoxesFigures(-s.seeing, -s.not_seeing, both, covariance, spread[0], pair_json, sums_json(s))
+    figures = BoxesFigures(-s.seeing, -s.not_seeing, both, covariance, spread[0], pair_json,
+                          exact_game.kept_json(KEPT, s.sums, s.classes))
     return analysis, figures

@@ -15,6 +15,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
+from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
 
@@ -47,15 +48,16 @@ class BoxesGame:
         return result, {"boxes": figures}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
-        from enumerate.boxes.game import whole_game_steps  # lazy: start-up time
+        from enumerate.protection.seen_hand import whole_game_steps  # lazy: start-up time
         return "two boxes, by rank patterns", "class", whole_game_steps()
 
     def projection(self, variant: Variant) -> Projection | None:
         from enumerate.protection import seen_ranks  # lazy: start-up time
         return seen_ranks.whole_game_projection("the whole two-box game")
 
-    def keeps_sums(self, variant: Variant) -> bool:
-        return True
+    def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
+        from enumerate.boxes.game import KEPT  # lazy: start-up time
+        return KEPT
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

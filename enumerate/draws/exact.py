@@ -40,13 +40,10 @@ the end: the value of keeping summed over its situations is the plain game's, fr
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -55,21 +52,12 @@ from typing import Annotated, Any, Literal, TypedDict
 import numpy as np
 
 from enumerate.analysis.base import Analysis, ReturnRow, ReturnRowJSON, return_table
+from enumerate.core import exact_game
 from enumerate.core.engine import CountTable
+from enumerate.core.exact_game import Classes, KeptGame, ShardedGame, SliceRun, checkpoint_key
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
-from enumerate.core.slices import (
-    CLASSES,
-    SITUATIONS,
-    GivenSums,
-    KeptSumsError,
-    ShardStore,
-    Slice,
-    classes_digest,
-    run_shards,
-    sums_do_not_add_up,
-)
-from enumerate.core.slices import run_key as slice_run_key
+from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
 from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key
@@ -79,7 +67,7 @@ from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import RANKS
-from evaluator.errors import ParameterError, StudoddsError
+from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
 #: Classes per shard (one checkpoint file; about 10 core-seconds).
@@ -256,7 +244,7 @@ def _parse_rank_shard(data: Any, weights: np.ndarray) -> ShardSums:
 
 
 # ---------------------------------------------------------------------------------------------
-# The run
+# The run: the game's two ways of counting, on the one sharded runner of enumerate.core.exact_game
 
 #: The command whose checkpoints these are (for messages).
 COMMAND = "draws-exact"
@@ -280,38 +268,43 @@ def method(variant: Variant, by: Method | None = None) -> Method:
     return by
 
 
-def rules_text(variant: Variant) -> str:
-    """The text a run by rank patterns is keyed by: the variant's canonical JSON (its rules, name
-    and description), so that ``draws-exact``, ``analyze`` and ``check`` of the same table find one
-    another's shards whatever file they were read from."""
-    return json.dumps(variant.to_dict(), sort_keys=True)
+def _ranks_problem(variant: Variant, table: CountTable, classes: Classes, sl: Slice, sums: ShardSums) -> str | None:
+    """What does not add up in sums by rank patterns, or None: they must hold every situation of
+    their groups in the slice's categories with the count table's plain game as their value of
+    keeping (:func:`switch_ranks.keep_check`), and their return table must give the best
+    actions' EVs."""
+    if switch_ranks.keep_check(table, variant, classes, sl.categories) != (sum(sums.situations), sums.keep):
+        return ("the rank patterns' sums do not add up (the value of keeping to the count table's plain game, or the "
+                "situations to the slice's)")
+    try:
+        ExactSlice(variant, sl, classes[1].shape[0], sums, None, "rank_patterns").return_rows()
+    except AssertionError as exc:
+        return f"the rank patterns' sums do not add up ({exc})"
+    return None
+
+
+#: The game by rank patterns: groups (player rank pattern, up rank), checked against the count table.
+BY_RANKS: ShardedGame[ShardSums] = ShardedGame(
+    key="draws_exact_ranks_checkpoint", command=COMMAND, unit="group", shard=switch_ranks.SHARD,
+    version=switch_ranks.VERSION, classes=lambda sl: switch_ranks.groups(sl), work=_rank_shard, parse=_parse_rank_shard,
+    empty=ShardSums, cost=switch_ranks.core_seconds_per_group,
+    share=lambda variant, counts, sl: (variant, sl.categories), check=_ranks_problem)
+#: The game situation class by situation class (the independent path), keyed by the variant file's text.
+BY_CLASSES: ShardedGame[ShardSums] = ShardedGame(
+    key="draws_exact_checkpoint", command=COMMAND, unit="class", shard=SHARD, version=VERSION,
+    classes=lambda sl: sl.classes(), work=_local_shard, parse=ShardSums.from_json, empty=ShardSums,
+    cost=lambda variant: CORE_SECONDS_PER_CLASS, by_rules=False)
+
+
+def game(variant: Variant, by: Method | None = None) -> ShardedGame[ShardSums]:
+    """The sharded game a slice of ``variant`` is counted by (see :func:`method`)."""
+    return BY_RANKS if method(variant, by) == "rank_patterns" else BY_CLASSES
 
 
 def run_key(variant: Variant, variant_text: str, sl: Slice, by: Method | None = None) -> dict[str, Any]:
-    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`): by rank patterns the
-    variant's rules (:func:`rules_text`), else the variant file's text."""
-    if method(variant, by) == "rank_patterns":
-        return slice_run_key("draws_exact_ranks_checkpoint", rules_text(variant), sl, switch_ranks.SHARD,
-                             switch_ranks.VERSION)
-    return slice_run_key("draws_exact_checkpoint", variant_text, sl, SHARD, VERSION)
-
-
-def cache_folder(variant: Variant) -> Path:
-    """Where the whole switch game of a table keeps its shards under the user cache (made if
-    missing): a checkpoint like any other, verified when read, keyed by the run's key, so that an
-    interrupted ``analyze`` or ``batch`` resumes and a later ``check`` reads what they counted."""
-    from enumerate.core.array_store import cache_dir  # lazy: only the whole game uses it
-    key = run_key(variant, "", Slice())
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
-    parent = cache_dir() / "switch-game"
-    parent.mkdir(parents=True, exist_ok=True)
-    return parent / digest
-
-
-def slice_classes(variant: Variant, sl: Slice, by: Method | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What the slice is run over: groups (player rank pattern, up rank) by rank patterns, or
-    classes (hand up to suits, up card) -- see :func:`method`."""
-    return switch_ranks.groups(sl) if method(variant, by) == "rank_patterns" else sl.classes()
+    """What a checkpoint is made for (:func:`enumerate.core.exact_game.checkpoint_key`): by rank
+    patterns the table's rules, else the variant file's text."""
+    return checkpoint_key(game(variant, by), variant, variant_text, sl)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,113 +475,62 @@ def exact_refusal(variant: Variant) -> str | None:
     return None
 
 
-def _keeps_add_up(table: CountTable, variant: Variant, classes: tuple[np.ndarray, np.ndarray, np.ndarray],
-                  categories: frozenset[Category], sums: ShardSums) -> bool:
-    """Whether sums by rank patterns hold every situation of their groups in ``categories`` and
-    their value of keeping is the count table's plain game over them (:func:`switch_ranks.keep_check`)."""
-    return switch_ranks.keep_check(table, variant, classes, categories) == (sum(sums.situations), sums.keep)
+def slice_run(variant: Variant, variant_text: str, sl: Slice, checkpoint: Path | ShardStore | None = None,
+              by: Method | None = None) -> SliceRun[ShardSums, ExactSlice]:
+    """The run of the slice ``sl`` of ``variant``, ``by`` a method (see :func:`method`), its
+    ``checkpoint`` folder read and verified before any work (:func:`enumerate.core.exact_game.open_run`).
+    By rank patterns it checks itself at the end against the count table of the base game: the
+    value of keeping summed over the slice is the plain game's."""
+    reason = exact_refusal(variant)
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
+    how = method(variant, by)
+    return exact_game.open_run(game(variant, how), variant, variant_text, sl, checkpoint,
+                               lambda total, n: ExactSlice(variant, sl, n, total,
+                                                           total.seconds / n if total.seconds else None, how))
 
 
 def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTable | None = None,
               checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
               progress: Callable[[int], None] | None = None, by: Method | None = None) -> ExactSlice:
     """Value every class of the slice ``sl`` of ``variant`` exactly, shard by shard, resuming
-    from ``checkpoint`` and on the Dask ``scheduler`` when given, ``by`` a method (see
-    :func:`method`).  By rank patterns the run checks itself at the end against ``table``, the
-    count table of the base game (required then): the value of keeping summed over the slice is
-    the plain game's."""
-    reason = exact_refusal(variant)
-    if reason is not None:
-        raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    how = method(variant, by)
-    if how == "rank_patterns" and table is None:
-        raise ValueError("counting by rank patterns checks itself against the base game's count table: pass table")
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(
-        checkpoint, run_key(variant, variant_text, sl, how), COMMAND)
-    classes = slice_classes(variant, sl, how)
-    n = classes[1].shape[0]
-    if n == 0:
-        raise ParameterError("up", f"the slice '{sl.label()}' holds no situation: widen it")
-    total = ShardSums()
-    if how == "rank_patterns":
-        shards = run_shards(store, classes, switch_ranks.SHARD, _parse_rank_shard, _rank_shard,
-                            (variant, sl.categories), scheduler=scheduler, threads=threads, progress=progress,
-                            seconds_per_class=switch_ranks.core_seconds_per_group(variant), unit="group")
-    else:
-        shards = run_shards(store, classes, SHARD, ShardSums.from_json, _local_shard, (variant,),
-                            scheduler=scheduler, threads=threads, progress=progress,
-                            seconds_per_class=CORE_SECONDS_PER_CLASS)
-    resumed = bool(store.raw)
-    for sums in shards:
-        total.add(sums)
-    if how == "rank_patterns":
-        assert table is not None
-        if not _keeps_add_up(table, variant, classes, sl.categories, total):
-            sums_do_not_add_up("the rank patterns' sums do not add up (the value of keeping to the count table's "
-                               "plain game, or the situations to the slice's)", store, resumed)
-    return ExactSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
+    from ``checkpoint`` and on the Dask ``scheduler`` when given (:func:`slice_run`; ``table``:
+    the base game's count table, required by rank patterns)."""
+    return slice_run(variant, variant_text, sl, checkpoint, by).run(table, scheduler=scheduler, threads=threads,
+                                                                     progress=progress)
 
 
 # ---------------------------------------------------------------------------------------------
 # The whole game as an analysis (analyze, batch, check, diff)
 
-#: Whole games given instead of counted (:func:`given_sums`), by :func:`rules_text`.
-_GIVEN: GivenSums[ShardSums] = GivenSums()
-
-
-def whole_game_sums(s: ExactSlice) -> dict[str, Any]:
-    """The exact sums of a whole game as a certified table keeps them (switch_game.json): what a
-    check reads back with :func:`given_sums` instead of counting for core-hours."""
-    if not s.slice.whole_game or s.method != "rank_patterns":
-        raise ValueError("only a whole game counted by rank patterns is kept as sums")
-    data = s.sums.to_json()
+def _kept(total: ShardSums, groups: int) -> dict[str, Any]:
+    data = total.to_json()
     data.pop("seconds")
     data["digest"] = classes_digest(*switch_ranks.groups(Slice()))          # of every group it sums
-    return {"kind": "switch_game_sums", "version": switch_ranks.VERSION, "groups": s.classes, **data}
+    return {"kind": "switch_game_sums", "version": switch_ranks.VERSION, "groups": groups, **data}
 
 
-def read_sums(data: Any) -> ShardSums:
-    """The sums of a whole switch game from a switch_game.json object, verified: its fields, its
-    digest of every group of the whole game, its counts adding up to every situation (the value of
-    keeping is checked against the count table when used).  ValueError if it is not one."""
+def _from_kept(data: Any) -> ShardSums:
     groups = switch_ranks.groups(Slice())
-    if not isinstance(data, dict) or data.get("kind") != "switch_game_sums" \
-            or data.get("version") != switch_ranks.VERSION or data.get("groups") != groups[1].shape[0]:
+    if data.get("version") != switch_ranks.VERSION or data.get("groups") != groups[1].shape[0]:
         raise ValueError("not the sums of a whole switch game of this version")
-    sums = ShardSums.from_json({k: v for k, v in data.items() if k not in ("kind", "version", "groups")},
+    return ShardSums.from_json({k: v for k, v in data.items() if k not in ("kind", "version", "groups")},
                                np.array([groups[2].sum()], dtype=np.int64), ranks=True)
-    if sums.digest != classes_digest(*groups):
-        raise ValueError("its digest is not that of the whole game's groups")
-    return sums
 
 
-def given_sums(variant: Variant, sums: ShardSums) -> AbstractContextManager[None]:
-    """Within the block the whole game of ``variant`` is read from ``sums`` (:func:`read_sums`)
-    instead of counted; :func:`whole_game` checks their value of keeping against the count table."""
-    return _GIVEN.given(rules_text(variant), sums)
+#: The whole switch game a certified table keeps (switch_game.json): what ``check`` reads back.
+SWITCH_GAME: KeptGame[ShardSums] = KeptGame(BY_RANKS, "switch_game.json", "switch_game_sums", "switch-game", _kept,
+                                            _from_kept, "a whole switch game")
 
 
 def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,
                use_cache: bool = True) -> ExactSlice:
-    """The whole game of a table with switches of several cards, by rank patterns, its shards kept
-    in :func:`cache_folder` (``use_cache=False``: counted anew, in memory), or the sums given by
-    :func:`given_sums` (checked against ``table``)."""
-    given = _GIVEN.get(rules_text(variant))
-    if given is not None:
-        groups = switch_ranks.groups(Slice())
-        if not _keeps_add_up(table, variant, groups, Slice().categories, given):
-            raise KeptSumsError("they do not add up (the value of keeping to the count table's plain game)")
-        total = ShardSums()
-        total.add(given)
-        s = ExactSlice(variant, Slice(), groups[1].shape[0], total, None, "rank_patterns")
-        try:
-            s.return_rows()                      # the return table against the best actions' EVs
-        except AssertionError as exc:
-            raise KeptSumsError(f"they do not add up ({exc})") from None
-        return s
-    store = ShardStore(cache_folder(variant) if use_cache else None, run_key(variant, "", Slice()), COMMAND,
-                       owned=True)
-    return run_slice(variant, "", Slice(), table=table, checkpoint=store, threads=threads, progress=progress)
+    """The whole game of a table with switches of several cards, by rank patterns
+    (:func:`enumerate.core.exact_game.whole_game`: its shards in the user cache, or the kept
+    sums given, checked against ``table``)."""
+    total, n = exact_game.whole_game(SWITCH_GAME, variant, table, threads=threads, progress=progress,
+                                     use_cache=use_cache)
+    return ExactSlice(variant, Slice(), n, total, total.seconds / n if total.seconds else None, "rank_patterns")
 
 
 def whole_game_analysis(s: ExactSlice) -> tuple[Analysis, DrawFigures]:
@@ -631,5 +573,6 @@ def whole_game_analysis(s: ExactSlice) -> tuple[Analysis, DrawFigures]:
     if analysis.raise_probability != Fraction(raised, s.situations * ld):
         raise AssertionError("the raises by category do not add up to the raise share")
     shares = {KINDS[j]: Fraction(s.sums.situations[j], s.situations) for j in kinds}
-    sums = whole_game_sums(s) if s.slice.whole_game and s.method == "rank_patterns" else None
+    sums = exact_game.kept_json(SWITCH_GAME, s.sums, s.classes) if s.slice.whole_game and s.method == "rank_patterns" \
+        else None
     return analysis, DrawFigures(s.fees_per_hand, shares, {}, tuple(s.strategy()), sums)

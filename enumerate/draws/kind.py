@@ -16,6 +16,7 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
+from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
 
@@ -69,9 +70,12 @@ class DrawsGame:
         from enumerate.draws import switch_ranks  # lazy: start-up time
         return switch_ranks.whole_game_projection(variant)
 
-    def keeps_sums(self, variant: Variant) -> bool:
+    def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
         from enumerate.draws.game import whole_game_supported  # lazy: start-up time (the draws kernels)
-        return not whole_game_supported(variant)
+        if whole_game_supported(variant):
+            return None
+        from enumerate.draws.exact import SWITCH_GAME  # lazy: start-up time (the draws kernels)
+        return SWITCH_GAME
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

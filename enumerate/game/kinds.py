@@ -27,6 +27,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis
 from enumerate.boxes.kind import BOXES_GAME
 from enumerate.core.engine import CountTable
+from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.draws.kind import DRAWS_GAME
 from enumerate.game.plain import PLAIN_GAME
@@ -79,9 +80,10 @@ class TableKind(Protocol):
         line said before it starts, and what ``check`` says a recount of new rules would take),
         or None."""
 
-    def keeps_sums(self, variant: Variant) -> bool:
-        """Whether a certified table of this kind keeps its whole game's exact sums (a count of
-        core-hours: ``check`` reads them back instead of counting again)."""
+    def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
+        """The whole game a certified table of this kind keeps as exact sums (a count of
+        core-hours: ``check`` reads them back instead of counting again;
+        :mod:`enumerate.core.exact_game`), or None."""
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

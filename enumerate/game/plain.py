@@ -17,6 +17,7 @@ import numpy as np
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import rule_variant_figures
 from enumerate.core.engine import CountTable
+from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
@@ -69,8 +70,8 @@ class PlainGame:
     def projection(self, variant: Variant) -> Projection | None:
         return None                              # seconds, once the count table is made
 
-    def keeps_sums(self, variant: Variant) -> bool:
-        return False
+    def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
+        return None
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

@@ -32,7 +32,6 @@ the work is split.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 import time
@@ -45,13 +44,13 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
-from enumerate.core import _dead, slices
+from enumerate.core import _dead, exact_game
 from enumerate.core.engine import CountTable, canonical_map, hand_tables
+from enumerate.core.exact_game import Classes, KeptGame, ShardedGame, SliceRun
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import interruptible
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, Pattern, shape
-from enumerate.core.slices import CLASSES, SITUATIONS, KeptSumsError, ShardStore, Slice, classes_digest, run_shards
-from enumerate.core.slices import run_key as slice_run_key
+from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest
 from enumerate.protection import seen_ranks
 from enumerate.protection.collusion import decision_values, optimal_decisions
 from enumerate.raise_value import RaiseValue
@@ -278,36 +277,6 @@ def by_rank_patterns(sl: Slice) -> bool:
     return len(sl.categories) == len(Category)
 
 
-def run_key(variant_text: str, sl: Slice, pairs: bool = False) -> dict[str, Any]:
-    """What a checkpoint is made for (:func:`enumerate.core.slices.run_key`); ``pairs``: the two
-    boxes' run (rank patterns only)."""
-    if pairs:
-        return slice_run_key("two_boxes_ranks_checkpoint", variant_text, sl, seen_ranks.SHARD, seen_ranks.VERSION)
-    if by_rank_patterns(sl):
-        return slice_run_key("collusion_exact_ranks_checkpoint", variant_text, sl, seen_ranks.SHARD,
-                             seen_ranks.VERSION)
-    return slice_run_key("collusion_exact_checkpoint", variant_text, sl, SHARD, VERSION)
-
-
-def cache_folder(variant_text: str, pairs: bool = False) -> Path:
-    """Where the whole seen-hand game of a variant file keeps its shards under the user cache
-    (made if missing): a checkpoint like any other, verified when read, keyed by the run's key
-    (the variant file, the shard size, the version, the evaluator), so that an interrupted
-    certification resumes and a later one reads what an earlier one counted."""
-    from enumerate.core.array_store import cache_dir  # lazy: only the certified tables use it
-    key = run_key(variant_text, Slice(), pairs)
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
-    parent = cache_dir() / "seen-hand"
-    parent.mkdir(parents=True, exist_ok=True)
-    return parent / digest
-
-
-def slice_classes(sl: Slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The classes the slice is run over: (player rank pattern, up rank) or (partner's hand, up
-    card) -- see :func:`by_rank_patterns`."""
-    return seen_ranks.classes(sl.up_ranks) if by_rank_patterns(sl) else sl.classes()
-
-
 class SeenSliceInfoJSON(TypedDict):
     """Which situations a slice holds (by the partner's hand and the up card)."""
 
@@ -526,45 +495,7 @@ def _rank_shard(variant: Variant, pairs: bool, cards: np.ndarray, up: np.ndarray
                     **fields)
 
 
-def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice, *,
-              checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
-              progress: Callable[[int], None] | None = None, pairs: bool = False) -> SeenHandSlice:
-    """Every situation of the slice ``sl`` valued exactly, shard by shard, resuming from
-    ``checkpoint`` and on the Dask ``scheduler`` when given: by rank patterns when the slice
-    takes every partner hand (the normal decisions' value checked against the count table on
-    the classes run), else class by class."""
-    if pairs and not by_rank_patterns(sl):
-        raise ParameterError("hands", "two boxes are counted by rank patterns: a slice of up ranks only")
-    store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(
-        checkpoint, run_key(variant_text, sl, pairs), COMMAND)
-    classes = slice_classes(sl)
-    n = classes[1].shape[0]
-    if n == 0:
-        raise ParameterError("up", f"the slice '{sl.label('partner hands')}' holds no situation: widen it")
-    total = SeenSums()
-    ranks = by_rank_patterns(sl)
-    resumed = bool(store.raw)
-    if ranks:
-        per = seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS if pairs else seen_ranks.CORE_SECONDS_PER_CLASS
-        shards = run_shards(store, classes, seen_ranks.SHARD, SeenSums.from_json, _rank_shard, (variant, pairs),
-                            scheduler=scheduler, threads=threads, progress=progress, seconds_per_class=per)
-    else:
-        shards = run_shards(store, classes, SHARD, SeenSums.from_json, _shard, (variant, Normal.of(table, variant)),
-                            scheduler=scheduler, threads=threads, progress=progress,
-                            seconds_per_class=CORE_SECONDS_PER_CLASS)
-    for sums in shards:
-        total.add(sums)
-    result = SeenHandSlice(variant, sl, n, total, total.seconds / n if total.seconds else None,
-                           "rank_patterns" if ranks else "partner_classes")
-    if ranks:
-        problem = rank_sums_problem(result, table, classes, pairs)
-        if problem is not None:
-            slices.sums_do_not_add_up(problem + " on this slice", store, resumed)
-    return result
-
-
-def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: tuple[np.ndarray, np.ndarray, np.ndarray],
-                      pairs: bool) -> str | None:
+def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: Classes, pairs: bool) -> str | None:
     """What does not add up in the rank patterns' sums of a slice over ``classes``, or None:
     the normal decisions' value must be the count table's game on those classes, the return
     table must give the value seen, and the two boxes' sums over whole up ranks must be
@@ -585,6 +516,61 @@ def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: tuple[n
     return None
 
 
+def _ranks_check(pairs: bool) -> Callable[[Variant, CountTable, Classes, Slice, SeenSums], str | None]:
+    def check(variant: Variant, table: CountTable, classes: Classes, sl: Slice, sums: SeenSums) -> str | None:
+        result = SeenHandSlice(variant.single_box(), sl, classes[1].shape[0], sums, None, "rank_patterns")
+        return rank_sums_problem(result, table, classes, pairs)
+    return check
+
+
+def _by_ranks(pairs: bool) -> ShardedGame[SeenSums]:
+    """The game by rank patterns, as pairs (two boxes: the partner is the player's other box) or
+    not; the rules a box is settled by are those of one box."""
+    return ShardedGame(
+        key="two_boxes_ranks_checkpoint" if pairs else "collusion_exact_ranks_checkpoint", command=COMMAND,
+        unit="class", shard=seen_ranks.SHARD, version=seen_ranks.VERSION,
+        classes=lambda sl: seen_ranks.classes(sl.up_ranks), work=_rank_shard, parse=SeenSums.from_json,
+        empty=SeenSums, share=lambda variant, counts, sl: (variant.single_box(), pairs),
+        cost=lambda variant: seen_ranks.CORE_SECONDS_PER_CLASS_AS_PAIRS if pairs else seen_ranks.CORE_SECONDS_PER_CLASS,
+        check=_ranks_check(pairs), hands="partner hands")
+
+
+#: The seen-hand game by rank patterns (a slice of up ranks: every partner hand), and as pairs.
+BY_RANKS, AS_PAIRS = _by_ranks(False), _by_ranks(True)
+#: The seen-hand game class by class (partner's hand, up card) on the dead-card engine: slices by
+#: the partner's hand, and the independent path the rank patterns are tested against.
+BY_CLASSES: ShardedGame[SeenSums] = ShardedGame(
+    key="collusion_exact_checkpoint", command=COMMAND, unit="class", shard=SHARD, version=VERSION,
+    classes=lambda sl: sl.classes(), work=_shard, parse=SeenSums.from_json, empty=SeenSums,
+    share=lambda variant, counts, sl: (variant, Normal.of(counts, variant)),
+    cost=lambda variant: CORE_SECONDS_PER_CLASS, by_rules=False, hands="partner hands", reads_counts=True)
+
+
+def slice_run(variant: Variant, variant_text: str, sl: Slice, checkpoint: Path | ShardStore | None = None,
+              pairs: bool = False) -> SliceRun[SeenSums, SeenHandSlice]:
+    """The run of the slice ``sl`` (by rank patterns when it takes every partner hand, else class
+    by class; ``pairs``: as two boxes, rank patterns only), its ``checkpoint`` folder read and
+    verified before any work (:func:`enumerate.core.exact_game.open_run`); it reads the count
+    table (pass it to ``run``)."""
+    if pairs and not by_rank_patterns(sl):
+        raise ParameterError("hands", "two boxes are counted by rank patterns: a slice of up ranks only")
+    ranks = by_rank_patterns(sl)
+    game = (AS_PAIRS if pairs else BY_RANKS) if ranks else BY_CLASSES
+    return exact_game.open_run(game, variant, variant_text, sl, checkpoint,
+                               lambda total, n: SeenHandSlice(variant.single_box(), sl, n, total,
+                                                              total.seconds / n if total.seconds else None,
+                                                              "rank_patterns" if ranks else "partner_classes"))
+
+
+def run_slice(variant: Variant, variant_text: str, table: CountTable, sl: Slice, *,
+              checkpoint: Path | ShardStore | None = None, scheduler: str | None = None, threads: int = 1,
+              progress: Callable[[int], None] | None = None, pairs: bool = False) -> SeenHandSlice:
+    """Every situation of the slice ``sl`` valued exactly, shard by shard, resuming from
+    ``checkpoint`` and on the Dask ``scheduler`` when given (:func:`slice_run`)."""
+    return slice_run(variant, variant_text, sl, checkpoint, pairs).run(table, scheduler=scheduler, threads=threads,
+                                                                       progress=progress)
+
+
 # ---------------------------------------------------------------------------------------------
 # The whole game counted as pairs: what two boxes and a certified table's seen hand are made of
 
@@ -593,59 +579,40 @@ def rank_sums_problem(result: SeenHandSlice, table: CountTable, classes: tuple[n
 SUMS_KIND = "two_boxes_sums"
 
 
-def whole_game(variant: Variant, variant_text: str, counts: CountTable, *, threads: int = 1,
-               progress: Callable[[int], None] | None = None, use_cache: bool = True,
-               given: SeenSums | None = None) -> SeenHandSlice:
-    """The whole game of a player who sees one other hand, counted as pairs (the other hand may be
-    his own second box) by rank patterns: its shards kept in the user cache under
-    ``variant_text`` (unless ``use_cache`` is off), so an interrupted run resumes and a later one
-    reads what an earlier one counted -- verified when read, a damaged shard valued again with a
-    warning; or the kept sums ``given`` (:func:`read_sums`), checked as a run checks its own (the
-    normal decisions' value against the count table, the return table against the value, the
-    boxes' symmetry): KeptSumsError when they do not add up."""
-    sl = Slice()
-    if given is not None:
-        classes = slice_classes(sl)
-        s = SeenHandSlice(variant, sl, classes[1].shape[0], given, None, "rank_patterns")
-        problem = rank_sums_problem(s, counts, classes, pairs=True)
-        if problem is not None:
-            raise KeptSumsError(f"they do not add up ({problem})")
-        return s
-    store = ShardStore(cache_folder(variant_text, pairs=True) if use_cache else None,
-                       run_key(variant_text, sl, True), COMMAND, owned=True)
-    return run_slice(variant, variant_text, counts, sl, checkpoint=store, threads=threads, progress=progress,
-                     pairs=True)
+def _kept(total: SeenSums, classes: int) -> dict[str, Any]:
+    sums = total.to_json()
+    sums["seconds"] = 0
+    sums["digest"] = classes_digest(*AS_PAIRS.classes(Slice()))
+    return {"kind": SUMS_KIND, "version": seen_ranks.VERSION, "classes": classes, "sums": sums}
+
+
+def _from_kept(data: Any) -> SeenSums:
+    classes = AS_PAIRS.classes(Slice())
+    if (set(data) != {"kind", "version", "classes", "sums"} or data["version"] != seen_ranks.VERSION
+            or isinstance(data["classes"], bool) or data["classes"] != classes[1].shape[0]):
+        raise ValueError(f"not the sums of a whole two-box game of version {seen_ranks.VERSION}")
+    sums = SeenSums.from_json(data["sums"], classes[2])
+    if sums.pairs is None:
+        raise ValueError("it has no two-box sums")
+    return sums
+
+
+def kept_game(file: str) -> KeptGame[SeenSums]:
+    """The whole game counted as pairs, kept in ``file`` (the same sums under two names: a table of
+    two boxes keeps boxes_game.json, a certified table's protection seen_hand.json)."""
+    return KeptGame(AS_PAIRS, file, SUMS_KIND, "seen-hand", _kept, _from_kept, "a whole two-box game")
+
+
+#: The seen hand a certified table's protection keeps (seen_hand.json).
+SEEN_HAND = kept_game("seen_hand.json")
+
+
+def whole_game_result(variant: Variant, total: SeenSums, classes: int) -> SeenHandSlice:
+    """The figures of the whole game counted as pairs from its total."""
+    return SeenHandSlice(variant.single_box(), Slice(), classes, total,
+                         total.seconds / classes if total.seconds else None, "rank_patterns")
 
 
 def whole_game_steps() -> int:
     """The classes of the whole game (the progress bar's steps)."""
     return seen_ranks.whole_game_classes()
-
-
-def sums_json(s: SeenHandSlice) -> dict[str, Any]:
-    """The exact sums of the whole game as a certified table keeps them: what a check reads back
-    with :func:`read_sums` instead of counting for core-hours.  The digest is that of every class
-    of the whole game; the core-seconds are left out (not a figure)."""
-    sums = s.sums.to_json()
-    sums["seconds"] = 0
-    sums["digest"] = classes_digest(*slice_classes(Slice()))
-    return {"kind": SUMS_KIND, "version": seen_ranks.VERSION, "classes": s.classes, "sums": sums}
-
-
-def read_sums(data: Any) -> SeenSums:
-    """The sums of the whole game counted as pairs from their kept object (:func:`sums_json`),
-    verified as a stored shard is: its fields, its version, its digest of every class of the
-    whole game, every sum well formed and adding up to every situation, with the two boxes'
-    fields (the rest is checked against the count table when used).  ValueError if it is not
-    one."""
-    classes = slice_classes(Slice())
-    if (not isinstance(data, dict) or set(data) != {"kind", "version", "classes", "sums"}
-            or data["kind"] != SUMS_KIND or data["version"] != seen_ranks.VERSION
-            or isinstance(data["classes"], bool) or data["classes"] != classes[1].shape[0]):
-        raise ValueError(f"not the sums of a whole two-box game of version {seen_ranks.VERSION}")
-    sums = SeenSums.from_json(data["sums"], classes[2])
-    if sums.digest != classes_digest(*classes):
-        raise ValueError("its digest is not that of the whole game's classes")
-    if sums.pairs is None:
-        raise ValueError("it has no two-box sums")
-    return sums

@@ -13,24 +13,24 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.core import exact_game
+from enumerate.core.exact_game import KeptGame
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, shape
 from enumerate.core.slices import KeptSumsError, unsealed
+from enumerate.protection.seen_hand import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError, StudoddsError
 from studodds import api
 from studodds.certify.tables import (
-    BOXES_GAME,
-    KEPT_FILES,
     PROTECTION,
     PROTECTION_LEVELS,
     SEEN_HAND,
     SPOT_CHECKS,
-    SWITCH_GAME,
     Protection,
     RenderedTable,
     protection_data,
@@ -106,8 +106,15 @@ class Difference:
 
 #: Files that hold figures; a difference anywhere else (the reports and the readable strategy)
 #: is one of presentation: "report differs, figures identical".
-FIGURE_FILES = ("summary.json", "protection.json", "switch_game.json", "boxes_game.json", "seen_hand.json",
-                "return_table.csv", "strategy.csv")
+FIGURE_FILES = ("return_table.csv", "strategy.csv")
+
+
+def _figures(fname: str) -> bool:
+    """Whether a file of a table holds figures: every JSON file (the summary, protection.json,
+    the kept sums of whole games) and :data:`FIGURE_FILES`."""
+    return fname.endswith(".json") or fname in FIGURE_FILES
+
+
 #: The text files compared line by line, figures first.
 TEXT_FILES = ("return_table.csv", "strategy.csv", "strategy.md", "report.md", "report.html")
 
@@ -163,8 +170,8 @@ def compare(folder: Path, fresh: RenderedTable) -> list[Difference]:
             diffs.append(Difference(PROTECTION, "(file)", f"unreadable: {exc}", "recomputed"))
         else:
             diffs += _json_differences(PROTECTION, old_p, fresh.protection)
-    for kept in KEPT_FILES:
-        if kept == PROTECTION or kept not in fresh.files:
+    for kept in fresh.kept:
+        if kept == PROTECTION:
             continue
         try:
             old_s = json.loads((folder / kept).read_text(encoding="utf-8"))
@@ -191,7 +198,7 @@ def _line_differences(fname: str, old_lines: list[str], new_lines: list[str]) ->
     removed is one difference, not a shift of every line after it): "line N" numbers the
     recomputed file's line (the committed one's for a line removed), "(missing)" stands for
     the side without the line, and a report's line carries the section it stands in."""
-    report = fname not in FIGURE_FILES
+    report = not _figures(fname)
     out: list[Difference] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -425,7 +432,7 @@ def check_table(table: Path, fresh: RenderedTable, source: VariantSource, protec
     diffs = tuple(compare(table, fresh))
     if not diffs:
         return TableCheck(str(table), "ok", protection=protection)
-    if all(d.file not in FIGURE_FILES for d in diffs):
+    if not any(_figures(d.file) for d in diffs):
         return TableCheck(str(table), "report_differs", differences=diffs, protection=protection)
     try:
         old = json.loads((table / "summary.json").read_text(encoding="utf-8"))["analysis"]
@@ -620,29 +627,23 @@ def _recount_text(committed: Committed, threads: int) -> str:
     return f"{total.text(threads)} for {total.what}"
 
 
-#: The kept sums of each kind of table that keeps them (:meth:`TableKind.keeps_sums`), and the
-#: kind of object each file holds.
-KEPT_BY_KIND = {"draws": SWITCH_GAME, "boxes": BOXES_GAME}
-KEPT_OBJECT = {SWITCH_GAME: "switch_game_sums", BOXES_GAME: "two_boxes_sums", SEEN_HAND: "two_boxes_sums"}
-
-
-def _kept(table: Path, committed: Committed, protection: bool) -> list[str]:
-    """The files of kept whole-game sums ``table`` must hold: its kind's, and seen_hand.json
-    when its protection.json has the seen hand (and is checked)."""
+def _kept(committed: Committed, protection: bool) -> list[KeptGame[Any]]:
+    """The whole games whose kept sums the table must hold: its kind's
+    (:meth:`~enumerate.game.kinds.TableKind.kept_game`), and protection's seen hand when its
+    protection.json has it (and is checked)."""
     from enumerate.game.kinds import kind_of  # lazy: start-up time
     v = committed.source.variant
-    kind = kind_of(v)
-    files = [KEPT_BY_KIND[kind.name]] if kind.keeps_sums(v) else []
+    games = [g for g in (kind_of(v).kept_game(v),) if g is not None]
     if committed.seen_hand and protection:
-        files.append(SEEN_HAND)
-    return files
+        games.append(SEEN_HAND_GAME)
+    return games
 
 
-def _read_kept(table: Path, fname: str, committed: Committed, threads: int) -> dict[str, Any]:
+def _read_kept(table: Path, kept: KeptGame[Any], committed: Committed, threads: int) -> dict[str, Any]:
     """A kept-sums file's object, its checksum verified (DamagedFile naming it and what to do)."""
-    path = table / fname
+    path = table / kept.file
     try:
-        return unsealed(_json_object(path, KEPT_OBJECT[fname]))
+        return unsealed(_json_object(path, kept.kind))
     except DamagedFile as exc:
         if exc.reason == "missing":
             raise DamagedFile(path, f"missing: it keeps the exact sums of the table's whole game, which check reads "
@@ -657,44 +658,45 @@ def _check_one(table: Path, committed: Committed, recount: bool, protection: boo
                use_cache: bool, progress: bool) -> TableCheck:
     """Recompute one committed table and compare it (see :func:`check`)."""
     source = committed.source
-    kept = _kept(table, committed, protection)
-    given: dict[str, Any] = {}
+    given: dict[str, tuple[KeptGame[Any], dict[str, Any]]] = {}
     how: dict[str, str] = {}
     try:
-        for fname in kept:
+        for game in _kept(committed, protection):
             if recount:
-                how[fname] = "recounted (--recount)"
+                how[game.file] = "recounted (--recount)"
                 continue
-            given[fname] = _read_kept(table, fname, committed, threads)
-            how[fname] = "read back and verified"
+            given[game.file] = game, _read_kept(table, game, committed, threads)
+            how[game.file] = "read back and verified"
     except DamagedFile as exc:
         return _unreadable(table, exc.path.name, exc.reason)
-    shown: Protection | None = None
-    state = "none"
-    if committed.protection is not None:
-        if protection:
-            try:
-                shown = protection_data(source, levels=committed.protection_levels, seen_hand=committed.seen_hand,
-                                        seen_sums=given.get(SEEN_HAND), threads=threads, use_cache=use_cache,
-                                        progress=progress)
-            except ValueError as exc:            # the kept sums are not sums, or do not add up
-                return _unreadable(table, SEEN_HAND, one_line(exc))
-            state = "checked"
-        else:
-            shown = Protection(committed.protection, {})   # type: ignore[arg-type]
-            state = "not checked (--no-protection)"
     with contextlib.ExitStack() as stack:
-        game = next((f for f in given if f != SEEN_HAND), None)
+        for fname, (game, data) in given.items():
+            try:
+                stack.enter_context(exact_game.given(game, source.variant, data))
+            except ValueError as exc:            # not the sums of that game
+                return _unreadable(table, fname, one_line(exc))
+        shown: Protection | None = None
+        state = "none"
+        if committed.protection is not None:
+            if protection:
+                try:
+                    shown = protection_data(source, levels=committed.protection_levels, seen_hand=committed.seen_hand,
+                                            threads=threads, use_cache=use_cache, progress=progress)
+                except KeptSumsError as exc:     # the kept sums do not add up
+                    return _unreadable(table, SEEN_HAND, one_line(exc))
+                state = "checked"
+            else:
+                shown = Protection(committed.protection, {})   # type: ignore[arg-type]
+                state = "not checked (--no-protection)"
         try:
-            if game is not None:
-                stack.enter_context(_given(game, source.variant, given[game]))
             fresh = render(source, _spot_checks(source, spot, threads, use_cache, progress), hands=committed.hands,
                            protection=shown, html=(table / "report.html").exists(), simulation=committed.simulation,
                            threads=threads, use_cache=use_cache)
-        except ValueError as exc:                # the kept sums are not sums, or do not add up
-            if game is None:
+        except KeptSumsError as exc:             # the kept sums do not add up
+            game_file = next((f for f in given if f != SEEN_HAND), None)
+            if game_file is None:
                 raise
-            return _unreadable(table, game, one_line(exc))
+            return _unreadable(table, game_file, one_line(exc))
     if state.startswith("not checked"):
         fresh = replace(fresh, files={k: v for k, v in fresh.files.items() if k not in (PROTECTION, SEEN_HAND)},
                         protection=None)
@@ -711,17 +713,6 @@ def _spot_checks(source: VariantSource, done: dict[int, int], threads: int, use_
     if q not in done:
         done[q] = api.self_check(source.variant, SPOT_CHECKS, threads=threads, use_cache=use_cache, progress=progress)
     return done[q]
-
-
-def _given(kept: str, variant: Any, data: dict[str, Any]) -> Any:
-    """The context in which ``variant``'s whole game is read from the kept sums ``data``
-    (ValueError when they are not such sums)."""
-    if kept == SWITCH_GAME:
-        from enumerate.draws.exact import given_sums, read_sums  # lazy: start-up time (the draws kernels)
-        return given_sums(variant, read_sums(data))
-    from enumerate.boxes.game import given_sums as given_boxes  # lazy: start-up time
-    from enumerate.boxes.game import read_sums as read_boxes  # lazy: start-up time
-    return given_boxes(variant, read_boxes(data))
 
 
 def one_line(message: object) -> str:

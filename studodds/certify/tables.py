@@ -19,6 +19,7 @@ from enumerate.analysis.base import Analysis
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.strategies import StrategiesJSON, StrategyComparison
+from enumerate.core import exact_game
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION
 from enumerate.core.jsonform import exact
@@ -30,8 +31,8 @@ from enumerate.game.analysis import AnalysisJSON, GameAnalysis
 from enumerate.game.components import CertificationJSON, components
 from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
+from enumerate.protection.seen_hand import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.protection.seen_hand import CollusionExactJSON
-from enumerate.protection.seen_hand import sums_json as seen_sums_json
 from enumerate.rules.variant_file import VariantSource
 from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
@@ -221,9 +222,8 @@ def return_table_csv(a: Analysis) -> str:
 PROTECTION_LEVELS = (-1, 0, 1, 2, 3, 4)
 
 
-#: The file beside protection.json that keeps the exact sums of its seen-hand game
-#: (:func:`enumerate.protection.seen_hand.sums_json`, sealed): what ``check`` reads back.
-SEEN_HAND = "seen_hand.json"
+#: The file of protection's seen hand that keeps its whole game's exact sums (sealed): what ``check`` reads back.
+SEEN_HAND = SEEN_HAND_GAME.file
 
 
 def kept_text(sums: Mapping[str, Any]) -> str:
@@ -241,14 +241,14 @@ class Protection:
 
 
 def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTION_LEVELS, seen_hand: bool = False,
-                    seen_sums: Mapping[str, Any] | None = None, **run: Unpack[RunOptions]) -> Protection:
+                    **run: Unpack[RunOptions]) -> Protection:
     """``protection.json`` (kind "protection"): the exact hole-card table (by default no dealer
     card and 0..4 hole cards) and the A/K edge-sorting analysis of a variant; with ``seen_hand``,
     the exact whole game of a player who sees one other hand (a partner's, or his own second
     box, so with the spread of a round of two boxes: :func:`studodds.api.seen_hand_game`), its
     timings left out (they are not figures), and its exact sums kept as seen_hand.json --
     counted (its shards kept in the user cache: an interrupted certification resumes), or read
-    from ``seen_sums`` (the kept object, unsealed) and verified."""
+    from the kept sums given (:func:`enumerate.core.exact_game.given`) and verified."""
     v = source.variant
     holes = api.hole_cards(v, levels, shares=(Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)), **run)
     sort = api.edge_sort(v, "AK", **_quiet(run))
@@ -256,11 +256,11 @@ def protection_data(source: VariantSource, *, levels: tuple[int, ...] = PROTECTI
                            "edge_sort": sort.to_dict()}
     kept = {}
     if seen_hand:
-        game = api.seen_hand_game(source, sums=seen_sums, **run)
+        game = api.seen_hand_game(source, **run)
         seen = game.to_dict()
         seen["core_seconds_per_class"] = seen["whole_game_core_hours"] = None
         out["seen_hand"] = seen
-        kept[SEEN_HAND] = kept_text(seen_sums_json(game))
+        kept[SEEN_HAND] = kept_text(exact_game.kept_json(SEEN_HAND_GAME, game.sums, game.classes))
     return Protection(out, kept)
 
 
@@ -273,6 +273,12 @@ class RenderedTable:
     files: dict[str, str]
     summary: CertifiedTableJSON
     protection: Mapping[str, Any] | None = None          # protection.json's object, made or read
+
+    @property
+    def kept(self) -> list[str]:
+        """The files beside :data:`FILES` (protection.json, the kept sums of whole games), each
+        written atomically before them."""
+        return [f for f in self.files if f not in FILES]
 
     @property
     def warnings(self) -> list[str]:
@@ -415,8 +421,6 @@ def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(source.variant.name, files, data)
 
 
-#: The files a table may hold beside FILES, each written atomically before them.
-KEPT_FILES = (PROTECTION, SEEN_HAND, SWITCH_GAME, BOXES_GAME)
 
 
 #: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every
@@ -454,7 +458,7 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
     """The names of the files :func:`write` writes for ``table``, in the order it writes them
     (``variant.toml`` last)."""
     names = [ENVIRONMENT, *binary]
-    names += [f for f in KEPT_FILES if f in table.files]
+    names += table.kept
     return names + [f for f in FILES if f != "report.html" or "html" in formats]
 
 
@@ -467,9 +471,8 @@ def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = Non
     atomic_write_text(folder / ENVIRONMENT, json.dumps(environment(threads), indent=2) + "\n")
     for fname, data in (binary or {}).items():
         atomic_write_bytes(folder / fname, [data])
-    for fname in KEPT_FILES:
-        if fname in files:
-            atomic_write_text(folder / fname, files[fname])
+    for fname in table.kept:
+        atomic_write_text(folder / fname, files[fname])
     for fname in FILES:                       # variant.toml last: it marks a complete table
         if fname == "report.html" and (fname not in files or formats is not None and "html" not in formats):
             continue
