@@ -147,6 +147,29 @@ class Analysis:
         higher figure of a quoted RTP range)."""
         return 1 - self.element_of_risk
 
+    @classmethod
+    def of_outcomes(cls, variant: Variant, rows: tuple[ReturnRow, ...], total: int, expected: Fraction,
+                    second: Fraction, raised: int, raise_probability: Fraction, indifferent: int | None,
+                    dealer_qualifies: Fraction, raise_by_category: dict[Category, tuple[int, int]],
+                    hit_frequency: Fraction | None = None) -> "Analysis":
+        """The analysis of a game from its outcomes -- the one place every kind's analysis is
+        assembled: the return table ``rows`` over ``total`` combinations, the expected result
+        per ante and its second moment, the raises (``raised`` decisions, a share
+        ``raise_probability`` of them), the indifferent decisions (None: not counted), how
+        often the dealer qualifies and the raises by category.  The house edge is -expected;
+        the total loss over every combination -expected x total; the average wager the
+        settlement's stake at that raise share, and the element of risk the house edge over
+        it; the hit frequency the share of combinations whose row nets a win, unless given (a
+        table with fees counts a hand by what it nets less its fee)."""
+        wager = Settlement.of(variant).average_stake(raise_probability)
+        return cls(variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
+                   element_of_risk=-expected / wager, average_wager=wager, variance=second - expected * expected,
+                   raise_probability=raise_probability, raised_situations=raised, indifferent_situations=indifferent,
+                   dealer_qualifies=dealer_qualifies,
+                   hit_frequency=hit_frequency if hit_frequency is not None
+                   else sum((r.probability for r in rows if r.pays > 0), Fraction(0)),
+                   rows=rows, raise_by_category=raise_by_category)
+
     def to_dict(self) -> BaseAnalysisJSON:
         """Every figure in the JSON convention of :mod:`enumerate.core.jsonform` (kind "analysis");
         ``studodds analyze --json`` prints this and ``summary.json`` holds it."""
@@ -259,23 +282,8 @@ def analysis_from_stats(counts: CountTable, variant: Variant, stats: np.ndarray)
 
     split = {c: (int(nq_c[c]), int(tie_c[c]), int(lose_c[c])) for c in Category}
     rows, expected, second = return_table(variant, wins, nq, tie, lose, folded, total, split)
-    average_wager = Settlement.of(variant).average_stake(Fraction(raised, total_situations))
-    return Analysis(
-        variant=variant,
-        total_combinations=total,
-        total_loss=-expected * total,
-        house_edge=-expected,
-        element_of_risk=-expected / average_wager,
-        average_wager=average_wager,
-        variance=second - expected * expected,
-        raise_probability=Fraction(raised, total_situations),
-        raised_situations=raised,
-        indifferent_situations=int(indifferent_c.sum()),
-        raise_by_category=by_category,
-        dealer_qualifies=Fraction(qualifies, total),
-        hit_frequency=sum((r.probability for r in rows if r.pays > 0), Fraction(0)),
-        rows=rows,
-    )
+    return Analysis.of_outcomes(variant, rows, total, expected, second, raised, Fraction(raised, total_situations),
+                                int(indifferent_c.sum()), Fraction(qualifies, total), by_category)
 
 
 def return_table(variant: Variant, wins: dict[Category, int], no_qualify: int, tie: int, lose: int,

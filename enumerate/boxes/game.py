@@ -31,7 +31,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -42,7 +41,6 @@ from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
 from enumerate.protection.seen_hand import COMPLETIONS, SeenHandSlice, kept_game, whole_game_result
 from enumerate.rules.boxes import TwoBoxesJSON
-from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.ranking import Category, strength_by_index
 
@@ -50,8 +48,7 @@ from evaluator.ranking import Category, strength_by_index
 @dataclass(frozen=True)
 class BoxesFigures:
     """What the two boxes add to a box's analysis (see the module docstring): the seen-hand
-    slice's two-box figures (``pair``, its JSON) with the one-box game beside them; ``sums``: the
-    object of boxes_game.json."""
+    slice's two-box figures (``pair``, its JSON) with the one-box game beside them."""
 
     house_edge_per_box: Fraction
     house_edge_alone: Fraction
@@ -59,7 +56,6 @@ class BoxesFigures:
     covariance: Fraction
     variance_per_box: Fraction
     pair: TwoBoxesJSON
-    sums: dict[str, Any]
 
     @property
     def gain_per_box(self) -> Fraction:
@@ -120,8 +116,6 @@ def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesF
     if expected != s.seeing:
         raise AssertionError("the return table does not give the value seen")
     raised = s.sums.seen_raised
-    raise_probability = Fraction(raised, s.sums.situations)
-    wager = Settlement.of(single).average_stake(raise_probability)
     by_category = {}
     for c in Category:
         cells = [by.get((c, o), 0) for o in ("raised_no_qualify", "raised_win", "raised_tie", "raised_lose")]
@@ -133,16 +127,10 @@ def boxes_analysis(variant: Variant, s: SeenHandSlice) -> tuple[Analysis, BoxesF
     # exchangeable): he qualifies as often as a random hand reaches the qualifier
     strengths = strength_by_index()
     qualifies = Fraction(int(np.count_nonzero(strengths >= single.qualifier.threshold)), strengths.shape[0])
-    analysis = Analysis(
-        variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
-        element_of_risk=-expected / wager, average_wager=wager, variance=second - expected * expected,
-        raise_probability=raise_probability, raised_situations=raised, indifferent_situations=None,
-        dealer_qualifies=qualifies, hit_frequency=sum((r.probability for r in table if r.pays > 0),
-                                                                           Fraction(0)),
-        rows=table, raise_by_category=by_category)
+    analysis = Analysis.of_outcomes(variant, table, total, expected, second, raised,
+                                    Fraction(raised, s.sums.situations), None, qualifies, by_category)
     covariance, _, both = pair
     pair_json = s.two_boxes_json()
     assert pair_json is not None
-    figures = BoxesFigures(-s.seeing, -s.not_seeing, both, covariance, spread[0], pair_json,
-                          exact_game.kept_json(KEPT, s.sums, s.classes))
+    figures = BoxesFigures(-s.seeing, -s.not_seeing, both, covariance, spread[0], pair_json)
     return analysis, figures

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from enumerate.analysis.base import Analysis
+from enumerate.boxes.report import BOXES_REPORT
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame
+from enumerate.core.exact_game import KeptGame, kept_json
 from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
 
@@ -26,6 +27,8 @@ class BoxesGame:
     name = "boxes"
     title = "a table of two boxes (one player, each box decided seeing both hands)"
     supports = frozenset({"analyze"})
+
+    report = BOXES_REPORT
 
     def owns(self, variant: Variant) -> bool:
         return variant.boxes is not None
@@ -42,10 +45,10 @@ class BoxesGame:
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
-        from enumerate.boxes.game import boxes_analysis, whole_game  # lazy: start-up time
-        result, figures = boxes_analysis(variant, whole_game(variant, counts, threads=threads, progress=progress,
-                                                             use_cache=use_cache))
-        return result, {"boxes": figures}
+        from enumerate.boxes.game import KEPT, boxes_analysis, whole_game  # lazy: start-up time
+        s = whole_game(variant, counts, threads=threads, progress=progress, use_cache=use_cache)
+        result, figures = boxes_analysis(variant, s)
+        return result, {"boxes": figures, "kept_sums": kept_json(KEPT, s.sums, s.classes)}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         from enumerate.protection.seen_hand import whole_game_steps  # lazy: start-up time

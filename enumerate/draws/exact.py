@@ -561,18 +561,16 @@ def whole_game_analysis(s: ExactSlice) -> tuple[Analysis, DrawFigures]:
         hit += Fraction(s.sums.situations[j], s.situations) * sum(
             (r.probability for r in krows if r.pays - fees[j] > 0), Fraction(0))
     expected = s.expected
-    analysis = Analysis(
-        variant=s.variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
-        element_of_risk=s.element_of_risk, average_wager=Settlement.of(s.variant).average_stake(s.raise_probability),
-        variance=s.variance, raise_probability=s.raise_probability, raised_situations=raised,
-        indifferent_situations=sum(decisions(j, c, INDIFFERENT) for j in kinds for c in range(len(Category))),
-        dealer_qualifies=Fraction(total - nq_all, total), hit_frequency=hit, rows=rows,
-        raise_by_category={Category(c): (sum(decisions(j, c, RAISED) for j in kinds),
-                                         sum(decisions(j, c, RAISED) + folded(j, c) for j in kinds))
-                           for c in range(len(Category))})
+    analysis = Analysis.of_outcomes(
+        s.variant, rows, total, expected, s.variance + expected * expected, raised, s.raise_probability,
+        sum(decisions(j, c, INDIFFERENT) for j in kinds for c in range(len(Category))),
+        Fraction(total - nq_all, total),
+        {Category(c): (sum(decisions(j, c, RAISED) for j in kinds),
+                       sum(decisions(j, c, RAISED) + folded(j, c) for j in kinds)) for c in range(len(Category))},
+        hit_frequency=hit)
+    if analysis.element_of_risk != s.element_of_risk:
+        raise AssertionError("the element of risk of the analysis is not the slice's")
     if analysis.raise_probability != Fraction(raised, s.situations * ld):
         raise AssertionError("the raises by category do not add up to the raise share")
     shares = {KINDS[j]: Fraction(s.sums.situations[j], s.situations) for j in kinds}
-    sums = exact_game.kept_json(SWITCH_GAME, s.sums, s.classes) if s.slice.whole_game and s.method == "rank_patterns" \
-        else None
-    return analysis, DrawFigures(s.fees_per_hand, shares, {}, tuple(s.strategy()), sums)
+    return analysis, DrawFigures(s.fees_per_hand, shares, {}, tuple(s.strategy()))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -39,7 +39,6 @@ from enumerate.core.projection import Projection, announce
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
 from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
-from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import Variant
 from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
@@ -118,8 +117,6 @@ class DrawFigures:
     action_shares: dict[str, Fraction]        # action kind -> share of situations
     switch_by_position: dict[int, Fraction]   # sorted-hand position of the switched card (0 = lowest)
     strategy: tuple[DrawStrategyRowJSON, ...]
-    #: a whole game counted by rank patterns: its exact sums (switch_game.json of a certified table)
-    sums: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> DrawsJSON:
         return {"fees_per_hand_antes": exact(self.fees_per_hand),
@@ -369,16 +366,12 @@ def analysis_from_draws(table: CountTable, variant: Variant, dc: DrawCounts) -> 
         hit += share * sum((r.probability for r in krows if r.pays - fees[kind] > 0), Fraction(0))
     decisions = situations * DECISIONS
     raised = int(sums[:, RAISED].sum())
-    average_wager = Settlement.of(variant).average_stake(Fraction(raised, decisions))
     nq_all = int(sums[:, NQ].sum() + sums[:, NQ_FOLDED].sum())
-    analysis = Analysis(
-        variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
-        element_of_risk=-expected / average_wager, average_wager=average_wager,
-        variance=second - expected * expected, raise_probability=Fraction(raised, decisions),
-        raised_situations=raised, indifferent_situations=int(sums[:, INDIFFERENT].sum()),
-        dealer_qualifies=Fraction(total - nq_all, total), hit_frequency=hit, rows=tuple(rows) + tuple(fee_rows),
-        raise_by_category={c: (int(sums[c, RAISED]), int(sums[c, RAISED]) + int(stats[:, c, FOLDED].sum()
-                                                                                 // DRAW_COMPLETIONS)) for c in Category})
+    by_category = {c: (int(sums[c, RAISED]), int(sums[c, RAISED]) + int(stats[:, c, FOLDED].sum() // DRAW_COMPLETIONS))
+                   for c in Category}
+    analysis = Analysis.of_outcomes(variant, tuple(rows) + tuple(fee_rows), total, expected, second, raised,
+                                    Fraction(raised, decisions), int(sums[:, INDIFFERENT].sum()),
+                                    Fraction(total - nq_all, total), by_category, hit_frequency=hit)
     return analysis, figures(table, variant, dc, kind_total, total)
 
 

@@ -16,8 +16,9 @@ import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame
+from enumerate.core.exact_game import KeptGame, kept_json
 from enumerate.core.projection import Projection
+from enumerate.draws.report import DRAWS_REPORT
 from enumerate.rules.variant import Variant
 
 
@@ -27,6 +28,8 @@ class DrawsGame:
     name = "draws"
     title = "a table with draws (switching cards or buying a sixth card before the decision)"
     supports = frozenset({"analyze", "hand", "diff", "draws_sample", "draws_exact"})
+
+    report = DRAWS_REPORT
 
     def owns(self, variant: Variant) -> bool:
         return variant.draws is not None
@@ -50,11 +53,11 @@ class DrawsGame:
         from enumerate.draws.game import analyze_draws, whole_game_supported  # lazy: start-up time (the draws kernels)
         if whole_game_supported(variant):
             result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
-        else:
-            from enumerate.draws.exact import whole_game, whole_game_analysis  # lazy: start-up time
-            result, figures = whole_game_analysis(whole_game(variant, counts, threads=threads, progress=progress,
-                                                             use_cache=use_cache))
-        return result, {"draws": figures}
+            return result, {"draws": figures}
+        from enumerate.draws.exact import SWITCH_GAME, whole_game, whole_game_analysis  # lazy: start-up time
+        s = whole_game(variant, counts, threads=threads, progress=progress, use_cache=use_cache)
+        result, figures = whole_game_analysis(s)
+        return result, {"draws": figures, "kept_sums": kept_json(SWITCH_GAME, s.sums, s.classes)}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         from enumerate.draws.game import PROGRESS_PER_HAND, whole_game_supported  # lazy: start-up time (the draws kernels)

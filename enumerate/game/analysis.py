@@ -15,8 +15,8 @@ the figures of the draws.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired
 
 from enumerate.analysis.base import Analysis, BaseAnalysisJSON
@@ -58,6 +58,9 @@ class GameAnalysis(Analysis):
     side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
     draws: DrawFigures | None = None                     # switching cards, a sixth card
     boxes: BoxesFigures | None = None                    # one player on two boxes
+    #: the kept sums of the kind's whole game (the object of its kept file: what ``check`` reads
+    #: back instead of counting; not in the JSON), when it keeps them
+    kept_sums: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> AnalysisJSON:
         out: AnalysisJSON = {**super().to_dict()}

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from enumerate.analysis.base import Analysis
+from enumerate.analysis.sections import KindReport
 from enumerate.boxes.kind import BOXES_GAME
 from enumerate.core.engine import CountTable
 from enumerate.core.exact_game import KeptGame
@@ -59,6 +60,9 @@ class TableKind(Protocol):
     title: str
     #: the analyses (keys of :data:`ANALYSES`) the kind offers at all
     supports: frozenset[str]
+    @property
+    def report(self) -> KindReport:
+        """What the kind says in the reports (:mod:`enumerate.analysis.sections`)."""
 
     def owns(self, variant: Variant) -> bool:
         """True if ``variant`` is a table of this kind."""

@@ -19,6 +19,7 @@ from enumerate.analysis.rule_variants import rule_variant_figures
 from enumerate.core.engine import CountTable
 from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
+from enumerate.game.plain_report import PLAIN_REPORT
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 
@@ -44,6 +45,8 @@ class PlainGame:
     title = "the plain game"
     supports = frozenset({"analyze", "hand", "diff", "strategies", "ev_table", "simulate", "progressive", "design",
                           "protection"})
+
+    report = PLAIN_REPORT
 
     def owns(self, variant: Variant) -> bool:
         return True

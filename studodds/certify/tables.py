@@ -22,13 +22,13 @@ from enumerate.analysis.strategies import StrategiesJSON, StrategyComparison
 from enumerate.core import exact_game
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION
-from enumerate.core.jsonform import exact
 from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import RunOptions
 from enumerate.core.shapes import Count, Exact, Minimum, Pattern, shape
 from enumerate.core.slices import sealed
 from enumerate.game.analysis import AnalysisJSON, GameAnalysis
 from enumerate.game.components import CertificationJSON, components
+from enumerate.game.kinds import kind_of
 from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
 from enumerate.protection.seen_hand import SEEN_HAND as SEEN_HAND_GAME
@@ -38,8 +38,6 @@ from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint
 from studodds import __version__, api
 from studodds.reports import pdf, xlsx
-from studodds.reports.boxes import boxes_strategy_csv, boxes_strategy_markdown
-from studodds.reports.draws import draws_strategy_csv, draws_strategy_markdown
 from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
 from studodds.reports.protection import protection_markdown
@@ -309,8 +307,9 @@ def render(source: VariantSource, spot_checks: int, hands: tuple[int, ...] = DEF
     ``batch --formats md`` does not write; ``simulation``: (games, seed) of the simulation check,
     whose figures depend on nothing else, so a check reproduces them, or that check already run
     (a batch runs every table's at once, on the same games); ``run``: the run settings
-    of every call).  Each kind of table has its renderer (:data:`RENDERERS`)."""
-    return RENDERERS[api.table_kind(source.variant)](source, spot_checks, hands, protection, html, simulation, run)
+    of every call): the plain game's renderer, or :func:`render_kind` (:data:`RENDERERS`)."""
+    return RENDERERS.get(api.table_kind(source.variant), render_kind)(source, spot_checks, hands, protection, html,
+                                                                      simulation, run)
 
 
 def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
@@ -352,81 +351,44 @@ def render_plain(source: VariantSource, spot_checks: int, hands: tuple[int, ...]
     return RenderedTable(v.name, files, data, None if protection is None else protection.data)
 
 
-#: The file of a table switching several cards that keeps its whole game's exact sums
-#: (:func:`enumerate.draws.exact.whole_game_sums`): what ``check`` reads back (sealed).
-SWITCH_GAME = "switch_game.json"
-
-
-def render_draws(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
-                 html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
-    """The files of a certified table with draws: the exact whole game
-    (:mod:`enumerate.draws.game`), the plain game's figures beside it (what the option is worth),
-    the strategy chart as strategy.md and every cell as strategy.csv, and for a table switching
-    several cards the whole game's exact sums as switch_game.json (batch refuses protection and a
-    simulation for it before any work)."""
-    a = api.analyze(source.variant, **run)
-    plain = api.analyze(source.variant.base_game(), **_quiet(run))
+def render_kind(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
+                html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
+    """The files of a certified table of a kind with a whole-game engine of its own (every kind
+    but the plain game, :mod:`enumerate.game.kinds`): the exact whole game and the report from
+    the kind's sections (:mod:`enumerate.analysis.sections`), the plain game's figures beside it
+    when the kind says so (what its option is worth), its strategy.md and strategy.csv, and the
+    whole game's exact sums in the kind's kept file when it keeps them (batch refuses
+    protection and a simulation for these tables before any work)."""
+    v = source.variant
+    kind = kind_of(v)
+    a = api.analyze(v, **run)
     prov = provenance(a, source, spot_checks)
-    data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(),
-                            "plain_game": {"house_edge_per_ante": exact(plain.house_edge),
-                                           "element_of_risk_per_total_wager": exact(plain.element_of_risk),
-                                           "draws_lower_the_house_edge_by": exact(plain.house_edge - a.house_edge)},
-                            "provenance": prov}
     markdown = report_md(a, prov)
-    markdown += ("\n## The plain game beside it\n\nThe same table without switching or buying, under its optimal "
-                 f"strategy: house edge {float(plain.house_edge):.6%}, element of risk {float(plain.element_of_risk):.6%}; "
-                 f"the draws lower the house edge by {float(plain.house_edge - a.house_edge):.6%} "
-                 f"(exact {plain.house_edge - a.house_edge}).\n")
-    assert a.draws is not None
-    sums = {} if a.draws.sums is None else {SWITCH_GAME: kept_text(a.draws.sums)}
+    data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(), "provenance": prov}
+    if kind.report.beside_plain:
+        plain, text = kind.report.beside(a, api.analyze(v.base_game(), **_quiet(run)))
+        data = {"kind": "certified_table", "analysis": data["analysis"], "plain_game": plain, "provenance": prov}
+        markdown += text
+    kept = kind.kept_game(v)
+    sums = {} if kept is None or a.kept_sums is None else {kept.file: kept_text(a.kept_sums)}
     files = {
         **sums,
         "summary.json": json.dumps(data, indent=2) + "\n",
         "return_table.csv": return_table_csv(a),
-        "strategy.md": draws_strategy_markdown(a),
-        "strategy.csv": draws_strategy_csv(a.draws.strategy),
+        **kind.report.strategy_files(a),
         "report.md": markdown,
         **({"report.html": report_html(markdown, data)} if html else {}),
         "variant.toml": source.text,
     }
-    return RenderedTable(source.variant.name, files, data)
+    return RenderedTable(v.name, files, data)
 
 
-#: The file of a table of two boxes that keeps its whole game's exact sums
-#: (:func:`enumerate.boxes.game.sums_json`): what ``check`` reads back (sealed).
-BOXES_GAME = "boxes_game.json"
-
-
-def render_boxes(source: VariantSource, spot_checks: int, hands: tuple[int, ...], protection: Protection | None,
-                 html: bool, simulation: tuple[int, int] | Simulation | None, run: RunOptions) -> RenderedTable:
-    """The files of a certified table of two boxes: one box's exact analysis with the figures of
-    a round of both (:mod:`enumerate.boxes.game`), the raise shares by category as strategy.md
-    and strategy.csv, and the whole game's exact sums as boxes_game.json (batch refuses
-    protection and a simulation for it before any work)."""
-    a = api.analyze(source.variant, **run)
-    assert a.boxes is not None
-    prov = provenance(a, source, spot_checks)
-    data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(), "provenance": prov}
-    markdown = report_md(a, prov)
-    files = {
-        BOXES_GAME: kept_text(a.boxes.sums),
-        "summary.json": json.dumps(data, indent=2) + "\n",
-        "return_table.csv": return_table_csv(a),
-        "strategy.md": boxes_strategy_markdown(a),
-        "strategy.csv": boxes_strategy_csv(a),
-        "report.md": markdown,
-        **({"report.html": report_html(markdown, data)} if html else {}),
-        "variant.toml": source.text,
-    }
-    return RenderedTable(source.variant.name, files, data)
-
-
-
-
-#: The files of each kind of table (:mod:`enumerate.game.kinds`), by the kind's name; every
-#: renderer takes (source, spot checks, hands, protection, html, simulation, run settings).
-RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain, "draws": render_draws,
-                                                      "boxes": render_boxes}
+#: The files of a kind of table (:mod:`enumerate.game.kinds`) with a renderer of its own, by the
+#: kind's name -- the plain game, whose certified table compares strategies and carries the
+#: certification figures, the progressive, protection and the simulation check; every other
+#: kind is :func:`render_kind`.  A renderer takes (source, spot checks, hands, protection, html,
+#: simulation, run settings).
+RENDERERS: dict[str, Callable[..., RenderedTable]] = {"plain": render_plain}
 
 
 #: Formats a batch can write: the text files always, html, and the binary pdf and xlsx.

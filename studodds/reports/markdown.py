@@ -1,7 +1,6 @@
 """The certified math report of a variant, in Markdown (``report.md``)."""
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -9,15 +8,13 @@ from typing import Any
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.par import REACH_GAMES, STATES
 from enumerate.analysis.strategies import StrategyResult
-from enumerate.core.slices import SITUATIONS
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.components import Component, Exposure
+from enumerate.game.kinds import kind_of
 from enumerate.progressive.figures import ProgressiveReport
 from enumerate.simulation.simulate import Simulation
 from evaluator.cards import RANKS
 from evaluator.ranking import Category
-from studodds.reports.boxes import boxes_markdown
-from studodds.reports.draws import draws_lines, several
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.simulation import simulation_markdown
@@ -32,6 +29,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     check of ``batch --simulate``; ``parts``: the RTP by component and the largest exposure."""
     v = a.variant
     prov = provenance
+    sections = kind_of(v).report
     lines = [f"# Caribbean Stud Poker: {v.name}", "", v.description or "", ""]
     warnings = a.warnings() + (figures.warnings() if figures is not None else [])
     if simulation is not None and not simulation.passed:
@@ -58,21 +56,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         label = "straight flush (royal included)" if c == Category.STRAIGHT_FLUSH and not v.royal_separate else c.label
         lines.append(f"| {label} | {pays_text(v.posted_pay(c))} |")
     lines += ["", "- Equal hands push; a higher dealer hand takes ante and raise."]
-    if v.boxes is not None:
-        lines += [f"- Two boxes: {v.boxes.text()}; each box has its own ante and is settled by the rules above.",
-                  "- Strategy: optimal for each box: raise iff EV(raise) > EV(fold) = -1 ante against the dealer hands "
-                  f"left once both boxes' cards and the up card are seen, in each of the "
-                  f"{math.comb(52, 5) * math.comb(47, 5) * 42:,} situations (box's hand, other box's hand, up card).", ""]
-    elif v.draws is not None:
-        lines += [f"- Before deciding: {v.draws.text()}; fees are paid in antes, are not returned and are not "
-                  "wagers." + (" Discarded cards are out of play: the new cards come from the rest of the deck."
-                               if v.draws.switch is not None else "")
-                  + (" A sixth card plays as the best five of six." if v.draws.buy_fee is not None else ""),
-                  "- Strategy: optimal: the action with the largest exact EV less its fee in each of the 122,151,120 "
-                  "(player hand, up card) situations, then raise iff EV(raise) > EV(fold) = -1 ante after the draw.", ""]
-    else:
-        lines += ["- Strategy: optimal, raise iff EV(raise) > EV(fold) = -1 ante, for each of the "
-                  "122,151,120 (player hand, up card) situations.", ""]
+    lines += sections.rules(v)
     if side is not None and v.progressive is not None:
         p = v.progressive
         lines += ["Progressive side bet: " + ", ".join(f"{c.label} {p.pay_text(c)}" for c in sorted(p.pays, reverse=True)) +
@@ -86,10 +70,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "
                      f"{float(r.contribution):.10f} |")
     lines.append(f"| **total** | | {a.total_combinations:,} | 1.0000000000 | {float(a.expected_return):.10f} |")
-    if v.draws is not None:
-        lines += ["", "The outcomes are those of the final decision, by the final hand; a fee row counts the "
-                  "combinations in which the fee is paid (its probability is the share of hands paying it), so the "
-                  "outcome rows sum to one and the returns of all rows to the expected return. " + _draws_units(a)]
+    lines += sections.return_table_note(a)
     fig = [("House edge (per ante)", f"{float(a.house_edge):.6%}", str(a.house_edge)),
            ("Element of risk (per total wagered)", f"{float(a.element_of_risk):.6%}", str(a.element_of_risk)),
            ("Return to player (RTP) per ante: 1 - house edge", f"{float(a.rtp_per_ante):.6%}", str(a.rtp_per_ante)),
@@ -104,9 +85,8 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
            ("Dealer qualifies", f"{float(a.dealer_qualifies):.6%}", str(a.dealer_qualifies))]
     lines += ["", "## Figures", "", "| figure | value | exact |", "|---|---:|---|"]
     lines += [f"| {name} | {val} | `{ex}` |" for name, val, ex in fig]
-    unit = "decisions" if v.draws is not None else "situations"
-    lines += ["", "## Strategy statistics", "", f"| {'final hand' if v.draws is not None else 'player hand'} | "
-              f"{unit} raised | of | share |", "|---|---:|---:|---:|"]
+    hand, unit = sections.strategy_columns(v)
+    lines += ["", "## Strategy statistics", "", f"| {hand} | {unit} raised | of | share |", "|---|---:|---:|---:|"]
     for c, (raised, total) in sorted(a.raise_by_category.items(), reverse=True):
         share = raised / total if total else 0
         lines.append(f"| {c.label} | {raised:,} | {total:,} | {share:.4%} |")
@@ -118,8 +98,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
                          f"{float(s.analysis.element_of_risk):.6%} | {float(s.cost):.6%} |")
         lines += ["", "The optimal strategy in readable form: strategy.md; every cell: strategy.csv."]
     lines += side_bets_markdown(a)
-    if a.draws is not None:
-        lines += ["", *draws_lines(a, markdown=True)]
+    lines += sections.sections(a)
     if figures is not None:
         lines += certification_md(figures)
     if parts is not None:
@@ -134,118 +113,8 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
                       "change no figure).", ""]
     if simulation is not None:
         lines += simulation_markdown(simulation)
-    if v.boxes is not None:
-        lines += boxes_markdown(a) + [""] + _boxes_method(prov)
-        return "\n".join(lines)
-    if v.draws is not None:
-        lines += _draws_method(prov, a)
-        return "\n".join(lines)
-    lines += ["## Method", "",
-              "Every combination of player hand (2,598,960), dealer up card (47) and dealer hole cards (163,185) "
-              "is counted exactly, in integers: for each of the 122,151,120 (hand, up card) situations the engine "
-              "counts the hole-card sets where the dealer does not qualify, qualifies and loses, ties, or wins, by "
-              "inclusion-exclusion over the player's cards during one sweep of all hands in strength order. The "
-              "optimal decision of each situation compares exact integer forms of EV(raise) and EV(fold); every "
-              "total is an exact rational. The hand ranking is pinned by the SHA-256 of the strength of all "
-              "2,598,960 hands; sampled situations are recomputed by brute force over all their dealer "
-              "completions (below). Floating-point values appear only as rounded displays, in the normal "
-              "approximation, and in the convolution of more than 10 hands (with its error bound).",
-              "", "## Provenance", "",
-              f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
-              f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
-              f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
-              f"- Combinations enumerated: {prov['total_combinations']:,} "
-              "(2,598,960 player hands x 47 up cards x 163,185 dealer hole-card sets)"]
-    checks = prov["self_checks"]
-    lines += [f"- Self-check: return table rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
-              f"- Self-check: probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
-              f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations agree with a brute-force "
-              "enumeration of all 163,185 dealer completions: passed", ""]
+    lines += sections.closing(a, prov)
     return "\n".join(lines)
-
-
-def _draws_units(a: GameAnalysis) -> str:
-    """What one situation's combinations are, on a table with draws."""
-    if not several(a.variant):
-        return ("A situation's 46 draws each face C(45, 4) = 148,995 dealer sets, 6,853,770 combinations; a kept hand "
-                "counts each of its 163,185 dealer sets 42 times (6,853,770 = 42 x 163,185).")
-    per = a.total_combinations // SITUATIONS
-    return (f"Switching k cards has C(46, k) draws, each facing C(46 - k, 4) dealer sets; the kinds of action are brought "
-            f"to one denominator, {per:,} combinations a situation (the least common multiple of the kinds taken), "
-            "a situation counting each of its own combinations that many times over its kind's number.")
-
-
-def _provenance(prov: Mapping[str, Any], combinations: str, game: str) -> list[str]:
-    """The provenance of a table counted by a whole-game engine of its own (draws, two boxes):
-    the tool, the evaluator, the variant file, its combinations, its self-checks, and the spot
-    checks of ``game`` (the count table it is built on)."""
-    checks = prov["self_checks"]
-    return ["## Provenance", "",
-            f"- Tool: studodds {prov['tool_version']}, engine version {prov['engine_version']}",
-            f"- Evaluator ordering SHA-256: `{prov['evaluator_ordering_sha256']}`",
-            f"- Variant file SHA-256: `{prov['variant_file_sha256']}` ({prov['variant_origin']})",
-            f"- {combinations}",
-            f"- Self-check: outcome rows sum to the total: {'passed' if checks['return_table_rows_sum_to_total'] else 'FAILED'}",
-            f"- Self-check: outcome probabilities sum to one: {'passed' if checks['probabilities_sum_to_one'] else 'FAILED'}",
-            f"- Self-check: {checks['brute_force_spot_checks_agree']} sampled situations of {game} agree with a "
-            "brute-force enumeration of all 163,185 dealer completions: passed", ""]
-
-
-def _boxes_method(prov: Mapping[str, Any]) -> list[str]:
-    """Method and provenance of a table of two boxes."""
-    return ["## Method", "",
-            "Exact, in integers, by rank patterns. A box's decision sees eleven cards, its own hand, the other box's and "
-            "the up card; the dealer's four hole cards are any of the C(41, 4) = 101,270 sets of the cards left. The "
-            "situations are grouped by the ranks of the box's hand and the up card; within a group, one sweep of the "
-            "dealer's rank patterns in strength order gives, for every other box's hand, both boxes' dealer outcomes "
-            "at once, each box decides by exact integer comparison of EV(raise) and EV(fold), and the sums take each "
-            "box's outcomes, the value of the normal decisions on the same deals, and the product of the two boxes' "
-            "results (their joint outcomes are the overlaps of runs in one dealer order). Checked on every run: the "
-            "normal decisions' value equals the one-box game counted by the count table, the return table gives the "
-            "value, and the second box's value and second moment equal the first box's; sampled pairs of hands are "
-            "compared in the tests with a brute-force enumeration of every dealer completion.",
-            "", *_provenance(prov, f"Combinations per box: {prov['total_combinations']:,} (both boxes' hands, up card "
-                                   "and dealer hole-card sets)", "the one-box game")]
-
-
-def _draws_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
-    """Method and provenance of a table with draws."""
-    if several(a.variant):
-        return _several_method(prov, a)
-    return ["## Method", "",
-            "Exact, in integers. For every canonical player hand, up card and card out of play (the discarded "
-            "card, or the sixth card a bought hand does not use), the dealer's outcomes among the 45 live cards "
-            "are the plain game's counts less the dealer hands that hold the dead card, counted by "
-            "inclusion-exclusion over the player's cards in one sweep of all hands in strength order. Every action "
-            "of each of the 122,151,120 situations is then the sum of its 46 draws' exact values (raise or fold, "
-            "whichever is worth more), and the best action, less its fee, is chosen by exact integer comparison. "
-            "Sampled situations are recomputed by the per-hand calculator (studodds hand), itself checked against "
-            "a brute-force enumeration of every draw and every dealer completion.",
-            "", *_provenance(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x 46 draws x "
-                                   "148,995 dealer hole-card sets)", "the plain game")]
-
-
-def _several_method(prov: Mapping[str, Any], a: GameAnalysis) -> list[str]:
-    """Method and provenance of a table switching several cards (counted by rank patterns)."""
-    d = a.variant.draws
-    buying = ("Buying a sixth card is drawn like a one-card switch (the dealer's hole cards avoid all six cards) "
-              "and valued at the best five of the six; the draws that give the six cards a flush are corrected "
-              "situation by situation. ") if d is not None and d.buy_fee is not None else ""
-    return ["## Method", "",
-            "Exact, in integers, by rank patterns. The dealer's five cards include the up card, so his only possible "
-            "flush is in the up card's suit: with the up card fixed, his outcomes against a final hand depend on the "
-            "cards out of play (the player's five, the cards drawn) only through their ranks and the ranks whose card "
-            "of the up card's suit is out. For each player rank pattern and up rank, one pass over the 1,820 rank "
-            "patterns of the dealer's hole cards per rank pattern drawn serves every situation with that pattern and "
-            "every discard of that many cards; the draws that complete a flush are corrected situation by situation. "
-            f"{buying}Every action of each of the 122,151,120 situations is the exact sum over its draws (raise or "
-            "fold, whichever is worth more; the raise when switching all five forces it), and the best action, less "
-            f"its fee, is chosen by exact integer comparison (ties: keep, then fewer cards{', then buying' if buying else ''}). "
-            "The value of keeping, summed "
-            "over every situation, is checked equal to the plain game's from its count table on every run; sampled "
-            "groups are recomputed situation by situation through the dead-card engine by the test suite.",
-            "", *_provenance(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
-                                   f"{a.total_combinations // SITUATIONS:,} each, see the return table)", "the plain game")]
 
 
 def certification_md(f: CertificationFigures) -> list[str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
+from enumerate.game.kinds import kind_of
 from evaluator.cards import RANKS, format_card, format_hand
-from studodds.reports.draws import UP_RANKS, chart_rows, draws_lines, legend
 from studodds.reports.layout import columns
 from studodds.reports.sidebets import side_bets_text
 
@@ -98,21 +98,10 @@ def _whole(x: Fraction) -> str:
 
 
 def _extras(a: GameAnalysis) -> list[str]:
-    """Rule variants, side bets and draws (nothing for a standard table)."""
+    """Rule variants, side bets and what the kind of table adds (nothing for a standard table)."""
     text = side_bets_text(a)
     out = ["", text] if text else []
-    if a.draws is not None:
-        out += ["", *draws_lines(a), "", "Strategy where a switch or a purchase is best (hand group by up-card rank); "
-                + legend(a.variant), columns([["hand group", *UP_RANKS], *chart_rows(a.draws.strategy, only_draws=True)])]
-    if a.boxes is not None:
-        b = a.boxes
-        out += ["", "Two boxes (the figures above are one box's; each box decided seeing both hands):",
-                f"House edge per box          {float(b.house_edge_per_box):.6%}   one box played alone "
-                f"{float(b.house_edge_alone):.6%}; seeing the other box gains {float(b.gain_per_box):.6f} antes a box",
-                f"Both boxes raise            {float(b.both_raise):.6%}",
-                f"Correlation of the boxes    {float(b.correlation):.6f}   covariance {float(b.covariance):.6f} antes^2",
-                f"SD of a round of both       {b.round_std_dev:.6f} antes   (two independent boxes: "
-                f"{b.independent_std_dev:.6f})"]
+    out += [part if isinstance(part, str) else columns(part) for part in kind_of(a.variant).report.text(a)]
     return out
 
 

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from enumerate.game import kinds
 from enumerate.rules.variant import PAY_CATEGORIES
 from evaluator.errors import StudoddsError
 
@@ -311,15 +312,12 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
             ws.append([h["hands"], h["method"], _number(h["ahead"]), _number(h["even"]), _number(h["behind"]),
                        *(q["net_result_antes"]["value"] for q in h["quantiles"]), h["normal"]["ahead"],
                        *(q["net_result_antes"] for q in h["normal"]["quantiles"]), h["error_bound"]])
-    boxes = a.get("boxes")
-    if boxes:
-        ws = sheet("Two boxes", [48, 16, 60], {1: fmt["dec"]})
-        ws.append(["figure (one player, two boxes, each decided seeing both hands)", "value", "exact"], fmt["head"])
-        for key, value in boxes.items():
-            if isinstance(value, dict):
-                ws.append([key.replace("_", " "), value["value"], value["exact"]])
-            elif isinstance(value, float):
-                ws.append([key.replace("_", " "), value, None])
+    for kind in kinds.KINDS:                       # the sheets of the kind's own figures
+        for name, header, rows in kind.report.workbook(a):
+            ws = sheet(name, [48, 16, 60], {1: fmt["dec"]})
+            ws.append(header, fmt["head"])
+            for row in rows:
+                ws.append(row)
     side = a.get("side_bets")
     if side:
         ws = sheet("Side bets", [16, 44, 12, 20, 14, 14, 30, 30],
