@@ -3,7 +3,7 @@ projected to the whole game (``collusion --partners 1 --exact`` without ``--hand
 
 A class is (player rank pattern, up rank): 80,119 in the whole game.  For each up rank the script
 values ``--patterns`` random player patterns against every partner pattern on one thread
-(:func:`enumerate.protection.seen_ranks.pattern_sums`), after the up rank's tables are made, and
+(:func:`enumerate.boxes.seen_ranks.pattern_sums`), after the up rank's tables are made, and
 prints the CPU seconds a class and the whole game's projection (every up rank's classes at its
 own rate).  ``--two-boxes`` measures the same classes counted as one player's two boxes
 (``collusion --exact --two-boxes``, what ``batch --seen-hand`` runs) beside the seen game.
@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
+from enumerate.boxes import seen_ranks
 from enumerate.core import rank_patterns
-from enumerate.protection import seen_ranks
 from enumerate.rules.variant_file import load_builtin
 
 

@@ -1,6 +1,6 @@
 """How much work the switch game counted by rank patterns would be: the measurement made before
 it was built (enumerate/draws/switch_ranks.py; its measured cost: benchmarks/switch_ranks.py),
-from the formulation ``collusion --partners 1 --exact`` uses (enumerate/protection/seen_ranks.py).
+from the formulation ``collusion --partners 1 --exact`` uses (enumerate/boxes/seen_ranks.py).
 
 For a situation (hand H, up card u = (ru, s0)) and k switched cards, the draw D is k of the 46
 unseen cards whatever is discarded, and the dealer's counts of the final hand depend on D only

@@ -46,7 +46,7 @@ _LAZY = {
     "SideBetReport": "enumerate.sidebets.analysis",
     "DrawSample": "enumerate.draws.sample",
     "ExactSlice": "enumerate.draws.exact",
-    "SeenHandSlice": "enumerate.protection.seen_hand",
+    "SeenHandSlice": "enumerate.boxes.seen_game",
     "GameAnalysis": "enumerate.game.analysis",
     "HandDraws": "enumerate.draws.hand",
     "Simulation": "enumerate.simulation.simulate",
@@ -73,6 +73,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import StrategyComparison
+    from enumerate.boxes.seen_game import SeenHandSlice
     from enumerate.core.engine import CountTable
     from enumerate.design.search import SearchResult
     from enumerate.design.sensitivity import Sensitivity
@@ -85,7 +86,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from enumerate.progressive.figures import ProgressiveReport
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
-    from enumerate.protection.seen_hand import SeenHandSlice
     from enumerate.rules.variant import Variant
     from enumerate.sidebets.analysis import SideBetReport
     from enumerate.simulation.simulate import Simulation

@@ -42,7 +42,7 @@ from enumerate.core.projection import Projection, announce
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import kind_of, require
+from enumerate.game.kinds import hand_kind, kind_of, require
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.analysis.ev import HandEVs
     from enumerate.analysis.ev_table import EVTable
     from enumerate.analysis.strategies import Strategy, StrategyComparison
+    from enumerate.boxes.seen_game import SeenHandSlice
     from enumerate.core.exact_game import SliceRun
     from enumerate.design.criteria import Bound, Objective
     from enumerate.design.grid import Axis
@@ -82,7 +83,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.collusion import Strategy as CollusionStrategy
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
-    from enumerate.protection.seen_hand import SeenHandSlice
     from enumerate.simulation.simulate import Simulation
 
 #: A variant: a built-in name, a variant file path, or a Variant.
@@ -206,7 +206,7 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     if up_card is not None and up_card in hand_cards:
         raise ParameterError("up", f"up card {format_card(up_card)} is also in the player's hand")
     v = load_variant(variant)
-    kind = require(v, "hand")
+    kind = hand_kind(v)
     with _bar(progress, kind.hand_steps(up_card)) as tick:
         return kind.hand(v, hand_cards, up_card, lambda: count_table(v, threads=threads, use_cache=use_cache, progress=progress),
                          threads, tick)
@@ -615,8 +615,8 @@ def seen_hand_game(variant: VariantLike = DEFAULT_VARIANT, *, sums: Mapping[str,
     :func:`enumerate.protection.seen_hand.sums_json`), read from them and verified against the
     count table instead of counted (a ValueError names what is wrong with them)."""
     threads, use_cache, progress = Run.of("seen_hand_game", run)          # checked once; threads resolved to an int
+    from enumerate.boxes.seen_game import SEEN_HAND, whole_game_result, whole_game_steps  # lazy: start-up time
     from enumerate.core import exact_game  # lazy: start-up time
-    from enumerate.protection.seen_hand import SEEN_HAND, whole_game_result, whole_game_steps  # lazy: start-up time
     source = variant_source(variant)
     v = _protection_variant(source.variant)
     with contextlib.ExitStack() as stack:

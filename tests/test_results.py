@@ -181,8 +181,8 @@ def test_batch_refuses_a_seen_hand_that_is_not_true_or_false(tmp_path):
 def test_check_recomputes_the_seen_hand_game(tmp_path, monkeypatch):
     """batch --seen-hand puts the seen-hand game into protection.json and the report (here over a
     few classes: the whole game is core-hours); check recomputes it and names a changed figure."""
+    from enumerate.boxes import seen_ranks
     from enumerate.core import exact_game
-    from enumerate.protection import seen_ranks
     from studodds import certify
     few = tuple(a[:3] for a in seen_ranks.classes(frozenset([12])))
     monkeypatch.setattr(seen_ranks, "classes", lambda up_ranks: few)

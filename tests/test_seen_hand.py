@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from checkpoints import forge_shard
 
+from enumerate.boxes import seen_game
 from enumerate.core.slices import Slice
 from enumerate.protection import _collusion
 from enumerate.protection import seen_hand as sh
@@ -98,6 +99,7 @@ def test_a_forged_shard_is_refused(tmp_path, monkeypatch, table):
     monkeypatch.setattr(sh, "class_values", lambda variant, normal, partner, up, threads=1: (
         np.full(3, 5), np.full(3, 4), np.ones(3, bool), np.zeros(3, bool)))       # three hands a class: cheap
     monkeypatch.setattr(sh, "PLAYER_HANDS", 3)
+    monkeypatch.setattr(seen_game, "PLAYER_HANDS", 3)          # what a shard is verified against
     monkeypatch.setattr(sh, "five_sets", lambda: None)
     monkeypatch.setattr(sh.Normal, "by_hand", lambda self, up: None)
     sl = Slice.parse("A", "royal_flush")

@@ -1,4 +1,4 @@
-"""The seen-hand game counted by rank patterns (enumerate.protection.seen_ranks) against the
+"""The seen-hand game counted by rank patterns (enumerate.boxes.seen_ranks) against the
 class sweep of enumerate.protection.seen_hand (itself tested against the collusion kernel, which
 evaluates every hole-card set of a situation on its own): every concrete partner hand of a rank
 pattern, grouped into suit classes here and swept one by one, gives the same six exact sums as
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from checkpoints import forge_shard
 
+from enumerate.boxes import seen_ranks as sr
 from enumerate.core.slices import Slice
 from enumerate.protection import seen_hand as sh
-from enumerate.protection import seen_ranks as sr
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin
 from evaluator.cards import RANKS

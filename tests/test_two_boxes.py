@@ -1,4 +1,4 @@
-"""One player on two boxes, each decided seeing both hands (enumerate.protection.seen_ranks with
+"""One player on two boxes, each decided seeing both hands (enumerate.boxes.seen_ranks with
 ``pairs``): the kernel's cross moment of the boxes' results and its count of rounds where both
 raise, against a brute force over every concrete pair of hands and every dealer hole-card set
 with the reference evaluator (tests/reference.py, nothing shared with the kernels); the kernel
@@ -12,10 +12,10 @@ import pytest
 from cli_runner import run_cli
 from reference import QUALIFIER_KEY, STRAIGHT_FLUSH, poker_keys
 
+from enumerate.boxes import seen_ranks as sr
+from enumerate.boxes.seen_game import SeenHandSlice, SeenSums
 from enumerate.core.rank_patterns import patterns, up_tables
 from enumerate.core.slices import Slice
-from enumerate.protection import seen_ranks as sr
-from enumerate.protection.seen_hand import SeenHandSlice, SeenSums
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_builtin
 from evaluator.cards import RANKS

@@ -4,7 +4,7 @@ A round deals the player two hands P and Q (ten cards), the dealer an up card u 
 left and four hole cards from the 41 after it.  Each box raises or folds seeing P, Q and u
 (:mod:`enumerate.rules.boxes`), so each box plays the game of a player who sees one other hand:
 box 1 is the seen-hand game with partner Q, box 2 the same game with the roles swapped.  The
-rank-pattern kernel of :mod:`enumerate.protection.seen_ranks` counts it over every (P, Q, u) and
+rank-pattern kernel of :mod:`enumerate.boxes.seen_ranks` counts it over every (P, Q, u) and
 every hole-card set -- 16,956,561,337,605,489,600 deals, each box's combinations -- and, counted
 as pairs, also the boxes' joint moments:
 
@@ -35,12 +35,11 @@ from fractions import Fraction
 import numpy as np
 
 from enumerate.analysis.base import Analysis, return_table
-from enumerate.boxes.shapes import BoxesFiguresJSON
+from enumerate.boxes.seen_game import COMPLETIONS, SeenHandSlice, kept_game, whole_game_result
+from enumerate.boxes.shapes import BoxesFiguresJSON, TwoBoxesJSON
 from enumerate.core import exact_game
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.protection.seen_hand import COMPLETIONS, SeenHandSlice, kept_game, whole_game_result
-from enumerate.rules.boxes import TwoBoxesJSON
 from enumerate.rules.variant import Variant
 from evaluator.ranking import Category, strength_by_index
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from enumerate.analysis.base import Analysis
 from enumerate.boxes.report import BOXES_REPORT
 from enumerate.core.engine import CountTable
@@ -51,26 +49,17 @@ class BoxesGame:
         return result, {"boxes": figures, "kept_sums": kept_json(KEPT, s.sums, s.classes)}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
-        from enumerate.protection.seen_hand import whole_game_steps  # lazy: start-up time
+        from enumerate.boxes.seen_game import whole_game_steps  # lazy: start-up time
         return "two boxes, by rank patterns", "class", whole_game_steps()
 
     def projection(self, variant: Variant) -> Projection | None:
-        from enumerate.protection import seen_ranks  # lazy: start-up time
+        from enumerate.boxes import seen_ranks  # lazy: start-up time
         return seen_ranks.whole_game_projection("the whole two-box game")
 
     def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
         from enumerate.boxes.game import KEPT  # lazy: start-up time
         return KEPT
 
-    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
-             threads: int, progress: Callable[[int], None] | None) -> Any:
-        raise AssertionError("require() refuses hand for two boxes")
-
-    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
-        return None
-
-    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
-        raise AssertionError("require() refuses diff for two boxes")
 
 
 BOXES_GAME = BoxesGame()

@@ -9,5 +9,5 @@ kernels, the simulator and the draws kernels (each beside the Python module that
 
 KERNELS = ("evaluator._eval", "enumerate.core._engine", "enumerate.core._dead", "enumerate.analysis._aggregate",
            "enumerate.protection._exposure", "enumerate.protection._collusion",
-           "enumerate.protection._seen_ranks", "enumerate.simulation._simulate",
+           "enumerate.boxes._seen_ranks", "enumerate.simulation._simulate",
            "enumerate.draws._hand", "enumerate.draws._game", "enumerate.draws._switch_ranks")

@@ -7,7 +7,7 @@ rank r are left, and only the suit s0 can make the dealer a flush (his five card
 card): a hole pattern of four distinct ranks avoiding ru is exactly one s0 flush when none of its
 s0 cards is dead.  :class:`UpTables` holds, for one up rank, the hole patterns sorted by the
 strength of the dealer's non-flush hand and the 495 s0 flush patterns with both of their strengths
-(used by the seen-hand game, :mod:`enumerate.protection.seen_ranks`, and the switch game,
+(used by the seen-hand game, :mod:`enumerate.boxes.seen_ranks`, and the switch game,
 :mod:`enumerate.draws.switch_ranks`).
 """
 from __future__ import annotations

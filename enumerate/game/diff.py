@@ -15,7 +15,7 @@ from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.game.analysis import GameAnalysis
-from enumerate.game.kinds import kind_of
+from enumerate.game.kinds import diff_kind
 from enumerate.rules.compare import RuleChange, RuleChangeJSON, rule_changes
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import RANKS
@@ -110,7 +110,7 @@ def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, th
     """Per player category and up-card rank, the situations where optimal play raises the dealt
     hand under one variant and not the other (each kind of table says what it raises)."""
     threads = resolve_threads(threads)
-    ra, rb = kind_of(a).raises_dealt_hand(counts_a, a, threads), kind_of(b).raises_dealt_hand(counts_b, b, threads)
+    ra, rb = diff_kind(a).raises_dealt_hand(counts_a, a, threads), diff_kind(b).raises_dealt_hand(counts_b, b, threads)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
     up_rank = counts_a.up.astype(np.int64) >> 2

@@ -20,7 +20,7 @@ variant no other kind claims).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -60,6 +60,7 @@ class TableKind(Protocol):
     title: str
     #: the analyses (keys of :data:`ANALYSES`) the kind offers at all
     supports: frozenset[str]
+
     @property
     def report(self) -> KindReport:
         """What the kind says in the reports (:mod:`enumerate.analysis.sections`)."""
@@ -89,6 +90,11 @@ class TableKind(Protocol):
         core-hours: ``check`` reads them back instead of counting again;
         :mod:`enumerate.core.exact_game`), or None."""
 
+
+@runtime_checkable
+class HandKind(TableKind, Protocol):
+    """A kind that supports one hand's EVs ("hand" in its ``supports``) has these too."""
+
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:
         """The EVs of one player hand against ``up`` (or every up card); ``counts()`` gives
@@ -97,8 +103,18 @@ class TableKind(Protocol):
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         """The progress bar of :meth:`hand` (label, unit, total), or None (too quick)."""
 
+
+@runtime_checkable
+class DiffKind(TableKind, Protocol):
+    """A kind that supports a comparison of two tables ("diff" in its ``supports``) has this too."""
+
     def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
-        """Per situation (row, up column): does optimal play raise with the hand as dealt?"""
+        """Per situation (row, up column of the count table): does optimal play raise with the
+        hand as dealt?"""
+
+
+#: The optional parts of a kind, by the analysis that needs them.
+CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind}
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
@@ -108,6 +124,20 @@ KINDS: tuple[TableKind, ...] = (DRAWS_GAME, BOXES_GAME, PLAIN_GAME)
 def kind_of(variant: Variant) -> TableKind:
     """The kind of ``variant``'s table."""
     return next(k for k in KINDS if k.owns(variant))
+
+
+def hand_kind(variant: Variant) -> HandKind:
+    """The kind of ``variant``'s table, if it gives one hand's EVs (else :func:`require`'s refusal)."""
+    kind = require(variant, "hand")
+    assert isinstance(kind, HandKind), f"kind {kind.name!r} supports 'hand' without hand() and hand_steps()"
+    return kind
+
+
+def diff_kind(variant: Variant) -> DiffKind:
+    """The kind of ``variant``'s table, if two tables of it can be compared (else :func:`require`'s refusal)."""
+    kind = require(variant, "diff")
+    assert isinstance(kind, DiffKind), f"kind {kind.name!r} supports 'diff' without raises_dealt_hand()"
+    return kind
 
 
 def require(variant: Variant, analysis: str) -> TableKind:

@@ -13,16 +13,15 @@ then he sees ten cards: each box's decision can use the other box's hand.  The r
 
 Everything else -- pays, the qualifier, the raise -- is the plain game's, per box.  The figures
 are per box (the house edge, the return table of one box) and per round of both boxes (the
-variance, which the boxes' covariance raises: one dealer hand meets both).  The JSON shape of
-those two-box figures is here too (:class:`TwoBoxesJSON`), beside the rule, so that the seen-hand
-game and the table of two boxes both name it without importing each other's kernels.
+variance, which the boxes' covariance raises: one dealer hand meets both).  The game,
+its engine, its kind and its report are :mod:`enumerate.boxes`; this module is the rule a
+variant file's ``[boxes]`` section reads.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal, TypedDict
+from typing import Literal, TypedDict
 
-from enumerate.core.shapes import Exact, Minimum, shape
 from evaluator.errors import StudoddsError
 
 #: The decision rules a [boxes] section may name (one is modelled).
@@ -34,22 +33,6 @@ class BoxesJSON(TypedDict):
 
     count: Literal[2]
     decisions: Literal["seeing_both_hands"]
-
-
-@shape("two_boxes")
-class TwoBoxesJSON(TypedDict):
-    """One player on two boxes, each decided seeing both hands (the partner's hand is his own
-    second box): the spread of a round of two boxes, which needs the boxes' joint outcomes --
-    against the same dealer they are correlated.  Per box the figures are the game seen's."""
-
-    decisions: str
-    house_edge_per_box: Exact
-    gain_per_box_antes: Exact
-    both_boxes_raise_share: Exact
-    covariance_of_the_boxes_antes_squared: Exact
-    correlation_of_the_boxes: Exact
-    variance_per_round_antes_squared: Exact
-    std_dev_per_round_antes: Annotated[float, Minimum(0)]
 
 
 @dataclass(frozen=True)

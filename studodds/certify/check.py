@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
 from enumerate.analysis.distribution import DEFAULT_HANDS
+from enumerate.boxes.seen_game import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.core import exact_game
 from enumerate.core.exact_game import KeptGame
 from enumerate.core.jsonform import exact
@@ -20,7 +21,6 @@ from enumerate.core.parallel import resolve_threads
 from enumerate.core.projection import Projection
 from enumerate.core.shapes import Count, Exact, shape
 from enumerate.core.slices import KeptSumsError, unsealed
-from enumerate.protection.seen_hand import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
@@ -615,8 +615,8 @@ def _new_headline(table: Path, committed: Committed, threads: int, use_cache: bo
 def _recount_text(committed: Committed, threads: int) -> str:
     """What counting a table's rules from nothing would take: its kind's whole game, and
     protection.json's seen hand when the table has one; seconds for the rest."""
+    from enumerate.boxes import seen_ranks  # lazy: start-up time
     from enumerate.game.kinds import kind_of  # lazy: start-up time
-    from enumerate.protection import seen_ranks  # lazy: start-up time
     v = committed.source.variant
     parts = [p for p in (kind_of(v).projection(v),) if p is not None]
     if committed.seen_hand:

@@ -19,6 +19,8 @@ from enumerate.analysis.base import Analysis
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.strategies import StrategiesJSON, StrategyComparison
+from enumerate.boxes.seen_game import SEEN_HAND as SEEN_HAND_GAME
+from enumerate.boxes.seen_game import CollusionExactJSON
 from enumerate.core import exact_game
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION
@@ -31,8 +33,6 @@ from enumerate.game.components import CertificationJSON, components
 from enumerate.game.kinds import kind_of
 from enumerate.progressive.figures import ProgressiveJSON, ProgressiveReport
 from enumerate.protection.exposure import ExposureJSON, HoleCardsJSON
-from enumerate.protection.seen_hand import SEEN_HAND as SEEN_HAND_GAME
-from enumerate.protection.seen_hand import CollusionExactJSON
 from enumerate.rules.variant_file import VariantSource
 from enumerate.simulation.simulate import Simulation, SimulationJSON
 from evaluator.ranking import cython_version, ordering_fingerprint

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from enumerate.boxes.seen_game import SeenHandSlice
 from enumerate.protection.collusion import CollusionTable
 from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
-from enumerate.protection.seen_hand import SeenHandSlice
 from studodds.reports.layout import columns
 
 

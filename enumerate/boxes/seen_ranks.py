@@ -44,10 +44,10 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.boxes import _seen_ranks
 from enumerate.core.parallel import interruptible
 from enumerate.core.projection import Projection
 from enumerate.core.rank_patterns import UpTables, pattern_keys, patterns, situation_keys, strength_of_patterns, up_tables
-from enumerate.protection import _seen_ranks
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.ranking import CATEGORY_BY_STRENGTH

@@ -1,4 +1,4 @@
-"""The seen-hand game counted by rank patterns (private; driven by enumerate.protection.seen_ranks).
+"""The seen-hand game counted by rank patterns (private; driven by enumerate.boxes.seen_ranks).
 
 The up card is fixed to the card (ru, s0).  For a player rank pattern p (how many cards of each
 rank the player holds, 5 in all) and a partner rank pattern q, every concrete pair (P, Q) with
