@@ -89,3 +89,77 @@ cdef inline int odometer_next(int* idx, const int* n_opt, int n) noexcept nogil:
     for i in range(depth + 1, n):
         idx[i] = 0
     return depth
+
+
+# The leaves of a rank pattern, the traversal both rank-pattern kernels share.  Some ranks hold a
+# card whose suit is not fixed by the ranks alone (the up card's suit, s0, or another): each such
+# rank has up to three options, each a number of concrete assignments (m) and the bits it sets in
+# two masks (b0, b1: whose s0 card it is -- the drawn cards', or the player's and the other
+# box's).  A leaf is one option per rank; its weight is the product of the options' m, its masks
+# the union of their bits.  The kernels fill the options rank by rank (leaves_rank, leaves_option),
+# then walk every leaf (leaves_first, leaves_next) and value it with a function of their own.
+cdef struct Leaves:
+    int n                     # ranks with options
+    int n_opt[11]
+    int idx[11]               # the odometer: the option of each rank
+    int64_t m[11][3]
+    int b0[11][3]
+    int b1[11][3]
+    int64_t pre_m[12]         # prefix products and unions: the leaf is at index n
+    int pre_b0[12]
+    int pre_b1[12]
+
+
+cdef inline void leaves_rank(Leaves* L) noexcept nogil:
+    """Open the next rank (its options follow); a rank left with no option is dropped."""
+    if L.n_opt[L.n] > 0:
+        L.n += 1
+    L.n_opt[L.n] = 0
+
+
+cdef inline void leaves_option(Leaves* L, int64_t m, int b0, int b1) noexcept nogil:
+    """Add an option to the open rank: m assignments, bits b0 and b1 (none when m is 0)."""
+    cdef int k = L.n_opt[L.n]
+    if m == 0:
+        return
+    L.m[L.n][k] = m
+    L.b0[L.n][k] = b0
+    L.b1[L.n][k] = b1
+    L.n_opt[L.n] = k + 1
+
+
+cdef inline void leaves_start(Leaves* L) noexcept nogil:
+    """No rank yet."""
+    L.n = 0
+    L.n_opt[0] = 0
+
+
+cdef inline void _leaves_prefix(Leaves* L, int d) noexcept nogil:
+    cdef int k = L.idx[d]
+    L.pre_m[d + 1] = L.pre_m[d] * L.m[d][k]
+    L.pre_b0[d + 1] = L.pre_b0[d] | L.b0[d][k]
+    L.pre_b1[d + 1] = L.pre_b1[d] | L.b1[d][k]
+
+
+cdef inline void leaves_first(Leaves* L, int64_t base, int b0, int b1) noexcept nogil:
+    """Close the ranks and go to the first leaf, every weight times ``base``, the masks starting
+    from b0 and b1."""
+    cdef int d
+    if L.n_opt[L.n] > 0:
+        L.n += 1
+    L.pre_m[0] = base
+    L.pre_b0[0] = b0
+    L.pre_b1[0] = b1
+    for d in range(L.n):
+        L.idx[d] = 0
+        _leaves_prefix(L, d)
+
+
+cdef inline bint leaves_next(Leaves* L) noexcept nogil:
+    """Go to the next leaf; False when every leaf has been seen."""
+    cdef int d, depth = odometer_next(L.idx, L.n_opt, L.n)
+    if depth < 0:
+        return 0
+    for d in range(depth, L.n):
+        _leaves_prefix(L, d)
+    return 1

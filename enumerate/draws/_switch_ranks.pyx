@@ -48,7 +48,8 @@ from evaluator._eval cimport binom_table, category_table, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport choose, popcount5, popcount32
-from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, mask12, odometer_next, rank_part
+from enumerate.core._rank_patterns cimport (MASKS, Leaves, flush_move, flush_subset_sums, leaves_first, leaves_next,
+                                            leaves_option, leaves_rank, leaves_start, mask12, rank_part)
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -171,104 +172,107 @@ cdef bint _better(const int64_t* va, int ka, const int64_t* vb, int kb, const in
     return lhs > rhs
 
 
-cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint8_t[:, ::1] sit_cards,
-                 const int64_t[::1] sit_w, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
-                 const uint8_t[:, ::1] hole_i, const uint8_t* allowed, bint forced5,
-                 const int64_t* tden, const int64_t* fee_num, int64_t fee_den, const Rules* R,
-                 int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel) noexcept nogil:
-    # allowed[k]: k cards may be switched (k = 1..5), allowed[6]: a sixth card may be bought
-    cdef const int32_t* binom = binom_table()
-    cdef int n_s = <int>(s_hi - s_lo)
-    cdef int a[13]
-    cdef int a2[13]
-    cdef int rk[5]
-    cdef int32_t rkey[13]
-    cdef int i, j, r, s, k, t, mask, m2, nm, n_sh, sh, sigma, suit, lo_s, hi_s, depth, nd, stf, d0
-    cdef int32_t key_h = 0, key_d
-    cdef int32_t key_x[32]
-    cdef int rep[32]
-    cdef int kbits[32]
-    cdef int mk[32]
-    cdef int sx[32]
-    cdef bint valid[32]
-    cdef int of_k[6][10]
-    cdef int n_k[6]
-    cdef int shv[32]
-    cdef int dr[5]
-    cdef int dbits, distinct, sh13, live0, o, ok, hs, x, rb
-    cdef int sb = 0
-    cdef int64_t n, mult
-    cdef bint force, buy1
-    cdef bint buy = allowed[6]
-    # the leaf odometer over the draw's ranks: per rank up to two options (s0 card drawn or not)
-    cdef int64_t opt_m[5][2]
-    cdef int opt_b[5][2]
-    cdef int n_opt[5]
-    cdef int idx[5]
-    cdef int64_t pre_m[6]
-    cdef int pre_b[6]
-    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
-    cdef int* sit_sh = <int*>malloc(n_s * sizeof(int))
-    cdef int* dead = <int*>malloc(n_s * 4 * sizeof(int))
-    cdef int8_t* ksuit = <int8_t*>malloc(n_s * 32 * sizeof(int8_t))
-    cdef int8_t* fsuit = <int8_t*>malloc(n_s * sizeof(int8_t))
-    cdef int64_t* A = <int64_t*>calloc(32 * NA * NF, sizeof(int64_t))
-    cdef int64_t* C = <int64_t*>calloc(<int64_t>n_s * NA * NF, sizeof(int64_t))
-    cdef int64_t tot[NF]
-    cdef int64_t* row
-    cdef int64_t w
-    cdef int suits[5]
-    cdef int bm
-    # ranks of the sorted hand, and each discard's pattern
-    i = 0
+cdef struct Hand:
+    # a group's hand (its rank pattern against the up rank) and what each discard of it leaves
+    int rk[5]                 # the sorted hand's ranks
+    int32_t rkey[13]          # each rank's evaluator key (of its s0 card)
+    int32_t key_h             # the hand's key
+    int a[13]                 # the cards of each rank neither the hand's nor the up card
+    int32_t key_x[32]         # the key of the cards a switch mask discards
+    int kbits[32]             # the ranks a mask keeps
+    int rep[32]               # the first mask discarding the same ranks (its leaves are shared)
+    bint valid[32]            # whether the mask may be switched (allowed[k])
+    int of_k[6][10]           # the valid masks of k cards
+    int n_k[6]
+
+
+cdef struct Sits:
+    # a group's situations: their sets of s0 ranks (SH, deduplicated), dead ranks per suit, and
+    # the suit of the cards each mask keeps (4: none kept, -1: not one suit)
+    int n_s
+    int n_sh
+    int shv[32]
+    int* sit_sh
+    int* dead
+    int8_t* ksuit
+    int8_t* fsuit
+
+
+cdef struct Drawn:
+    # one rank pattern of k drawn cards
+    int k
+    int64_t n                 # dealer hole-card sets after the draw: C(46 - k, 4)
+    bint force                # switching all five forces the raise
+    bint buy1                 # buying shares the one-card draws
+    int32_t key_d
+    int dbits                 # its ranks
+    bint distinct
+    int nd
+    int dr[5]                 # its ranks and their multiplicities
+    int dm[5]
+    int nm                    # the representative masks of k cards, and each one's final strength
+    int mk[32]
+    int sx[32]
+    int sb                    # buying: the best five of the six without a flush
+
+
+cdef void _hand(int ru, const int8_t* h, const uint8_t* allowed, const Rules* R, Hand* H) noexcept nogil:
+    """The hand's ranks and keys, and per switch mask what it discards and keeps."""
+    cdef int i = 0, j, r, k, mask, m2
+    H.key_h = 0
     for r in range(13):
-        rkey[r] = R.card_key[4 * r]
-        a[r] = 4 - h[r] - (1 if r == ru else 0)
+        H.rkey[r] = R.card_key[4 * r]
+        H.a[r] = 4 - h[r] - (1 if r == ru else 0)
         for j in range(h[r]):
-            rk[i] = r
+            H.rk[i] = r
             i += 1
     for i in range(5):
-        key_h += rkey[rk[i]]
+        H.key_h += H.rkey[H.rk[i]]
     for k in range(6):
-        n_k[k] = 0
+        H.n_k[k] = 0
     for mask in range(32):
         k = popcount5(mask)
-        valid[mask] = mask == 0 or allowed[k]
-        if valid[mask]:
-            of_k[k][n_k[k]] = mask
-            n_k[k] += 1
-        key_x[mask] = 0
-        kbits[mask] = 0
+        H.valid[mask] = mask == 0 or allowed[k]
+        if H.valid[mask]:
+            H.of_k[k][H.n_k[k]] = mask
+            H.n_k[k] += 1
+        H.key_x[mask] = 0
+        H.kbits[mask] = 0
         for i in range(5):
             if (mask >> i) & 1:
-                key_x[mask] += rkey[rk[i]]
+                H.key_x[mask] += H.rkey[H.rk[i]]
             else:
-                kbits[mask] |= 1 << rk[i]
-        rep[mask] = mask
+                H.kbits[mask] |= 1 << H.rk[i]
+        H.rep[mask] = mask
         for m2 in range(mask):
-            if popcount5(m2) == k and _same_ranks(mask, m2, rk):
-                rep[mask] = m2
+            if popcount5(m2) == k and _same_ranks(mask, m2, H.rk):
+                H.rep[mask] = m2
                 break
-    # the situations: their s0 ranks (SH), dead ranks per suit, the suit of their kept cards
-    n_sh = 0
-    for s in range(n_s):
-        sh13 = 0
+
+
+cdef void _situations(int ru, int64_t s_lo, const uint8_t[:, ::1] sit_cards, Sits* S) noexcept nogil:
+    """Each situation's s0 ranks (deduplicated into SH sets), dead ranks per suit, and the suit of
+    the cards each mask keeps."""
+    cdef int s, i, j, mask, suit, sh13
+    cdef int suits[5]
+    S.n_sh = 0
+    for s in range(S.n_s):
         for i in range(4):
-            dead[4 * s + i] = 0
+            S.dead[4 * s + i] = 0
         for i in range(5):
             suits[i] = sit_cards[s_lo + s, i] & 3
-            dead[4 * s + suits[i]] |= 1 << (sit_cards[s_lo + s, i] >> 2)
-        sh13 = dead[4 * s]
-        dead[4 * s] |= 1 << ru
+            S.dead[4 * s + suits[i]] |= 1 << (sit_cards[s_lo + s, i] >> 2)
+        sh13 = S.dead[4 * s]
+        S.dead[4 * s] |= 1 << ru
         j = -1
-        for i in range(n_sh):
-            if shv[i] == sh13:
+        for i in range(S.n_sh):
+            if S.shv[i] == sh13:
                 j = i
         if j < 0:
-            shv[n_sh] = sh13
-            j = n_sh
-            n_sh += 1
-        sit_sh[s] = j
+            S.shv[S.n_sh] = sh13
+            j = S.n_sh
+            S.n_sh += 1
+        S.sit_sh[s] = j
         for mask in range(32):
             suit = 4                  # none kept: any suit
             for i in range(5):
@@ -278,149 +282,210 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                     elif suit != suits[i]:
                         suit = -1
                         break
-            ksuit[32 * s + mask] = suit
-        fsuit[s] = ksuit[32 * s]              # the suit of a flush (all kept), -1 if none
-    for k in range(6):
-        buy1 = buy and k == 1                 # buying shares the one-card draws' leaves
-        if (k > 0 and not allowed[k] and not buy1) or studodds_cancelled(cancel):
-            continue
-        n = choose(UNSEEN - k, 4, binom)
-        force = forced5 and k == 5
-        nm = 0
-        for mask in range(32):
-            if popcount5(mask) == k and valid[mask] and rep[mask] == mask:
-                mk[nm] = mask
-                nm += 1
-        for t in range(d_off[k], d_off[k + 1]):
-            key_d = 0
-            dbits = 0
-            distinct = 1
-            nd = 0
-            ok = 1
-            for r in range(13):
-                a2[r] = a[r] - dvec[t, r]
-                if a2[r] < 0:
-                    ok = 0
-                if dvec[t, r]:
-                    key_d += dvec[t, r] * rkey[r]
-                    dbits |= 1 << r
-                    dr[nd] = r
-                    nd += 1
-                    if dvec[t, r] > 1:
-                        distinct = 0
-            if not ok:
+            S.ksuit[32 * s + mask] = suit
+        S.fsuit[s] = S.ksuit[32 * s]          # the suit of a flush (all kept), -1 if none
+
+
+cdef bint _drawn(const Hand* H, const int8_t* dv, const Rules* R, int* a2, Drawn* D) noexcept nogil:
+    """A draw rank pattern ``dv``: the cards left after it (a2), its key, ranks and multiplicities,
+    each representative mask's final strength and, when buying, the best five of six without a
+    flush; False when the deck cannot hold it."""
+    cdef int r, i, j, x
+    D.key_d = 0
+    D.dbits = 0
+    D.distinct = 1
+    D.nd = 0
+    for r in range(13):
+        a2[r] = H.a[r] - dv[r]
+        if a2[r] < 0:
+            return 0
+        if dv[r]:
+            D.key_d += dv[r] * H.rkey[r]
+            D.dbits |= 1 << r
+            D.dr[D.nd] = r
+            D.dm[D.nd] = dv[r]
+            D.nd += 1
+            if dv[r] > 1:
+                D.distinct = 0
+    for j in range(D.nm):
+        D.sx[D.mk[j]] = R.by_key[H.key_h - H.key_x[D.mk[j]] + D.key_d]
+    if D.buy1:
+        D.sb = R.by_key[H.key_h]
+        for i in range(5):
+            x = R.by_key[H.key_h - H.rkey[H.rk[i]] + D.key_d]
+            if x > D.sb:
+                D.sb = x
+    return 1
+
+
+cdef inline void _switch_leaf(int64_t* A, int sh, int64_t mult, int d0, const Drawn* D, const int64_t* cum,
+                              const Rules* R) noexcept nogil:
+    """One leaf of the non-flush draws: every representative mask's draws, and buying's."""
+    cdef int j
+    for j in range(D.nm):
+        _draw(A + (NA * sh + D.mk[j]) * NF, mult, D.sx[D.mk[j]], d0, cum, D.n, D.force, R)
+    if D.buy1:
+        _draw(A + (NA * sh + BUYA) * NF, mult, D.sb, d0, cum, D.n, 0, R)
+
+
+cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* A,
+                        const Rules* R) noexcept nogil:
+    """The draws without a flush, per set SH of s0 ranks: the leaves of the drawn ranks whose s0
+    card may be drawn (the shared traversal of enumerate/core/_rank_patterns.pxd)."""
+    cdef const int32_t* binom = binom_table()
+    cdef Leaves L
+    cdef int sh, sh13, i, r, o
+    cdef bint live0
+    for sh in range(S.n_sh):
+        sh13 = S.shv[sh]
+        leaves_start(&L)
+        for i in range(D.nd):
+            r = D.dr[i]
+            live0 = r != ru and not (sh13 >> r) & 1
+            o = H.a[r] - live0
+            if live0 and o >= D.dm[i] - 1:
+                leaves_option(&L, choose(o, D.dm[i] - 1, binom), 1 << r, 0)
+            if o >= D.dm[i]:
+                leaves_option(&L, choose(o, D.dm[i], binom), 0, 0)
+            leaves_rank(&L)
+        leaves_first(&L, 1, sh13, 0)
+        while True:
+            _switch_leaf(A, sh, L.pre_m[L.n], mask12(L.pre_b0[L.n], ru), D, cum, R)
+            if not leaves_next(&L):
+                break
+
+
+cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
+                       const Rules* R) noexcept nogil:
+    """The draws that complete a flush, situation by situation: each mask's flush draws valued as
+    the flush instead of the non-flush hand the leaves counted."""
+    cdef int s, j, mask, suit, sigma, d0, stf
+    cdef int64_t* row
+    for s in range(S.n_s):
+        for j in range(H.n_k[D.k]):
+            mask = H.of_k[D.k][j]
+            suit = S.ksuit[32 * s + mask]
+            if suit < 0:
                 continue
-            rank_part(a2, hole_i, binom, cum)
-            for j in range(nm):
-                sx[mk[j]] = R.by_key[key_h - key_x[mk[j]] + key_d]
-            if buy1:                          # the best five of the six without a flush
-                sb = R.by_key[key_h]
-                for i in range(5):
-                    x = R.by_key[key_h - rkey[rk[i]] + key_d]
-                    if x > sb:
-                        sb = x
-            # the non-flush leaves, per set SH
-            for sh in range(n_sh):
-                sh13 = shv[sh]
-                for i in range(nd):
-                    r = dr[i]
-                    live0 = r != ru and not (sh13 >> r) & 1
-                    o = a[r] - live0
-                    n_opt[i] = 0
-                    if live0 and o >= dvec[t, r] - 1:
-                        opt_m[i][n_opt[i]] = choose(o, dvec[t, r] - 1, binom)
-                        opt_b[i][n_opt[i]] = 1 << r
-                        n_opt[i] += 1
-                    if o >= dvec[t, r]:
-                        opt_m[i][n_opt[i]] = choose(o, dvec[t, r], binom)
-                        opt_b[i][n_opt[i]] = 0
-                        n_opt[i] += 1
-                pre_m[0] = 1
-                pre_b[0] = sh13
-                for depth in range(nd):
-                    idx[depth] = 0
-                    pre_m[depth + 1] = pre_m[depth] * opt_m[depth][0]
-                    pre_b[depth + 1] = pre_b[depth] | opt_b[depth][0]
-                while True:
-                    mult = pre_m[nd]
-                    d0 = mask12(pre_b[nd], ru)
-                    for j in range(nm):
-                        _draw(A + (NA * sh + mk[j]) * NF, mult, sx[mk[j]], d0, cum, n, force, R)
-                    if buy1:
-                        _draw(A + (NA * sh + BUYA) * NF, mult, sb, d0, cum, n, 0, R)
-                    depth = odometer_next(idx, n_opt, nd)
-                    if depth < 0:
-                        break
-                    for i in range(depth, nd):
-                        pre_m[i + 1] = pre_m[i] * opt_m[i][idx[i]]
-                        pre_b[i + 1] = pre_b[i] | opt_b[i][idx[i]]
-            if not distinct:
+            for sigma in range(0 if suit == 4 else suit, (3 if suit == 4 else suit) + 1):
+                if D.dbits & S.dead[4 * s + sigma]:
+                    continue
+                d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
+                stf = R.by_flush[H.kbits[mask] | D.dbits]
+                row = C + (<int64_t>NA * s + mask) * NF
+                _draw(row, 1, stf, d0, cum, D.n, D.force, R)
+                _draw(row, -1, D.sx[H.rep[mask]], d0, cum, D.n, D.force, R)
+
+
+cdef void _buy_fixes(int ru, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
+                     const Rules* R) noexcept nogil:
+    """Buying: the draws that give the six cards a flush (five of a suit), situation by situation."""
+    cdef int s, sigma, r, hs, stf, x, d0
+    cdef int64_t* row
+    for s in range(S.n_s):
+        for sigma in range(4):
+            if D.dbits & S.dead[4 * s + sigma]:
+                continue              # the drawn card is the player's or the up card
+            hs = S.shv[S.sit_sh[s]] if sigma == 0 else S.dead[4 * s + sigma]
+            stf = -1
+            if S.fsuit[s] == sigma:     # six suited cards: the best five of them
+                for r in range(13):
+                    if ((hs | D.dbits) >> r) & 1:
+                        x = R.by_flush[(hs | D.dbits) & ~(1 << r)]
+                        if x > stf:
+                            stf = x
+            elif S.fsuit[s] >= 0:       # the hand's own flush
+                stf = R.by_flush[S.shv[S.sit_sh[s]] if S.fsuit[s] == 0 else S.dead[4 * s + S.fsuit[s]]]
+            elif popcount32(hs) == 4:   # four of the drawn card's suit
+                stf = R.by_flush[hs | D.dbits]
+            if stf <= D.sb:
                 continue
-            # the flush corrections, per situation
-            for s in range(n_s):
-                for j in range(n_k[k]):
-                    mask = of_k[k][j]
-                    suit = ksuit[32 * s + mask]
-                    if suit < 0:
-                        continue
-                    lo_s = 0 if suit == 4 else suit
-                    hi_s = 3 if suit == 4 else suit
-                    for sigma in range(lo_s, hi_s + 1):
-                        if dbits & dead[4 * s + sigma]:
-                            continue
-                        d0 = mask12(shv[sit_sh[s]] | (dbits if sigma == 0 else 0), ru)
-                        stf = R.by_flush[kbits[mask] | dbits]
-                        row = C + (<int64_t>NA * s + mask) * NF
-                        _draw(row, 1, stf, d0, cum, n, force, R)
-                        _draw(row, -1, sx[rep[mask]], d0, cum, n, force, R)
-            if not buy1:
-                continue
-            # buying: the draws that give the six cards a flush (five of a suit), per situation
-            for s in range(n_s):
-                for sigma in range(4):
-                    if dbits & dead[4 * s + sigma]:
-                        continue              # the drawn card is the player's or the up card
-                    hs = shv[sit_sh[s]] if sigma == 0 else dead[4 * s + sigma]
-                    stf = -1
-                    if fsuit[s] == sigma:     # six suited cards: the best five of them
-                        for r in range(13):
-                            if ((hs | dbits) >> r) & 1:
-                                x = R.by_flush[(hs | dbits) & ~(1 << r)]
-                                if x > stf:
-                                    stf = x
-                    elif fsuit[s] >= 0:       # the hand's own flush
-                        stf = R.by_flush[shv[sit_sh[s]] if fsuit[s] == 0 else dead[4 * s + fsuit[s]]]
-                    elif popcount32(hs) == 4:  # four of the drawn card's suit
-                        stf = R.by_flush[hs | dbits]
-                    if stf <= sb:
-                        continue
-                    d0 = mask12(shv[sit_sh[s]] | (dbits if sigma == 0 else 0), ru)
-                    row = C + (<int64_t>NA * s + BUYA) * NF
-                    _draw(row, 1, stf, d0, cum, n, 0, R)
-                    _draw(row, -1, sb, d0, cum, n, 0, R)
-    # each situation's best action, summed by its kind with the situation's weight
-    for s in range(n_s):
+            d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
+            row = C + (<int64_t>NA * s + BUYA) * NF
+            _draw(row, 1, stf, d0, cum, D.n, 0, R)
+            _draw(row, -1, D.sb, d0, cum, D.n, 0, R)
+
+
+cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int64_t* A, const int64_t* C,
+                    const int64_t[::1] sit_w, bint buy, const int64_t* tden, const int64_t* fee_num,
+                    int64_t fee_den, int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised,
+                    const int32_t* cancel) noexcept nogil:
+    """Each situation's best action, its sums added by the action's kind with the situation's
+    weight, and the value of keeping (the check against the count table)."""
+    cdef int s, bm, k, rb, i
+    cdef int64_t w
+    cdef int64_t tot[NF]
+    for s in range(S.n_s):
         if studodds_cancelled(cancel):
             break
         w = sit_w[s_lo + s]
-        bm = _best(s, A, C, sit_sh, rep, valid, buy, tden, fee_num, fee_den)
+        bm = _best(s, A, C, S.sit_sh, H.rep, H.valid, buy, tden, fee_num, fee_den)
         k = 6 if bm == BUYA else popcount5(bm)
-        rb = BUYA if bm == BUYA else rep[bm]
+        rb = BUYA if bm == BUYA else H.rep[bm]
         for i in range(NF):
-            tot[i] = A[(NA * sit_sh[s] + rb) * NF + i] + C[(<int64_t>NA * s + bm) * NF + i]
+            tot[i] = A[(NA * S.sit_sh[s] + rb) * NF + i] + C[(<int64_t>NA * s + bm) * NF + i]
         best[s_lo + s] = <int8_t>bm
-        keep_raised[s_lo + s] = (A[(NA * sit_sh[s]) * NF + 1] + C[(<int64_t>NA * s) * NF + 1]) > 0
+        keep_raised[s_lo + s] = (A[(NA * S.sit_sh[s]) * NF + 1] + C[(<int64_t>NA * s) * NF + 1]) > 0
         acc[KF * k] += w
         acc[KF * k + 1] += <int128>w * tot[0]
         acc[KF * k + 2] += <int128>w * tot[1]
         for i in range(80):
             acc[KF * k + 3 + i] += <int128>w * tot[2 + i]
-        acc[GF - 1] += <int128>w * (A[(NA * sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF])
+        acc[GF - 1] += <int128>w * (A[(NA * S.sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF])
+
+
+cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint8_t[:, ::1] sit_cards,
+                 const int64_t[::1] sit_w, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
+                 const uint8_t[:, ::1] hole_i, const uint8_t* allowed, bint forced5,
+                 const int64_t* tden, const int64_t* fee_num, int64_t fee_den, const Rules* R,
+                 int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel) noexcept nogil:
+    """A group's sums: for every number k of cards drawn (allowed[k]; allowed[6]: buying, with the
+    one-card draws) and every draw rank pattern of k cards, the rank part of the dealer's hole
+    patterns, the non-flush leaves per SH set (array A, by set and mask) and the flush
+    corrections per situation (array C, by situation and mask); then each situation's best."""
+    cdef Hand H
+    cdef Sits S
+    cdef Drawn D
+    cdef int a2[13]
+    cdef int k, mask
+    cdef Py_ssize_t t
+    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
+    S.n_s = <int>(s_hi - s_lo)
+    S.sit_sh = <int*>malloc(S.n_s * sizeof(int))
+    S.dead = <int*>malloc(S.n_s * 4 * sizeof(int))
+    S.ksuit = <int8_t*>malloc(S.n_s * 32 * sizeof(int8_t))
+    S.fsuit = <int8_t*>malloc(S.n_s * sizeof(int8_t))
+    cdef int64_t* A = <int64_t*>calloc(32 * NA * NF, sizeof(int64_t))
+    cdef int64_t* C = <int64_t*>calloc(<int64_t>S.n_s * NA * NF, sizeof(int64_t))
+    _hand(ru, h, allowed, R, &H)
+    _situations(ru, s_lo, sit_cards, &S)
+    for k in range(6):
+        D.k = k
+        D.buy1 = allowed[6] and k == 1
+        if (k > 0 and not allowed[k] and not D.buy1) or studodds_cancelled(cancel):
+            continue
+        D.n = choose(UNSEEN - k, 4, binom_table())
+        D.force = forced5 and k == 5
+        D.nm = 0
+        for mask in range(32):
+            if popcount5(mask) == k and H.valid[mask] and H.rep[mask] == mask:
+                D.mk[D.nm] = mask
+                D.nm += 1
+        for t in range(d_off[k], d_off[k + 1]):
+            if not _drawn(&H, &dvec[t, 0], R, a2, &D):
+                continue
+            rank_part(a2, hole_i, binom_table(), cum)
+            _plain_leaves(ru, &H, &S, &D, cum, A, R)
+            if D.distinct:
+                _flush_fixes(ru, &H, &S, &D, cum, C, R)
+                if D.buy1:
+                    _buy_fixes(ru, &S, &D, cum, C, R)
+    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, fee_num, fee_den, acc, best, keep_raised, cancel)
     free(cum)
-    free(sit_sh)
-    free(dead)
-    free(ksuit)
-    free(fsuit)
+    free(S.sit_sh)
+    free(S.dead)
+    free(S.ksuit)
+    free(S.fsuit)
     free(A)
     free(C)
 
