@@ -57,7 +57,8 @@ from evaluator._eval cimport binom_table
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport choose
-from enumerate.core._rank_patterns cimport MASKS, flush_move, flush_subset_sums, klass, mask12, odometer_next, rank_part
+from enumerate.core._rank_patterns cimport (MASKS, Leaves, flush_move, flush_subset_sums, klass, leaves_first, leaves_next,
+                                            leaves_option, leaves_rank, leaves_start, mask12, rank_part)
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -239,197 +240,227 @@ cdef inline void _pair(int64_t m, const Box* p, const Box* q, int64_t scale, Acc
     acc.v[59] += <int128>m * q.square
 
 
+cdef struct Player:
+    # the player's hand (a rank pattern against the up rank), as a flush (fl: distinct ranks, each
+    # rank's s0 card his) and not (nf): its counts before any other hand, the s0 flush tables by
+    # D0, the normal game's decision by SP, its category
+    int a0[13]                # the cards of each rank neither his nor the up card
+    int prank
+    int pmask
+    bint distinct
+    int cat_nf
+    int cat_fl
+    int32_t cuts_nf[3]
+    int32_t cuts_fl[3]
+    int32_t* g_nf
+    int32_t* g_fl
+    uint8_t usual_nf[MASKS]
+    uint8_t usual_fl[MASKS]
+
+
+cdef struct Other:
+    # the other hand (a rank pattern) at one player pattern: the player's counts with it out of
+    # play; as a second box, its ranks, whether it can be a flush (an s0 flush), its cuts
+    int64_t s_nf[3]
+    int64_t s_fl[3]
+    int qmask
+    bint q_distinct
+    bint q_s0
+    bint disjoint
+    const int32_t* qc_nf
+    const int32_t* qc_fl
+    int qcat_nf
+    int qcat_fl
+
+
+cdef struct Pair:
+    # the four boxes of a leaf: the player's and the other's, each as a flush and not
+    Box p_nf
+    Box p_fl
+    Box q_nf
+    Box q_fl
+
+
+cdef void _player(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
+                  const uint8_t[:, ::1] hole_i, int iq, const int32_t[::1] fl_mask, const int16_t[::1] fl_st,
+                  const int16_t[::1] fl_nf, int qual, const int64_t* coef, const int64_t[::1] c_win,
+                  const int64_t[::1] thr, int64_t* cum, Player* P) noexcept nogil:
+    """The player's side of a pattern: his ranks, cuts, s0 flush tables and normal decisions."""
+    cdef int r
+    cdef int64_t n_nf[3]
+    cdef int64_t n_fl[3]
+    P.prank = 0
+    P.distinct = 1
+    P.cat_nf = cat_nf
+    P.cat_fl = cat_fl
+    for r in range(13):
+        if p[r] > 0:
+            P.prank |= 1 << r
+        P.a0[r] = 4 - p[r] - (1 if r == ru else 0)
+        if p[r] > 1:
+            P.distinct = 0
+    P.pmask = mask12(P.prank, ru)
+    P.cuts_nf[0] = iq
+    P.cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
+    P.cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
+    P.cuts_fl[0] = P.cuts_fl[1] = P.cuts_fl[2] = 0
+    _flush_table(sp_nf, qual, fl_mask, fl_st, fl_nf, P.g_nf)
+    rank_part(P.a0, hole_i, binom_table(), cum)
+    _counts(cum, P.cuts_nf, n_nf)
+    _normal_decisions(cat_nf, n_nf, P.g_nf, P.pmask, coef, c_win, thr, P.usual_nf)
+    if P.distinct:
+        P.cuts_fl[0] = iq
+        P.cuts_fl[1] = pcuts[2] if pcuts[2] > iq else iq
+        P.cuts_fl[2] = pcuts[3] if pcuts[3] > iq else iq
+        _flush_table(sp_fl, qual, fl_mask, fl_st, fl_nf, P.g_fl)
+        _counts(cum, P.cuts_fl, n_fl)
+        _normal_decisions(cat_fl, n_fl, P.g_fl, P.pmask, coef, c_win, thr, P.usual_fl)
+
+
+cdef bint _other(int ru, const Player* P, const int8_t* q, Py_ssize_t t, const uint8_t[:, ::1] hole_i,
+                 bint pairs, const int32_t[:, ::1] qcuts, const int8_t[:, ::1] qcat, int64_t* cum,
+                 Other* O) noexcept nogil:
+    """The other hand ``q`` (the t-th pattern): the player's counts with it out of play, and as a
+    second box its ranks and cuts; False when the deck cannot hold both."""
+    cdef int a[13]
+    cdef int r, qrank = 0
+    for r in range(13):
+        a[r] = P.a0[r] - q[r]
+        if a[r] < 0:
+            return 0
+    rank_part(a, hole_i, binom_table(), cum)
+    _counts(cum, P.cuts_nf, O.s_nf)
+    if P.distinct:
+        _counts(cum, P.cuts_fl, O.s_fl)
+    if pairs:
+        O.q_distinct = 1
+        for r in range(13):
+            if q[r] > 0:
+                qrank |= 1 << r
+            if q[r] > 1:
+                O.q_distinct = 0
+        O.qmask = mask12(qrank, ru)
+        O.q_s0 = O.q_distinct and q[ru] == 0
+        O.disjoint = (P.prank & qrank) == 0
+        O.qc_nf = &qcuts[t, 0]
+        O.qc_fl = &qcuts[t, 5]
+        O.qcat_nf = qcat[t, 0]
+        O.qcat_fl = qcat[t, 1]
+    return 1
+
+
+cdef int64_t _options(int ru, const int8_t* p, const int8_t* q, Leaves* L) noexcept nogil:
+    """The leaves of the pair of patterns: per rank whose s0 card may be the player's (b0), the
+    other hand's (b1) or neither, the number of assignments; returns the up rank's share."""
+    cdef const int32_t* binom = binom_table()
+    cdef int r, pr, qr, bit
+    leaves_start(L)
+    for r in range(13):
+        pr = p[r]
+        qr = q[r]
+        if r == ru or pr + qr == 0:
+            continue
+        bit = 1 << (r if r < ru else r - 1)
+        if pr >= 1:
+            leaves_option(L, choose(3, pr - 1, binom) * choose(4 - pr, qr, binom), bit, 0)
+        if qr >= 1:
+            leaves_option(L, choose(3, pr, binom) * choose(3 - pr, qr - 1, binom), 0, bit)
+        leaves_option(L, choose(3, pr, binom) * choose(3 - pr, qr, binom), 0, 0)
+        leaves_rank(L)
+    return choose(3, p[ru], binom) * choose(3 - p[ru], q[ru], binom)
+
+
+cdef inline int _seen_leaf(int64_t mm, int sp, int d0, const int8_t* p, int ru, const Player* P, const Other* O,
+                           const int64_t* coef, const int64_t[::1] c_win, Acc* acc) noexcept nogil:
+    """The player's box at a leaf (mm assignments, his s0 ranks sp, the dead s0 ranks d0), seeing
+    the other hand: valued as a flush where his s0 cards make one, else not.  Returns his state:
+    0 not a flush, 1 an s0 flush, 2 a flush in another suit or not."""
+    cdef int64_t m_fl
+    if P.distinct and sp == P.pmask and p[ru] == 0:
+        _leaf(mm, P.cat_fl, O.s_fl, P.g_fl, d0, P.usual_fl[sp], coef, c_win, acc)
+        return 1
+    if P.distinct and sp == 0:
+        m_fl = mm // 81
+        _leaf(m_fl, P.cat_fl, O.s_fl, P.g_fl, d0, P.usual_fl[0], coef, c_win, acc)
+        _leaf(mm - m_fl, P.cat_nf, O.s_nf, P.g_nf, d0, P.usual_nf[0], coef, c_win, acc)
+        return 2
+    _leaf(mm, P.cat_nf, O.s_nf, P.g_nf, d0, P.usual_nf[sp], coef, c_win, acc)
+    return 0
+
+
+cdef inline void _pair_leaf(int64_t mm, int p_state, int sq, int d0, const Player* P, const Other* O,
+                            const int64_t* cum, const int16_t[:, ::1] bank, int bq, const int64_t* coef,
+                            const int64_t[::1] c_win, Pair* B, Acc* acc) noexcept nogil:
+    """Both boxes at a leaf: each as a flush and as not, where its assignments hold it (the other
+    box's s0 ranks sq), and the four pairs of them by their shares."""
+    cdef int q_state = 0
+    cdef int64_t m_pf, m_qf, m_ff
+    if O.q_s0 and sq == O.qmask:
+        q_state = 1
+    elif O.q_distinct and sq == 0:
+        q_state = 2
+    m_pf = mm // 81 if p_state == 2 else (mm if p_state == 1 else 0)
+    m_qf = mm // 81 if q_state == 2 else (mm if q_state == 1 else 0)
+    m_ff = m_pf if q_state == 1 else (m_qf if p_state == 1 else 0)
+    if p_state == 2 and q_state == 2:
+        m_ff = 6 + (3 if O.disjoint else 0)
+    if m_pf:
+        _player_box(O.s_fl, P.g_fl, d0, P.cat_fl, coef, c_win, &B.p_fl)
+    if mm - m_pf:
+        _player_box(O.s_nf, P.g_nf, d0, P.cat_nf, coef, c_win, &B.p_nf)
+    if m_qf:
+        _other_box(cum, O.qc_fl, bank, bq, d0, O.qcat_fl, coef, c_win, &B.q_fl)
+    if mm - m_qf:
+        _other_box(cum, O.qc_nf, bank, bq, d0, O.qcat_nf, coef, c_win, &B.q_nf)
+    if m_ff:
+        _pair(m_ff, &B.p_fl, &B.q_fl, coef[3], acc)
+    if m_pf - m_ff:
+        _pair(m_pf - m_ff, &B.p_fl, &B.q_nf, coef[3], acc)
+    if m_qf - m_ff:
+        _pair(m_qf - m_ff, &B.p_nf, &B.q_fl, coef[3], acc)
+    if mm - m_pf - m_qf + m_ff:
+        _pair(mm - m_pf - m_qf + m_ff, &B.p_nf, &B.q_nf, coef[3], acc)
+
+
 cdef void _pattern(int ru, const int8_t* p, int sp_nf, int sp_fl, int cat_nf, int cat_fl, const int32_t* pcuts,
                    const int8_t[:, ::1] qvec, const uint8_t[:, ::1] hole_i, int iq,
                    const int32_t[::1] fl_mask, const int16_t[::1] fl_st, const int16_t[::1] fl_nf, int qual,
                    const int64_t* coef, const int64_t[::1] c_win, const int64_t[::1] thr,
                    bint pairs, const int32_t[:, ::1] qcuts, const int8_t[:, ::1] qcat, const int16_t[:, ::1] bank,
                    int bq, const int32_t* cancel, Acc* acc) noexcept nogil:
-    cdef const int32_t* binom = binom_table()
-    cdef int32_t* g_nf = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
-    cdef int32_t* g_fl = NULL
-    cdef int a0[13]
-    cdef int a[13]
-    cdef int32_t cuts_nf[3]
-    cdef int32_t cuts_fl[3]
-    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
-    cdef int64_t n_nf[3]
-    cdef int64_t n_fl[3]
-    cdef uint8_t usual_nf[MASKS]
-    cdef uint8_t usual_fl[MASKS]
-    cdef int64_t s_nf[3]
-    cdef int64_t s_fl[3]
-    # the leaf odometer: per rank up to three (multiplicity, SP bit, SQ bit) options
-    cdef int64_t opt_m[10][3]
-    cdef int opt_p[10][3]
-    cdef int opt_q[10][3]
-    cdef int n_opt[10]
-    cdef int idx[10]
-    cdef int64_t pre_m[11]
-    cdef int pre_p[11]
-    cdef int pre_q[11]
-    cdef int r, j, k, depth, bit, pmask = 0, ok, distinct = 1, n_ranks, d0
-    cdef int pr, qr, qmask = 0, q_distinct = 0, q_s0 = 0, p_state, q_state, disjoint = 0, prank = 0, qrank = 0
-    cdef int64_t base, mm, m_fl, m_pf, m_qf, m_ff
-    cdef Box p_nf, p_fl, q_nf, q_fl
-    cdef const int32_t* qc_nf = NULL
-    cdef const int32_t* qc_fl = NULL
+    """A player pattern against every other hand's pattern: the leaves of each pair (the shared
+    traversal of enumerate/core/_rank_patterns.pxd), each valued by _seen_leaf and, counted as
+    pairs, by _pair_leaf."""
+    cdef Player P
+    cdef Other O
+    cdef Pair B
+    cdef Leaves L
+    cdef int p_state, sp, sq
     cdef Py_ssize_t t
-    # a box is made before any sub-leaf that reads it (its share of the assignments is not 0)
-    memset(&p_nf, 0, sizeof(Box))
-    memset(&p_fl, 0, sizeof(Box))
-    memset(&q_nf, 0, sizeof(Box))
-    memset(&q_fl, 0, sizeof(Box))
-    for k in range(3):
-        n_fl[k] = 0
-        s_fl[k] = 0
-        cuts_fl[k] = 0
-    for r in range(13):
-        if p[r] > 0:
-            prank |= 1 << r
-        a0[r] = 4 - p[r] - (1 if r == ru else 0)
-        if p[r] > 1:
-            distinct = 0
-    pmask = mask12(prank, ru)
-    cuts_nf[0] = iq
-    cuts_nf[1] = pcuts[0] if pcuts[0] > iq else iq
-    cuts_nf[2] = pcuts[1] if pcuts[1] > iq else iq
-    _flush_table(sp_nf, qual, fl_mask, fl_st, fl_nf, g_nf)
-    rank_part(a0, hole_i, binom, cum)
-    _counts(cum, cuts_nf, n_nf)
-    _normal_decisions(cat_nf, n_nf, g_nf, pmask, coef, c_win, thr, usual_nf)
-    if distinct:
-        g_fl = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
-        cuts_fl[0] = iq
-        cuts_fl[1] = pcuts[2] if pcuts[2] > iq else iq
-        cuts_fl[2] = pcuts[3] if pcuts[3] > iq else iq
-        _flush_table(sp_fl, qual, fl_mask, fl_st, fl_nf, g_fl)
-        _counts(cum, cuts_fl, n_fl)
-        _normal_decisions(cat_fl, n_fl, g_fl, pmask, coef, c_win, thr, usual_fl)
+    cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
+    P.g_nf = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
+    P.g_fl = <int32_t*>malloc(MASKS * 3 * sizeof(int32_t))
+    memset(&B, 0, sizeof(Pair))      # a box is made before any sub-leaf that reads it
+    memset(&O, 0, sizeof(Other))
+    _player(ru, p, sp_nf, sp_fl, cat_nf, cat_fl, pcuts, hole_i, iq, fl_mask, fl_st, fl_nf, qual, coef, c_win, thr,
+            cum, &P)
     for t in range(qvec.shape[0]):
         if studodds_cancelled(cancel):
             break
-        ok = 1
-        for r in range(13):
-            a[r] = a0[r] - qvec[t, r]
-            if a[r] < 0:
-                ok = 0
-        if not ok:
+        if not _other(ru, &P, &qvec[t, 0], t, hole_i, pairs, qcuts, qcat, cum, &O):
             continue
-        rank_part(a, hole_i, binom, cum)
-        _counts(cum, cuts_nf, s_nf)
-        if distinct:
-            _counts(cum, cuts_fl, s_fl)
-        if pairs:
-            # the partner box's ranks, whether it can be a flush (and an s0 flush), its cuts
-            qrank = 0
-            q_distinct = 1
-            for r in range(13):
-                if qvec[t, r] > 0:
-                    qrank |= 1 << r
-                if qvec[t, r] > 1:
-                    q_distinct = 0
-            qmask = mask12(qrank, ru)
-            q_s0 = q_distinct and qvec[t, ru] == 0
-            disjoint = (prank & qrank) == 0
-            qc_nf = &qcuts[t, 0]
-            qc_fl = &qcuts[t, 5]
-        # the ranks whose s0 card may be the player's or the partner's, and their options
-        base = choose(3, p[ru], binom) * choose(3 - p[ru], qvec[t, ru], binom)
-        n_ranks = 0
-        for r in range(13):
-            pr = p[r]
-            qr = qvec[t, r]
-            if r == ru or pr + qr == 0:
-                continue
-            bit = 1 << (r if r < ru else r - 1)
-            k = 0
-            if pr >= 1:
-                mm = choose(3, pr - 1, binom) * choose(4 - pr, qr, binom)
-                if mm:
-                    opt_m[n_ranks][k] = mm
-                    opt_p[n_ranks][k] = bit
-                    opt_q[n_ranks][k] = 0
-                    k += 1
-            if qr >= 1:
-                mm = choose(3, pr, binom) * choose(3 - pr, qr - 1, binom)
-                if mm:
-                    opt_m[n_ranks][k] = mm
-                    opt_p[n_ranks][k] = 0
-                    opt_q[n_ranks][k] = bit
-                    k += 1
-            mm = choose(3, pr, binom) * choose(3 - pr, qr, binom)
-            if mm:
-                opt_m[n_ranks][k] = mm
-                opt_p[n_ranks][k] = 0
-                opt_q[n_ranks][k] = 0
-                k += 1
-            n_opt[n_ranks] = k
-            n_ranks += 1
-        # walk every leaf: an odometer over the ranks' options
-        pre_m[0] = base
-        pre_p[0] = 0
-        pre_q[0] = 0
-        for depth in range(n_ranks):
-            idx[depth] = 0
-            pre_m[depth + 1] = pre_m[depth] * opt_m[depth][0]
-            pre_p[depth + 1] = pre_p[depth] | opt_p[depth][0]
-            pre_q[depth + 1] = pre_q[depth] | opt_q[depth][0]
+        leaves_first(&L, _options(ru, p, &qvec[t, 0], &L), 0, 0)
         while True:
-            mm = pre_m[n_ranks]
-            d0 = pre_p[n_ranks] | pre_q[n_ranks]
-            # p_state / q_state: 0 not a flush, 1 an s0 flush, 2 a flush in another suit or not
-            p_state = 0
-            if distinct and pre_p[n_ranks] == pmask and p[ru] == 0:
-                p_state = 1
-                _leaf(mm, cat_fl, s_fl, g_fl, d0, usual_fl[pre_p[n_ranks]], coef, c_win, acc)
-            elif distinct and pre_p[n_ranks] == 0:
-                p_state = 2
-                m_fl = mm // 81
-                _leaf(m_fl, cat_fl, s_fl, g_fl, d0, usual_fl[0], coef, c_win, acc)
-                _leaf(mm - m_fl, cat_nf, s_nf, g_nf, d0, usual_nf[0], coef, c_win, acc)
-            else:
-                _leaf(mm, cat_nf, s_nf, g_nf, d0, usual_nf[pre_p[n_ranks]], coef, c_win, acc)
+            sp = L.pre_b0[L.n]
+            sq = L.pre_b1[L.n]
+            p_state = _seen_leaf(L.pre_m[L.n], sp, sp | sq, p, ru, &P, &O, coef, c_win, acc)
             if pairs:
-                q_state = 0
-                if q_s0 and pre_q[n_ranks] == qmask:
-                    q_state = 1
-                elif q_distinct and pre_q[n_ranks] == 0:
-                    q_state = 2
-                m_pf = mm // 81 if p_state == 2 else (mm if p_state == 1 else 0)
-                m_qf = mm // 81 if q_state == 2 else (mm if q_state == 1 else 0)
-                m_ff = m_pf if q_state == 1 else (m_qf if p_state == 1 else 0)
-                if p_state == 2 and q_state == 2:
-                    m_ff = 6 + (3 if disjoint else 0)
-                # each box once a leaf, as a flush and as not, where its assignments hold it
-                if m_pf:
-                    _player_box(s_fl, g_fl, d0, cat_fl, coef, c_win, &p_fl)
-                if mm - m_pf:
-                    _player_box(s_nf, g_nf, d0, cat_nf, coef, c_win, &p_nf)
-                if m_qf:
-                    _other_box(cum, qc_fl, bank, bq, d0, qcat[t, 1], coef, c_win, &q_fl)
-                if mm - m_qf:
-                    _other_box(cum, qc_nf, bank, bq, d0, qcat[t, 0], coef, c_win, &q_nf)
-                if m_ff:
-                    _pair(m_ff, &p_fl, &q_fl, coef[3], acc)
-                if m_pf - m_ff:
-                    _pair(m_pf - m_ff, &p_fl, &q_nf, coef[3], acc)
-                if m_qf - m_ff:
-                    _pair(m_qf - m_ff, &p_nf, &q_fl, coef[3], acc)
-                if mm - m_pf - m_qf + m_ff:
-                    _pair(mm - m_pf - m_qf + m_ff, &p_nf, &q_nf, coef[3], acc)
-            # next leaf
-            depth = odometer_next(idx, n_opt, n_ranks)
-            if depth < 0:
+                _pair_leaf(L.pre_m[L.n], p_state, sq, sp | sq, &P, &O, cum, bank, bq, coef, c_win, &B, acc)
+            if not leaves_next(&L):
                 break
-            for k in range(depth, n_ranks):
-                pre_m[k + 1] = pre_m[k] * opt_m[k][idx[k]]
-                pre_p[k + 1] = pre_p[k] | opt_p[k][idx[k]]
-                pre_q[k + 1] = pre_q[k] | opt_q[k][idx[k]]
-    free(g_nf)
+    free(P.g_nf)
+    free(P.g_fl)
     free(cum)
-    if g_fl != NULL:
-        free(g_fl)
 
 
 def value_patterns(int ru, const int8_t[:, ::1] pvec, const int16_t[::1] sp_nf, const int16_t[::1] sp_fl,

@@ -287,6 +287,48 @@ cdef int _sweep_share(const Holes* h, const Counters* at_q, int m, int q, const 
     return 0
 
 
+cdef void _sort_queries(const int16_t* query_strength, int64_t n_queries, int q, int64_t* qstart,
+                        int32_t* order) noexcept nogil:
+    """The queries from the qualifier up in increasing strength (a counting sort): those of
+    strength s are order[qstart[s]:qstart[s + 1]].  Those below it lose to every qualifying dealer
+    (no win, no tie) and are left out."""
+    cdef int64_t p
+    cdef int s
+    for p in range(n_queries):
+        if query_strength[p] >= q:
+            qstart[query_strength[p] + 1] += 1
+    for s in range(N_STRENGTHS):
+        qstart[s + 1] += qstart[s]
+    for p in range(n_queries):
+        s = query_strength[p]
+        if s >= q:
+            order[qstart[s]] = <int32_t>p
+            qstart[s] += 1
+    for s in range(N_STRENGTHS, 0, -1):
+        qstart[s] = qstart[s - 1]
+    qstart[0] = 0
+
+
+cdef void _no_qualify(const Holes* h, Counters* at_q, int m, int q, const uint32_t* sets, int64_t n_sets,
+                      const int64_t* complete, int32_t* nq, int n_threads, const int32_t* binom) noexcept nogil:
+    """The counters at the qualifier (every dealer hole set below it added), and every set's
+    no-qualify count: a set's own by inclusion-exclusion, a complete run's by its top card."""
+    cdef int64_t t, i
+    cdef int k
+    for t in range(h.start[q]):
+        _add(at_q, h.labels[t], binom)
+    for i in prange(n_sets, num_threads=n_threads, schedule="static"):
+        if not _in_complete_run(i, complete, m, binom):
+            nq[i] = _set_below(at_q, sets[i], binom)
+    for k in range(6):
+        if complete[k] >= 0:
+            if k == 0:
+                nq[complete[0]] = <int32_t>at_q.added
+                continue
+            for t in prange(choose(m, k - 1, binom), num_threads=n_threads, schedule="static"):
+                _below_under_top(at_q, t, k, m, nq + complete[k], binom)
+
+
 cdef int dead_counts(const uint8_t* unseen, int m, int up, int q,
                      const uint32_t* sets, int64_t n_sets, const int64_t* complete,
                      const int32_t* query_set, const int16_t* query_strength, int64_t n_queries,
@@ -318,38 +360,12 @@ cdef int dead_counts(const uint8_t* unseen, int m, int up, int q,
     if qstart == NULL or order == NULL or results == NULL:
         status = -1
     if status == 0:
-        # the queries from the qualifier up in increasing strength (a counting sort); those below
-        # it lose to every qualifying dealer: no win, no tie
-        for p in range(n_queries):
-            if query_strength[p] >= q:
-                qstart[query_strength[p] + 1] += 1
-        for s in range(N_STRENGTHS):
-            qstart[s + 1] += qstart[s]
-        for p in range(n_queries):
-            s = query_strength[p]
-            if s >= q:
-                order[qstart[s]] = <int32_t>p
-                qstart[s] += 1
-        for s in range(N_STRENGTHS, 0, -1):
-            qstart[s] = qstart[s - 1]
-        qstart[0] = 0
+        _sort_queries(query_strength, n_queries, q, qstart, order)
         for p in prange(n_queries, num_threads=n_threads, schedule="static"):
             if query_strength[p] < q:
                 win[p] = 0
                 tie[p] = 0
-        # the counters at the qualifier; every set's no-qualify count
-        for t in range(h.start[q]):
-            _add(&at_q, h.labels[t], binom)
-        for i in prange(n_sets, num_threads=n_threads, schedule="static"):
-            if not _in_complete_run(i, complete, m, binom):
-                nq[i] = _set_below(&at_q, sets[i], binom)
-        for k in range(6):
-            if complete[k] >= 0:
-                if k == 0:
-                    nq[complete[0]] = <int32_t>at_q.added
-                    continue
-                for t in prange(choose(m, k - 1, binom), num_threads=n_threads, schedule="static"):
-                    _below_under_top(&at_q, t, k, m, nq + complete[k], binom)
+        _no_qualify(&h, &at_q, m, q, sets, n_sets, complete, nq, n_threads, binom)
         # the queries from the qualifier up, gathered in strength order (their sets and no-qualify
         # counts side by side: the sweep then reads and writes in sequence), in contiguous shares
         first = qstart[q]

@@ -764,6 +764,42 @@ cdef enum:
     BATCH = 16              # known sets per pass over the hands (one unseen card)
 
 
+cdef inline int16_t _with_card(const uint8_t* K, int c, const int32_t* binom, const int16_t* strength) noexcept nogil:
+    """The strength of the four known cards K (sorted) and the card c: c merged into them."""
+    cdef int hand[5]
+    cdef int i, k = 0
+    for i in range(4):
+        if K[i] < c:
+            hand[k] = K[i]
+            k += 1
+    hand[k] = c
+    k += 1
+    for i in range(4):
+        if K[i] > c:
+            hand[k] = K[i]
+            k += 1
+    return strength[binom[hand[0] * 6 + 1] + binom[hand[1] * 6 + 2] + binom[hand[2] * 6 + 3]
+                    + binom[hand[3] * 6 + 4] + binom[hand[4] * 6 + 5]]
+
+
+cdef inline void _single_add(const Ctx* ctx, int64_t* acc, int64_t weight, int64_t nq, int64_t win, int64_t tie,
+                             int cat, int64_t threshold) noexcept nogil:
+    """One hand against one known set of the one-unseen-card case: its 43 completions' counts,
+    raised when the raise's form beats folding."""
+    cdef int64_t form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
+    cdef int64_t wr = weight * (form > threshold)
+    acc[X_COMBINATIONS] += weight
+    acc[X_SETS] += weight
+    acc[X_NO_QUALIFY_ALL] += weight * nq
+    acc[X_INDIFFERENT_SETS] += weight * (form == threshold)
+    acc[X_RAISED_COMBINATIONS] += wr
+    acc[X_RAISED_SETS] += wr
+    acc[X_NO_QUALIFY] += wr * nq
+    acc[X_WIN] += wr * win
+    acc[X_TIE] += wr * tie
+    acc[X_LOSE] += wr * (43 - nq - win - tie)
+
+
 cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, int64_t* stats,
                                 int64_t* chart) noexcept nogil:
     """The one-unseen-card case (j = 4) for up to BATCH known sets in one pass over the hands.
@@ -784,11 +820,10 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
     cdef int block_of[BATCH][4]
     cdef int64_t acc[BATCH][N_COLUMNS]
     cdef int kmasks[4]
-    cdef int b, i, c, a, x, y, k, nT, s, s_prev = -1, q = ctx.qualifier, cat, grp, cur_cat = -1, cur_grp = -1
-    cdef int hand[5]
-    cdef int64_t h, nq, win, tie, form, wr, weight
+    cdef int b, i, c, s, s_prev = -1, q = ctx.qualifier, cat, grp, cur_cat = -1, cur_grp = -1
+    cdef int64_t h, nq, win, tie, weight
     cdef int64_t threshold = ctx.c_fold * 43
-    cdef uint64_t pmask, sm
+    cdef uint64_t pmask
     for b in range(n_batch):
         kmask[b] = 0
         below_q[b] = 0
@@ -801,20 +836,7 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
             t[b][c] = 0
             if (kmask[b] >> c) & 1:
                 continue
-            # strength of K + c: merge c into the sorted known cards
-            k = 0
-            for i in range(4):
-                if K[b * 4 + i] < c:
-                    hand[k] = K[b * 4 + i]
-                    k += 1
-            hand[k] = c
-            k += 1
-            for i in range(4):
-                if K[b * 4 + i] > c:
-                    hand[k] = K[b * 4 + i]
-                    k += 1
-            t[b][c] = strength[binom[hand[0] * 6 + 1] + binom[hand[1] * 6 + 2] + binom[hand[2] * 6 + 3]
-                               + binom[hand[3] * 6 + 4] + binom[hand[4] * 6 + 5]]
+            t[b][c] = _with_card(K + b * 4, c, binom, strength)
             if t[b][c] < q:
                 below_q[b] |= (<uint64_t>1) << c
         n_pairs[b] = _symmetries(kmasks, block_of[b], pair_a[b], pair_b[b])
@@ -855,18 +877,7 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
             if s >= q:
                 win = popcount64(below_s[b] & ~pmask) - nq
                 tie = popcount64(equal_s[b] & ~pmask)
-            form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
-            wr = weight * (form > threshold)
-            acc[b][X_COMBINATIONS] += weight
-            acc[b][X_SETS] += weight
-            acc[b][X_NO_QUALIFY_ALL] += weight * nq
-            acc[b][X_INDIFFERENT_SETS] += weight * (form == threshold)
-            acc[b][X_RAISED_COMBINATIONS] += wr
-            acc[b][X_RAISED_SETS] += wr
-            acc[b][X_NO_QUALIFY] += wr * nq
-            acc[b][X_WIN] += wr * win
-            acc[b][X_TIE] += wr * tie
-            acc[b][X_LOSE] += wr * (43 - nq - win - tie)
+            _single_add(ctx, acc[b], weight, nq, win, tie, cat, threshold)
     if cur_cat >= 0:
         for b in range(n_batch):
             _flush(&stats[b * N_CATEGORIES * N_COLUMNS], &chart[b * N_GROUPS * 2], cur_cat, cur_grp, acc[b], 43)
