@@ -591,12 +591,30 @@ cdef inline void _fast_counts(const Ctx* ctx, const Work* w, const Sweep* sw, in
         tie[0] = _ties(w, sw, pmask)
 
 
+cdef inline void _add_hand(const Ctx* ctx, int64_t* acc, int64_t weight, int64_t nq, int64_t win, int64_t tie,
+                           int cat, int64_t threshold, int64_t n) noexcept nogil:
+    """One hand against one known set: the counts of its n completions (no qualifier, win, tie),
+    raised when the raise's form beats folding (threshold: folding's, over the n)."""
+    cdef int64_t form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
+    cdef int64_t wr = weight * (form > threshold)
+    acc[X_COMBINATIONS] += weight
+    acc[X_SETS] += weight
+    acc[X_NO_QUALIFY_ALL] += weight * nq
+    acc[X_INDIFFERENT_SETS] += weight * (form == threshold)
+    acc[X_RAISED_COMBINATIONS] += wr
+    acc[X_RAISED_SETS] += wr
+    acc[X_NO_QUALIFY] += wr * nq
+    acc[X_WIN] += wr * win
+    acc[X_TIE] += wr * tie
+    acc[X_LOSE] += wr * (n - nq - win - tie)
+
+
 cdef void _process_fast(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stats, int64_t* chart) noexcept nogil:
     """Statistics of one known set with one, two or three unseen cards and no levels: every
     hand's counts from masks or unrolled inclusion-exclusion, summed per (category, group) run
     (hands come in strength order, so both change rarely)."""
     cdef Sweep sw
-    cdef int64_t h, weight, nq, win, tie, form, wr
+    cdef int64_t h, weight, nq, win, tie
     cdef int64_t n_plain = choose(47 - ctx.j, ctx.r, binom_table())
     cdef int64_t threshold = ctx.c_fold * n_plain
     cdef int64_t acc[N_COLUMNS]
@@ -619,18 +637,7 @@ cdef void _process_fast(const Ctx* ctx, const uint8_t* K, Work* w, int64_t* stat
             cur_cat = cat
             cur_grp = grp
         _fast_counts(ctx, w, &sw, h, s, &nq, &win, &tie)
-        form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
-        wr = weight * (form > threshold)
-        acc[X_COMBINATIONS] += weight
-        acc[X_SETS] += weight
-        acc[X_NO_QUALIFY_ALL] += weight * nq
-        acc[X_INDIFFERENT_SETS] += weight * (form == threshold)
-        acc[X_RAISED_COMBINATIONS] += wr
-        acc[X_RAISED_SETS] += wr
-        acc[X_NO_QUALIFY] += wr * nq
-        acc[X_WIN] += wr * win
-        acc[X_TIE] += wr * tie
-        acc[X_LOSE] += wr * (n_plain - nq - win - tie)
+        _add_hand(ctx, acc, weight, nq, win, tie, cat, threshold, n_plain)
     _flush(stats, chart, cur_cat, cur_grp, acc, n_plain)
 
 
@@ -782,24 +789,6 @@ cdef inline int16_t _with_card(const uint8_t* K, int c, const int32_t* binom, co
                     + binom[hand[3] * 6 + 4] + binom[hand[4] * 6 + 5]]
 
 
-cdef inline void _single_add(const Ctx* ctx, int64_t* acc, int64_t weight, int64_t nq, int64_t win, int64_t tie,
-                             int cat, int64_t threshold) noexcept nogil:
-    """One hand against one known set of the one-unseen-card case: its 43 completions' counts,
-    raised when the raise's form beats folding."""
-    cdef int64_t form = nq * ctx.c_nq + win * ctx.c_win[cat] + tie * ctx.c_tie
-    cdef int64_t wr = weight * (form > threshold)
-    acc[X_COMBINATIONS] += weight
-    acc[X_SETS] += weight
-    acc[X_NO_QUALIFY_ALL] += weight * nq
-    acc[X_INDIFFERENT_SETS] += weight * (form == threshold)
-    acc[X_RAISED_COMBINATIONS] += wr
-    acc[X_RAISED_SETS] += wr
-    acc[X_NO_QUALIFY] += wr * nq
-    acc[X_WIN] += wr * win
-    acc[X_TIE] += wr * tie
-    acc[X_LOSE] += wr * (43 - nq - win - tie)
-
-
 cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, int64_t* stats,
                                 int64_t* chart) noexcept nogil:
     """The one-unseen-card case (j = 4) for up to BATCH known sets in one pass over the hands.
@@ -877,7 +866,7 @@ cdef void _process_single_batch(const Ctx* ctx, const uint8_t* K, int n_batch, i
             if s >= q:
                 win = popcount64(below_s[b] & ~pmask) - nq
                 tie = popcount64(equal_s[b] & ~pmask)
-            _single_add(ctx, acc[b], weight, nq, win, tie, cat, threshold)
+            _add_hand(ctx, acc[b], weight, nq, win, tie, cat, threshold, 43)
     if cur_cat >= 0:
         for b in range(n_batch):
             _flush(&stats[b * N_CATEGORIES * N_COLUMNS], &chart[b * N_GROUPS * 2], cur_cat, cur_grp, acc[b], 43)
