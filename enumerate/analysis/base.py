@@ -25,7 +25,6 @@ from enumerate.analysis.stats import Stat
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import BY_CATEGORY, Count, Exact, MinItems, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
@@ -206,7 +205,7 @@ class Analysis:
 
 
 def analyze(counts: CountTable, variant: Variant, force: np.ndarray | None = None,
-            threads: int | None = None) -> Analysis:
+            threads: int = 1) -> Analysis:
     """Exact return table and headline figures of the base game of ``variant``, under optimal
     strategy unless ``force`` (uint8, shape of the counts, 1 = raise) fixes the raise decisions.
     (:func:`enumerate.game.analysis.analyze_game` adds the rule variants' figures and side bets.)"""
@@ -222,7 +221,7 @@ _LAST_OPTIMAL: TableMemo[None, tuple[tuple[int, int, bytes, int, bytes], np.ndar
     TableMemo("the last optimal strategy's statistics")
 
 
-def optimal_statistics(counts: CountTable, variant: Variant, threads: int | None = None,
+def optimal_statistics(counts: CountTable, variant: Variant, threads: int = 1,
                        chart: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """(stats, chart) of the optimal strategy (see :func:`raw_statistics`; the chart only when
     asked for), by the one-pass kernel; the last ones made are kept with the table."""
@@ -241,7 +240,7 @@ def keep_optimal(counts: CountTable, variant: Variant, stats: np.ndarray, chart:
 
 
 def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray], with_chart: bool = True,
-                   threads: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+                   threads: int = 1) -> tuple[np.ndarray, np.ndarray | None]:
     """``(stats, chart)`` of :func:`enumerate.analysis._aggregate.aggregate_all`: per category (10, 8)
     int64 statistics with the columns of :class:`enumerate.analysis.stats.Stat` for the optimal strategy
     (row 0) and each fixed mask (rows 1..).  For a fixed mask every statistic but
@@ -253,7 +252,7 @@ def raw_statistics(counts: CountTable, variant: Variant, masks: list[np.ndarray]
     stats, chart = _aggregate.aggregate_all(
         CATEGORY_BY_STRENGTH[counts.strength], counts.strength, counts.weight.astype(np.int64), counts.up,
         counts.no_qualify, counts.win, counts.tie, value.c_nq, value.c_win, value.c_tie,
-        value.thresholds, stacked, resolve_threads(threads), with_chart)
+        value.thresholds, stacked, threads, with_chart)
     return stats, chart
 
 

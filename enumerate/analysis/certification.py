@@ -235,7 +235,7 @@ class CertificationFigures:
 
 
 def certification_figures(table: CountTable, a: Analysis, simple: Sequence[StrategyResult],
-                          hands: Sequence[int] = DEFAULT_HANDS, threads: int | None = None,
+                          hands: Sequence[int] = DEFAULT_HANDS, threads: int = 1,
                           par: ParSheet | None = None) -> CertificationFigures:
     """Compute every figure of :class:`CertificationFigures` for an analysed variant (``par``:
     its PAR table, when the caller has it)."""

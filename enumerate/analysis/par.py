@@ -138,7 +138,7 @@ def net_result(variant: Variant, category: Category, state: str) -> Fraction:
     return Settlement.of(variant).net(category, state)
 
 
-def par_sheet(counts: CountTable, variant: Variant, threads: int | None = None) -> ParSheet:
+def par_sheet(counts: CountTable, variant: Variant, threads: int = 1) -> ParSheet:
     """The exact PAR table of ``variant`` under optimal strategy (see the module docstring)."""
     (stats,), _ = raw_statistics(counts, variant, [], with_chart=False, threads=threads)
     return par_from_stats(variant, stats)

@@ -88,7 +88,7 @@ class RuleVariantFigures:
 
 
 def rule_variant_figures(counts: CountTable, variant: Variant, a: Analysis,
-                         threads: int | None = None) -> RuleVariantFigures | None:
+                         threads: int = 1) -> RuleVariantFigures | None:
     """The edge at every ante size where a maximum payout starts to cut a pay, and the cost of a
     raised hand left face down (see :class:`RuleVariantFigures`); None for neither rule."""
     if variant.max_payout is None and not variant.face_down_loses:

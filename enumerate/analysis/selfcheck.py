@@ -9,7 +9,6 @@ import numpy as np
 
 from enumerate.analysis.situation import SituationCounts, counts_of
 from enumerate.core.engine import COMPLETIONS, CountTable
-from enumerate.core.parallel import resolve_threads
 from evaluator.ranking import strengths
 
 
@@ -18,13 +17,13 @@ def _hole_sets() -> np.ndarray:
     return np.array(list(itertools.combinations(range(46), 4)), dtype=np.uint8)
 
 
-def brute_force(cards: tuple[int, ...], up: int, qualifier: int, threads: int | None = None) -> SituationCounts:
+def brute_force(cards: tuple[int, ...], up: int, qualifier: int, threads: int = 1) -> SituationCounts:
     """Counts of one situation by evaluating all 163,185 dealer hands."""
     rest = np.array([c for c in range(52) if c not in cards and c != up], dtype=np.uint8)
     dealer = np.empty((COMPLETIONS, 5), dtype=np.uint8)
     dealer[:, :4] = rest[_hole_sets()]
     dealer[:, 4] = up
-    d = strengths(dealer, threads=resolve_threads(threads)).astype(np.int64)
+    d = strengths(dealer, threads=threads).astype(np.int64)
     p = int(strengths(np.array([cards], dtype=np.uint8))[0])
     q = d >= qualifier
     nq = int((~q).sum())
@@ -43,7 +42,7 @@ def sample_situations(n: int, seed: int = 20261129) -> list[tuple[tuple[int, ...
     return out
 
 
-def spot_check(table: CountTable, n: int = 8, threads: int | None = None) -> int:
+def spot_check(table: CountTable, n: int = 8, threads: int = 1) -> int:
     """Compare ``n`` sampled situations against brute force; raise AssertionError on any
     difference, return the number checked."""
     for cards, up in sample_situations(n):

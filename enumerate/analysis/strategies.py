@@ -200,7 +200,7 @@ class StrategyComparison:
 
 
 def _fixed_statistics(table: CountTable, variant: Variant, strategies: dict[str, Strategy],
-                      threads: int | None) -> np.ndarray:
+                      threads: int) -> np.ndarray:
     """Outcome sums of fixed strategies, per strategy (K, 10, 8).  They do not depend on the
     paytable, so they are computed once per count table and strategy name and kept in the
     table (``Stat.INDIFFERENT`` is filled in per variant by the caller)."""
@@ -249,7 +249,7 @@ def _identity(strategy: Strategy) -> object:
 
 
 def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
-                        threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                        threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """(stats, chart) of the optimal strategy.  With a ThresholdIndex the statistics come from
     it and the one-pass kernel runs only for a raised set not seen before -- and then also
     cross-checks the index.  Charts are kept with the table by raised set."""
@@ -273,7 +273,7 @@ def _optimal_statistics(table: CountTable, variant: Variant, index: Any = None,
 
 
 def evaluate(table: CountTable, variant: Variant, strategies: dict[str, Strategy], index: Any = None,
-             threads: int | None = None) -> tuple[list[StrategyResult], "StrategyChart"]:
+             threads: int = 1) -> tuple[list[StrategyResult], "StrategyChart"]:
     """Exact figures of each strategy with its cost against the optimal strategy (the first
     result), and the optimal strategy chart.  ``index`` (a ThresholdIndex for the variant's
     ante pays) makes the optimal statistics of many paytables fast; without one, the table's

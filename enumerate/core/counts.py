@@ -82,7 +82,7 @@ def load_or_compute(
     qualifier: int,
     *,
     use_cache: bool = True,
-    threads: int | None = None,
+    threads: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> CountTable:
     """The count table for a qualifier threshold.

@@ -22,7 +22,6 @@ from typing import Any, Final
 import numpy as np
 
 from enumerate.core import _engine
-from enumerate.core.parallel import resolve_threads
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_STRENGTHS, hand_indices, hands_of_indices, strength_by_index
 
@@ -150,7 +149,7 @@ def canonical_map() -> tuple[np.ndarray, np.ndarray]:
 
 def compute_counts(
     qualifier: int,
-    threads: int | None = None,
+    threads: int = 1,
     progress: Callable[[int], None] | None = None,
     chunks: int = 64,
 ) -> CountTable:
@@ -164,7 +163,7 @@ def compute_counts(
     if not 0 <= qualifier < N_STRENGTHS:
         raise StudoddsError(f"qualifier strength {qualifier} is outside 0..{N_STRENGTHS - 1}")
     t = hand_tables()
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     n = t.canon_index.shape[0]
     lt = np.zeros((n, 52), dtype=np.int32)
     tie = np.zeros((n, 52), dtype=np.int32)

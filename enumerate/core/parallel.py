@@ -1,15 +1,15 @@
 """How many threads the parallel (OpenMP) steps use, and whether they can use more than one.
 
-The thread count is resolved once, where a call enters (each function of :mod:`studodds.api`,
-``batch`` and ``check``), and passed down as an int to every parallel step -- counting,
-aggregation, the vectorised evaluator -- as scikit-learn passes ``n_threads``.
-:func:`resolve_threads` gives it:
+The thread count is resolved once, where a call enters -- :meth:`enumerate.core.run.Run.of`,
+on entry to each function of :mod:`studodds.api` and to ``batch`` and ``check``; nothing else
+calls :func:`resolve_threads` -- and passed down as an int to every parallel step -- counting,
+aggregation, the vectorised evaluator -- as scikit-learn passes ``n_threads``.  It is:
 
 1. an explicit ``threads=`` argument (the command line's ``--threads``), else
 2. ``$STUDODDS_THREADS``, else ``$OMP_NUM_THREADS``, else
 3. the CPUs this process may run on (its affinity mask, not the machine's core count).
 
-A step called without a count (a direct call of a lower function) resolves the default itself.
+A lower function called directly without a count runs on one thread (``threads: int = 1``).
 
 Results never depend on the thread count (every thread sums into its own slice); only speed does.
 """

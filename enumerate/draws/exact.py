@@ -200,7 +200,7 @@ class ShardSums:
 
 
 def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
-                threads: int | None = 1) -> ShardSums:
+                threads: int = 1) -> ShardSums:
     """Every class of a shard valued exactly; its best action's outcomes, EV and chart entry
     summed with the class's weight."""
     start = time.perf_counter()

@@ -34,7 +34,7 @@ from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.engine import COMPLETIONS, ENGINE_VERSION, CountTable, canonical_map, hand_tables, sweep_bounds
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
-from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.parallel import interruptible
 from enumerate.core.projection import Projection, announce
 from enumerate.draws import _game
 from enumerate.draws.hand import raise_form
@@ -125,13 +125,13 @@ class DrawFigures:
                 "strategy": list(self.strategy)}
 
 
-def dead_counts(table: CountTable, threads: int | None = None,
+def dead_counts(table: CountTable, threads: int = 1,
                 progress: Callable[[int], None] | None = None, rows: np.ndarray | None = None) -> np.ndarray:
     """(rows, 47, 46) uint64: the packed dead-card counts of ``_game.pyx`` for every canonical
     hand, up card and card out of play.  ``rows``: only what valuing these count-table rows reads
     (the rows and every hand one switch away; the other words stay 0), for tests."""
     t = hand_tables()
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     n = t.canon_index.shape[0]
     q = table.qualifier
     row_of = np.ascontiguousarray(t.by_strength, dtype=np.int64)
@@ -190,7 +190,7 @@ def _paytable_key(coef: tuple[int, int, np.ndarray, int, np.ndarray]) -> tuple[A
     return coef[0], coef[1], tuple(coef[2].tolist()), coef[3], tuple(coef[4].tolist())
 
 
-def memo_dead(table: CountTable, threads: int | None = None,
+def memo_dead(table: CountTable, threads: int = 1,
               progress: Callable[[int], None] | None = None) -> np.ndarray:
     """:func:`dead_counts`, kept with the table (2.3 GB: every table with draws and this
     qualifier reads it)."""
@@ -205,7 +205,7 @@ _COUNTS: TableMemo[tuple[Any, ...], "DrawCounts"] = TableMemo("draws: whole game
 _GROUPS: TableMemo[None, tuple[list[str], np.ndarray, np.ndarray]] = TableMemo("draws: hand groups and roles")
 
 
-def action_values(table: CountTable, variant: Variant, threads: int | None = None,
+def action_values(table: CountTable, variant: Variant, threads: int = 1,
                   progress: Callable[[int], None] | None = None,
                   rows: tuple[int, int] | None = None, dead: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """((rows, 47, 7) int64 values of every action before fees, their scale): units of
@@ -222,7 +222,7 @@ def action_values(table: CountTable, variant: Variant, threads: int | None = Non
     canon, perms = canonical_map()
     n = table.hands.shape[0]
     values = np.zeros((n, 47, 7), dtype=np.int64)
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     hands = np.ascontiguousarray(table.hands)
     strength = np.ascontiguousarray(table.strength, dtype=np.int16)
     lo_all, hi_all = rows or (0, n)
@@ -260,7 +260,7 @@ def choose(variant: Variant, values: np.ndarray, scale: int) -> tuple[np.ndarray
     return action | (keep_raises.astype(np.uint8) << 3), best, m
 
 
-def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
+def draw_counts(table: CountTable, variant: Variant, threads: int = 1,
                 progress: Callable[[int], None] | None = None, use_cache: bool = True) -> DrawCounts:
     """The whole game: values (:func:`action_values`), the choice, and the chosen actions'
     outcomes.  ``progress`` gets hands swept, then rows valued, then rows accounted.
@@ -286,12 +286,12 @@ def draw_counts(table: CountTable, variant: Variant, threads: int | None = None,
             progress(PROGRESS_PER_HAND * table.hands.shape[0])
         return found
     steps = PROGRESS_PER_HAND * table.hands.shape[0]
-    announce(progress, Projection("", steps, "step", CORE_SECONDS / steps), resolve_threads(threads))
+    announce(progress, Projection("", steps, "step", CORE_SECONDS / steps), threads)
     values, scale = action_values(table, variant, threads, progress)
     action, best, m = choose(variant, values, scale)
     dead = memo_dead(table, threads)
     canon, perms = canonical_map()
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     n = table.hands.shape[0]
     acc = np.zeros((n_threads, 3, 10, 8), dtype=np.int64)
     hands = np.ascontiguousarray(table.hands)
@@ -531,7 +531,7 @@ def strategy_chart(table: CountTable, action: np.ndarray) -> tuple[DrawStrategyR
     return tuple(out)
 
 
-def analyze_draws(table: CountTable, variant: Variant, threads: int | None = None,
+def analyze_draws(table: CountTable, variant: Variant, threads: int = 1,
                   progress: Callable[[int], None] | None = None,
                   use_cache: bool = True) -> tuple[Analysis, DrawFigures]:
     """The exact whole game of a table with one-card switching or a sixth card."""

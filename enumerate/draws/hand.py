@@ -28,7 +28,7 @@ from typing import Annotated, Any, ClassVar, Literal, TypedDict
 import numpy as np
 
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.parallel import interruptible
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import _hand
@@ -203,7 +203,7 @@ def draw_outcomes(cards: tuple[int, ...], up: int, qualifier: int, action: int, 
     return out
 
 
-def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, threads: int | None = None,
+def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, threads: int = 1,
                     unseen: np.ndarray | None = None, actions: list[int] | None = None) -> SituationDraws:
     """Every allowed action of a situation (or of ``actions``), valued exactly."""
     masks = allowed_actions(variant) if actions is None else actions
@@ -223,7 +223,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     finals = np.zeros((n, len(Category)), dtype=np.int64)
     outcomes = np.zeros((n, len(Category), len(OUTCOME_STATS)), dtype=np.int64)
     hand = np.array(cards, dtype=np.uint8)
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     interruptible(lambda cancel: _hand.action_values(
         hand, live, up, variant.qualifier.threshold, np.array(masks, dtype=np.int32), np.array(forced, dtype=np.uint8),
         value.scale, value.c_nq, value.c_win, value.c_tie, value.bonus, sums, raised, finals, outcomes, cancel,
@@ -242,7 +242,7 @@ def situation_draws(variant: Variant, cards: tuple[int, ...], up: int, *, thread
     return SituationDraws(cards, up, variant.name, tuple(out[i] for i in order))
 
 
-def hand_draws(variant: Variant, cards: tuple[int, ...], up: int | None, *, threads: int | None = None,
+def hand_draws(variant: Variant, cards: tuple[int, ...], up: int | None, *, threads: int = 1,
                progress: Any = None) -> HandDraws:
     """:class:`HandDraws` against ``up``, or against every up card (``progress``: a callable
     taking the number of up cards done)."""

@@ -45,7 +45,7 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.engine import CountTable
 from enumerate.core.intervals import Z95, wilson
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import chunked_map, resolve_threads
+from enumerate.core.parallel import chunked_map
 from enumerate.core.shapes import Exact, Interval, Minimum, MinItems, PropertyNames, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import strata as strata_module
@@ -150,7 +150,7 @@ class Sample:
 Situation = tuple[int, tuple[int, ...], int, Fraction | None]
 
 
-def value_situation(variant: Variant, situation: Situation, threads: int | None = None) -> Sample:
+def value_situation(variant: Variant, situation: Situation, threads: int = 1) -> Sample:
     """Every action of a situation, exactly; with the whole one-card game's value of it, that
     value and this one's best action with at most one card must agree (two exact paths)."""
     i, cards, up, expected = situation
@@ -164,7 +164,7 @@ def value_situation(variant: Variant, situation: Situation, threads: int | None 
     return Sample(i, tuple(sorted(cards)), up, one, top.ev, top.label, switched)
 
 
-def value_situations(variant: Variant, situations: list[Situation], threads: int | None = None) -> list[Sample]:
+def value_situations(variant: Variant, situations: list[Situation], threads: int = 1) -> list[Sample]:
     return [value_situation(variant, s, threads) for s in situations]
 
 
@@ -487,7 +487,7 @@ def _shard_order(item: tuple[str, Any]) -> tuple[int, ...]:
 class _Runner:
     """Values shards not in the checkpoint, locally or on Dask, saving each as it finishes."""
 
-    def __init__(self, variant: Variant, store: Checkpoint, scheduler: str | None, threads: int | None,
+    def __init__(self, variant: Variant, store: Checkpoint, scheduler: str | None, threads: int,
                  progress: Callable[[int], None] | None) -> None:
         self.variant, self.store, self.scheduler, self.threads, self.progress = variant, store, scheduler, threads, progress
         self.valued = 0
@@ -504,7 +504,7 @@ class _Runner:
         if todo:
             for key, samples in chunked_map(((k, (self.variant, make())) for k, make in todo.items()),
                                             local=value_situations, remote=_remote, scheduler=self.scheduler,
-                                            threads=resolve_threads(self.threads), ordered=False):
+                                            threads=self.threads, ordered=False):
                 self._done(key, samples)
         self.seconds += time.perf_counter() - start
 
@@ -519,7 +519,7 @@ class _Runner:
         """Core-seconds per situation valued in this run (the local run keeps every thread busy)."""
         if not self.valued or self.scheduler is not None:
             return None
-        return self.seconds * resolve_threads(self.threads) / self.valued
+        return self.seconds * self.threads / self.valued
 
 
 def _store(checkpoint: Path | Checkpoint | None, key: dict[str, Any]) -> Checkpoint:
@@ -541,7 +541,7 @@ def checkpoint_key(variant_text: str, seed: int, design: str) -> dict[str, Any]:
 
 
 def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int, one_card_expected: Fraction, *,
-                 checkpoint: Path | Checkpoint | None = None, scheduler: str | None = None, threads: int | None = None,
+                 checkpoint: Path | Checkpoint | None = None, scheduler: str | None = None, threads: int = 1,
                  progress: Callable[[int], None] | None = None) -> DrawSample:
     """Value ``situations`` uniformly sampled situations (rounded up to whole shards) of
     ``variant`` exactly, resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
@@ -557,7 +557,7 @@ def sample_draws(variant: Variant, variant_text: str, situations: int, seed: int
 
 def sample_stratified(variant: Variant, variant_text: str, situations: int, seed: int, table: CountTable,
                       one_card: DrawCounts, one_card_expected: Fraction, *, checkpoint: Path | Checkpoint | None = None,
-                      scheduler: str | None = None, threads: int | None = None,
+                      scheduler: str | None = None, threads: int = 1,
                       progress: Callable[[int], None] | None = None) -> DrawSample:
     """The stratified estimate (:mod:`enumerate.draws.strata`) from about ``situations``
     situations: the pilot in every stratum, then the rest by Neyman's allocation."""

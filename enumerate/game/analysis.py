@@ -23,7 +23,6 @@ from enumerate.analysis.base import Analysis, BaseAnalysisJSON
 from enumerate.analysis.rule_variants import RuleVariantFigures, RuleVariantsJSON
 from enumerate.boxes.shapes import BoxesFiguresJSON
 from enumerate.core.engine import CountTable
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import shape
 from enumerate.core.tabular import tabular
 from enumerate.draws.shapes import DrawsJSON
@@ -75,19 +74,19 @@ class GameAnalysis(Analysis):
         return out
 
 
-def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> GameAnalysis:
+def with_extras(counts: CountTable, variant: Variant, result: Analysis, threads: int = 1) -> GameAnalysis:
     """The optimal-strategy analysis ``result`` of the plain game with the figures of the
     variant's rule variants and side bets attached (the same figures for a standard table)."""
     return _game(result, extras(counts, variant, result, threads))
 
 
-def analyze_game(counts: CountTable, variant: Variant, threads: int | None = None,
+def analyze_game(counts: CountTable, variant: Variant, threads: int = 1,
                  progress: Callable[[int], None] | None = None, use_cache: bool = True) -> GameAnalysis:
     """The full game of ``variant`` under optimal strategy, as its kind of table gives it
     (:mod:`enumerate.game.kinds`); ``progress`` gets the steps of the kind's
     :meth:`~enumerate.game.kinds.TableKind.analysis_steps`, and ``use_cache`` lets a kind read
     and write its results in the user's cache folder."""
-    result, added = require(variant, "analyze").analyze(counts, variant, resolve_threads(threads), progress, use_cache)
+    result, added = require(variant, "analyze").analyze(counts, variant, threads, progress, use_cache)
     return _game(result, added)
 
 

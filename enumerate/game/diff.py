@@ -11,7 +11,6 @@ import numpy as np
 from enumerate.analysis.base import ReturnRowJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, shape
 from enumerate.core.tabular import tabular
 from enumerate.game.analysis import GameAnalysis
@@ -106,10 +105,10 @@ class Flips:
                           for (c, r), (tf, tr) in self.cells.items()]}
 
 
-def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, threads: int | None = None) -> Flips:
+def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, threads: int = 1) -> Flips:
     """Per player category and up-card rank, the situations where optimal play raises the dealt
     hand under one variant and not the other (each kind of table says what it raises)."""
-    threads = resolve_threads(threads)
+    threads = threads
     ra, rb = diff_kind(a).raises_dealt_hand(counts_a, a, threads), diff_kind(b).raises_dealt_hand(counts_b, b, threads)
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]

@@ -24,7 +24,7 @@ from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 
 
-def extras(counts: CountTable, variant: Variant, result: Analysis, threads: int | None = None) -> dict[str, Any]:
+def extras(counts: CountTable, variant: Variant, result: Analysis, threads: int = 1) -> dict[str, Any]:
     """The figures of the variant's rule variants and side bets beside the optimal-strategy
     analysis ``result`` (the fields of :class:`~enumerate.game.analysis.GameAnalysis`; none
     for a standard table)."""

@@ -662,7 +662,7 @@ class Combined:
                 "situations_decided_differently": self.strategy_changes}
 
 
-def combined(table, variant, meter, side_wager=Fraction(1), threads: int | None = None) -> Combined:
+def combined(table, variant, meter, side_wager=Fraction(1), threads: int = 1) -> Combined:
     """Exact combined figures; the strategy maximises base EV plus side EV per situation."""
     side = variant.progressive
     if side is None:

@@ -208,7 +208,7 @@ class ProgressiveReport:
 
 
 def report(table: CountTable, variant: Variant, meter: Fraction | None = None,
-           side_wager: Fraction = Fraction(1), threads: int | None = None) -> ProgressiveReport:
+           side_wager: Fraction = Fraction(1), threads: int = 1) -> ProgressiveReport:
     """Everything about the variant's progressive at ``meter`` (default: the break-even meter,
     or the seed when the bet never breaks even); the combined game with ``side_wager`` antes."""
     side = variant.progressive

@@ -40,7 +40,7 @@ from enumerate.core.engine import CountTable
 from enumerate.core.interrupts import RECEIVED, failure_text, signals_marked
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
-from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
+from enumerate.core.parallel import chunked_map, interruptible
 from enumerate.core.projection import MAX_LOCAL_SECONDS, duration_text  # noqa: F401 - the API reads them here
 from enumerate.core.shapes import Count, Exact, Interval, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
@@ -256,12 +256,12 @@ def decision_values(value: RaiseValue, strength: np.ndarray, nq: np.ndarray, win
 
 
 def chunk_sums(table: CountTable, variant: Variant, seed: int, index: int, n: int, seen: int,
-               strategy: Strategy | None = None, threads: int | None = None) -> ChunkSums:
+               strategy: Strategy | None = None, threads: int = 1) -> ChunkSums:
     """Exact sums of one chunk: the gain of the decision with the seen cards over the normal
     decision, its square, and the number of raises."""
     player, up, extra = draw_chunk(seed, index, n, seen)
     counts = np.zeros((n, 3), dtype=np.int32)
-    n_threads = resolve_threads(threads)     # the kernel stops within milliseconds of SIGINT / SIGTERM
+    n_threads = threads     # the kernel stops within milliseconds of SIGINT / SIGTERM
     interruptible(partial(_collusion.completion_counts, player, up, extra, variant.qualifier.threshold, counts,
                           n_threads))
     raise_value, fold_value = decision_values(RaiseValue.of(variant), strengths(player), counts[:, 0], counts[:, 1],
@@ -328,7 +328,7 @@ def estimate(
     seed: int = 0,
     strategy: Strategy | None = None,
     strategy_name: str = "optimal",
-    threads: int | None = None,
+    threads: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> CollusionEstimate:
@@ -352,7 +352,7 @@ def estimate(
     total = ChunkSums(0, 0, 0, 0)                  # integer sums: the same in any order
     local = partial(chunk_sums, table)              # the worker's own table comes with _remote_chunk
     for _, part in chunked_map(((i, (variant, seed, i, n, seen, strategy)) for i, n in chunks), local=local,
-                               remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
+                               remote=_remote_chunk, scheduler=scheduler, threads=threads,
                                in_flight=IN_FLIGHT, ordered=False):
         total = total + part
         if progress:

@@ -30,7 +30,7 @@ from enumerate.analysis.base import ReturnRow, ReturnRowJSON, check_table, retur
 from enumerate.core import array_store as cache
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import interruptible, resolve_threads
+from enumerate.core.parallel import interruptible
 from enumerate.core.projection import Projection, announce
 from enumerate.core.shapes import Count, Exact, Maximum, Minimum, shape
 from enumerate.core.tabular import tabular
@@ -286,7 +286,7 @@ def kernel_statistics(
     j: int,
     marked: tuple[int, ...] = (),
     *,
-    threads: int | None = None,
+    threads: int = 1,
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
     chunk: int | None = None,
@@ -315,7 +315,7 @@ def kernel_statistics(
         done = int(resumed["done"][0])
         per_stats[:done] = resumed["stats"][:done]
         per_chart[:done] = resumed["chart"][:done]
-    n_threads = resolve_threads(threads)
+    n_threads = threads
     step = chunk or max(n_threads, min(512, -(-n // 32)))
     announce(progress, Projection("", n - done, "class", CORE_SECONDS_PER_CLASS.get(j, 0.05)), n_threads)
     if progress and done:
@@ -350,7 +350,7 @@ def hole_cards(
     variant: Variant,
     exposed: int,
     *,
-    threads: int | None = None,
+    threads: int = 1,
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> ExposureAnalysis:
@@ -385,7 +385,7 @@ def edge_sort(
     variant: Variant,
     sorted_ranks: Sequence[int],
     *,
-    threads: int | None = None,
+    threads: int = 1,
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> ExposureAnalysis:
@@ -407,7 +407,7 @@ def burn_card(
     table: CountTable,
     variant: Variant,
     *,
-    threads: int | None = None,
+    threads: int = 1,
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> ExposureAnalysis:
@@ -623,7 +623,7 @@ class HoleCardTable:
 
 
 def hole_card_table(table: CountTable, variant: Variant, exposed: Sequence[int] = (-1, 0, 1, 2, 3, 4),
-                    shares: Sequence[Fraction] = (), *, threads: int | None = None, use_cache: bool = True,
+                    shares: Sequence[Fraction] = (), *, threads: int = 1, use_cache: bool = True,
                     progress: Callable[[int], None] | None = None) -> HoleCardTable:
     """:class:`HoleCardTable` for the given exposure levels (-1 = no dealer card visible).
     ``progress(n)`` is told of known-set classes finished, level after level (of

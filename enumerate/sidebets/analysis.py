@@ -312,7 +312,7 @@ def _class_of_situation(bet: SideBet, table: CountTable) -> np.ndarray:
     return _classes(bet.pays)[HAND_OF_KIND[bet.kind](table)]
 
 
-def dealer_table(bet: SideBet, table: CountTable, threads: int | None) -> CountTable:
+def dealer_table(bet: SideBet, table: CountTable, threads: int) -> CountTable:
     """The count table of a ``dealer_beaten`` bet's dealer threshold (``table`` itself when it
     is the qualifier)."""
     assert bet.dealer_at_least is not None
@@ -507,7 +507,7 @@ def _envy_rows(bet: SideBet, mean: Fraction, own_var: Fraction) -> tuple[EnvyRow
 
 # --------------------------------------------------------------------------- the whole variant
 
-def dealer_tables(table: CountTable, variant: Variant, threads: int | None = None) -> dict[str, CountTable | None]:
+def dealer_tables(table: CountTable, variant: Variant, threads: int = 1) -> dict[str, CountTable | None]:
     """The dealer-threshold count table of each ``dealer_beaten`` bet of ``variant`` by name
     (None for the other kinds)."""
     return {b.name: (dealer_table(b, table, threads) if KINDS[b.kind].reads_dealer else None)
@@ -533,7 +533,7 @@ def combined_raise_set(table: CountTable, variant: Variant, dealers: dict[str, C
     return total > 0
 
 
-def analyze_side_bets(table: CountTable, variant: Variant, threads: int | None = None,
+def analyze_side_bets(table: CountTable, variant: Variant, threads: int = 1,
                       base: Any = None) -> SideBetReport:
     """Every side bet of ``variant`` exactly, and the combined game (see the module); ``base``:
     the base game's analysis under its own optimal strategy, when already at hand."""

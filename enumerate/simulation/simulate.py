@@ -43,7 +43,7 @@ from enumerate.analysis.strategies import strategy_mask
 from enumerate.core import shapes
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import chunked_map, interruptible, resolve_threads
+from enumerate.core.parallel import chunked_map, interruptible
 from enumerate.core.shapes import Count, ExactOrNull, Interval, Minimum, shape
 from enumerate.core.tabular import tabular
 from enumerate.progressive.analysis import fixed_return, hit_probabilities, long_run_return
@@ -207,7 +207,7 @@ class Tally:
 
 
 def raise_mask(table: CountTable, variant: Variant, strategy: Callable[..., Any] | None = None,
-               threads: int | None = None, strategy_name: str = "user") -> np.ndarray:
+               threads: int = 1, strategy_name: str = "user") -> np.ndarray:
     """(rows, 47) bool: the decisions simulated -- ``strategy(hands, up)`` (see
     :mod:`enumerate.analysis.strategies`) or the certified optimal strategy, which, when a side
     bet is lost on a fold, is the combined game's."""
@@ -231,14 +231,14 @@ def _every_hand() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return cards, strength, np.bincount(strength, minlength=N_STRENGTHS), key
 
 
-def make_plan(table: CountTable, variant: Variant, mask: np.ndarray, threads: int | None = None) -> Plan:
+def make_plan(table: CountTable, variant: Variant, mask: np.ndarray, threads: int = 1) -> Plan:
     """The kernel's tables for ``variant`` played by the raise ``mask`` over ``table``."""
     cards, strength, hands, suit_key = _every_hand()
     row_of = np.full(N_HANDS, -1, np.int32)
     row_of[table.hand_indices] = np.arange(table.hands.shape[0], dtype=np.int32)
     bits = np.zeros(N_HANDS, np.uint64)
     kind = np.zeros(N_HANDS, np.uint8)
-    _simulate.raise_bits(cards, row_of, np.ascontiguousarray(mask, dtype=np.uint8), bits, kind, resolve_threads(threads))
+    _simulate.raise_bits(cards, row_of, np.ascontiguousarray(mask, dtype=np.uint8), bits, kind, threads)
     if (kind > 2).any():
         raise AssertionError("a canonical hand is missing from the count table")
     always = np.bincount(strength, weights=kind == 1, minlength=N_STRENGTHS) == hands
@@ -270,13 +270,13 @@ def _chunks(games: int) -> Iterator[tuple[int, int]]:
     return ((first, min(CHUNK, games - first)) for first in range(0, games, CHUNK))
 
 
-def run(plan: Plan, variant: Variant, games: int, seed: int, *, threads: int | None = None,
+def run(plan: Plan, variant: Variant, games: int, seed: int, *, threads: int = 1,
         scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[Tally, MeterLedger | None]:
     """Simulate ``games`` games; the counts and the meter's ledger (None without a progressive)."""
     return run_many((plan,), (variant,), games, seed, threads=threads, scheduler=scheduler, progress=progress)[0]
 
 
-def run_many(plans: Sequence[Plan], variants: Sequence[Variant], games: int, seed: int, *, threads: int | None = None,
+def run_many(plans: Sequence[Plan], variants: Sequence[Variant], games: int, seed: int, *, threads: int = 1,
              scheduler: str | None = None,
              progress: Callable[[int], None] | None = None) -> list[tuple[Tally, MeterLedger | None]]:
     """Simulate the same ``games`` games under each plan (its variant's rules): each plan's counts
@@ -299,7 +299,7 @@ def run_many(plans: Sequence[Plan], variants: Sequence[Variant], games: int, see
 
     # in game order wherever it runs: the meter needs it
     for _, parts in chunked_map(((first, (seed, first, n)) for first, n in _chunks(games)), local=_run_local,
-                                remote=_remote_chunk, scheduler=scheduler, threads=resolve_threads(threads),
+                                remote=_remote_chunk, scheduler=scheduler, threads=threads,
                                 shared=(tuple(plans),), in_flight=IN_FLIGHT, ordered=True):
         take(parts)
     return list(zip(totals, ledgers))
@@ -343,7 +343,7 @@ class Exact:
     progressive_rtp: Fraction | None                             # long run, None when a cap makes it inexact
 
 
-def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads: int | None = None) -> Exact:
+def exact_figures(table: CountTable, variant: Variant, mask: np.ndarray, threads: int = 1) -> Exact:
     """The exact figures of ``variant`` played by ``mask`` (see :class:`Exact`)."""
     base = analyze(table, variant, force=mask.astype(np.uint8), threads=threads)
     dealers = dealer_tables(table, variant, threads)
@@ -614,7 +614,7 @@ def compare(variant: Variant, tally: Tally, ledger: MeterLedger | None, ex: Exac
 
 def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
              strategy: Callable[..., Any] | None = None, strategy_name: str = "optimal",
-             threads: int | None = None, scheduler: str | None = None,
+             threads: int = 1, scheduler: str | None = None,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Simulate ``games`` games of ``variant`` and compare them with the exact figures."""
     return simulate_many((table,), (variant,), games, seed, strategy=strategy, strategy_name=strategy_name,
@@ -623,7 +623,7 @@ def simulate(table: CountTable, variant: Variant, games: int, seed: int = 0, *,
 
 def simulate_many(tables: Sequence[CountTable], variants: Sequence[Variant], games: int, seed: int = 0, *,
                   strategy: Callable[..., Any] | None = None, strategy_name: str = "optimal",
-                  threads: int | None = None, scheduler: str | None = None,
+                  threads: int = 1, scheduler: str | None = None,
                   progress: Callable[[int], None] | None = None) -> list[Simulation]:
     """:func:`simulate` for each variant (with its count table) on the same games: each result
     is the one that variant alone gives with this seed, the games dealt and ranked once for all
@@ -638,5 +638,5 @@ def simulate_many(tables: Sequence[CountTable], variants: Sequence[Variant], gam
     runs = run_many(plans, variants, games, seed, threads=threads, scheduler=scheduler, progress=progress)
     seconds = time.perf_counter() - start
     return [compare(v, tally, ledger, ex, strategy=strategy_name, seed=seed, seconds=seconds,
-                    threads=None if scheduler else resolve_threads(threads))
+                    threads=None if scheduler else threads)
             for v, (tally, ledger), ex in zip(variants, runs, exacts)]

@@ -18,7 +18,7 @@ from typing import Literal, TypedDict
 
 from enumerate.analysis.distribution import DEFAULT_HANDS, check_hands
 from enumerate.core.atomic import TMP_SUFFIX, remove_stale_temporaries, replace_folder, temporary_folder
-from enumerate.core.parallel import resolve_threads
+from enumerate.core.run import Run
 from enumerate.core.shapes import shape
 from enumerate.game.kinds import require
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -145,7 +145,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
 
     Every table is rendered into a staging folder first and moved into place only when all are
     complete (see the module docstring)."""
-    threads = resolve_threads(threads)           # resolved once: every step below gets this int
+    threads = Run.of("batch", {"threads": threads}).threads     # resolved once: every step below gets this int
     chosen = report_formats(formats)
     counts_of_hands = check_hands(hands)
     levels = tuple(sorted({int(k) for k in protection}))
@@ -192,7 +192,7 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
 
 
 def _certify(sources: list[VariantSource], root: Path, chosen: set[str], counts_of_hands: tuple[int, ...],
-             levels: tuple[int, ...], strict: bool, threads: int | None, use_cache: bool,
+             levels: tuple[int, ...], strict: bool, threads: int, use_cache: bool,
              progress: bool, simulation: tuple[int, int] | None = None, seen_hand: bool = False) -> BatchResult:
     """The work of :func:`batch` once every argument is accepted."""
     groups: dict[int, list[VariantSource]] = {}

@@ -17,8 +17,8 @@ from enumerate.boxes.seen_game import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.core import exact_game
 from enumerate.core.exact_game import KeptGame
 from enumerate.core.jsonform import exact
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.projection import Projection
+from enumerate.core.run import Run
 from enumerate.core.shapes import Count, Exact, shape
 from enumerate.core.slices import KeptSumsError, unsealed
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
@@ -531,7 +531,7 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
     committed file, and the file itself is not compared.  ``on_line(text)`` is called with each
     of :meth:`CheckResult.first_lines` as soon as it is known (the command line prints them as
     they come)."""
-    threads = resolve_threads(threads)           # resolved once: every step below gets this int
+    threads = Run.of("check", {"threads": threads}).threads     # resolved once: every step below gets this int
     for name, value in (("recount", recount), ("protection", protection)):
         if not isinstance(value, bool):
             raise ParameterError(name, f"True or False, not {value!r:.40}")

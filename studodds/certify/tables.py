@@ -24,7 +24,6 @@ from enumerate.boxes.seen_game import CollusionExactJSON
 from enumerate.core import exact_game
 from enumerate.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 from enumerate.core.engine import ENGINE_VERSION
-from enumerate.core.parallel import resolve_threads
 from enumerate.core.run import RunOptions
 from enumerate.core.shapes import Count, Exact, Minimum, Pattern, shape
 from enumerate.core.slices import sealed
@@ -151,13 +150,13 @@ def stable_origin(origin: str) -> str:
     return f"file {Path(origin).name}"
 
 
-def environment(threads: int | None = None) -> EnvironmentJSON:
+def environment(threads: int) -> EnvironmentJSON:
     """Where and when a table was made (``environment.json``): recorded beside the certified
     files, never compared by ``check`` and never part of the byte-identical result files."""
     return {"kind": "environment", "tool_version": __version__, "engine_version": ENGINE_VERSION,
             "python": platform.python_version(), "numpy": numpy.__version__, "cython": cython_version(),
             "platform": platform.platform(), "machine": platform.machine(),
-            "openmp": api.openmp_enabled(), "threads": resolve_threads(threads),
+            "openmp": api.openmp_enabled(), "threads": threads,
             "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
@@ -425,7 +424,7 @@ def written_files(table: RenderedTable, formats: set[str], binary: dict[str, byt
 
 
 def write(out: Path, table: RenderedTable, binary: dict[str, bytes] | None = None,
-          formats: set[str] | None = None, threads: int | None = None) -> Path:
+          formats: set[str] | None = None, threads: int = 1) -> Path:
     """Write the files of ``table`` into ``out/<name>/``, each atomically, ``variant.toml`` last."""
     files = table.files
     folder = Path(out) / table.name
