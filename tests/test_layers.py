@@ -98,3 +98,16 @@ def test_function_local_imports_give_their_reason():
 def _example() -> None:
     import os  # a local import, for the test below
     del os
+
+
+def test_every_package_has_its_layer():
+    """Every package of enumerate and studodds is named in the layer contract (an unnamed one -- a
+    new kind of table's, say -- would import anything unchecked)."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    layers = config["tool"]["importlinter"]["contracts"][0]["layers"]
+    named = {m.strip() for layer in layers for m in layer.split("|")}
+    for top in ("enumerate", "studodds"):
+        for init in sorted((ROOT / top).glob("*/__init__.py")):
+            package = f"{top}.{init.parent.name}"
+            assert package in named or any(package.startswith(n + ".") for n in named), package
