@@ -45,11 +45,12 @@ COLD_COUNT = """
 import resource, time
 t0 = time.perf_counter()
 from enumerate.core.engine import compute_counts, hand_tables
+from enumerate.core.parallel import resolve_threads
 from enumerate.rules.qualifier import Qualifier
 t1 = time.perf_counter()
 hand_tables()
 t2 = time.perf_counter()
-compute_counts(Qualifier.ace_king().threshold)
+compute_counts(Qualifier.ace_king().threshold, threads=resolve_threads())   # every core, as the API's run
 t3 = time.perf_counter()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f} {rss:.0f}")
@@ -264,19 +265,21 @@ def main() -> None:
 
 PROTECTION = """
 import sys, time
+from enumerate.core.parallel import resolve_threads
 from enumerate.protection import exposure, known_sets
 from studodds import api
+threads = resolve_threads()          # every core, as the API's run: a direct call runs on one thread
 v = api.load_variant("us-common")
 table = api.count_table(v)
 t = time.perf_counter(); known_sets.sorted_hands(); hands = time.perf_counter() - t
 what = sys.argv[1]
 t = time.perf_counter()
 if what == "edgesort":
-    exposure.edge_sort(table, v, (12, 11), use_cache=False)
+    exposure.edge_sort(table, v, (12, 11), use_cache=False, threads=threads)
 elif what == "burn":
-    exposure.burn_card(table, v, use_cache=False)
+    exposure.burn_card(table, v, use_cache=False, threads=threads)
 else:
-    exposure.hole_cards(table, v, int(what), use_cache=False)
+    exposure.hole_cards(table, v, int(what), use_cache=False, threads=threads)
 print(f"{hands + time.perf_counter() - t:.1f}")
 """
 

@@ -9,14 +9,16 @@ has them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from enumerate.analysis.base import Analysis
 from enumerate.boxes.report import BOXES_REPORT
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame, kept_json
 from enumerate.core.projection import Projection
 from enumerate.rules.variant import Variant
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.core.exact_game import KeptGame
 
 
 class BoxesGame:
@@ -44,9 +46,10 @@ class BoxesGame:
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
         from enumerate.boxes.game import KEPT, boxes_analysis, whole_game  # lazy: start-up time
+        from enumerate.core import exact_game  # lazy: start-up time
         s = whole_game(variant, counts, threads=threads, progress=progress, use_cache=use_cache)
         result, figures = boxes_analysis(variant, s)
-        return result, {"boxes": figures, "kept_sums": kept_json(KEPT, s.sums, s.classes)}
+        return result, {"boxes": figures, "kept_sums": exact_game.kept_json(KEPT, s.sums, s.classes)}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         from enumerate.boxes.seen_game import whole_game_steps  # lazy: start-up time

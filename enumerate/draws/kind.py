@@ -10,16 +10,18 @@ design, game protection) do not apply to it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame, kept_json
 from enumerate.core.projection import Projection
 from enumerate.draws.report import DRAWS_REPORT
 from enumerate.rules.variant import Variant
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.core.exact_game import KeptGame
 
 
 class DrawsGame:
@@ -54,10 +56,11 @@ class DrawsGame:
         if whole_game_supported(variant):
             result, figures = analyze_draws(counts, variant, threads, progress, use_cache)
             return result, {"draws": figures}
+        from enumerate.core import exact_game  # lazy: start-up time
         from enumerate.draws.exact import SWITCH_GAME, whole_game, whole_game_analysis  # lazy: start-up time
         s = whole_game(variant, counts, threads=threads, progress=progress, use_cache=use_cache)
         result, figures = whole_game_analysis(s)
-        return result, {"draws": figures, "kept_sums": kept_json(SWITCH_GAME, s.sums, s.classes)}
+        return result, {"draws": figures, "kept_sums": exact_game.kept_json(SWITCH_GAME, s.sums, s.classes)}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
         from enumerate.draws.game import PROGRESS_PER_HAND, whole_game_supported  # lazy: start-up time (the draws kernels)

@@ -10,7 +10,6 @@ from typing import Any
 
 from enumerate.analysis.sections import Sections, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
-from enumerate.core.slices import SITUATIONS
 
 #: Short codes of the strategy chart.
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
@@ -119,6 +118,7 @@ def draws_strategy_csv(strategy: Sequence[Mapping[str, Any]]) -> str:
 
 def _draws_units(a: Any) -> str:
     """What one situation's combinations are, on a table with draws."""
+    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
     if not several(a.variant):
         return ("A situation's 46 draws each face C(45, 4) = 148,995 dealer sets, 6,853,770 combinations; a kept hand "
                 "counts each of its 163,185 dealer sets 42 times (6,853,770 = 42 x 163,185).")
@@ -148,6 +148,7 @@ def _draws_method(prov: Mapping[str, Any], a: Any) -> list[str]:
 
 def _several_method(prov: Mapping[str, Any], a: Any) -> list[str]:
     """Method and provenance of a table switching several cards (counted by rank patterns)."""
+    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
     d = a.variant.draws
     buying = ("Buying a sixth card is drawn like a one-card switch (the dealer's hole cards avoid all six cards) "
               "and valued at the best five of the six; the draws that give the six cards a flush are corrected "

@@ -20,7 +20,7 @@ variant no other kind claims).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,12 +28,14 @@ from enumerate.analysis.base import Analysis
 from enumerate.analysis.sections import KindReport
 from enumerate.boxes.kind import BOXES_GAME
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.draws.kind import DRAWS_GAME
 from enumerate.game.plain import PLAIN_GAME
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.core.exact_game import KeptGame
 
 #: The analyses a table may support, each with the commands that give it (for messages).
 ANALYSES: dict[str, str] = {

@@ -10,18 +10,20 @@ owns every variant no other kind claims.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis, analyze
 from enumerate.analysis.rule_variants import rule_variant_figures
 from enumerate.core.engine import CountTable
-from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
 from enumerate.game.plain_report import PLAIN_REPORT
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.core.exact_game import KeptGame
 
 
 def extras(counts: CountTable, variant: Variant, result: Analysis, threads: int = 1) -> dict[str, Any]:
