@@ -612,7 +612,7 @@ def seen_hand_game(variant: VariantLike = DEFAULT_VARIANT, *, sums: Mapping[str,
     every situation) -- with its shards kept in the user cache (an interrupted run resumes, a
     later one reads them back verified, a damaged shard is valued again with a warning); or,
     given ``sums`` (the kept object a certified table holds in seen_hand.json, see
-    :func:`enumerate.protection.seen_hand.sums_json`), read from them and verified against the
+    :data:`enumerate.boxes.seen_game.SEEN_HAND`), read from them and verified against the
     count table instead of counted (a ValueError names what is wrong with them)."""
     threads, use_cache, progress = Run.of("seen_hand_game", run)          # checked once; threads resolved to an int
     from enumerate.boxes.seen_game import SEEN_HAND, whole_game_result, whole_game_steps  # lazy: start-up time

@@ -19,7 +19,7 @@ as pairs, also the boxes' joint moments:
 Every figure is exact (integers and fractions).  The sums are checked when made and when read:
 the normal decisions' value must be the count table's game, the return table must give the
 value, and over the whole game the second box's value and second moment must equal the first's.
-A certified table keeps the sums (boxes_game.json, :func:`sums_json`), so ``check`` reads
+A certified table keeps the sums (boxes_game.json, :data:`KEPT`), so ``check`` reads
 them back instead of recounting (about 2 core-hours).
 
 Not counted: the number of indifferent decisions (raising worth exactly folding), which the
