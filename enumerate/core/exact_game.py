@@ -122,8 +122,13 @@ class SliceRun(Generic[S, R]):
     variant: Any
     slice: Slice
     store: ShardStore
-    classes: int
+    listed: Classes
     make: Callable[[S, int], R]
+
+    @property
+    def classes(self) -> int:
+        """The slice's classes (the progress bar's steps)."""
+        return self.listed[1].shape[0]
 
     @property
     def needs_counts(self) -> bool:
@@ -135,7 +140,7 @@ class SliceRun(Generic[S, R]):
         if self.needs_counts and counts is None:
             raise ValueError("this game checks itself against the count table: pass counts")
         total, n = run(self.game, self.variant, self.slice, self.store, counts=counts, scheduler=scheduler,
-                       threads=threads, progress=progress)
+                       threads=threads, progress=progress, classes=self.listed)
         return self.make(total, n)
 
 
@@ -146,23 +151,28 @@ def open_run(game: ShardedGame[S], variant: Any, variant_text: str, sl: Slice, c
     wrong), and the slice's classes counted (ParameterError when it holds none)."""
     store = checkpoint if isinstance(checkpoint, ShardStore) else ShardStore(
         checkpoint, checkpoint_key(game, variant, variant_text, sl), game.command)
-    n = game.classes(sl)[1].shape[0]
-    if n == 0:
+    listed = game.classes(sl)
+    _not_empty(game, sl, listed)
+    return SliceRun(game, variant, sl, store, listed, make)
+
+
+def _not_empty(game: ShardedGame[Any], sl: Slice, classes: Classes) -> None:
+    if classes[1].shape[0] == 0:
         raise ParameterError("up", f"the slice '{sl.label(game.hands)}' holds no situation: widen it")
-    return SliceRun(game, variant, sl, store, n, make)
 
 
 def run(game: ShardedGame[S], variant: Any, sl: Slice, store: ShardStore, *, counts: Any = None,
         scheduler: str | None = None, threads: int = 1,
-        progress: Callable[[int], None] | None = None) -> tuple[S, int]:
+        progress: Callable[[int], None] | None = None, classes: Classes | None = None) -> tuple[S, int]:
     """(the exact total of every class of the slice ``sl``, the number of classes), shard by
     shard: the stored ones verified, the others valued on ``threads`` local threads or on the
     Dask ``scheduler`` and stored as each finishes; then the game's check of the total
-    (``counts``: the count table it reads).  ParameterError when the slice holds no class."""
-    classes = game.classes(sl)
+    (``counts``: the count table it reads).  ``classes``: the slice's, when already listed.
+    ParameterError when the slice holds no class."""
+    if classes is None:
+        classes = game.classes(sl)
+        _not_empty(game, sl, classes)
     n = classes[1].shape[0]
-    if n == 0:
-        raise ParameterError("up", f"the slice '{sl.label(game.hands)}' holds no situation: widen it")
     resumed = bool(store.raw)
     total = game.empty()
     for sums in run_shards(store, classes, game.shard, game.parse, game.work, game.share(variant, counts, sl),
