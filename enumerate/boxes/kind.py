@@ -34,10 +34,7 @@ class BoxesGame:
         return variant.boxes is not None
 
     def condition(self, analysis: str, variant: Variant) -> str | None:
-        left_out = [what for what, there in (("an ante bonus", variant.ante_bonus is not None),
-                                             ("side bets", bool(variant.side_bets)),
-                                             ("a progressive", variant.progressive is not None),
-                                             ("a hand left face down", variant.face_down_loses)) if there]
+        left_out = variant.beside_the_base_game()
         if left_out:
             return (f"two boxes are modelled for the base game (pays, qualifier, raise, a maximum payout), not with "
                     f"{' or '.join(left_out)}: certify those on the one-box table")

@@ -32,6 +32,7 @@ from enumerate.core.projection import Projection
 from enumerate.draws.kind import DRAWS_GAME
 from enumerate.game.plain import PLAIN_GAME
 from enumerate.rules.variant import Variant
+from enumerate.russian.kind import RUSSIAN_GAME
 from evaluator.errors import StudoddsError
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -120,7 +121,7 @@ CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind}
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
-KINDS: tuple[TableKind, ...] = (DRAWS_GAME, BOXES_GAME, PLAIN_GAME)
+KINDS: tuple[TableKind, ...] = (RUSSIAN_GAME, DRAWS_GAME, BOXES_GAME, PLAIN_GAME)
 
 
 def kind_of(variant: Variant) -> TableKind:

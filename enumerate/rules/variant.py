@@ -13,10 +13,12 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import BY_CATEGORY, Exact, Maximum, Minimum, shape
 from enumerate.rules.boxes import Boxes, BoxesJSON
+from enumerate.rules.combinations import TwoCombinations, TwoCombinationsJSON
 from enumerate.rules.draws import BuyCardJSON, Draws, SwitchJSON
 from enumerate.rules.hands import HandPaysJSON, HandPaytable
 from enumerate.rules.progressive import Progressive, ProgressiveRulesJSON
 from enumerate.rules.qualifier import Qualifier, QualifierJSON
+from enumerate.rules.russian import BuyGame, BuyGameJSON, Insurance, InsuranceJSON
 from enumerate.rules.sidebets import SideBet, SideBetRulesJSON
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -78,6 +80,9 @@ class VariantJSON(TypedDict):
     switch: NotRequired[SwitchJSON]
     buy_card: NotRequired[BuyCardJSON]
     boxes: NotRequired[BoxesJSON]
+    two_combinations: NotRequired[TwoCombinationsJSON]
+    insurance: NotRequired[InsuranceJSON]
+    buy_game: NotRequired[BuyGameJSON]
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,9 @@ class Variant:
       (:mod:`enumerate.rules.draws`); None for the plain game.
     * ``boxes``: one player on two boxes, each decided seeing both hands
       (:mod:`enumerate.rules.boxes`); None for one box.
+    * ``two_combinations``, ``insurance``, ``buy_game``: the options of Russian Poker
+      (:mod:`enumerate.rules.combinations`, :mod:`enumerate.rules.russian`); None when the table
+      does not offer them.
     """
 
     name: str
@@ -136,6 +144,9 @@ class Variant:
     side_bets: tuple[SideBet, ...] = ()
     draws: Draws | None = None
     boxes: Boxes | None = None
+    two_combinations: TwoCombinations | None = None
+    insurance: Insurance | None = None
+    buy_game: BuyGame | None = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -227,5 +238,25 @@ class Variant:
             out["buy_card"] = {"fee_antes": exact(self.draws.buy_fee)}
         if self.boxes is not None:
             out["boxes"] = self.boxes.to_dict()
+        if self.two_combinations is not None:
+            out["two_combinations"] = self.two_combinations.to_dict()
+        if self.insurance is not None:
+            out["insurance"] = self.insurance.to_dict()
+        if self.buy_game is not None:
+            out["buy_game"] = self.buy_game.to_dict()
         return out
+
+    def beside_the_base_game(self) -> list[str]:
+        """The rules beside the base game's pays, qualifier, raise and maximum payout that the
+        table has, named (what a kind that models the base game alone refuses)."""
+        return [what for what, there in (("an ante bonus", self.ante_bonus is not None),
+                                         ("side bets", bool(self.side_bets)),
+                                         ("a progressive", self.progressive is not None),
+                                         ("a hand left face down", self.face_down_loses)) if there]
+
+    @property
+    def russian(self) -> bool:
+        """True if the table offers an option of Russian Poker (two combinations paid,
+        insurance, buying the game)."""
+        return self.two_combinations is not None or self.insurance is not None or self.buy_game is not None
 

@@ -59,6 +59,23 @@ Improving the hand before the decision (each optional; together: one action a ha
     [buy_card]                       # buy a sixth card and play the best five of six
     fee = 1                          # antes
 
+The options of Russian Poker (each optional; with or without the draws above)::
+
+    [two_combinations]               # the two best combinations of the final hand are paid, summed
+    straight_with_pair = "two_straights"   # K Q J T 9 9: or "straight_and_pair" (4 + 1)
+    ace_king = true                  # A-K counts as a combination (paid as high card)
+
+    [insurance]                      # insure the bet against a dealer who does not qualify
+    needs = "three_of_a_kind"        # the least final hand that may insure (keys as in [raise_pays])
+    limit = "half_the_payout"        # the largest stake: or "the_payout" (the bet's possible win)
+    dealer_qualifies = "lost"        # or "returned_unless_player_wins"
+
+    [buy_game]                       # the dealer does not qualify: buy the game instead of the ante's pay
+    fee = 1                          # antes
+    replaces = "highest"             # the dealer card replaced: or "lowest"
+    same_rank = "replaced_again"     # a replacement of the removed rank: or "kept"
+    after = "hands_compared"         # or "qualifier_applies" (a dealer still not qualifying pays the ante)
+
 One player on two boxes against one dealer hand (optional)::
 
     [boxes]
@@ -105,10 +122,12 @@ from typing import Any
 
 from enumerate.rules.amounts import parse_amount
 from enumerate.rules.boxes import Boxes
+from enumerate.rules.combinations import TwoCombinations
 from enumerate.rules.draws import Draws, SwitchRule, parse_fees
 from enumerate.rules.hands import HandPaytable
 from enumerate.rules.progressive import OVERFLOWS, MeterPay, Progressive
 from enumerate.rules.qualifier import parse_qualifier
+from enumerate.rules.russian import BuyGame, Insurance
 from enumerate.rules.sidebets import KINDS, MAX_PLAYERS, Envy, SideBet
 from enumerate.rules.variant import MAX_RAISE_ANTES, MaxPayout, Variant, ante_bonus_by_category
 from evaluator.errors import StudoddsError
@@ -119,10 +138,14 @@ RAISE_KEYS = {c.key: c for c in reversed(Category)}
 SIDE_KEYS = {k: RAISE_KEYS[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                          "full_house", "flush")}
 TOP_KEYS = {"name", "description", "qualifier", "raise_pays", "ante_pays", "progressive", "raise_antes",
-            "face_down_hand", "max_payout", "ante_bonus", "side_bets", "switch", "buy_card", "boxes"}
+            "face_down_hand", "max_payout", "ante_bonus", "side_bets", "switch", "buy_card", "boxes",
+            "two_combinations", "insurance", "buy_game"}
 SWITCH_KEYS = {"fees", "all_five_must_raise"}
 BUY_KEYS = {"fee"}
 BOXES_KEYS = {"count", "decisions"}
+TWO_COMBINATIONS_KEYS = {"straight_with_pair", "ace_king"}
+INSURANCE_KEYS = {"needs", "limit", "dealer_qualifies"}
+BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
@@ -296,11 +319,53 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
     if boxes is not None and draws is not None:
         raise where.fail("boxes", "two boxes at a table with switching or a sixth card are not modelled: leave out "
                                   "[boxes], or [switch] and [buy_card]")
+    two, insurance, buy_game = _russian(where, data)
+    if boxes is not None and (two or insurance or buy_game):
+        raise where.fail("boxes", "two boxes at a table with the options of Russian Poker are not modelled: leave "
+                                  "out [boxes], or [two_combinations], [insurance] and [buy_game]")
     return Variant(name=name, raise_pays=pays, royal_separate="royal_flush" in pays_table,
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
                    max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
-                   draws=draws, boxes=boxes)
+                   draws=draws, boxes=boxes, two_combinations=two, insurance=insurance, buy_game=buy_game)
+
+
+def _table(where: _Where, data: dict[str, Any], key: str, allowed: set[str]) -> dict[str, Any] | None:
+    """The table ``key`` of the document (None when absent), its keys checked."""
+    table = data.get(key)
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise where.fail(key, f"must be a table (keys: {', '.join(sorted(allowed))})")
+    where.unknown(table, allowed, f"{key}.")
+    return table
+
+
+def _russian(where: _Where, data: dict[str, Any]) -> tuple[TwoCombinations | None, Insurance | None, BuyGame | None]:
+    """The [two_combinations], [insurance] and [buy_game] tables."""
+    two = insurance = buy_game = None
+    try:
+        table = _table(where, data, "two_combinations", TWO_COMBINATIONS_KEYS)
+        if table is not None:
+            two = TwoCombinations(table.get("straight_with_pair", "two_straights"), table.get("ace_king", True))
+        table = _table(where, data, "insurance", INSURANCE_KEYS)
+        if table is not None:
+            needs = table.get("needs", "three_of_a_kind")
+            if not isinstance(needs, str) or needs not in RAISE_KEYS or needs == "high_card":
+                raise where.fail("insurance.needs", f"{str(needs)[:40]!r}: a hand such as \"three_of_a_kind\" (keys as "
+                                                     "in [raise_pays], one pair or better)")
+            insurance = Insurance(RAISE_KEYS[needs], table.get("limit", "half_the_payout"),
+                                  table.get("dealer_qualifies", "lost"))
+        table = _table(where, data, "buy_game", BUY_GAME_KEYS)
+        if table is not None:
+            fee = _amount(where, "buy_game.fee", table.get("fee", 1))
+            buy_game = BuyGame(fee, table.get("replaces", "highest"), table.get("same_rank", "replaced_again"),
+                               table.get("after", "hands_compared"))
+    except StudoddsError as exc:
+        if str(exc).startswith(where.origin):
+            raise
+        raise where.fail("", str(exc)) from None
+    return two, insurance, buy_game
 
 
 def _boxes(where: _Where, table: Any) -> Boxes | None:

@@ -127,6 +127,8 @@ def hand_text(h: HandEVs | HandDraws) -> str:
     with draws)."""
     if getattr(h, "KIND", "hand") == "hand_draws":
         return hand_draws_text(cast("HandDraws", h))
+    if hasattr(h, "text"):                          # a kind's hand that renders itself
+        return h.text()
     h = cast("HandEVs", h)
     lines = [f"Hand {format_hand(h.cards)}, variant {h.variant}; counts over 163,185 dealer completions",
              f"{'up':>3} {'no qualify':>10} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>11} "

@@ -1,0 +1,232 @@
+"""One final hand of Russian Poker valued exactly, dealer hand by dealer hand.
+
+The player holds his final cards F (five, or six after buying a sixth card); the cards he has
+seen besides them -- the up card u and the cards he discarded, ``dead`` -- are out of the
+dealer's reach, so the dealer's four hole cards are any four of the m cards left, each set as
+likely (n = C(m, 4)).  Against each dealer hand D = u + hole:
+
+* D qualifies: the hand is won, pushed or lost (:class:`enumerate.russian.settle.RussianSettlement`);
+* D does not qualify: the player takes the ante's pay, or -- under ``[buy_game]`` -- buys the
+  game, seeing D: the dealer's highest (or lowest) card c is replaced by a card drawn from the
+  cards neither player nor dealer holds (less those of c's rank when a card of that rank is
+  replaced again: drawing again until the rank differs draws uniformly from the rest), and the new
+  hand D' is settled.  The player buys iff that is worth strictly more than the ante's pay:
+
+      -fee + (1 / #draws) * sum over draws of net(F against D')  >  a_nq.
+
+With an insurance stake s (the limit, or nothing: its EV is linear in s) decided with the raise,
+EV(raise) = (1 / n) * [sum over qualifying D of net + sum over the others of the better of the
+ante and the purchase], exact as fractions; the player raises iff EV(raise) + max(0, EV(insurance))
+exceeds -1, the EV of folding.
+
+Every dealer hand and every replacement is evaluated (about 3.4 million five-card hands for a
+full deck, vectorised); this is the slow, obviously-correct witness of the game's kernels and the
+engine of one hand's decisions.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from enumerate.rules.variant import Variant
+from enumerate.russian.settle import HandPay, RussianSettlement, best_strength
+from evaluator.cards import format_card, format_hand
+from evaluator.errors import StudoddsError
+from evaluator.ranking import strengths
+
+@lru_cache(maxsize=4)
+def _hole_sets(m: int) -> np.ndarray:
+    """Every 4-set of labels 0..m-1 (colex order), read-only."""
+    out = np.array(list(combinations(range(m), 4)), dtype=np.int64).reshape(-1, 4)
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True)
+class Purchases:
+    """The bought games of some dealer hands that do not qualify, per hand: the card replaced,
+    the replacements drawn from, and how many of them the player wins, ties, loses, or leave the
+    dealer still short of qualifying (counted only when the qualifier applies again)."""
+
+    replaced: np.ndarray
+    draws: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    lose: np.ndarray
+    short: np.ndarray
+
+
+def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: np.ndarray, player: int, threshold: int) -> Purchases:
+    """The bought games of the dealer hands ``dealer`` (rows of four hole cards then the up
+    card, none qualifying) against a final hand of strength ``player``; ``unseen``: the cards the
+    player has not seen (the dealer's hole cards among them)."""
+    assert s.buy_game is not None
+    rows, m = len(dealer), len(unseen)
+    ranks = dealer >> 2
+    which = ranks.argmax(axis=1) if s.buy_game.replaces == "highest" else ranks.argmin(axis=1)
+    replaced = dealer[np.arange(rows), which]
+    cand = np.broadcast_to(unseen, (rows, m))
+    valid = ~(cand[:, :, None] == dealer[:, None, :4]).any(axis=2)
+    if s.buy_game.same_rank == "replaced_again":
+        valid &= (cand >> 2) != (replaced >> 2)[:, None]
+    new = np.repeat(dealer[:, None, :], m, axis=1)
+    new[np.arange(rows)[:, None], np.arange(m)[None, :], which[:, None]] = cand
+    ns = np.full((rows, m), -1, dtype=np.int32)
+    ns[valid] = strengths(new[valid], check=False)
+    short = valid & (ns < threshold) if s.buy_game.after == "qualifier_applies" else np.zeros_like(valid)
+    settled = valid & ~short
+    return Purchases(replaced, valid.sum(axis=1), (settled & (ns < player)).sum(axis=1),
+                     (settled & (ns == player)).sum(axis=1), (settled & (ns > player)).sum(axis=1), short.sum(axis=1))
+
+
+def _purchase_gains(s: RussianSettlement, pay: Fraction, p: Purchases) -> tuple[np.ndarray, int]:
+    """What each purchase is worth above taking the ante, times ``scale * draws`` (an int64 per
+    purchase), and ``scale``: buying pays iff its gain is positive."""
+    assert s.buy_game is not None
+    nets = (s.net(pay, "player_wins"), s.net(pay, "dealer_wins"), s.net(pay, "dealer_does_not_qualify"),
+            s.buy_game.fee)
+    scale = math.lcm(*(x.denominator for x in nets))
+    win, lose, nq, fee = (int(x * scale) for x in nets)
+    return p.win * win + p.lose * lose + p.short * nq - (fee + nq) * p.draws, scale
+
+
+def _sum_gains(gains: np.ndarray, scale: int, draws: np.ndarray) -> Fraction:
+    """The sum of the positive gains, exactly (grouped by their number of draws)."""
+    out = Fraction(0)
+    take = gains > 0
+    for d in np.unique(draws[take]).tolist():
+        out += Fraction(int(gains[take & (draws == d)].sum()), scale * d)
+    return out
+
+
+@dataclass(frozen=True)
+class BoughtGame:
+    """Buying the game against one dealer hand that does not qualify, valued exactly."""
+
+    replaced: int
+    draws: int
+    win: int
+    tie: int
+    lose: int
+    short: int
+    ev_buy: Fraction
+    ev_ante: Fraction
+
+    @property
+    def buy(self) -> bool:
+        """True if buying is worth strictly more than taking the ante's pay."""
+        return self.ev_buy > self.ev_ante
+
+    def text(self) -> str:
+        choice = "buy the game" if self.buy else "take the ante"
+        return (f"{choice}: buying (the dealer's {format_card(self.replaced)} replaced, {self.draws} cards to draw: "
+                f"{self.win} win, {self.tie} tie, {self.lose} lose"
+                + (f", {self.short} still short" if self.short else "")
+                + f") EV {float(self.ev_buy):+.6f}, the ante {float(self.ev_ante):+.6f}")
+
+
+@dataclass(frozen=True)
+class FinalHandValue:
+    """The exact value of raising (and insuring) one final hand, against every dealer hand."""
+
+    cards: tuple[int, ...]
+    up: int
+    dead: tuple[int, ...]
+    pay: HandPay
+    dealer_sets: int
+    no_qualify: int
+    win: int
+    tie: int
+    lose: int
+    bought: int
+    ev_raise: Fraction
+    ev_raise_taking_the_ante: Fraction
+    insurance_stake: Fraction
+    ev_insurance: Fraction
+
+    @property
+    def insure(self) -> bool:
+        """True if insuring (the limit) is worth more than nothing."""
+        return self.ev_insurance > 0
+
+    @property
+    def ev_raised(self) -> Fraction:
+        """EV of raising, insured when that pays."""
+        return self.ev_raise + max(Fraction(0), self.ev_insurance)
+
+    @property
+    def raises(self) -> bool:
+        """True if raising beats folding (-1)."""
+        return self.ev_raised > -1
+
+    @property
+    def ev(self) -> Fraction:
+        """The hand's value: the better of raising and folding."""
+        return max(Fraction(-1), self.ev_raised)
+
+
+def _check(cards: Sequence[int], up: int, dead: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...], np.ndarray]:
+    final, out = tuple(int(c) for c in cards), tuple(int(c) for c in dead)
+    seen = final + out + (int(up),)
+    if len(final) not in (5, 6) or len(set(seen)) != len(seen) or not all(0 <= c < 52 for c in seen):
+        raise StudoddsError("a final hand is five or six cards, distinct from the up card and the dead cards")
+    unseen = np.array(sorted(set(range(52)) - set(seen)), dtype=np.int64)
+    if len(unseen) < 5:
+        raise StudoddsError("too few cards left for the dealer's hole cards and a replacement")
+    return final, out, unseen
+
+
+def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = ()) -> FinalHandValue:
+    """The exact value of the final hand ``cards`` against the up card ``up`` with the cards
+    ``dead`` out of play (see the module docstring)."""
+    s = RussianSettlement.of(variant)
+    final, out, unseen = _check(cards, up, dead)
+    hole = unseen[_hole_sets(len(unseen))]
+    dealer = np.column_stack([hole, np.full(len(hole), up, dtype=np.int64)])
+    ds = strengths(dealer, check=False)
+    player, pay, threshold = best_strength(final), s.hand_pay(final), variant.qualifier.threshold
+    q = ds >= threshold
+    n, nq = len(ds), int((~q).sum())
+    win, tie = int((q & (ds < player)).sum()), int((q & (ds == player)).sum())
+    lose = n - nq - win - tie
+    base = nq * s.net(pay.pay, "dealer_does_not_qualify") + win * s.net(pay.pay, "player_wins") \
+        + lose * s.net(pay.pay, "dealer_wins")
+    extra, bought = Fraction(0), 0
+    if s.buy_game is not None and nq:
+        p = _purchases(s, dealer[~q], unseen, player, threshold)
+        gains, scale = _purchase_gains(s, pay.pay, p)
+        extra, bought = _sum_gains(gains, scale, p.draws), int((gains > 0).sum())
+    stake = s.insurance_stake(pay)
+    insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
+               + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))
+    return FinalHandValue(final, int(up), out, pay, n, nq, win, tie, lose, bought, (base + extra) / n, base / n,
+                          stake, insured / n)
+
+
+def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int],
+                dead: Sequence[int] = ()) -> BoughtGame:
+    """Buy the game or take the ante, against the dealer's hand ``up`` + ``hole`` (which does not
+    qualify), with the final ``cards`` and the cards ``dead`` out of play."""
+    s = RussianSettlement.of(variant)
+    if s.buy_game is None:
+        raise StudoddsError(f"variant {variant.name!r} does not offer buying the game ([buy_game])")
+    final, out, unseen = _check(cards, up, tuple(dead) + tuple(hole))
+    holes = tuple(int(c) for c in hole)
+    if len(holes) != 4:
+        raise StudoddsError("the dealer's hole cards are four cards")
+    dealer = np.array([holes + (int(up),)], dtype=np.int64)
+    if int(strengths(dealer, check=False)[0]) >= variant.qualifier.threshold:
+        raise StudoddsError(f"the dealer's {format_hand(holes + (int(up),))} qualifies: there is no game to buy")
+    pool = np.array(sorted(set(unseen.tolist()) | set(holes)), dtype=np.int64)
+    player, pay = best_strength(final), s.hand_pay(final)
+    p = _purchases(s, dealer, pool, player, variant.qualifier.threshold)
+    gains, scale = _purchase_gains(s, pay.pay, p)
+    ante = s.net(pay.pay, "dealer_does_not_qualify")
+    return BoughtGame(int(p.replaced[0]), int(p.draws[0]), int(p.win[0]), int(p.tie[0]), int(p.lose[0]),
+                      int(p.short[0]), ante + Fraction(int(gains[0]), scale * int(p.draws[0])), ante)

@@ -1,0 +1,134 @@
+"""One hand of Russian Poker: its decisions against each up card, exactly.
+
+For a table with the options of Russian Poker and no draws, the player's five cards are his
+final hand: against an up card he raises or folds, insures or not, and -- dealer hand by dealer
+hand -- buys the game or takes the ante (:mod:`enumerate.russian.final_hand` values all of it
+exactly).  Against every up card at once the hand's EV before the up card is seen is the mean
+over the 47 up cards.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, ClassVar, Literal, TypedDict
+
+from enumerate.core.jsonform import exact
+from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
+from enumerate.core.tabular import tabular
+from enumerate.rules.variant import Variant
+from enumerate.russian.final_hand import FinalHandValue, final_hand_value
+from enumerate.russian.settle import settlement_refusal
+from evaluator.cards import format_card, format_hand
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
+
+
+class RussianSituationJSON(TypedDict):
+    """One up card: the final hand's decisions and exact values."""
+
+    up: str
+    bet_pays: Exact
+    combinations: Annotated[list[str], MinItems(1), MaxItems(2)]
+    dealer_sets: Annotated[int, Minimum(1)]
+    no_qualify: Annotated[int, Minimum(0)]
+    win: Annotated[int, Minimum(0)]
+    tie: Annotated[int, Minimum(0)]
+    lose: Annotated[int, Minimum(0)]
+    games_bought: Annotated[int, Minimum(0)]
+    ev_raise_antes: Exact
+    ev_raise_taking_the_ante_antes: Exact
+    insurance_stake_antes: Exact
+    ev_insurance_antes: Exact
+    insure: bool
+    action: Literal["raise", "fold"]
+    ev_antes: Exact
+
+
+@shape("russian_hand", document=True)
+class RussianHandJSON(TypedDict):
+    """Schema: studodds hand on a Russian Poker table: raise or fold, insure or not, and how often the game is bought, per up card"""
+
+    kind: Literal["russian_hand"]
+    hand: str
+    variant: str
+    situations: Annotated[list[RussianSituationJSON], MinItems(1), MaxItems(47)]
+    ev_before_up_card_antes: ExactOrNull
+
+
+def _label(c: Category) -> str:
+    """A combination's name (A-K is what the high-card pay pays as a combination)."""
+    return "A-K" if c == Category.HIGH_CARD else c.label
+
+
+def _situation(v: FinalHandValue) -> RussianSituationJSON:
+    return {"up": format_card(v.up), "bet_pays": exact(v.pay.pay),
+            "combinations": [v.pay.first.key] + ([] if v.pay.second is None else [v.pay.second.key]),
+            "dealer_sets": v.dealer_sets, "no_qualify": v.no_qualify, "win": v.win, "tie": v.tie, "lose": v.lose,
+            "games_bought": v.bought, "ev_raise_antes": exact(v.ev_raise),
+            "ev_raise_taking_the_ante_antes": exact(v.ev_raise_taking_the_ante),
+            "insurance_stake_antes": exact(v.insurance_stake), "ev_insurance_antes": exact(v.ev_insurance),
+            "insure": v.insure, "action": "raise" if v.raises else "fold", "ev_antes": exact(v.ev)}
+
+
+@tabular(lambda d: d["situations"], "situations")
+@dataclass(frozen=True)
+class RussianHand:
+    """A hand on a Russian Poker table: its final-hand values per up card (one, or all 47 with
+    the EV before the up card is seen)."""
+
+    cards: tuple[int, ...]
+    variant: str
+    rows: tuple[FinalHandValue, ...]
+    ev_before_up_card: Fraction | None
+
+    KIND: ClassVar[Literal["russian_hand"]] = "russian_hand"
+
+    def to_dict(self) -> RussianHandJSON:
+        """kind "russian_hand": what ``studodds hand --json`` prints on a Russian Poker table."""
+        return {"kind": self.KIND, "hand": format_hand(self.cards), "variant": self.variant,
+                "situations": [_situation(r) for r in self.rows],
+                "ev_before_up_card_antes": None if self.ev_before_up_card is None else exact(self.ev_before_up_card)}
+
+    def text(self) -> str:
+        """What ``studodds hand`` prints."""
+        first = self.rows[0].pay
+        pays = first.first.label + ("" if first.second is None else f" + {_label(first.second)}")
+        lines = [f"Hand {format_hand(self.cards)}, variant {self.variant}: {pays}, the bet pays {first.pay} to 1; "
+                 "counts over the dealer's hole-card sets",
+                 f"{'up':>3} {'no qualify':>10} {'bought':>7} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>10} "
+                 f"{'insure':>6} {'EV(ins.)':>9} {'action':>6} {'EV':>10}"]
+        for r in self.rows:
+            lines.append(f"{format_card(r.up):>3} {r.no_qualify:>10,} {r.bought:>7,} {r.win:>7,} {r.tie:>5,} "
+                         f"{r.lose:>7,} {float(r.ev_raise):>10.6f} {'yes' if r.insure else 'no':>6} "
+                         f"{float(r.ev_insurance):>9.6f} {'raise' if r.raises else 'fold':>6} {float(r.ev):>10.6f}")
+        lines.append("EV(raise): buying the game against each dealer hand that does not qualify when that is worth "
+                     "more than the ante's pay (bought: how many); EV(ins.): the insurance stake's own value, per ante")
+        if self.ev_before_up_card is not None:
+            b = self.ev_before_up_card
+            lines.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
+        return "\n".join(lines)
+
+
+def hand_refusal(variant: Variant) -> str | None:
+    """Why one hand of this Russian Poker table cannot be valued, or None."""
+    if variant.draws is not None:
+        return ("one hand with both the draws and the options of Russian Poker is not valued yet; leave out "
+                "[switch] and [buy_card] to value the hand as dealt")
+    return settlement_refusal(variant)
+
+
+def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None,
+                 progress: Callable[[int], None] | None = None) -> RussianHand:
+    """The hand's decisions and values against ``up``, or against each of the 47 up cards."""
+    refusal = hand_refusal(variant)
+    if refusal is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {refusal}")
+    ups = [up] if up is not None else [c for c in range(52) if c not in cards]
+    rows = []
+    for u in ups:
+        rows.append(final_hand_value(variant, cards, u))
+        if progress is not None:
+            progress(1)
+    before = None if up is not None else sum((r.ev for r in rows), Fraction(0)) / len(rows)
+    return RussianHand(tuple(cards), variant.name, tuple(rows), before)

@@ -1,0 +1,64 @@
+"""Russian Poker as a kind of table (see :mod:`enumerate.game.kinds`).
+
+A table with ``[two_combinations]``, ``[insurance]`` or ``[buy_game]`` (with or without the draws
+of :mod:`enumerate.rules.draws`): the player's decisions depend on the dealer's whole hand (the
+bought game) and on pays beyond the category (two combinations), so none of the plain game's or
+the draws' analyses apply.  One hand's decisions are :mod:`enumerate.russian.hand`, valued by
+:mod:`enumerate.russian.final_hand`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from enumerate.analysis.base import Analysis
+from enumerate.core.engine import CountTable
+from enumerate.core.projection import Projection
+from enumerate.rules.variant import Variant
+from enumerate.russian.report import RUSSIAN_REPORT
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from enumerate.core.exact_game import KeptGame
+
+
+class RussianGame:
+    """The kind of a table with an option of Russian Poker."""
+
+    name = "russian"
+    title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
+    supports = frozenset({"hand"})
+
+    report = RUSSIAN_REPORT
+
+    def owns(self, variant: Variant) -> bool:
+        return variant.russian
+
+    def condition(self, analysis: str, variant: Variant) -> str | None:
+        if analysis != "hand":
+            return None
+        from enumerate.russian.hand import hand_refusal  # lazy: start-up time
+        return hand_refusal(variant)
+
+    def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
+                use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        raise NotImplementedError("the whole game of a Russian Poker table is not supported")
+
+    def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
+        return None
+
+    def projection(self, variant: Variant) -> Projection | None:
+        return None
+
+    def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
+        return None
+
+    def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
+             threads: int, progress: Callable[[int], None] | None) -> Any:
+        from enumerate.russian.hand import russian_hand  # lazy: start-up time
+        return russian_hand(variant, cards, up, progress)
+
+    def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
+        return None if up is not None else ("up cards", "up card", 47)
+
+
+RUSSIAN_GAME = RussianGame()

@@ -1,0 +1,130 @@
+"""The options of Russian Poker in the variant file and as a kind of table: read, checked (every
+bad value one line naming its key, fuzzed), written back, owned by the Russian kind, and given
+one hand's decisions through the API and the CLI (everything else refused in one line)."""
+import json
+import tomllib
+from fractions import Fraction
+
+import pytest
+from cli_runner import run_cli
+from fuzzstats import tick
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_reliability_hostile import refused
+from test_russian_final_hand import LUNAR, US
+
+import studodds
+from enumerate.game import kinds
+from enumerate.rules.combinations import TwoCombinations
+from enumerate.rules.russian import BuyGame, Insurance
+from enumerate.rules.variant_file import VariantSource, parse_variant, parse_variant_text, with_raise_pays
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
+
+TEXT = US + LUNAR
+
+
+def test_the_sections_are_read_with_their_defaults():
+    v = parse_variant_text(TEXT, "lunar.toml")
+    assert v.two_combinations == TwoCombinations("two_straights", True)
+    assert v.insurance == Insurance(Category.TRIPS, "half_the_payout", "lost")
+    assert v.buy_game == BuyGame(Fraction(1), "highest", "replaced_again", "hands_compared")
+    assert v.russian and kinds.kind_of(v).name == "russian"
+    d = v.to_dict()
+    assert d["buy_game"]["fee_antes"]["exact"] == "1" and d["insurance"]["needs"] == "three_of_a_kind"
+    assert d["two_combinations"] == {"straight_with_pair": "two_straights", "ace_king": True}
+
+
+def test_a_table_without_them_keeps_its_kind_and_its_json():
+    v = parse_variant_text(US, "us.toml")
+    assert not v.russian and kinds.kind_of(v).name == "plain"
+    assert not {"two_combinations", "insurance", "buy_game"} & set(v.to_dict())
+
+
+def test_the_sections_are_written_back():
+    text = TEXT.replace("[buy_game]\n", "[buy_game]\nfee = \"1/2\"\nreplaces = \"lowest\"\n")
+    source = VariantSource(parse_variant_text(text, "lunar.toml"), "lunar.toml", text, "")
+    again = parse_variant_text(with_raise_pays(source, {k: Fraction(1) for k in (
+        "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pairs",
+        "one_pair", "high_card")}, "copy", "a copy"), "copy.toml")
+    assert again.buy_game == BuyGame(Fraction(1, 2), "lowest") and again.insurance == source.variant.insurance
+    assert again.two_combinations == source.variant.two_combinations
+
+
+@pytest.mark.parametrize("section, message", [
+    ("[buy_game]\nfee = -1\n", "buy_game.fee: must not be negative"),
+    ("[buy_game]\nreplaces = \"middle\"\n", "buy_game.replaces: 'middle': one of highest, lowest"),
+    ("[buy_game]\nsame_rank = 1\n", "buy_game.same_rank: 1: one of replaced_again, kept"),
+    ("[buy_game]\nafter = [1]\n", "buy_game.after: [1]: one of hands_compared, qualifier_applies"),
+    ("[buy_game]\nfees = 1\n", "buy_game.fees: unknown key (did you mean 'fee'?)"),
+    ("[insurance]\nneeds = \"high_card\"\n", "insurance.needs: 'high_card': a hand such as"),
+    ("[insurance]\nneeds = [1]\n", "insurance.needs: '[1]'"),
+    ("[insurance]\nlimit = {a = 1}\n", "insurance.limit: {'a': 1}: one of half_the_payout, the_payout"),
+    ("[insurance]\ndealer_qualifies = \"kept\"\n", "insurance.dealer_qualifies: 'kept'"),
+    ("[two_combinations]\nace_king = \"yes\"\n", "two_combinations.ace_king: must be true or false"),
+    ("[two_combinations]\nstraight_with_pair = \"both\"\n", "two_combinations.straight_with_pair: 'both'"),
+    ("[boxes]\ncount = 2\ndecisions = \"seeing_both_hands\"\n[insurance]\n", "boxes: two boxes at a table with the "
+                                                                            "options of Russian Poker"),
+])
+def test_a_bad_section_is_one_line_naming_the_key(section, message):
+    with pytest.raises(StudoddsError) as e:
+        parse_variant_text(US + section, "x.toml")
+    assert str(e.value).startswith("x.toml: ") and message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_section_that_is_not_a_table_is_refused():
+    with pytest.raises(StudoddsError, match="x.toml: insurance: must be a table"):
+        parse_variant_text("insurance = 1\n" + US, "x.toml")
+
+
+_values = st.one_of(st.integers(-5, 5), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20),
+                    st.sampled_from(["highest", "lowest", "kept", "lost", "the_payout", "three_of_a_kind", "1/2",
+                                     "two_straights", "hands_compared"]),
+                    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
+_KEYS = {"buy_game": ["fee", "replaces", "same_rank", "after", "Fee"],
+         "insurance": ["needs", "limit", "dealer_qualifies", "stake"],
+         "two_combinations": ["straight_with_pair", "ace_king", "aceking"]}
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sampled_from(sorted(_KEYS)).flatmap(lambda name: st.tuples(st.just(name), st.one_of(
+    _values, st.dictionaries(st.sampled_from(_KEYS[name]), _values, max_size=4)))))
+def test_fuzz_the_sections(named):
+    """Any value of a section: a Russian table, or one line naming the file and the section."""
+    name, section = named
+    tick("russian sections")
+    doc = tomllib.loads(US)
+    doc[name] = section
+    try:
+        v = parse_variant(doc, "fuzz.toml")
+    except StudoddsError as exc:
+        assert str(exc).startswith(f"fuzz.toml: {name}") and "\n" not in str(exc), str(exc)
+    else:
+        assert v.russian and isinstance(section, dict) and kinds.kind_of(v).name == "russian"
+
+
+def test_one_hand_through_the_api_and_the_cli(tmp_path):
+    path = tmp_path / "lunar.toml"
+    path.write_text(TEXT)
+    h = studodds.hand("Qc Qd Qh Ac Kd", up="7s", variant=str(path))
+    row = h.rows[0]
+    assert (row.pay.first, row.pay.second, row.pay.pay) == (Category.TRIPS, Category.HIGH_CARD, 4)
+    assert row.raises and row.bought == row.no_qualify and not row.insure
+    r = run_cli("hand", "Qc Qd Qh Ac Kd", str(path), "--up", "7s", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == h.to_dict()
+    text = run_cli("hand", "--up", "7s", "Qc Qd Qh Ac Kd", "--variant", str(path)).stdout
+    assert "three of a kind + A-K, the bet pays 4 to 1" in text and " raise " in text
+
+
+@pytest.mark.parametrize("command", [("analyze",), ("strategies",), ("simulate", "--games", "100"),
+                                     ("draws-sample",)], ids=lambda c: c[0])
+def test_what_the_kind_does_not_give_is_refused_in_one_line(tmp_path, command):
+    (tmp_path / "lunar.toml").write_text(TEXT)
+    refused(tmp_path, *command, "lunar.toml", needle="is a Russian Poker table")
+
+
+def test_one_hand_with_draws_and_options_is_refused_in_one_line(tmp_path):
+    (tmp_path / "lunar.toml").write_text(TEXT + "[buy_card]\nfee = 1\n")
+    refused(tmp_path, "hand", "Qc Qd Qh Ac Kd", "lunar.toml", "--up", "7s",
+            needle="one hand with both the draws and the options of Russian Poker is not valued yet")
