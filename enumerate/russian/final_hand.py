@@ -19,9 +19,10 @@ EV(raise) = (1 / n) * [sum over qualifying D of net + sum over the others of the
 ante and the purchase], exact as fractions; the player raises iff EV(raise) + max(0, EV(insurance))
 exceeds -1, the EV of folding.
 
-Every dealer hand and every replacement is evaluated (about 3.4 million five-card hands for a
-full deck, vectorised); this is the slow, obviously-correct witness of the game's kernels and the
-engine of one hand's decisions.
+The dealer's first hands are evaluated one by one (163,185 for a full deck, vectorised); the
+bought games are counted by the dealer's rank sets (:mod:`enumerate.russian.bought`), or, with
+``method="every_hand"``, by evaluating every dealer hand that does not qualify with every
+replacement (about 3.4 million five-card hands): the slow, obviously-correct witness.
 """
 from __future__ import annotations
 
@@ -35,10 +36,12 @@ from itertools import combinations
 import numpy as np
 
 from enumerate.rules.variant import Variant
+from enumerate.russian.bought import purchases
 from enumerate.russian.settle import HandPay, RussianSettlement, best_strength
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import strengths
+
 
 @lru_cache(maxsize=4)
 def _hole_sets(m: int) -> np.ndarray:
@@ -182,9 +185,14 @@ def _check(cards: Sequence[int], up: int, dead: Sequence[int]) -> tuple[tuple[in
     return final, out, unseen
 
 
-def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = ()) -> FinalHandValue:
+def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = (),
+                     method: str = "rank_sets") -> FinalHandValue:
     """The exact value of the final hand ``cards`` against the up card ``up`` with the cards
-    ``dead`` out of play (see the module docstring)."""
+    ``dead`` out of play (see the module docstring).  ``method``: the bought games counted by the
+    dealer's rank sets (:mod:`enumerate.russian.bought`, the default) or ``"every_hand"``, dealer
+    hand by dealer hand and replacement by replacement (the witness)."""
+    if method not in ("rank_sets", "every_hand"):
+        raise ValueError(f"unknown method {method!r}")
     s = RussianSettlement.of(variant)
     final, out, unseen = _check(cards, up, dead)
     hole = unseen[_hole_sets(len(unseen))]
@@ -198,10 +206,14 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
     base = nq * s.net(pay.pay, "dealer_does_not_qualify") + win * s.net(pay.pay, "player_wins") \
         + lose * s.net(pay.pay, "dealer_wins")
     extra, bought = Fraction(0), 0
-    if s.buy_game is not None and nq:
+    if s.buy_game is not None and nq and method == "every_hand":
         p = _purchases(s, dealer[~q], unseen, player, threshold)
         gains, scale = _purchase_gains(s, pay.pay, p)
         extra, bought = _sum_gains(gains, scale, p.draws), int((gains > 0).sum())
+    elif s.buy_game is not None and nq:
+        fast = purchases(s, threshold, np.array([player]), [pay.pay],
+                         np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64), int(up))
+        extra, bought = fast.gains[0], int(fast.bought[0])
     stake = s.insurance_stake(pay)
     insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
                + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))

@@ -1,0 +1,61 @@
+"""The bought game by the dealer's rank sets (``_bought.pyx``) against the final hand valued dealer
+hand by dealer hand and replacement by replacement (:func:`final_hand_value`, which the literal
+brute force of test_russian_final_hand.py holds): sampled final hands of five and six cards, on
+full and reduced decks, under every rule set with a bought game."""
+import random
+
+import numpy as np
+import pytest
+from test_russian_final_hand import RULE_SETS, variant
+
+from enumerate.russian.bought import pool_multiple, purchases, rank_sets
+from enumerate.russian.final_hand import final_hand_value
+from enumerate.russian.settle import RussianSettlement, best_strength
+from evaluator.cards import parse_card
+from evaluator.errors import StudoddsError
+
+BOUGHT = [k for k, r in enumerate(RULE_SETS) if "[buy_game]" in r]
+
+
+def _unseen(cards, up, dead) -> int:
+    return sum(1 << c for c in range(52) if c not in cards and c not in dead and c != up)
+
+
+@pytest.mark.parametrize("rules", [BOUGHT[0]] + [pytest.param(k, marks=pytest.mark.slow) for k in BOUGHT[1:]])
+def test_rank_sets_equal_every_dealer_hand(rules):
+    v = variant(RULE_SETS[rules])
+    s = RussianSettlement.of(v)
+    rng = random.Random(4800 + rules)
+    trials = [(["Ac", "Ad", "Kc", "Kd", "2h"], "7s"), (["Qc", "Qd", "Qh", "Ac", "Kd"], "As")]
+    cases = [([parse_card(c) for c in cards], parse_card(up), []) for cards, up in trials]
+    for t in range(4 if rules == BOUGHT[0] else 16):      # the quick tier's rule set: fewer hands
+        cards = rng.sample(range(52), 5 + t % 2)
+        others = [c for c in range(52) if c not in cards]
+        rng.shuffle(others)
+        cases.append((cards, others[0], others[1:1 + rng.choice([0, 2, 9, 20])]))
+    for cards, up, dead in cases:
+        slow = final_hand_value(v, cards, up, dead, method="every_hand")
+        assert final_hand_value(v, cards, up, dead) == slow, (cards, up, dead)
+        fast = purchases(s, v.qualifier.threshold, np.array([best_strength(cards)]), [slow.pay.pay],
+                         np.array([_unseen(cards, up, dead)], dtype=np.uint64), up)
+        assert int(fast.no_qualify[0]) == slow.no_qualify, (cards, up, dead)
+        assert int(fast.bought[0]) == slow.bought, (cards, up, dead)
+        assert fast.gains[0] == (slow.ev_raise - slow.ev_raise_taking_the_ante) * slow.dealer_sets, (cards, up, dead)
+
+
+def test_rank_sets_of_the_up_rank():
+    """Every set holds the up rank and four others, none qualifying; the removed rank is the top."""
+    sets = rank_sets(5, variant(RULE_SETS[0]).qualifier.threshold, True)
+    assert all(bin(m).count("1") == 5 and (m >> 5) & 1 and rc == max(r for r in range(13) if (m >> r) & 1)
+               for m, rc, _ in sets.tolist())
+    assert not any((m >> 12) & 1 and (m >> 11) & 1 for m, _, _ in sets.tolist())      # A-K qualifies
+    assert pool_multiple(46, True) % 38 == 0 and pool_multiple(46, False) == 42
+
+
+def test_hands_of_different_decks_or_no_game_to_buy_are_refused():
+    s = RussianSettlement.of(variant(RULE_SETS[0]))
+    two = np.array([(1 << 46) - 1, (1 << 45) - 1], dtype=np.uint64)
+    with pytest.raises(StudoddsError, match="as many unseen cards"):
+        purchases(s, 1113, np.array([100, 200]), [1, 1], two, 51)
+    with pytest.raises(StudoddsError, match="buy_game"):
+        purchases(RussianSettlement.of(variant("")), 1113, np.array([100]), [1], two[:1], 51)
