@@ -124,7 +124,20 @@ def test_what_the_kind_does_not_give_is_refused_in_one_line(tmp_path, command):
     refused(tmp_path, *command, "lunar.toml", needle="is a Russian Poker table")
 
 
-def test_one_hand_with_draws_and_options_is_refused_in_one_line(tmp_path):
+def test_one_hand_with_draws_through_the_cli(tmp_path):
     (tmp_path / "lunar.toml").write_text(TEXT + "[buy_card]\nfee = 1\n")
+    r = run_cli("hand", "Qc Qd Qh Ac Kd", "lunar.toml", "--up", "7s", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["kind"] == "russian_hand_draws"
+    actions = data["situations"][0]["actions"]
+    assert sorted(a["label"] for a in actions) == ["buy a sixth card", "keep"]
+    assert actions[0]["ev_antes"]["value"] >= actions[1]["ev_antes"]["value"]          # best first
+    text = run_cli("hand", "Qc Qd Qh Ac Kd", "lunar.toml", "--up", "7s", cwd=tmp_path).stdout
+    assert f"Up card 7s: best action {actions[0]['label']}" in text and "games bought" in text
+
+
+def test_a_table_the_settlement_does_not_model_is_refused_in_one_line(tmp_path):
+    (tmp_path / "lunar.toml").write_text(TEXT.replace('name = "lunar"', 'name = "lunar"\nface_down_hand = "loses"'))
     refused(tmp_path, "hand", "Qc Qd Qh Ac Kd", "lunar.toml", "--up", "7s",
-            needle="one hand with both the draws and the options of Russian Poker is not valued yet")
+            needle="the options of Russian Poker are modelled without a hand left face down")

@@ -28,6 +28,10 @@ def work(tmp_path_factory, us_counts):
     online = (REPO / "docs" / "variants" / "oasis-online.toml").read_text()
     (folder / "two-cards.toml").write_text(online.replace("oasis-online", "two-cards").replace(
         "fees = { 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5 }", "fees = { 1 = 1, 2 = 2 }"))
+    russian = (REPO / "enumerate" / "rules" / "variants" / "us-common.toml").read_text().split("[ante_pays]")[0]
+    (folder / "russian.toml").write_text(russian + "[ante_pays]\nplayer_wins = 0\n[two_combinations]\n[insurance]\n"
+                                                   "[buy_game]\n")
+    (folder / "russian-draws.toml").write_text(russian + "[buy_card]\nfee = 1\n[insurance]\n[buy_game]\n")
     return folder
 
 
@@ -41,6 +45,8 @@ def commands(work: Path):
         "hand": ["hand", "As Kd Jh 8c 3s"],
         "hand-up": ["hand", "As Kd Jh 8c 3s", "--up", "7d"],
         "hand-draws": ["hand", "As Kd Jh 8c 3s", "--up", "7d", "--variant", "oasis-one-card"],
+        "hand-russian": ["hand", "Qc Qd Qh Ac Kd", str(work / "russian.toml"), "--up", "7s"],
+        "hand-russian-draws": ["hand", "Qc Qd Qh Ac Kd", str(work / "russian-draws.toml"), "--up", "7s"],
         "analyze-draws": ["analyze", "sixth-card"],
         "batch-draws": ["batch", "oasis-one-card", "--out", str(work / "draws")],
         "draws-sample": ["draws-sample", str(work / "two-cards.toml"), "--situations", "16"],
@@ -68,7 +74,8 @@ def commands(work: Path):
 
 
 KINDS = {"analyze": "analysis", "analyze-file": "analysis", "variants": "variants", "batch": "batch", "check": "check",
-         "hand": "hand", "hand-up": "hand", "hand-draws": "hand_draws", "analyze-draws": "analysis",
+         "hand": "hand", "hand-up": "hand", "hand-draws": "hand_draws", "hand-russian": "russian_hand",
+         "hand-russian-draws": "russian_hand_draws", "analyze-draws": "analysis",
          "batch-draws": "batch", "draws-sample": "draws_sample", "draws-exact": "draws_exact", "ev-table": "ev_table", "strategies": "strategies", "plots": "plots",
          "progressive": "progressive", "diff": "diff", "holecards": "hole_cards", "edgesort": "exposure",
          "collusion": "collusion_table", "collusion-exact": "collusion_exact", "simulate": "simulation", "simulate-side-bets": "simulation",

@@ -263,9 +263,10 @@ def action_values(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
 
 
 def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, int q, int action,
-                  const int64_t[::1] draws, int32_t[:, ::1] out):
+                  const int64_t[::1] draws, int32_t[:, ::1] out, int n_threads=1):
     """For the draws with colex indices ``draws`` of one action: (strength of the final hand,
-    no_qualify, win, tie) per row of ``out`` -- what :func:`action_values` values, for tests."""
+    no_qualify, win, tie) per row of ``out`` -- what :func:`action_values` values, for tests and
+    for the draws of Russian Poker (enumerate/russian/draws.py)."""
     cdef int m = unseen.shape[0]
     cdef int k = _size(action)
     cdef int a[5]
@@ -281,7 +282,7 @@ def draw_outcomes(const uint8_t[::1] hand, const uint8_t[::1] unseen, int up, in
         qstr[r] = _draw_strength(&d, sets[r])
     nq, win, tie = _counts(unseen, up, q, sets_np, np.full(6, -1, dtype=np.int64),
                            np.arange(draws.shape[0], dtype=np.int32), qstr_np,
-                           np.zeros(1, dtype=np.int32), 1)
+                           np.zeros(1, dtype=np.int32), n_threads)
     for r in range(draws.shape[0]):
         out[r, 0] = qstr[r]
         out[r, 1] = nq[r]

@@ -4,7 +4,7 @@ ways of counting a slice of the game (:mod:`enumerate.draws.exact`, class by cla
 from __future__ import annotations
 
 from enumerate.draws import _hand
-from evaluator.cards import RANKS
+from evaluator.cards import RANKS, format_card
 
 #: Action kinds: keep (0), switch k cards (k = 1..5), buy a sixth card (6).
 KINDS = ("keep", *(f"switch {k} card{'s' if k > 1 else ''}" for k in range(1, 6)), "buy a sixth card")
@@ -26,3 +26,11 @@ def cards_drawn(kind: int) -> int:
 def chart_key(group: str, up_rank: int, label: str) -> str:
     """The key of a strategy-chart cell's action: hand group, up rank, what is done."""
     return f"{group}|{RANKS[up_rank]}|{label}"
+
+
+def action_label(kind: str, discard: tuple[int, ...]) -> str:
+    """How an action of a situation reads: "keep", "buy a sixth card", or "switch" and the cards
+    given up, highest first."""
+    if kind == "switch":
+        return "switch " + " ".join(format_card(c) for c in sorted(discard, reverse=True))
+    return "buy a sixth card" if kind == "buy" else "keep"

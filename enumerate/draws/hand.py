@@ -32,7 +32,7 @@ from enumerate.core.parallel import interruptible
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.draws import _hand
-from enumerate.draws.actions import BUY, action_kind, cards_drawn
+from enumerate.draws.actions import BUY, action_kind, action_label, cards_drawn
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant import Variant
 from evaluator.cards import format_card, format_hand
@@ -106,9 +106,7 @@ class ActionEV:
 
     @property
     def label(self) -> str:
-        if self.kind == "switch":
-            return "switch " + " ".join(format_card(c) for c in sorted(self.discard, reverse=True))
-        return "buy a sixth card" if self.kind == "buy" else "keep"
+        return action_label(self.kind, self.discard)
 
     def to_dict(self) -> ActionJSON:
         return {"action": self.kind, "discard": [format_card(c) for c in self.discard], "label": self.label,
@@ -194,12 +192,13 @@ def unseen_cards(cards: tuple[int, ...], up: int, unseen: np.ndarray | None = No
 
 
 def draw_outcomes(cards: tuple[int, ...], up: int, qualifier: int, action: int, draws: np.ndarray,
-                  unseen: np.ndarray | None = None) -> np.ndarray:
+                  unseen: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """(len(draws), 4) int32: final strength, no_qualify, win, tie of the draws (colex indices
-    over the unseen cards) of one action -- what :func:`situation_draws` values, for tests."""
+    over the unseen cards) of one action -- what :func:`situation_draws` values, for tests and for
+    the draws of Russian Poker, whose values need each draw's counts."""
     out = np.zeros((len(draws), 4), dtype=np.int32)
     _hand.draw_outcomes(np.array(sorted(cards), dtype=np.uint8), unseen_cards(cards, up, unseen), up, qualifier,
-                        action, np.ascontiguousarray(draws, dtype=np.int64), out)
+                        action, np.ascontiguousarray(draws, dtype=np.int64), out, threads)
     return out
 
 

@@ -1,10 +1,17 @@
-"""Type stub of the compiled bought-game kernel (enumerate/russian/_bought.pyx)."""
+"""Type stub of the compiled bought-game kernels (enumerate/russian/_bought.pyx)."""
 import numpy as np
 
 OPENMP: bool
 DEBUG_BUILD: bool
 SET_COLUMNS: int
+KEY_FIELDS: int
 
-def bought_values(player: np.ndarray, win: np.ndarray, unseen: np.ndarray, up: int, sets: np.ndarray, lose: int,
-                  ante: int, fee: int, threshold: int, short_pays_ante: bool, redraw: bool, dn: int, nq: np.ndarray,
-                  bought: np.ndarray, gains: np.ndarray, n_threads: int) -> bool: ...
+class Rules:
+    def __init__(self, up: int, sets: np.ndarray, lose: int, ante: int, fee: int, threshold: int,
+                 short_pays_ante: bool, redraw: bool, dn: int) -> None: ...
+
+def key_values(rules: Rules, player: np.ndarray, win: np.ndarray, unseen: np.ndarray, count_nq: bool,
+               out: np.ndarray, g: np.ndarray, pool: np.ndarray, n_threads: int) -> None: ...
+def hand_values(rules: Rules, player: np.ndarray, win: np.ndarray, unseen: np.ndarray, key: np.ndarray,
+                keys: np.ndarray, g: np.ndarray, pool: np.ndarray, count_nq: bool, unseen_count: int,
+                nq: np.ndarray, bought: np.ndarray, gains: np.ndarray, n_threads: int) -> int: ...

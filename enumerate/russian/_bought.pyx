@@ -17,10 +17,21 @@ the four ranks kept:
   possible (and c of another suit); with u removed, s is any other suit and K the four hole cards.
 
 A purchase is worth gain / N above the ante's pay, gain = sum of nets - (fee + ante) * N, and the
-player buys iff gain > 0.  Per final hand the kernel sums, over the dealer hands that do not
+player buys iff gain > 0.  Per final hand the kernels sum, over the dealer hands that do not
 qualify, how many there are and are bought, and the gains bought, exactly, in units of
 1 / (scale * dn): dn is a common multiple of every pool size N.
+
+**Shared by rank.**  Of a rank set's sum, total * max(0, gain) depends on the final hand only
+through its strength, its pay and the unseen cards of each rank L; the suits enter through f0
+and the suited sets alone, as corrections:
+
+    sum over R of  total * max(0, g) - f0 * max(0, g) + sum over suits of cnt * (max(0, g + corr) - max(0, g))
+
+so ``key_values`` sums the first term once per *key* (strength, pay, L) and keeps every set's g and
+N, and ``hand_values`` adds each final hand's corrections -- a few bit tests per rank set, the
+flush sums only where a suited set exists.
 """
+import numpy as np
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from cython.parallel cimport prange
 from evaluator._eval cimport key_tables
@@ -36,10 +47,13 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 #: Columns of a rank set: its 13-bit mask, the rank removed, the evaluator key of the kept ranks.
 SET_COLUMNS = 3
+#: Fields of a key's sums: dealer hands that do not qualify, bought, the gains (two 62-bit halves).
+KEY_FIELDS = 4
 
 
 cdef struct Net:
-    # what a settled purchase nets per draw (times scale), and the rules
+    # what a settled purchase nets per draw (times scale), the rules, and per rank set j and rank r
+    # the strength of the kept ranks with r, without a flush (nf[13 j + r]) and as a flush (fl)
     int64_t win
     int64_t lose
     int64_t ante
@@ -48,9 +62,13 @@ cdef struct Net:
     int threshold
     bint short_pays_ante
     bint redraw
-    const int32_t* rkey
-    const int16_t* by_key
-    const int16_t* by_flush
+    const int16_t* nf
+    const int16_t* fl
+    const int32_t* sets
+    int n_sets
+    int ru
+    int s0
+    int64_t dn
 
 
 cdef inline int64_t _net(int s, const Net* T) noexcept nogil:
@@ -64,121 +82,240 @@ cdef inline int64_t _net(int s, const Net* T) noexcept nogil:
     return T.lose
 
 
-cdef inline bint _has(uint64_t u, int rank, int suit) noexcept nogil:
-    return (u >> (4 * rank + suit)) & 1
+cdef inline bint _can_gain(const Net* T) noexcept nogil:
+    """False when not even a sure win pays for the purchase."""
+    return not (T.win <= T.fee + T.ante and 0 <= T.fee + T.ante)
 
 
-cdef inline int128 _bought(int64_t count, int64_t gain, int64_t per, int64_t* bought) noexcept nogil:
-    """``count`` dealer hands whose purchase gains ``gain``: their share of the sum when bought."""
-    if count <= 0 or gain <= 0:
+cdef inline void _ranks(uint64_t u, int* L, int* us) noexcept nogil:
+    """The unseen cards of each rank (L) and the unseen ranks of each suit (us)."""
+    cdef int r, s
+    for s in range(4):
+        us[s] = 0
+    for r in range(13):
+        L[r] = 0
+        for s in range(4):
+            if (u >> (4 * r + s)) & 1:
+                L[r] += 1
+                us[s] |= 1 << r
+
+
+cdef inline int64_t _total(const int* L, int others) noexcept nogil:
+    """The hole-card sets of the ranks ``others``."""
+    cdef int r
+    cdef int64_t total = 1
+    for r in range(13):
+        if (others >> r) & 1:
+            total *= L[r]
+    return total
+
+
+cdef inline int64_t _rank_set(const int* L, int j, const Net* T, int32_t* pool) noexcept nogil:
+    """A rank set's g (the sum of nets less (fee + ante) * N) and its pool N."""
+    cdef int r, rmask = T.sets[3 * j], rc = T.sets[3 * j + 1], others = rmask & ~(1 << T.ru), nr
+    cdef int64_t g = 0, n_pool = 0
+    cdef const int16_t* nf = T.nf + 13 * j
+    for r in range(13):
+        nr = L[r] - ((others >> r) & 1)
+        if nr and not (T.redraw and r == rc):
+            n_pool += nr
+            g += nr * _net(nf[r], T)
+    pool[0] = <int32_t>n_pool
+    return g - (T.fee + T.ante) * n_pool
+
+
+cdef inline int128 _take(int64_t count, int64_t gain, int64_t per, int64_t* bought) noexcept nogil:
+    """``count`` dealer hands whose purchase gains ``gain`` (signed count: a correction)."""
+    if gain <= 0:
         return 0
     bought[0] += count
     return <int128>count * gain * per
 
 
-cdef int128 _rank_set(uint64_t u, const int* L, int ru, int s0, int rmask, int rc, int key_k, int64_t dn,
-                      const Net* T, int64_t* nq, int64_t* bought) noexcept nogil:
-    """One rank set R (see the module docstring): its dealer hands that do not qualify, counted
-    into nq, and the gains of those bought, times dn / N."""
-    cdef int r, s, others = rmask & ~(1 << ru), kbits = rmask & ~(1 << rc)
-    cdef int64_t total = 1, f0 = 1, n_pool = 0, g = 0, gain, corr, cnt, suited = 0, per
-    cdef int nr[13]
-    cdef int128 acc = 0
+cdef inline int64_t _flush_bound(int j, const Net* T) noexcept nogil:
+    """The most a replacement's flush may add to a rank set's sum of nets (whatever the suits)."""
+    cdef int r, kbits = T.sets[3 * j] & ~(1 << T.sets[3 * j + 1])
+    cdef int64_t out = 0, d
+    cdef const int16_t* nf = T.nf + 13 * j
+    cdef const int16_t* fl = T.fl + 13 * j
     for r in range(13):
-        nr[r] = L[r]
-        if (others >> r) & 1:
-            total *= L[r]
-            f0 *= _has(u, r, s0)
-            nr[r] -= 1
-    if total == 0:
-        return 0
-    nq[0] += total - f0
-    if T.win <= T.fee + T.ante and 0 <= T.fee + T.ante:
-        return 0                                   # even a sure win would not pay for the purchase
-    if T.redraw:
-        nr[rc] = 0
-    for r in range(13):
-        if nr[r]:
-            n_pool += nr[r]
-            g += nr[r] * _net(T.by_key[key_k + T.rkey[r]], T)
-    if n_pool == 0:
-        return 0
-    per = dn // n_pool
-    gain = g - (T.fee + T.ante) * n_pool
-    for s in range(4):
-        if rc == ru and s == s0:
-            continue                               # K of the up card's suit with u removed: the flush f0
-        if rc != ru and s != s0:
-            continue                               # K holds u: suited only in s0
-        cnt = 1
-        for r in range(13):
-            if (kbits >> r) & 1 and r != ru and not _has(u, r, s):
-                cnt = 0
-        if rc != ru:
-            cnt *= L[rc] - _has(u, rc, s0)         # c of another suit than s0
-        if cnt == 0:
-            continue
-        corr = 0
-        for r in range(13):
-            if not (kbits >> r) & 1 and _has(u, r, s) and not (T.redraw and r == rc):
-                corr += _net(T.by_flush[kbits | (1 << r)], T) - _net(T.by_key[key_k + T.rkey[r]], T)
-        suited += cnt
-        acc += _bought(cnt, gain + corr, per, bought)
-    acc += _bought(total - f0 - suited, gain, per, bought)
-    return acc
+        if not (kbits >> r) & 1 and not (T.redraw and r == T.sets[3 * j + 1]):
+            d = _net(fl[r], T) - _net(nf[r], T)
+            if d > 0:
+                out += d
+    return out
 
 
-cdef int128 _hand(uint64_t u, int player, int64_t win, const Net* common, int ru, int s0,
-                  const int32_t[:, ::1] sets, int64_t dn, int64_t* nq, int64_t* bought) noexcept nogil:
-    """One final hand against every rank set that does not qualify."""
+cdef void _key(uint64_t u, int player, int64_t win, const Net* common, bint count_nq, int64_t* out,
+               int64_t* g, int32_t* pool) noexcept nogil:
+    """One key (a final hand standing for all of its strength, pay and unseen ranks): the sums of
+    total * max(0, g) over the rank sets, and each set's g and pool -- the pool 0 where no final
+    hand of the key can buy (g and any flush correction at most 0), which the corrections skip."""
     cdef Net T = common[0]
     cdef int L[13]
-    cdef int r
-    cdef Py_ssize_t j
+    cdef int us[4]
+    cdef int j, others
+    cdef int64_t total, nq = 0, bought = 0
     cdef int128 acc = 0
-    cdef int64_t n_nq = 0, n_bought = 0        # local: threads write their hands' results once
     T.player = player
     T.win = win
-    for r in range(13):
-        L[r] = popcount64((u >> (4 * r)) & 15)
-    for j in range(sets.shape[0]):
-        acc += _rank_set(u, L, ru, s0, sets[j, 0], sets[j, 1], sets[j, 2], dn, &T, &n_nq, &n_bought)
-    nq[0] = n_nq
-    bought[0] = n_bought
+    _ranks(u, L, us)
+    for j in range(T.n_sets):
+        g[j] = 0
+        pool[j] = 0
+        total = _total(L, T.sets[3 * j] & ~(1 << T.ru))
+        if total == 0:
+            continue
+        nq += total
+        if _can_gain(&T):
+            g[j] = _rank_set(L, j, &T, &pool[j])
+            if pool[j]:
+                acc += _take(total, g[j], T.dn // pool[j], &bought)
+                if g[j] <= 0 and g[j] + _flush_bound(j, &T) <= 0:
+                    pool[j] = 0
+    out[0] = nq if count_nq or _can_gain(&T) else 0
+    out[1] = bought
+    out[2] = <int64_t>(acc >> 62)
+    out[3] = <int64_t>(acc & ((<int128>1 << 62) - 1))
+
+
+cdef int128 _corrections(uint64_t u, int player, int64_t win, const Net* common, bint count_nq,
+                         const int64_t* g, const int32_t* pool, int64_t* nq, int64_t* bought) noexcept nogil:
+    """One final hand's corrections to its key's sums: the flushes f0 and the suited sets."""
+    cdef Net T = common[0]
+    cdef int L[13]
+    cdef int us[4]
+    cdef int j, r, s, rmask, rc, others, kbits, need
+    cdef int64_t f0, cnt, corr, per
+    cdef int128 acc = 0
+    cdef bint gains
+    cdef const int16_t* nf
+    cdef const int16_t* fl
+    T.player = player
+    T.win = win
+    gains = _can_gain(&T)
+    nq[0] = 0
+    bought[0] = 0
+    if not gains and not count_nq:
+        return 0
+    _ranks(u, L, us)
+    for j in range(T.n_sets):
+        if pool[j] == 0 and not count_nq:
+            continue                               # no hand of the key can buy against this set
+        rmask, rc = T.sets[3 * j], T.sets[3 * j + 1]
+        others, kbits = rmask & ~(1 << T.ru), rmask & ~(1 << rc)
+        if others & ~(us[0] | us[1] | us[2] | us[3]):
+            continue                               # a rank of R with no unseen card: no such hand
+        f0 = (others & ~us[T.s0]) == 0
+        nq[0] -= f0
+        if pool[j] == 0:
+            continue
+        per = T.dn // pool[j]
+        if f0:
+            acc += _take(-f0, g[j], per, bought)
+        need = kbits & ~(1 << T.ru)                # the kept hole cards' ranks, all of suit s
+        nf = T.nf + 13 * j
+        fl = T.fl + 13 * j
+        for s in range(4):
+            if (rc == T.ru and s == T.s0) or (rc != T.ru and s != T.s0) or need & ~us[s]:
+                continue                           # u removed: K suited in s0 is the flush; u kept: only s0
+            cnt = 1 if rc == T.ru else L[rc] - ((us[T.s0] >> rc) & 1)      # c of another suit than s0
+            if cnt == 0:
+                continue
+            corr = 0
+            for r in range(13):
+                if not (kbits >> r) & 1 and (us[s] >> r) & 1 and not (T.redraw and r == rc):
+                    corr += _net(fl[r], &T) - _net(nf[r], &T)
+            acc += _take(cnt, g[j] + corr, per, bought) + _take(-cnt, g[j], per, bought)
     return acc
 
 
-def bought_values(const int16_t[::1] player, const int64_t[::1] win, const uint64_t[::1] unseen, int up,
-                  const int32_t[:, ::1] sets, int64_t lose, int64_t ante, int64_t fee, int threshold,
-                  bint short_pays_ante, bint redraw, int64_t dn, int64_t[::1] nq, int64_t[::1] bought,
-                  int64_t[::1] gains, int n_threads):
-    """Per final hand i (its strength player[i], its win's net win[i], its unseen cards unseen[i]):
-    the dealer hands that do not qualify (nq[i]), those whose game is bought (bought[i]) and the
-    sum of the purchases' gains in units of 1 / (scale * dn) (gains[i]); nets are times scale.
-    ``sets``: the rank sets that do not qualify (columns: SET_COLUMNS).  Returns False if a sum
-    left 62 bits (nothing is then reliable)."""
-    cdef Py_ssize_t n = player.shape[0], i
-    cdef int r
-    cdef int128 acc
-    cdef Net T
+cdef void _tables(const int32_t[:, ::1] sets, int16_t[::1] nf, int16_t[::1] fl) noexcept nogil:
+    """Per rank set and rank, the strength of the kept ranks with it, without and with a flush."""
     cdef const int32_t* card_key
     cdef const int32_t* rank_bit
     cdef const int32_t* suit_bit
-    cdef int32_t rkey[13]
-    cdef int overflow = 0
-    if win.shape[0] != n or unseen.shape[0] != n or nq.shape[0] != n or bought.shape[0] != n \
-            or gains.shape[0] != n or sets.shape[1] != SET_COLUMNS:
+    cdef const int16_t* by_key
+    cdef const int16_t* by_flush
+    cdef int j, r, kbits
+    key_tables(&card_key, &rank_bit, &suit_bit, &by_key, &by_flush)
+    for j in range(sets.shape[0]):
+        kbits = sets[j, 0] & ~(1 << sets[j, 1])
+        for r in range(13):
+            nf[13 * j + r] = by_key[sets[j, 2] + card_key[4 * r]]
+            fl[13 * j + r] = by_flush[kbits | (1 << r)] if not (kbits >> r) & 1 else -1
+
+
+cdef class Rules:
+    """The rules and tables every final hand of one call shares."""
+    cdef Net T
+    cdef object keep
+
+    def __init__(self, int up, const int32_t[:, ::1] sets, int64_t lose, int64_t ante, int64_t fee, int threshold,
+                 bint short_pays_ante, bint redraw, int64_t dn):
+        if sets.shape[1] != SET_COLUMNS:
+            raise ValueError("shapes do not match")
+        n = max(sets.shape[0], 1)
+        nf_np, fl_np = np.zeros(13 * n, dtype=np.int16), np.zeros(13 * n, dtype=np.int16)
+        sets_np = np.array(sets, dtype=np.int32).reshape(-1)          # a copy: writable, kept
+        _tables(sets, nf_np, fl_np)
+        self.keep = (nf_np, fl_np, sets_np)
+        cdef int16_t[::1] nf = nf_np
+        cdef int16_t[::1] fl = fl_np
+        cdef int32_t[::1] flat = sets_np if sets_np.size else np.zeros(1, dtype=np.int32)
+        self.T.nf, self.T.fl, self.T.sets, self.T.n_sets = &nf[0], &fl[0], &flat[0], sets.shape[0]
+        self.T.lose, self.T.ante, self.T.fee, self.T.threshold = lose, ante, fee, threshold
+        self.T.short_pays_ante, self.T.redraw, self.T.dn = short_pays_ante, redraw, dn
+        self.T.ru, self.T.s0, self.T.player, self.T.win = up >> 2, up & 3, 0, 0
+
+
+def key_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const uint64_t[::1] unseen,
+               bint count_nq, int64_t[:, ::1] out, int64_t[:, ::1] g, int32_t[:, ::1] pool, int n_threads):
+    """Per key i (a final hand of strength player[i], win net win[i], unseen cards unseen[i]):
+    out[i] = dealer hands that do not qualify (without the flushes' correction; 0 unless
+    ``count_nq`` or the purchase can gain), bought, and the gains' high and low 62 bits; and each
+    rank set's g and pool (0: no such hand, or no gain possible)."""
+    cdef Py_ssize_t n = player.shape[0], i
+    if win.shape[0] != n or unseen.shape[0] != n or out.shape[0] != n or out.shape[1] != KEY_FIELDS \
+            or g.shape[0] != n or pool.shape[0] != n or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
         raise ValueError("shapes do not match")
-    key_tables(&card_key, &rank_bit, &suit_bit, &T.by_key, &T.by_flush)
-    for r in range(13):
-        rkey[r] = card_key[4 * r]
-    T.rkey = rkey
-    T.lose, T.ante, T.fee, T.threshold = lose, ante, fee, threshold
-    T.short_pays_ante, T.redraw = short_pays_ante, redraw
-    T.player, T.win = 0, 0
-    for i in prange(n, nogil=True, schedule="dynamic", num_threads=n_threads):
-        acc = _hand(unseen[i], player[i], win[i], &T, up >> 2, up & 3, sets, dn, &nq[i], &bought[i])
+    if rules.T.n_sets == 0:
+        out[:, :] = 0
+        return
+    for i in prange(n, nogil=True, schedule="dynamic", chunksize=1024, num_threads=n_threads):
+        _key(unseen[i], player[i], win[i], &rules.T, count_nq, &out[i, 0], &g[i, 0], &pool[i, 0])
+
+
+def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const uint64_t[::1] unseen,
+                const int64_t[::1] key, const int64_t[:, ::1] keys, const int64_t[:, ::1] g,
+                const int32_t[:, ::1] pool, bint count_nq, int unseen_count, int64_t[::1] nq, int64_t[::1] bought,
+                int64_t[::1] gains, int n_threads):
+    """Per final hand i of key key[i] (the rows of ``key_values``): its dealer hands that do not
+    qualify, those bought, and its gains in units of 1 / (scale * dn).  Returns 0, or 1 if a sum
+    left 62 bits, 2 if a hand has another number of unseen cards than ``unseen_count``."""
+    cdef Py_ssize_t n = player.shape[0], i, k
+    cdef int overflow = 0, miscounted = 0
+    cdef int128 acc
+    cdef int64_t dq, db
+    if win.shape[0] != n or unseen.shape[0] != n or key.shape[0] != n or nq.shape[0] != n \
+            or bought.shape[0] != n or gains.shape[0] != n or keys.shape[1] != KEY_FIELDS \
+            or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
+        raise ValueError("shapes do not match")
+    for i in prange(n, nogil=True, schedule="dynamic", chunksize=1024, num_threads=n_threads):
+        if popcount64(unseen[i]) != unseen_count:
+            miscounted += 1
+            continue
+        k = key[i]
+        acc = (<int128>keys[k, 2] << 62) + keys[k, 3]
+        if rules.T.n_sets:
+            acc = acc + _corrections(unseen[i], player[i], win[i], &rules.T, count_nq, &g[k, 0], &pool[k, 0], &dq,
+                                     &db)
+        else:
+            dq = 0
+            db = 0
+        nq[i] = keys[k, 0] + dq
+        bought[i] = keys[k, 1] + db
         if acc >= (<int128>1 << 62) or acc < 0:
             overflow += 1
         gains[i] = <int64_t>acc
-    return overflow == 0
+    return 2 if miscounted else 1 if overflow else 0

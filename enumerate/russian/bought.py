@@ -1,4 +1,4 @@
-"""The bought game of many final hands at once, exactly, by the dealer's rank sets.
+"""The bought game of many final hands at once, exactly, by the dealer's rank sets and by rank.
 
 What buying the game adds to raising a final hand, over the dealer hands that do not qualify,
 needs the dealer's whole hand (the purchase is decided seeing it).  :mod:`enumerate.russian.final_hand`
@@ -7,11 +7,14 @@ kernel ``_bought.pyx`` gets the same sums from the dealer's rank sets: a hand th
 holds five ranks, and the value of its purchase depends on its ranks, on how many cards of each
 rank the player has not seen, and -- only when the four cards kept are of one suit -- on which
 cards of that suit are unseen (the module docstring of ``_bought.pyx`` has the decomposition).
-About 500 rank sets of 13 ranks each instead of 163,185 dealer hands of 42 replacements each.
+About 500 rank sets of 13 ranks each instead of 163,185 dealer hands of 42 replacements each;
+and those sums are made once per *key* -- the final hand's strength, pay and unseen cards of each
+rank -- and corrected per final hand for its suits (a few bit tests a rank set).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -51,36 +54,78 @@ def pool_multiple(unseen: int, redraw: bool) -> int:
 @dataclass(frozen=True)
 class Purchases:
     """Per final hand: the dealer hands that do not qualify, those whose game is bought, and what
-    buying adds to the sum of raise values over the dealer hands (antes)."""
+    buying adds to the sum of raise values over the dealer hands, in units of 1 / ``unit`` antes."""
 
     no_qualify: np.ndarray
     bought: np.ndarray
-    gains: tuple[Fraction, ...]
+    gains: np.ndarray
+    unit: int
+
+    def gain(self, i: int) -> Fraction:
+        """What buying adds for final hand ``i`` (antes, summed over the dealer hands)."""
+        return Fraction(int(self.gains[i]), self.unit)
 
 
-def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: list[Fraction], unseen: np.ndarray,
-              up: int, threads: int = 1) -> Purchases:
-    """The bought games of final hands of strengths ``players``, bet pays ``pays`` and unseen cards
-    ``unseen`` (52-bit masks, as many cards in each) against the up card ``up``."""
+def net_scale(s: RussianSettlement, pays: Sequence[Fraction]) -> int:
+    """The least integer that makes every net of hands winning ``pays`` whole (with the fee and,
+    when the table insures, every insurance stake)."""
+    values = [s.net(p, "player_wins") for p in pays] + [s.net(Fraction(0), "dealer_wins"),
+                                                       s.net(Fraction(0), "dealer_does_not_qualify")]
+    if s.buy_game is not None:
+        values.append(s.buy_game.fee)
+    if s.insurance is not None:
+        values += [s.insurance.share * s.raise_antes * p for p in pays]
+    return math.lcm(*(Fraction(x).denominator for x in values))
+
+
+def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: Sequence[Fraction],
+              which: np.ndarray, unseen: np.ndarray, up: int, threads: int = 1,
+              count_no_qualify: bool = False) -> Purchases:
+    """The bought games of final hands of strengths ``players`` whose bet pays ``pays[which]``,
+    with unseen cards ``unseen`` (52-bit masks, as many cards in each) against the up card ``up``.
+    The dealer hands that do not qualify are counted for every hand with ``count_no_qualify``,
+    else only for those whose purchase could gain (0 for the others)."""
     b = s.buy_game
     if b is None:
         raise StudoddsError("the table does not offer buying the game ([buy_game])")
-    counts = {int(x).bit_count() for x in unseen.tolist()}
-    if len(counts) != 1 or min(counts) < 9:
-        raise StudoddsError("final hands valued together have as many unseen cards, at least nine")
-    wins = [s.net(p, "player_wins") for p in pays]
-    nets = [s.net(Fraction(0), "dealer_wins"), s.net(Fraction(0), "dealer_does_not_qualify"), b.fee]
-    scale = math.lcm(*(x.denominator for x in wins + nets))
-    lose, ante, fee = (int(x * scale) for x in nets)
-    dn = pool_multiple(counts.pop(), b.same_rank == "replaced_again")
-    n = len(pays)
+    count = int(unseen[0]).bit_count() if len(unseen) else 52
+    if count < 9:
+        raise StudoddsError("a final hand valued with its bought games leaves at least nine cards unseen")
+    scale = net_scale(s, pays)
+    win = np.array([int(s.net(p, "player_wins") * scale) for p in pays], dtype=np.int64)[np.asarray(which)]
+    lose, ante = (int(s.net(Fraction(0), state) * scale) for state in ("dealer_wins", "dealer_does_not_qualify"))
+    dn = pool_multiple(count, b.same_rank == "replaced_again")
+    players = np.ascontiguousarray(players, dtype=np.int16)
+    unseen = np.ascontiguousarray(unseen, dtype=np.uint64)
+    sets = rank_sets(up >> 2, threshold, b.replaces == "highest")
+    rules = _bought.Rules(up, sets, lose, ante, int(b.fee * scale), threshold, b.after == "qualifier_applies",
+                          b.same_rank == "replaced_again", dn)
+    first, key = np.unique(_keys(players, np.asarray(which), unseen), return_index=True, return_inverse=True)[1:]
+    keys = np.zeros((len(first), _bought.KEY_FIELDS), dtype=np.int64)
+    g = np.zeros((len(first), len(sets)), dtype=np.int64)
+    pool = np.zeros((len(first), len(sets)), dtype=np.int32)
+    _bought.key_values(rules, players[first], win[first], unseen[first], count_no_qualify, keys, g, pool, threads)
+    n = len(win)
     nq, bought, gains = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    ok = _bought.bought_values(np.ascontiguousarray(players, dtype=np.int16),
-                               np.array([int(w * scale) for w in wins], dtype=np.int64),
-                               np.ascontiguousarray(unseen, dtype=np.uint64), up,
-                               rank_sets(up >> 2, threshold, b.replaces == "highest"), lose, ante, fee, threshold,
-                               b.after == "qualifier_applies", b.same_rank == "replaced_again", dn, nq, bought, gains,
-                               threads)
-    if not ok:
+    status = _bought.hand_values(rules, players, win, unseen, key.astype(np.int64).reshape(-1), keys, g, pool,
+                                 count_no_qualify, count, nq, bought, gains, threads)
+    if status == 2:
+        raise StudoddsError("final hands valued together have as many unseen cards")
+    if status == 1:
         raise StudoddsError("pays too large for exact 64-bit sums of the bought game")
-    return Purchases(nq, bought, tuple(Fraction(int(g), scale * dn) for g in gains.tolist()))
+    return Purchases(nq, bought, gains, scale * dn)
+
+
+#: Unseen cards among the four of a rank, by the rank's 4-bit mask.
+_POPCOUNT4 = np.array([bin(m).count("1") for m in range(16)], dtype=np.uint64)
+
+
+def _keys(players: np.ndarray, which: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """What a final hand's bought games share with others, as one number: its strength, its pay
+    and the unseen cards of each rank (3 bits a rank)."""
+    if len(which) and int(which.max()) >= 1 << 11:
+        raise StudoddsError("too many distinct pays among the final hands valued together")
+    out = (which.astype(np.uint64) << np.uint64(52)) | (players.astype(np.uint64) << np.uint64(39))
+    for r in range(13):
+        out |= _POPCOUNT4[(unseen >> np.uint64(4 * r)) & np.uint64(15)] << np.uint64(3 * r)
+    return out

@@ -211,9 +211,9 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
         gains, scale = _purchase_gains(s, pay.pay, p)
         extra, bought = _sum_gains(gains, scale, p.draws), int((gains > 0).sum())
     elif s.buy_game is not None and nq:
-        fast = purchases(s, threshold, np.array([player]), [pay.pay],
+        fast = purchases(s, threshold, np.array([player]), [pay.pay], np.zeros(1, dtype=np.int64),
                          np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64), int(up))
-        extra, bought = fast.gains[0], int(fast.bought[0])
+        extra, bought = fast.gain(0), int(fast.bought[0])
     stake = s.insurance_stake(pay)
     insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
                + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))

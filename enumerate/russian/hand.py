@@ -3,8 +3,10 @@
 For a table with the options of Russian Poker and no draws, the player's five cards are his
 final hand: against an up card he raises or folds, insures or not, and -- dealer hand by dealer
 hand -- buys the game or takes the ante (:mod:`enumerate.russian.final_hand` values all of it
-exactly).  Against every up card at once the hand's EV before the up card is seen is the mean
-over the 47 up cards.
+exactly).  With the draws, every allowed action (keep, exchange a set of cards, buy a sixth card)
+is valued with those decisions made optimally on every draw (:mod:`enumerate.russian.draws`).
+Against every up card at once the hand's EV before the up card is seen is the mean over the 47
+up cards.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
+from enumerate.russian.draws import RussianAction, RussianSituation, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
 from enumerate.russian.settle import settlement_refusal
 from evaluator.cards import format_card, format_hand
@@ -112,19 +115,108 @@ class RussianHand:
 
 def hand_refusal(variant: Variant) -> str | None:
     """Why one hand of this Russian Poker table cannot be valued, or None."""
-    if variant.draws is not None:
-        return ("one hand with both the draws and the options of Russian Poker is not valued yet; leave out "
-                "[switch] and [buy_card] to value the hand as dealt")
     return settlement_refusal(variant)
 
 
-def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None,
-                 progress: Callable[[int], None] | None = None) -> RussianHand:
-    """The hand's decisions and values against ``up``, or against each of the 47 up cards."""
+class RussianActionJSON(TypedDict):
+    """One allowed action of a situation on a Russian Poker table and its exact value."""
+
+    action: Literal["keep", "switch", "buy"]
+    discard: Annotated[list[str], MaxItems(5)]
+    label: str
+    fee_antes: Exact
+    draws: Annotated[int, Minimum(1)]
+    completions_per_draw: Annotated[int, Minimum(1)]
+    ev_antes: Exact
+    raised_draws: Annotated[int, Minimum(0)]
+    insured_draws: Annotated[int, Minimum(0)]
+    games_bought: Annotated[int, Minimum(0)]
+    forced_raise: bool
+
+
+class RussianSituationDrawsJSON(TypedDict):
+    """Every allowed action of one situation, best first."""
+
+    up: str
+    best_action: str
+    best_ev_antes: Exact
+    actions: Annotated[list[RussianActionJSON], MinItems(1)]
+
+
+@shape("russian_hand_draws", document=True)
+class RussianHandDrawsJSON(TypedDict):
+    """Schema: studodds hand on a Russian Poker table with draws: every allowed action of each situation, best first"""
+
+    kind: Literal["russian_hand_draws"]
+    hand: str
+    variant: str
+    situations: Annotated[list[RussianSituationDrawsJSON], MinItems(1), MaxItems(47)]
+    ev_before_up_card_antes: ExactOrNull
+
+
+def _action(a: RussianAction) -> RussianActionJSON:
+    return {"action": a.kind, "discard": [format_card(c) for c in a.discard], "label": a.label,
+            "fee_antes": exact(a.fee), "draws": a.draws, "completions_per_draw": a.completions,
+            "ev_antes": exact(a.ev), "raised_draws": a.raised, "insured_draws": a.insured, "games_bought": a.bought,
+            "forced_raise": a.forced_raise}
+
+
+@tabular(lambda d: [{"up": s["up"], **a} for s in d["situations"] for a in s["actions"]], "actions")
+@dataclass(frozen=True)
+class RussianHandDraws:
+    """A hand on a Russian Poker table with draws: every action per up card (one, or all 47 with
+    the EV before the up card is seen)."""
+
+    cards: tuple[int, ...]
+    variant: str
+    rows: tuple[RussianSituation, ...]
+    ev_before_up_card: Fraction | None
+
+    KIND: ClassVar[Literal["russian_hand_draws"]] = "russian_hand_draws"
+
+    def to_dict(self) -> RussianHandDrawsJSON:
+        """kind "russian_hand_draws": what ``studodds hand --json`` prints on a Russian table with draws."""
+        return {"kind": self.KIND, "hand": format_hand(self.cards), "variant": self.variant,
+                "situations": [{"up": format_card(r.up), "best_action": r.best.label,
+                                "best_ev_antes": exact(r.best.ev), "actions": [_action(a) for a in r.actions]}
+                               for r in self.rows],
+                "ev_before_up_card_antes": None if self.ev_before_up_card is None else exact(self.ev_before_up_card)}
+
+    def text(self) -> str:
+        """What ``studodds hand`` prints: every action per up card, best first."""
+        out = [f"Hand {format_hand(self.cards)}, variant {self.variant}: every action before the decision, EV after "
+               "the optimal raise or fold, insurance and purchases of the game on every draw (fee included), best first"]
+        for r in self.rows:
+            out += ["", f"Up card {format_card(r.up)}: best action {r.best.label}, EV {float(r.best.ev):.6f} antes",
+                    f"{'action':<22} {'fee':>4} {'draws':>9} {'raised':>9} {'insured':>8} {'games bought':>14} "
+                    f"{'EV (antes)':>11}"]
+            for a in r.actions:
+                out.append(f"{a.label:<22} {str(a.fee):>4} {a.draws:>9,} {a.raised:>9,} {a.insured:>8,} "
+                           f"{a.bought:>14,} {float(a.ev):>11.6f}")
+        if self.ev_before_up_card is not None:
+            b = self.ev_before_up_card
+            out.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
+        out.append("games bought: over the raised draws, the dealer hands that do not qualify against which the "
+                   "player buys the game")
+        return "\n".join(out)
+
+
+def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threads: int = 1,
+                 progress: Callable[[int], None] | None = None) -> RussianHand | RussianHandDraws:
+    """The hand's decisions and values against ``up``, or against each of the 47 up cards: the
+    final hand's on a table without draws, every action's on a table with them."""
     refusal = hand_refusal(variant)
     if refusal is not None:
         raise StudoddsError(f"variant {variant.name!r}: {refusal}")
     ups = [up] if up is not None else [c for c in range(52) if c not in cards]
+    if variant.draws is not None:
+        situations = []
+        for u in ups:
+            situations.append(situation_actions(variant, tuple(cards), u, threads))
+            if progress is not None:
+                progress(1)
+        ev = None if up is not None else sum((r.best.ev for r in situations), Fraction(0)) / len(situations)
+        return RussianHandDraws(tuple(cards), variant.name, tuple(situations), ev)
     rows = []
     for u in ups:
         rows.append(final_hand_value(variant, cards, u))

@@ -55,7 +55,7 @@ class RussianGame:
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:
         from enumerate.russian.hand import russian_hand  # lazy: start-up time
-        return russian_hand(variant, cards, up, progress)
+        return russian_hand(variant, cards, up, threads, progress)
 
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None if up is not None else ("up cards", "up card", 47)

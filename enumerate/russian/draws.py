@@ -1,0 +1,183 @@
+"""Every draw action of one situation of Russian Poker, valued exactly.
+
+On a table with the draws (:mod:`enumerate.rules.draws`: exchange cards or buy a sixth card, for
+a fee) and the options of Russian Poker, an action of a situation (the player's five cards and the
+up card) is worth
+
+    EV(action) = -fee + (1 / #draws) * sum over draws of max(-1, EV(raise | final hand) + max(0, EV(insurance)))
+
+(the raise alone when switching all five forces it), where EV(raise | final hand) counts the
+dealer's hands among the cards still unseen -- the discarded cards are out of play -- and, against
+each that does not qualify, buys the game when that is worth more than the ante's pay.  The
+dealer's counts of every draw come from the dead-card engine of the draws
+(:func:`enumerate.draws.hand.draw_outcomes`), the purchases from the rank-set kernel
+(:mod:`enumerate.russian.bought`), the pays from the two combinations of the final hand: a five-card
+hand's pay is a function of its strength (one table), a six-card hand's is counted per draw.
+Every draw's value is an integer in units of 1 / (scale * dn * n) antes, n = C(m - k, 4) dealer
+sets; the sums are exact.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import chain, combinations
+from typing import Literal
+
+import numpy as np
+
+from enumerate.draws.actions import BUY, action_label
+from enumerate.draws.hand import allowed_actions, draw_outcomes
+from enumerate.rules.variant import Variant
+from enumerate.russian.bought import net_scale, purchases
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement
+from evaluator.errors import StudoddsError
+from evaluator.ranking import REPRESENTATIVE_BY_STRENGTH
+
+
+@lru_cache(maxsize=8)
+def pays_by_strength(s: RussianSettlement) -> tuple[tuple[HandPay, ...], np.ndarray]:
+    """The distinct pays of five-card hands and, per strength 0..7461, the index of its own."""
+    pays: dict[HandPay, int] = {}
+    index = np.zeros(len(REPRESENTATIVE_BY_STRENGTH), dtype=np.int64)
+    for st, cards in enumerate(REPRESENTATIVE_BY_STRENGTH.tolist()):
+        index[st] = pays.setdefault(s.hand_pay(cards), len(pays))
+    index.flags.writeable = False
+    return tuple(pays), index
+
+
+def _subsets(m: int, k: int) -> np.ndarray:
+    """Every k-subset of 0..m-1 as rows (lexicographic order)."""
+    count = math.comb(m, k)
+    return np.fromiter(chain.from_iterable(combinations(range(m), k)), dtype=np.int64, count=count * k).reshape(count, k)
+
+
+def _colex(rows: np.ndarray) -> np.ndarray:
+    """The colex index of each row of sorted labels."""
+    out = np.zeros(len(rows), dtype=np.int64)
+    for i in range(rows.shape[1]):
+        column = rows[:, i]
+        out += np.array([math.comb(int(a), i + 1) for a in range(int(column.max(initial=0)) + 1)],
+                        dtype=np.int64)[column]
+    return out
+
+
+def _big_sum(values: np.ndarray) -> int:
+    """The exact sum of int64 values whose total may leave 64 bits."""
+    high, low = np.divmod(values, 1 << 32)
+    return (int(high.sum()) << 32) + int(low.sum())
+
+
+@dataclass(frozen=True)
+class RussianAction:
+    """One action of a situation: ``kind`` "keep", "switch" (``discard``: the cards given up) or
+    "buy"; its fee, its draws and the dealer's hole-card sets per draw, the exact EV after the
+    optimal decisions on every draw (fee included, antes), and how many draws raise, how many of
+    those insure, and over them how many dealer hands are bought."""
+
+    kind: Literal["keep", "switch", "buy"]
+    discard: tuple[int, ...]
+    fee: Fraction
+    draws: int
+    completions: int
+    ev: Fraction
+    raised: int
+    insured: int
+    bought: int
+    forced_raise: bool
+
+    @property
+    def label(self) -> str:
+        return action_label(self.kind, self.discard)
+
+
+@dataclass(frozen=True)
+class RussianSituation:
+    """Every allowed action of one situation, best first (ties: the order of the table's actions)."""
+
+    cards: tuple[int, ...]
+    up: int
+    actions: tuple[RussianAction, ...]
+
+    @property
+    def best(self) -> RussianAction:
+        return self.actions[0]
+
+
+def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads: int = 1,
+                      actions: list[int] | None = None) -> RussianSituation:
+    """Every allowed action of the situation (``cards`` against ``up``), or those of ``actions``
+    (switch masks over the sorted hand, and :data:`~enumerate.draws.actions.BUY`), valued exactly."""
+    d = variant.draws
+    if d is None:
+        raise StudoddsError(f"variant {variant.name!r} offers no switching or sixth card")
+    s = RussianSettlement.of(variant)
+    hand = tuple(sorted(cards))
+    unseen = np.array([c for c in range(52) if c not in hand and c != up], dtype=np.int64)
+    out = []
+    for action in allowed_actions(variant) if actions is None else actions:
+        k = 1 if action == BUY else bin(action).count("1")
+        fee = d.buy_fee if action == BUY else d.fee(k)
+        assert fee is not None
+        forced = action == 31 and d.switch is not None and d.switch.all_five_must_raise
+        out.append(_action(variant, s, hand, up, unseen, action, k, fee, forced, threads))
+    order = sorted(range(len(out)), key=lambda i: (-out[i].ev, i))
+    return RussianSituation(hand, up, tuple(out[i] for i in order))
+
+
+def _final_pays(s: RussianSettlement, hand: tuple[int, ...], action: int, drawn: np.ndarray,
+                strengths: np.ndarray) -> tuple[tuple[HandPay, ...], np.ndarray]:
+    """The distinct pays of the draws' final hands, and each draw's index among them."""
+    if action != BUY:
+        pays, index = pays_by_strength(s)
+        return pays, index[strengths]
+    found: dict[HandPay, int] = {}
+    which = np.array([found.setdefault(s.hand_pay(hand + (int(row[0]),)), len(found)) for row in drawn],
+                     dtype=np.int64)
+    return tuple(found), which
+
+
+def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: int, unseen: np.ndarray, action: int,
+            k: int, fee: Fraction, forced: bool, threads: int) -> RussianAction:
+    """One action's draws, each valued with the optimal raise, insurance and purchases."""
+    m = len(unseen)
+    rows = _subsets(m, k)
+    n = math.comb(m - k, 4)
+    counts = draw_outcomes(hand, up, variant.qualifier.threshold, action, _colex(rows),
+                           unseen.astype(np.uint8), threads).astype(np.int64)
+    strengths, nq, win, tie = counts.T
+    lose = n - nq - win - tie
+    drawn = unseen[rows]
+    pays, which = _final_pays(s, hand, action, drawn, strengths)
+    scale = net_scale(s, [p.pay for p in pays])
+    dn, gains, bought = 1, np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
+    if s.buy_game is not None:
+        masks = np.full(len(rows), sum(1 << int(c) for c in unseen), dtype=np.uint64)
+        for j in range(k):
+            masks &= ~(np.uint64(1) << drawn[:, j].astype(np.uint64))
+        p = purchases(s, variant.qualifier.threshold, strengths, [x.pay for x in pays], which, masks, up, threads)
+        dn, gains, bought = p.unit // scale, p.gains, p.bought
+    states = (nq, win, tie, lose)
+    _check_bound(s, pays, scale * dn * n)
+    raised_value = sum((np.array([int(s.net(x.pay, st) * scale) for x in pays], dtype=np.int64)[which] * c
+                        for st, c in zip(STATES, states)), np.zeros(len(rows), dtype=np.int64)) * dn + gains
+    stakes = np.array([int(s.insurance_stake(x) * scale) for x in pays], dtype=np.int64)[which]
+    insured = sum((int(s.insurance_net(Fraction(1), st)) * c for st, c in zip(STATES, states)),
+                  np.zeros(len(rows), dtype=np.int64)) * stakes * dn
+    insured = np.maximum(insured, 0)
+    fold = -scale * dn * n
+    raises = np.ones(len(rows), dtype=bool) if forced else raised_value + insured > fold
+    values = np.where(raises, raised_value + insured, fold)
+    ev = Fraction(_big_sum(values), scale * dn * n * len(rows)) - fee
+    discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
+    kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"
+    return RussianAction(kind, discard, fee, len(rows), n, ev, int(raises.sum()), int((raises & (insured > 0)).sum()),
+                         int(bought[raises].sum()), forced)
+
+
+def _check_bound(s: RussianSettlement, pays: tuple[HandPay, ...], unit: int) -> None:
+    """Refuse pays so large that a draw's value could leave 62 bits."""
+    top = max([abs(s.net(p.pay, st)) for p in pays for st in STATES] + [abs(s.insurance_stake(p)) for p in pays])
+    if 4 * (top + 1) * unit >= 2**62:
+        raise StudoddsError("pays too large for exact 64-bit values of the draws")
