@@ -54,8 +54,9 @@ def kernel(threads: int, n: int = 200_000) -> float:
     up = 23
     finals = [rng.sample([c for c in range(52) if c != up], 5) for _ in range(n)]
     players = np.array([best_strength(f) for f in finals])
-    pays = sorted({s.hand_pay(f).pay for f in finals})
-    which = np.array([pays.index(s.hand_pay(f).pay) for f in finals])
+    found: dict = {}
+    which = np.array([found.setdefault(s.hand_pay(f), len(found)) for f in finals])
+    pays = list(found)
     unseen = np.array([sum(1 << c for c in range(52) if c not in f and c != up) for f in finals], dtype=np.uint64)
     start = time.perf_counter()
     purchases(s, v.qualifier.threshold, players, pays, which, unseen, up, threads=threads)

@@ -11,7 +11,7 @@ from test_russian_final_hand import RULE_SETS, variant
 from enumerate.russian.bought import pool_multiple, purchases, rank_sets
 from enumerate.russian.final_hand import final_hand_value
 from enumerate.russian.settle import RussianSettlement, best_strength
-from evaluator.cards import parse_card
+from evaluator.cards import parse_card, parse_cards
 from evaluator.errors import StudoddsError
 
 BOUGHT = [k for k, r in enumerate(RULE_SETS) if "[buy_game]" in r]
@@ -36,7 +36,7 @@ def test_rank_sets_equal_every_dealer_hand(rules):
     for cards, up, dead in cases:
         slow = final_hand_value(v, cards, up, dead, method="every_hand")
         assert final_hand_value(v, cards, up, dead) == slow, (cards, up, dead)
-        fast = purchases(s, v.qualifier.threshold, np.array([best_strength(cards)]), [slow.pay.pay], np.zeros(1, int),
+        fast = purchases(s, v.qualifier.threshold, np.array([best_strength(cards)]), [slow.pay], np.zeros(1, int),
                          np.array([_unseen(cards, up, dead)], dtype=np.uint64), up, count_no_qualify=True)
         assert int(fast.no_qualify[0]) == slow.no_qualify, (cards, up, dead)
         assert int(fast.bought[0]) == slow.bought, (cards, up, dead)
@@ -56,9 +56,12 @@ def test_hands_of_different_decks_or_no_game_to_buy_are_refused():
     s = RussianSettlement.of(variant(RULE_SETS[0]))
     two = np.array([(1 << 46) - 1, (1 << 45) - 1], dtype=np.uint64)
     with pytest.raises(StudoddsError, match="as many unseen cards"):
-        purchases(s, 1113, np.array([100, 200]), [1], np.zeros(2, int), two, 51)
+        purchases(s, 1113, np.array([100, 200]), [s.hand_pay(parse(["2c", "2d", "5h", "7s", "9c"]))], np.zeros(2, int),
+                  two, 51)
     with pytest.raises(StudoddsError, match="buy_game"):
-        purchases(RussianSettlement.of(variant("")), 1113, np.array([100]), [1], np.zeros(1, int), two[:1], 51)
+        plain = RussianSettlement.of(variant(""))
+        purchases(plain, 1113, np.array([100]), [plain.hand_pay(parse(["2c", "2d", "5h", "7s", "9c"]))],
+                  np.zeros(1, int), two[:1], 51)
 
 
 @pytest.mark.parametrize("rules", [BOUGHT[0]] + [pytest.param(k, marks=pytest.mark.slow) for k in BOUGHT[1:]])
@@ -75,8 +78,8 @@ def test_a_batch_equals_its_hands_one_at_a_time(rules):
     finals += [kept + [parse_card(a), parse_card(b)] for a, b in (("9c", "9d"), ("9c", "9s"), ("2h", "5h"),
                                                                    ("2s", "5h"), ("Ah", "Jh"), ("As", "Jh"))]
     players = np.array([best_strength(f) for f in finals])
-    pays = sorted({s.hand_pay(f).pay for f in finals})
-    which = np.array([pays.index(s.hand_pay(f).pay) for f in finals])
+    pays = sorted({s.hand_pay(f) for f in finals}, key=lambda h: (h.pay, h.first))
+    which = np.array([pays.index(s.hand_pay(f)) for f in finals])
     unseen = np.array([_unseen(f, up, []) for f in finals], dtype=np.uint64)
     together = purchases(s, v.qualifier.threshold, players, pays, which, unseen, up, threads=2, count_no_qualify=True)
     for i in range(len(finals)):
@@ -84,3 +87,7 @@ def test_a_batch_equals_its_hands_one_at_a_time(rules):
                           count_no_qualify=True)
         assert (together.no_qualify[i], together.bought[i], together.gain(i)) == \
             (alone.no_qualify[0], alone.bought[0], alone.gain(0)), finals[i]
+
+
+def parse(cards):
+    return parse_cards(" ".join(cards), len(cards))

@@ -38,6 +38,8 @@ RULE_SETS = [
     "dealer_qualifies = \"returned_unless_player_wins\"\n[buy_game]\nreplaces = \"lowest\"\nsame_rank = \"kept\"\n",
     "[ante_pays]\nplayer_wins = 0\n[buy_game]\nfee = \"1/2\"\nafter = \"qualifier_applies\"\n",
     "raise_antes = 1\n[insurance]\nneeds = \"full_house\"\n[buy_game]\nfee = 2\n",
+    "[ante_pays]\nplayer_wins = 0\ndealer_does_not_qualify_with = { straight = 4, full_house = 6 }\n"
+    "[two_combinations]\n[buy_game]\nafter = \"qualifier_applies\"\n",
 ]
 
 
@@ -58,9 +60,12 @@ def literal_category(k: int) -> Category:
 def literal_value(v, cards, up, dead):
     """EV(raise) with the purchase decided per dealer hand, and EV(insurance): every dealer hand,
     every replacement, read from the rules' text."""
-    r, a_w, a_nq = v.raise_antes, v.ante_win, v.ante_no_qualify
+    r, a_w = v.raise_antes, v.ante_win
     two = v.two_combinations
     player = best_key(cards)
+    # the ante's pay with a dealer short of a qualifier: the best listed category at or below the hand's
+    listed = [pay for c, pay in v.ante_no_qualify_with.items() if c <= literal_category(player)]
+    a_nq = listed[-1] if listed else v.ante_no_qualify
     pay = Fraction(literal_pay(cards, PAYS, two) if two is not None else PAYS[literal_category(player)])
     rest = [c for c in range(52) if c not in cards and c not in dead and c != up]
 

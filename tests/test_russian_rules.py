@@ -35,6 +35,15 @@ def test_the_sections_are_read_with_their_defaults():
     assert d["two_combinations"] == {"straight_with_pair": "two_straights", "ace_king": True}
 
 
+def test_the_ante_by_hand_makes_a_russian_table():
+    v = parse_variant_text(US + "[ante_pays]\ndealer_does_not_qualify_with = { straight = 4 }\n", "pa.toml")
+    assert v.russian and kinds.kind_of(v).name == "russian" and v.ante_no_qualify_with == {Category.STRAIGHT: 4}
+    assert v.to_dict()["ante_pays"]["dealer_does_not_qualify_with"] == {"straight": {"exact": "4", "value": 4.0}}
+    from enumerate.russian.settle import RussianSettlement
+    s = RussianSettlement.of(v)
+    assert [s.ante_short(c) for c in (Category.TRIPS, Category.STRAIGHT, Category.ROYAL_FLUSH)] == [1, 4, 4]
+
+
 def test_a_table_without_them_keeps_its_kind_and_its_json():
     v = parse_variant_text(US, "us.toml")
     assert not v.russian and kinds.kind_of(v).name == "plain"
@@ -62,6 +71,11 @@ def test_the_sections_are_written_back():
     ("[insurance]\nlimit = {a = 1}\n", "insurance.limit: {'a': 1}: one of half_the_payout, the_payout"),
     ("[insurance]\ndealer_qualifies = \"kept\"\n", "insurance.dealer_qualifies: 'kept'"),
     ("[two_combinations]\nace_king = \"yes\"\n", "two_combinations.ace_king: must be true or false"),
+    ("[ante_pays]\ndealer_does_not_qualify_with = 4\n", "ante_pays.dealer_does_not_qualify_with: must be a table"),
+    ("[ante_pays]\ndealer_does_not_qualify_with = { straights = 4 }\n",
+     "ante_pays.dealer_does_not_qualify_with.straights: unknown key (did you mean 'straight'?)"),
+    ("[ante_pays]\ndealer_does_not_qualify_with = { straight = -4 }\n",
+     "ante_pays.dealer_does_not_qualify_with.straight: must not be negative"),
     ("[two_combinations]\nstraight_with_pair = \"both\"\n", "two_combinations.straight_with_pair: 'both'"),
     ("[boxes]\ncount = 2\ndecisions = \"seeing_both_hands\"\n[insurance]\n", "boxes: two boxes at a table with the "
                                                                             "options of Russian Poker"),

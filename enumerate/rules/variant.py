@@ -59,6 +59,7 @@ class AntePaysJSON(TypedDict):
 
     dealer_does_not_qualify: Exact
     player_wins: Exact
+    dealer_does_not_qualify_with: NotRequired[Annotated[dict[str, Exact], BY_CATEGORY]]
 
 
 @shape("variant")
@@ -127,6 +128,9 @@ class Variant:
     * ``two_combinations``, ``insurance``, ``buy_game``: the options of Russian Poker
       (:mod:`enumerate.rules.combinations`, :mod:`enumerate.rules.russian`); None when the table
       does not offer them.
+    * ``ante_no_qualify_with``: the ante's pay when the dealer does not qualify and the player's
+      final hand is of a listed category or better (the best listed at or below it; Lunar Poker in
+      Pennsylvania pays 4 to 1 from a straight); empty for every other table.
     """
 
     name: str
@@ -147,6 +151,7 @@ class Variant:
     two_combinations: TwoCombinations | None = None
     insurance: Insurance | None = None
     buy_game: BuyGame | None = None
+    ante_no_qualify_with: Mapping[Category, Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -162,6 +167,8 @@ class Variant:
         object.__setattr__(self, "ante_no_qualify", Fraction(self.ante_no_qualify))
         object.__setattr__(self, "ante_win", Fraction(self.ante_win))
         object.__setattr__(self, "side_bets", tuple(self.side_bets))
+        object.__setattr__(self, "ante_no_qualify_with", MappingProxyType(
+            {Category(k): Fraction(v) for k, v in sorted(self.ante_no_qualify_with.items())}))
         if isinstance(self.raise_antes, bool) or not isinstance(self.raise_antes, int) or not 1 <= self.raise_antes <= 10:
             raise StudoddsError(f"variant {self.name!r}: the raise must be 1 to 10 antes")
 
@@ -222,6 +229,9 @@ class Variant:
                           "player_wins": exact(self.ante_win)},
             "progressive": None if self.progressive is None else self.progressive.to_dict(),
         }
+        if self.ante_no_qualify_with:
+            out["ante_pays"]["dealer_does_not_qualify_with"] = {c.key: exact(v) for c, v in
+                                                                 reversed(list(self.ante_no_qualify_with.items()))}
         if self.raise_antes != 2:
             out["raise_antes"] = self.raise_antes
         if self.max_payout is not None:
@@ -256,7 +266,8 @@ class Variant:
 
     @property
     def russian(self) -> bool:
-        """True if the table offers an option of Russian Poker (two combinations paid,
-        insurance, buying the game)."""
-        return self.two_combinations is not None or self.insurance is not None or self.buy_game is not None
+        """True if the table has a rule of Russian Poker (two combinations paid, insurance,
+        buying the game, an ante pay by the hand when the dealer does not qualify)."""
+        return (self.two_combinations is not None or self.insurance is not None or self.buy_game is not None
+                or bool(self.ante_no_qualify_with))
 

@@ -21,6 +21,7 @@ A variant file::
     [ante_pays]                      # optional, both default to 1 (to 1)
     dealer_does_not_qualify = 1
     player_wins = 1
+    dealer_does_not_qualify_with = { straight = 4 }   # optional (Russian Poker): from a hand up
 
     [progressive]                    # optional side bet
     contribution = "70%"             # share of each side wager added to the meter
@@ -149,7 +150,7 @@ BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
-ANTE_KEYS = {"dealer_does_not_qualify", "player_wins"}
+ANTE_KEYS = {"dealer_does_not_qualify", "player_wins", "dealer_does_not_qualify_with"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays", "reserve", "ceiling", "overflow"}
 MAX_FILE_BYTES = 1 << 20
 #: The embedded default variant: the common US paytable.
@@ -239,6 +240,7 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
     where.unknown(ante, ANTE_KEYS, "ante_pays.")
     ante_nq = _amount(where, "ante_pays.dealer_does_not_qualify", ante.get("dealer_does_not_qualify", 1))
     ante_win = _amount(where, "ante_pays.player_wins", ante.get("player_wins", 1))
+    ante_with = _ante_by_hand(where, ante.get("dealer_does_not_qualify_with"))
 
     try:
         qualifier = parse_qualifier(data.get("qualifier", "AK"))
@@ -327,7 +329,19 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
                    ante_no_qualify=ante_nq, ante_win=ante_win, qualifier=qualifier,
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
                    max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
-                   draws=draws, boxes=boxes, two_combinations=two, insurance=insurance, buy_game=buy_game)
+                   draws=draws, boxes=boxes, two_combinations=two, insurance=insurance, buy_game=buy_game,
+                   ante_no_qualify_with=ante_with)
+
+
+def _ante_by_hand(where: _Where, table: Any) -> dict[Category, Fraction]:
+    """[ante_pays] dealer_does_not_qualify_with: the ante's pay from a category up."""
+    key = "ante_pays.dealer_does_not_qualify_with"
+    if table is None:
+        return {}
+    if not isinstance(table, dict) or not table:
+        raise where.fail(key, "must be a table of pays by hand, such as { straight = 4 }")
+    where.unknown(table, set(RAISE_KEYS), key + ".")
+    return {RAISE_KEYS[k]: _amount(where, f"{key}.{k}", v) for k, v in table.items()}
 
 
 def _table(where: _Where, data: dict[str, Any], key: str, allowed: set[str]) -> dict[str, Any] | None:

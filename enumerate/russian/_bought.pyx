@@ -146,7 +146,7 @@ cdef inline int64_t _flush_bound(int j, const Net* T) noexcept nogil:
     return out
 
 
-cdef void _key(uint64_t u, int player, int64_t win, const Net* common, bint count_nq, int64_t* out,
+cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq, int64_t* out,
                int64_t* g, int32_t* pool) noexcept nogil:
     """One key (a final hand standing for all of its strength, pay and unseen ranks): the sums of
     total * max(0, g) over the rank sets, and each set's g and pool -- the pool 0 where no final
@@ -159,6 +159,7 @@ cdef void _key(uint64_t u, int player, int64_t win, const Net* common, bint coun
     cdef int128 acc = 0
     T.player = player
     T.win = win
+    T.ante = ante
     _ranks(u, L, us)
     for j in range(T.n_sets):
         g[j] = 0
@@ -179,7 +180,7 @@ cdef void _key(uint64_t u, int player, int64_t win, const Net* common, bint coun
     out[3] = <int64_t>(acc & ((<int128>1 << 62) - 1))
 
 
-cdef int128 _corrections(uint64_t u, int player, int64_t win, const Net* common, bint count_nq,
+cdef int128 _corrections(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq,
                          const int64_t* g, const int32_t* pool, int64_t* nq, int64_t* bought) noexcept nogil:
     """One final hand's corrections to its key's sums: the flushes f0 and the suited sets."""
     cdef Net T = common[0]
@@ -193,6 +194,7 @@ cdef int128 _corrections(uint64_t u, int player, int64_t win, const Net* common,
     cdef const int16_t* fl
     T.player = player
     T.win = win
+    T.ante = ante
     gains = _can_gain(&T)
     nq[0] = 0
     bought[0] = 0
@@ -251,7 +253,7 @@ cdef class Rules:
     cdef Net T
     cdef object keep
 
-    def __init__(self, int up, const int32_t[:, ::1] sets, int64_t lose, int64_t ante, int64_t fee, int threshold,
+    def __init__(self, int up, const int32_t[:, ::1] sets, int64_t lose, int64_t fee, int threshold,
                  bint short_pays_ante, bint redraw, int64_t dn):
         if sets.shape[1] != SET_COLUMNS:
             raise ValueError("shapes do not match")
@@ -264,29 +266,32 @@ cdef class Rules:
         cdef int16_t[::1] fl = fl_np
         cdef int32_t[::1] flat = sets_np if sets_np.size else np.zeros(1, dtype=np.int32)
         self.T.nf, self.T.fl, self.T.sets, self.T.n_sets = &nf[0], &fl[0], &flat[0], sets.shape[0]
-        self.T.lose, self.T.ante, self.T.fee, self.T.threshold = lose, ante, fee, threshold
+        self.T.lose, self.T.ante, self.T.fee, self.T.threshold = lose, 0, fee, threshold
         self.T.short_pays_ante, self.T.redraw, self.T.dn = short_pays_ante, redraw, dn
         self.T.ru, self.T.s0, self.T.player, self.T.win = up >> 2, up & 3, 0, 0
 
 
-def key_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const uint64_t[::1] unseen,
-               bint count_nq, int64_t[:, ::1] out, int64_t[:, ::1] g, int32_t[:, ::1] pool, int n_threads):
-    """Per key i (a final hand of strength player[i], win net win[i], unseen cards unseen[i]):
+def key_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const int64_t[::1] ante,
+               const uint64_t[::1] unseen, bint count_nq, int64_t[:, ::1] out, int64_t[:, ::1] g, int32_t[:, ::1] pool,
+               int n_threads):
+    """Per key i (a final hand of strength player[i], nets win[i] and ante[i] when it wins and when
+    the dealer does not qualify, unseen cards unseen[i]):
     out[i] = dealer hands that do not qualify (without the flushes' correction; 0 unless
     ``count_nq`` or the purchase can gain), bought, and the gains' high and low 62 bits; and each
     rank set's g and pool (0: no such hand, or no gain possible)."""
     cdef Py_ssize_t n = player.shape[0], i
-    if win.shape[0] != n or unseen.shape[0] != n or out.shape[0] != n or out.shape[1] != KEY_FIELDS \
+    if win.shape[0] != n or ante.shape[0] != n or unseen.shape[0] != n or out.shape[0] != n or out.shape[1] != KEY_FIELDS \
             or g.shape[0] != n or pool.shape[0] != n or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
         raise ValueError("shapes do not match")
     if rules.T.n_sets == 0:
         out[:, :] = 0
         return
     for i in prange(n, nogil=True, schedule="dynamic", chunksize=1024, num_threads=n_threads):
-        _key(unseen[i], player[i], win[i], &rules.T, count_nq, &out[i, 0], &g[i, 0], &pool[i, 0])
+        _key(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &out[i, 0], &g[i, 0], &pool[i, 0])
 
 
-def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const uint64_t[::1] unseen,
+def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const int64_t[::1] ante,
+                const uint64_t[::1] unseen,
                 const int64_t[::1] key, const int64_t[:, ::1] keys, const int64_t[:, ::1] g,
                 const int32_t[:, ::1] pool, bint count_nq, int unseen_count, int64_t[::1] nq, int64_t[::1] bought,
                 int64_t[::1] gains, int n_threads):
@@ -297,7 +302,7 @@ def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, 
     cdef int overflow = 0, miscounted = 0
     cdef int128 acc
     cdef int64_t dq, db
-    if win.shape[0] != n or unseen.shape[0] != n or key.shape[0] != n or nq.shape[0] != n \
+    if win.shape[0] != n or ante.shape[0] != n or unseen.shape[0] != n or key.shape[0] != n or nq.shape[0] != n \
             or bought.shape[0] != n or gains.shape[0] != n or keys.shape[1] != KEY_FIELDS \
             or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
         raise ValueError("shapes do not match")
@@ -308,8 +313,8 @@ def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, 
         k = key[i]
         acc = (<int128>keys[k, 2] << 62) + keys[k, 3]
         if rules.T.n_sets:
-            acc = acc + _corrections(unseen[i], player[i], win[i], &rules.T, count_nq, &g[k, 0], &pool[k, 0], &dq,
-                                     &db)
+            acc = acc + _corrections(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &g[k, 0], &pool[k, 0],
+                                     &dq, &db)
         else:
             dq = 0
             db = 0

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from enumerate.russian import _bought
-from enumerate.russian.settle import RussianSettlement
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement
 from evaluator._rank_keys import RANK_KEYS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import strength
@@ -66,23 +66,20 @@ class Purchases:
         return Fraction(int(self.gains[i]), self.unit)
 
 
-def net_scale(s: RussianSettlement, pays: Sequence[Fraction]) -> int:
-    """The least integer that makes every net of hands winning ``pays`` whole (with the fee and,
-    when the table insures, every insurance stake)."""
-    values = [s.net(p, "player_wins") for p in pays] + [s.net(Fraction(0), "dealer_wins"),
-                                                       s.net(Fraction(0), "dealer_does_not_qualify")]
+def net_scale(s: RussianSettlement, hands: Sequence[HandPay]) -> int:
+    """The least integer that makes every net of the final hands ``hands`` whole (with the fee and
+    every insurance stake)."""
+    values = [s.net(h, state) for h in hands for state in STATES] + [s.insurance_stake(h) for h in hands]
     if s.buy_game is not None:
         values.append(s.buy_game.fee)
-    if s.insurance is not None:
-        values += [s.insurance.share * s.raise_antes * p for p in pays]
     return math.lcm(*(Fraction(x).denominator for x in values))
 
 
-def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: Sequence[Fraction],
+def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: Sequence[HandPay],
               which: np.ndarray, unseen: np.ndarray, up: int, threads: int = 1,
               count_no_qualify: bool = False) -> Purchases:
-    """The bought games of final hands of strengths ``players`` whose bet pays ``pays[which]``,
-    with unseen cards ``unseen`` (52-bit masks, as many cards in each) against the up card ``up``.
+    """The bought games of final hands of strengths ``players`` and pays ``pays[which]``, with
+    unseen cards ``unseen`` (52-bit masks, as many cards in each) against the up card ``up``.
     The dealer hands that do not qualify are counted for every hand with ``count_no_qualify``,
     else only for those whose purchase could gain (0 for the others)."""
     b = s.buy_game
@@ -92,22 +89,25 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
     if count < 9:
         raise StudoddsError("a final hand valued with its bought games leaves at least nine cards unseen")
     scale = net_scale(s, pays)
-    win = np.array([int(s.net(p, "player_wins") * scale) for p in pays], dtype=np.int64)[np.asarray(which)]
-    lose, ante = (int(s.net(Fraction(0), state) * scale) for state in ("dealer_wins", "dealer_does_not_qualify"))
+    which = np.asarray(which)
+    win, ante = (np.array([int(s.net(p, state) * scale) for p in pays], dtype=np.int64)[which]
+                 for state in ("player_wins", "dealer_does_not_qualify"))
+    lose = int(s.net(pays[0], "dealer_wins") * scale) if len(pays) else 0
     dn = pool_multiple(count, b.same_rank == "replaced_again")
     players = np.ascontiguousarray(players, dtype=np.int16)
     unseen = np.ascontiguousarray(unseen, dtype=np.uint64)
     sets = rank_sets(up >> 2, threshold, b.replaces == "highest")
-    rules = _bought.Rules(up, sets, lose, ante, int(b.fee * scale), threshold, b.after == "qualifier_applies",
+    rules = _bought.Rules(up, sets, lose, int(b.fee * scale), threshold, b.after == "qualifier_applies",
                           b.same_rank == "replaced_again", dn)
-    first, key = np.unique(_keys(players, np.asarray(which), unseen), return_index=True, return_inverse=True)[1:]
+    first, key = np.unique(_keys(players, which, unseen), return_index=True, return_inverse=True)[1:]
     keys = np.zeros((len(first), _bought.KEY_FIELDS), dtype=np.int64)
     g = np.zeros((len(first), len(sets)), dtype=np.int64)
     pool = np.zeros((len(first), len(sets)), dtype=np.int32)
-    _bought.key_values(rules, players[first], win[first], unseen[first], count_no_qualify, keys, g, pool, threads)
+    _bought.key_values(rules, players[first], win[first], ante[first], unseen[first], count_no_qualify, keys, g, pool,
+                       threads)
     n = len(win)
     nq, bought, gains = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    status = _bought.hand_values(rules, players, win, unseen, key.astype(np.int64).reshape(-1), keys, g, pool,
+    status = _bought.hand_values(rules, players, win, ante, unseen, key.astype(np.int64).reshape(-1), keys, g, pool,
                                  count_no_qualify, count, nq, bought, gains, threads)
     if status == 2:
         raise StudoddsError("final hands valued together have as many unseen cards")

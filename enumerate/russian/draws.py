@@ -150,17 +150,17 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     lose = n - nq - win - tie
     drawn = unseen[rows]
     pays, which = _final_pays(s, hand, action, drawn, strengths)
-    scale = net_scale(s, [p.pay for p in pays])
+    scale = net_scale(s, pays)
     dn, gains, bought = 1, np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
     if s.buy_game is not None:
         masks = np.full(len(rows), sum(1 << int(c) for c in unseen), dtype=np.uint64)
         for j in range(k):
             masks &= ~(np.uint64(1) << drawn[:, j].astype(np.uint64))
-        p = purchases(s, variant.qualifier.threshold, strengths, [x.pay for x in pays], which, masks, up, threads)
+        p = purchases(s, variant.qualifier.threshold, strengths, pays, which, masks, up, threads)
         dn, gains, bought = p.unit // scale, p.gains, p.bought
     states = (nq, win, tie, lose)
     _check_bound(s, pays, scale * dn * n)
-    raised_value = sum((np.array([int(s.net(x.pay, st) * scale) for x in pays], dtype=np.int64)[which] * c
+    raised_value = sum((np.array([int(s.net(x, st) * scale) for x in pays], dtype=np.int64)[which] * c
                         for st, c in zip(STATES, states)), np.zeros(len(rows), dtype=np.int64)) * dn + gains
     stakes = np.array([int(s.insurance_stake(x) * scale) for x in pays], dtype=np.int64)[which]
     insured = sum((int(s.insurance_net(Fraction(1), st)) * c for st, c in zip(STATES, states)),
@@ -178,6 +178,6 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
 
 def _check_bound(s: RussianSettlement, pays: tuple[HandPay, ...], unit: int) -> None:
     """Refuse pays so large that a draw's value could leave 62 bits."""
-    top = max([abs(s.net(p.pay, st)) for p in pays for st in STATES] + [abs(s.insurance_stake(p)) for p in pays])
+    top = max([abs(s.net(p, st)) for p in pays for st in STATES] + [abs(s.insurance_stake(p)) for p in pays])
     if 4 * (top + 1) * unit >= 2**62:
         raise StudoddsError("pays too large for exact 64-bit values of the draws")

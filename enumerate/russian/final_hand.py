@@ -88,7 +88,7 @@ def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: np.ndarray, pla
                      (settled & (ns == player)).sum(axis=1), (settled & (ns > player)).sum(axis=1), short.sum(axis=1))
 
 
-def _purchase_gains(s: RussianSettlement, pay: Fraction, p: Purchases) -> tuple[np.ndarray, int]:
+def _purchase_gains(s: RussianSettlement, pay: HandPay, p: Purchases) -> tuple[np.ndarray, int]:
     """What each purchase is worth above taking the ante, times ``scale * draws`` (an int64 per
     purchase), and ``scale``: buying pays iff its gain is positive."""
     assert s.buy_game is not None
@@ -203,15 +203,15 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
     n, nq = len(ds), int((~q).sum())
     win, tie = int((q & (ds < player)).sum()), int((q & (ds == player)).sum())
     lose = n - nq - win - tie
-    base = nq * s.net(pay.pay, "dealer_does_not_qualify") + win * s.net(pay.pay, "player_wins") \
-        + lose * s.net(pay.pay, "dealer_wins")
+    base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins") \
+        + lose * s.net(pay, "dealer_wins")
     extra, bought = Fraction(0), 0
     if s.buy_game is not None and nq and method == "every_hand":
         p = _purchases(s, dealer[~q], unseen, player, threshold)
-        gains, scale = _purchase_gains(s, pay.pay, p)
+        gains, scale = _purchase_gains(s, pay, p)
         extra, bought = _sum_gains(gains, scale, p.draws), int((gains > 0).sum())
     elif s.buy_game is not None and nq:
-        fast = purchases(s, threshold, np.array([player]), [pay.pay], np.zeros(1, dtype=np.int64),
+        fast = purchases(s, threshold, np.array([player]), [pay], np.zeros(1, dtype=np.int64),
                          np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64), int(up))
         extra, bought = fast.gain(0), int(fast.bought[0])
     stake = s.insurance_stake(pay)
@@ -238,7 +238,7 @@ def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[
     pool = np.array(sorted(set(unseen.tolist()) | set(holes)), dtype=np.int64)
     player, pay = best_strength(final), s.hand_pay(final)
     p = _purchases(s, dealer, pool, player, variant.qualifier.threshold)
-    gains, scale = _purchase_gains(s, pay.pay, p)
-    ante = s.net(pay.pay, "dealer_does_not_qualify")
+    gains, scale = _purchase_gains(s, pay, p)
+    ante = s.net(pay, "dealer_does_not_qualify")
     return BoughtGame(int(p.replaced[0]), int(p.draws[0]), int(p.win[0]), int(p.tie[0]), int(p.lose[0]),
                       int(p.short[0]), ante + Fraction(int(gains[0]), scale * int(p.draws[0])), ante)

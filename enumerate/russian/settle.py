@@ -7,7 +7,7 @@ A raised hand of the player's final cards F (five, or six after a bought sixth c
 =================================  ==============================================
 state                              net result (antes)
 =================================  ==============================================
-dealer does not qualify            a_nq (the ante's pay; the bet is returned)
+dealer does not qualify            a_nq(F) (the ante's pay; the bet is returned)
 player wins                        a_w + r * P(F)
 push                               0
 dealer wins                        -(1 + r)
@@ -16,7 +16,9 @@ game bought, then push / loses     -fee, -fee - (1 + r)
 game bought, dealer still short    -fee + a_nq  (only when the qualifier applies again)
 =================================  ==============================================
 
-and folding nets -1.  An insurance stake ``s`` -- the limit, ``share * r * P(F)``, for a final
+and folding nets -1.  The ante's pay a_nq(F) is the table's, or -- under ``[ante_pays]
+dealer_does_not_qualify_with`` -- that of the best category listed at or below the final hand's
+(Pennsylvania's Lunar Poker: 4 to 1 from a straight).  An insurance stake ``s`` -- the limit, ``share * r * P(F)``, for a final
 hand of the rule's category or better -- adds +s when the dealer's five cards do not qualify and
 -s when they do (or -s only when the player wins, under "returned unless the player wins").
 Every exact figure of the game (:mod:`enumerate.russian.final_hand` and the kernels after it)
@@ -69,6 +71,7 @@ class RussianSettlement:
     raise_antes: int
     ante_no_qualify: Fraction
     ante_win: Fraction
+    ante_with: tuple[tuple[Category, Fraction], ...]   # the ante's pay (dealer short) from a category up
     posted: tuple[Fraction, ...]          # raise pay by category 0..9, as posted
     cap: Fraction | None                  # the most a win's bet may pay, to 1 (None: no maximum)
     two: TwoCombinations | None
@@ -85,7 +88,8 @@ class RussianSettlement:
             ante = variant.ante_win if variant.max_payout.covers == "ante_and_raise" else Fraction(0)
             cap = max(Fraction(0), (variant.max_payout.antes - ante) / variant.raise_antes)
         return cls(variant.raise_antes, variant.ante_no_qualify, variant.ante_win,
-                   tuple(variant.posted_pay(c) for c in Category), cap, variant.two_combinations,
+                   tuple(variant.ante_no_qualify_with.items()), tuple(variant.posted_pay(c) for c in Category), cap,
+                   variant.two_combinations,
                    variant.insurance, variant.buy_game)
 
     def hand_pay(self, cards: Sequence[int]) -> HandPay:
@@ -98,13 +102,17 @@ class RussianSettlement:
         total = self.posted[first] + (Fraction(0) if second is None else self.posted[second])
         return HandPay(first, second, total if self.cap is None else min(total, self.cap))
 
-    def net(self, pay: Fraction, state: str) -> Fraction:
-        """What a raised hand whose win pays ``pay`` nets when it ends in ``state`` (no fee, no
-        insurance)."""
+    def ante_short(self, first: Category) -> Fraction:
+        """The ante's pay when the dealer does not qualify, for a final hand of category ``first``."""
+        listed = [v for c, v in self.ante_with if c <= first]
+        return listed[-1] if listed else self.ante_no_qualify
+
+    def net(self, hand: HandPay, state: str) -> Fraction:
+        """What a raised final hand ``hand`` nets when it ends in ``state`` (no fee, no insurance)."""
         if state == "dealer_does_not_qualify":
-            return self.ante_no_qualify
+            return self.ante_short(hand.first)
         if state == "player_wins":
-            return self.ante_win + self.raise_antes * pay
+            return self.ante_win + self.raise_antes * hand.pay
         if state == "push":
             return Fraction(0)
         if state == "dealer_wins":
