@@ -1,0 +1,103 @@
+"""What the exact whole game of a Russian Poker table would cost, measured before it is built.
+
+Two ways to count it, each measured here on samples and projected to the whole game:
+
+* **the class path**: every situation up to suits (6,319,573 of them) valued by the per-hand
+  engine (enumerate/russian/draws.py: every action, every draw, the bought games by rank sets);
+  its CPU time on one thread, over sampled situations, times the situations;
+* **the rank patterns' bought games**: the switch game's rank-pattern kernel values the draws of
+  a group (a player rank pattern against an up rank) by drawn rank pattern, and a drawn rank
+  pattern fixes what the bought games' rank-set sums depend on (the final hand's strength and
+  pay, the unseen cards of each rank) -- one *key* per (group, discard pattern, drawn pattern);
+  the keys are counted on sampled groups and priced at the kernel's measured time per key.  The
+  suit corrections (the dealer's flushes, kept cards of one suit) are per situation and draw and
+  are not priced here.
+
+    python benchmarks/russian_game.py --situations 3 --groups 200
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from enumerate.core.slices import Slice
+from enumerate.draws import switch_ranks
+from enumerate.rules.variant_file import parse_variant_text
+from enumerate.russian.draws import situation_actions
+
+US = Path(__file__).resolve().parents[1] / "enumerate" / "rules" / "variants" / "us-common.toml"
+TABLES = {
+    "lunar house (exchange 2-5 or a sixth card)": (
+        "[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n[buy_card]\nfee = 1\n"
+        "[two_combinations]\n[insurance]\n[buy_game]\n"),
+    "classic russian (exchange 1-5 or a sixth card)": (
+        "[switch]\nfees = { 1 = 1, 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n[buy_card]\nfee = 1\n"
+        "[two_combinations]\n[insurance]\n[buy_game]\nafter = \"hands_compared\"\n"),
+}
+SITUATIONS = 6_319_573
+
+
+def class_path(text: str, count: int, seed: int) -> float:
+    """CPU seconds of one situation on one thread, over ``count`` sampled situations."""
+    v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + text, "bench.toml")
+    rng = random.Random(seed)
+    start = time.process_time()
+    for _ in range(count):
+        cards = rng.sample(range(52), 6)
+        situation_actions(v, tuple(cards[:5]), cards[5], threads=1)
+    return (time.process_time() - start) / count
+
+
+def drawn_patterns(avail: list[int], k: int) -> int:
+    """The rank patterns of k drawn cards with at most avail[r] of rank r."""
+    poly = [1]
+    for a in avail:
+        nxt = [0] * (len(poly) + a)
+        for i, c in enumerate(poly):
+            for j in range(a + 1):
+                nxt[i + j] += c
+        poly = nxt
+    return poly[k] if k < len(poly) else 0
+
+
+def keys_per_group(groups: int, seed: int, allowed: set[int]) -> float:
+    """The mean number of keys of a group, over ``groups`` sampled groups: per distinct discard
+    (ranks given up, for each allowed count), the drawn rank patterns; buying draws one card."""
+    h, up, _ = switch_ranks.groups(Slice())
+    rng = np.random.default_rng(seed)
+    total = 0
+    for i in rng.choice(len(h), groups, replace=False):
+        counts, ru = h[i].astype(int), int(up[i])
+        avail = [4 - counts[r] - (1 if r == ru else 0) for r in range(13)]
+        ranks = [r for r in range(13) for _ in range(counts[r])]
+        discards = {tuple(sorted(ranks[j] for j in range(5) if (m >> j) & 1)) for m in range(1, 32)
+                    if bin(m).count("1") in allowed}
+        total += 1 + sum(drawn_patterns(avail, len(d)) for d in discards) + drawn_patterns(avail, 1)
+    return total / groups
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--situations", type=int, default=3, help="situations sampled per table (class path)")
+    ap.add_argument("--groups", type=int, default=200, help="groups sampled (rank patterns' keys)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    n_groups = len(switch_ranks.groups(Slice())[0])
+    for name, text in TABLES.items():
+        seconds = class_path(text, args.situations, args.seed)
+        print(f"{name}: class path {seconds:.1f} CPU s a situation, whole game "
+              f"{seconds * SITUATIONS / 3600:,.0f} core-hours (projected)", flush=True)
+        allowed = {2, 3, 4, 5} if "2-5" in name else {1, 2, 3, 4, 5}
+        keys = keys_per_group(args.groups, args.seed, allowed)
+        print(f"{name}: {keys:,.0f} keys a group, {keys * n_groups:,.0f} in the {n_groups:,} groups", flush=True)
+    print(f"(the class path's situations: {SITUATIONS:,}; a key's rank-set sums: see docs/russian.md)")
+    print(f"{math.comb(52, 5) * 47:,} situations without suits")
+
+
+if __name__ == "__main__":
+    main()
