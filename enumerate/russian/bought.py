@@ -93,6 +93,8 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
     win, ante = (np.array([int(s.net(p, state) * scale) for p in pays], dtype=np.int64)[which]
                  for state in ("player_wins", "dealer_does_not_qualify"))
     lose = int(s.net(pays[0], "dealer_wins") * scale) if len(pays) else 0
+    if len(pays) and s.net(pays[0], "push") != 0:
+        raise StudoddsError("the bought-game kernels settle a push as nothing")
     dn = pool_multiple(count, b.same_rank == "replaced_again")
     players = np.ascontiguousarray(players, dtype=np.int16)
     unseen = np.ascontiguousarray(unseen, dtype=np.uint64)

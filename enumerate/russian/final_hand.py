@@ -78,7 +78,7 @@ def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: np.ndarray, pla
     valid = ~(cand[:, :, None] == dealer[:, None, :4]).any(axis=2)
     if s.buy_game.same_rank == "replaced_again":
         valid &= (cand >> 2) != (replaced >> 2)[:, None]
-    new = np.repeat(dealer[:, None, :], m, axis=1)
+    new = np.repeat(dealer.astype(np.uint8)[:, None, :], m, axis=1)
     new[np.arange(rows)[:, None], np.arange(m)[None, :], which[:, None]] = cand
     ns = np.full((rows, m), -1, dtype=np.int32)
     ns[valid] = strengths(new[valid], check=False)
@@ -92,11 +92,11 @@ def _purchase_gains(s: RussianSettlement, pay: HandPay, p: Purchases) -> tuple[n
     """What each purchase is worth above taking the ante, times ``scale * draws`` (an int64 per
     purchase), and ``scale``: buying pays iff its gain is positive."""
     assert s.buy_game is not None
-    nets = (s.net(pay, "player_wins"), s.net(pay, "dealer_wins"), s.net(pay, "dealer_does_not_qualify"),
-            s.buy_game.fee)
+    nets = (s.net(pay, "player_wins"), s.net(pay, "push"), s.net(pay, "dealer_wins"),
+            s.net(pay, "dealer_does_not_qualify"), s.buy_game.fee)
     scale = math.lcm(*(x.denominator for x in nets))
-    win, lose, nq, fee = (int(x * scale) for x in nets)
-    return p.win * win + p.lose * lose + p.short * nq - (fee + nq) * p.draws, scale
+    win, tie, lose, nq, fee = (int(x * scale) for x in nets)
+    return p.win * win + p.tie * tie + p.lose * lose + p.short * nq - (fee + nq) * p.draws, scale
 
 
 def _sum_gains(gains: np.ndarray, scale: int, draws: np.ndarray) -> Fraction:
