@@ -160,6 +160,12 @@ cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* com
     T.player = player
     T.win = win
     T.ante = ante
+    if not count_nq and not _can_gain(&T):
+        for j in range(T.n_sets):
+            g[j] = 0
+            pool[j] = 0
+        out[0] = out[1] = out[2] = out[3] = 0
+        return
     _ranks(u, L, us)
     for j in range(T.n_sets):
         g[j] = 0
@@ -312,7 +318,7 @@ def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, 
             continue
         k = key[i]
         acc = (<int128>keys[k, 2] << 62) + keys[k, 3]
-        if rules.T.n_sets:
+        if rules.T.n_sets and (count_nq or not (win[i] <= rules.T.fee + ante[i] and 0 <= rules.T.fee + ante[i])):
             acc = acc + _corrections(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &g[k, 0], &pool[k, 0],
                                      &dq, &db)
         else:
