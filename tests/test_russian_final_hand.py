@@ -58,8 +58,9 @@ def literal_category(k: int) -> Category:
 
 
 def literal_value(v, cards, up, dead):
-    """EV(raise) with the purchase decided per dealer hand, and EV(insurance): every dealer hand,
-    every replacement, read from the rules' text."""
+    """EV(raise) with the purchase decided per dealer hand, EV(insurance), the bet's pay and how
+    the purchases end (won, pushed, lost, short: shares of the replacements, summed over the
+    dealer hands bought): every dealer hand, every replacement, read from the rules' text."""
     r, a_w = v.raise_antes, v.ante_win
     two = v.two_combinations
     player = best_key(cards)
@@ -93,6 +94,7 @@ def literal_value(v, cards, up, dead):
     flat = [h for hands in bought.values() for h in hands]
     flat_keys = iter(poker_keys(np.array(flat)).tolist()) if flat else iter(())
     total, insured = Fraction(0), Fraction(0)
+    ends = {name: Fraction(0) for name in ("win", "push", "lose", "short")}
     for dealer, dk in zip(dealers, dealer_keys):
         if dk >= QUALIFIER_KEY:
             total += settle(dk)
@@ -102,13 +104,19 @@ def literal_value(v, cards, up, dead):
         if b is None:
             total += a_nq
             continue
-        values = []
+        values, how = [], []
         for _ in bought[dealer]:
             nk = next(flat_keys)
-            values.append(a_nq if b.after == "qualifier_applies" and nk < QUALIFIER_KEY else settle(nk))
-        total += max(a_nq, sum(values, Fraction(0)) / len(values) - b.fee)
+            short = b.after == "qualifier_applies" and nk < QUALIFIER_KEY
+            values.append(a_nq if short else settle(nk))
+            how.append("short" if short else "win" if nk < player else "push" if nk == player else "lose")
+        buy = sum(values, Fraction(0)) / len(values) - b.fee
+        total += max(a_nq, buy)
+        if buy > a_nq:
+            for name in ends:
+                ends[name] += Fraction(how.count(name), len(how))
     n = len(dealers)
-    return total / n, insured / n, pay
+    return total / n, insured / n, pay, tuple(ends.values())
 
 
 @pytest.mark.parametrize("rules", [0] + [pytest.param(k, marks=pytest.mark.slow) for k in range(1, len(RULE_SETS))])
@@ -126,8 +134,9 @@ def test_final_hands_against_the_literal_reading(rules):
         rng.shuffle(others)
         up, dead = others[0], others[1:30 if quick else 24]
         got = final_hand_value(v, cards, up, dead, method="every_hand")
-        ev, insurance, pay = literal_value(v, tuple(cards), up, dead)
+        ev, insurance, pay, ends = literal_value(v, tuple(cards), up, dead)
         assert got.pay.pay == pay, cards
+        assert got.purchases_end == ends, cards
         assert got.ev_raise == ev, cards
         assert got.ev_insurance == insurance, cards
 

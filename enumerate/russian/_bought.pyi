@@ -4,14 +4,15 @@ import numpy as np
 OPENMP: bool
 DEBUG_BUILD: bool
 SET_COLUMNS: int
-KEY_FIELDS: int
+KEY_COLUMNS: int
+OUTCOME_NAMES: tuple[str, ...]
 
 class Rules:
     def __init__(self, up: int, sets: np.ndarray, lose: int, fee: int, threshold: int,
                  short_pays_ante: bool, redraw: bool, dn: int) -> None: ...
 
 def key_values(rules: Rules, player: np.ndarray, win: np.ndarray, ante: np.ndarray, unseen: np.ndarray, count_nq: bool,
-               out: np.ndarray, g: np.ndarray, pool: np.ndarray, n_threads: int) -> None: ...
+               out: np.ndarray, c: np.ndarray, pool: np.ndarray, n_threads: int) -> None: ...
 def hand_values(rules: Rules, player: np.ndarray, win: np.ndarray, ante: np.ndarray, unseen: np.ndarray, key: np.ndarray,
-                keys: np.ndarray, g: np.ndarray, pool: np.ndarray, count_nq: bool, unseen_count: int,
-                nq: np.ndarray, bought: np.ndarray, gains: np.ndarray, n_threads: int) -> int: ...
+                keys: np.ndarray, c: np.ndarray, pool: np.ndarray, count_nq: bool, unseen_count: int,
+                nq: np.ndarray, bought: np.ndarray, outcomes: np.ndarray, n_threads: int) -> int: ...

@@ -18,18 +18,20 @@ the four ranks kept:
 
 A purchase is worth gain / N above the ante's pay, gain = sum of nets - (fee + ante) * N, and the
 player buys iff gain > 0.  Per final hand the kernels sum, over the dealer hands that do not
-qualify, how many there are and are bought, and the gains bought, exactly, in units of
-1 / (scale * dn): dn is a common multiple of every pool size N.
+qualify, how many there are and are bought, and how the purchases end -- won, pushed, lost, or
+the dealer still short -- each a sum of pool shares, exactly, in units of 1 / dn: dn is a common
+multiple of every pool size N.  (The purchases' value, their second moment and the return table
+all follow from those four sums.)
 
-**Shared by rank.**  Of a rank set's sum, total * max(0, gain) depends on the final hand only
-through its strength, its pay and the unseen cards of each rank L; the suits enter through f0
-and the suited sets alone, as corrections:
+**Shared by rank.**  Of a rank set's sums, those of its total hands depend on the final hand
+only through its strength, its pay and the unseen cards of each rank L; the suits enter through
+f0 and the suited sets alone, as corrections (with [x] = the sums of a pool bought, 0 if not):
 
-    sum over R of  total * max(0, g) - f0 * max(0, g) + sum over suits of cnt * (max(0, g + corr) - max(0, g))
+    sum over R of  total * [c] - f0 * [c] + sum over suits of cnt * ([c + flush moves] - [c])
 
-so ``key_values`` sums the first term once per *key* (strength, pay, L) and keeps every set's g and
-N, and ``hand_values`` adds each final hand's corrections -- a few bit tests per rank set, the
-flush sums only where a suited set exists.
+so ``key_values`` sums the first term once per *key* (strength, pay, L) and keeps every set's pool
+by outcome, and ``hand_values`` adds each final hand's corrections -- a few bit tests per rank
+set, the flush moves only where a suited set exists.
 """
 import numpy as np
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
@@ -47,8 +49,17 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 #: Columns of a rank set: its 13-bit mask, the rank removed, the evaluator key of the kept ranks.
 SET_COLUMNS = 3
-#: Fields of a key's sums: dealer hands that do not qualify, bought, the gains (two 62-bit halves).
-KEY_FIELDS = 4
+cdef enum:
+    WIN = 0
+    PUSH = 1
+    LOSE = 2
+    SHORT = 3
+    OUTCOMES = 4
+    KEY_FIELDS = 10        # dealer hands that do not qualify, bought, each outcome's sum (two 62-bit halves)
+#: How a bought game ends, in the columns of the outcome sums.
+OUTCOME_NAMES = ("win", "push", "lose", "short")
+#: Fields of a key's sums.
+KEY_COLUMNS = KEY_FIELDS
 
 
 cdef struct Net:
@@ -71,15 +82,22 @@ cdef struct Net:
     int64_t dn
 
 
-cdef inline int64_t _net(int s, const Net* T) noexcept nogil:
-    """What the new dealer hand of strength s nets against the player."""
+cdef inline int _outcome(int s, const Net* T) noexcept nogil:
+    """How a purchase ends when the dealer's new hand has strength s: WIN, PUSH, LOSE or SHORT
+    (the dealer still does not qualify, when the qualifier applies again)."""
     if T.short_pays_ante and s < T.threshold:
-        return T.ante
+        return SHORT
     if s < T.player:
-        return T.win
+        return WIN
     if s == T.player:
-        return 0
-    return T.lose
+        return PUSH
+    return LOSE
+
+
+cdef inline int64_t _gain(const int16_t* c, const Net* T) noexcept nogil:
+    """A purchase's sum of nets over its pool (outcome counts c) less (fee + ante) per card drawn."""
+    return c[WIN] * T.win + c[LOSE] * T.lose + c[SHORT] * T.ante \
+        - (T.fee + T.ante) * (c[WIN] + c[PUSH] + c[LOSE] + c[SHORT])
 
 
 cdef inline bint _can_gain(const Net* T) noexcept nogil:
@@ -110,26 +128,77 @@ cdef inline int64_t _total(const int* L, int others) noexcept nogil:
     return total
 
 
-cdef inline int64_t _rank_set(const int* L, int j, const Net* T, int32_t* pool) noexcept nogil:
-    """A rank set's g (the sum of nets less (fee + ante) * N) and its pool N."""
-    cdef int r, rmask = T.sets[3 * j], rc = T.sets[3 * j + 1], others = rmask & ~(1 << T.ru), nr
-    cdef int64_t g = 0, n_pool = 0
+cdef inline int _rank_set(const int* L, int j, const Net* T, int16_t* c) noexcept nogil:
+    """A rank set's pool by outcome (c[WIN..SHORT], without a flush) and its size N."""
+    cdef int r, rmask = T.sets[3 * j], rc = T.sets[3 * j + 1], others = rmask & ~(1 << T.ru), nr, n_pool = 0
     cdef const int16_t* nf = T.nf + 13 * j
+    for r in range(OUTCOMES):
+        c[r] = 0
     for r in range(13):
         nr = L[r] - ((others >> r) & 1)
         if nr and not (T.redraw and r == rc):
             n_pool += nr
-            g += nr * _net(nf[r], T)
-    pool[0] = <int32_t>n_pool
-    return g - (T.fee + T.ante) * n_pool
+            c[_outcome(nf[r], T)] += nr
+    return n_pool
 
 
-cdef inline int128 _take(int64_t count, int64_t gain, int64_t per, int64_t* bought) noexcept nogil:
-    """``count`` dealer hands whose purchase gains ``gain`` (signed count: a correction)."""
-    if gain <= 0:
-        return 0
+cdef inline void _take(int64_t count, const int16_t* c, int64_t per, int128* acc, int64_t* bought) noexcept nogil:
+    """``count`` dealer hands bought whose pool ends as c (signed count: a correction)."""
+    cdef int o
     bought[0] += count
-    return <int128>count * gain * per
+    for o in range(OUTCOMES):
+        acc[o] += <int128>count * c[o] * per
+
+
+cdef inline void _split(const int128* acc, int64_t* out) noexcept nogil:
+    """Each outcome's sum as its high and low 62 bits."""
+    cdef int o
+    for o in range(OUTCOMES):
+        out[2 * o] = <int64_t>(acc[o] >> 62)
+        out[2 * o + 1] = <int64_t>(acc[o] & ((<int128>1 << 62) - 1))
+
+
+cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq, int64_t* out,
+               int16_t* c, int32_t* pool) noexcept nogil:
+    """One key (a final hand standing for all of its strength, pay and unseen ranks): the sums of
+    total * outcomes over the rank sets bought, and each set's pool by outcome (c) and size --
+    the size 0 where no final hand of the key can buy (its gain and any flush correction at most
+    0), which the corrections skip."""
+    cdef Net T = common[0]
+    cdef int L[13]
+    cdef int us[4]
+    cdef int j, o
+    cdef int64_t total, nq = 0, bought = 0
+    cdef int128 acc[OUTCOMES]
+    T.player = player
+    T.win = win
+    T.ante = ante
+    for o in range(OUTCOMES):
+        acc[o] = 0
+    for j in range(T.n_sets):
+        pool[j] = 0
+    if not count_nq and not _can_gain(&T):
+        for o in range(KEY_FIELDS):
+            out[o] = 0
+        return
+    _ranks(u, L, us)
+    for j in range(T.n_sets):
+        total = _total(L, T.sets[3 * j] & ~(1 << T.ru))
+        if total == 0:
+            continue
+        nq += total
+        if not _can_gain(&T):
+            continue
+        pool[j] = _rank_set(L, j, &T, c + OUTCOMES * j)
+        if pool[j] == 0:
+            continue
+        if _gain(c + OUTCOMES * j, &T) > 0:
+            _take(total, c + OUTCOMES * j, T.dn // pool[j], acc, &bought)
+        elif _gain(c + OUTCOMES * j, &T) + _flush_bound(j, &T) <= 0:
+            pool[j] = 0
+    out[0] = nq if count_nq or _can_gain(&T) else 0
+    out[1] = bought
+    _split(acc, out + 2)
 
 
 cdef inline int64_t _flush_bound(int j, const Net* T) noexcept nogil:
@@ -140,72 +209,38 @@ cdef inline int64_t _flush_bound(int j, const Net* T) noexcept nogil:
     cdef const int16_t* fl = T.fl + 13 * j
     for r in range(13):
         if not (kbits >> r) & 1 and not (T.redraw and r == T.sets[3 * j + 1]):
-            d = _net(fl[r], T) - _net(nf[r], T)
+            d = _net_of(_outcome(fl[r], T), T) - _net_of(_outcome(nf[r], T), T)
             if d > 0:
                 out += d
     return out
 
 
-cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq, int64_t* out,
-               int64_t* g, int32_t* pool) noexcept nogil:
-    """One key (a final hand standing for all of its strength, pay and unseen ranks): the sums of
-    total * max(0, g) over the rank sets, and each set's g and pool -- the pool 0 where no final
-    hand of the key can buy (g and any flush correction at most 0), which the corrections skip."""
-    cdef Net T = common[0]
-    cdef int L[13]
-    cdef int us[4]
-    cdef int j, others
-    cdef int64_t total, nq = 0, bought = 0
-    cdef int128 acc = 0
-    T.player = player
-    T.win = win
-    T.ante = ante
-    if not count_nq and not _can_gain(&T):
-        for j in range(T.n_sets):
-            g[j] = 0
-            pool[j] = 0
-        out[0] = out[1] = out[2] = out[3] = 0
-        return
-    _ranks(u, L, us)
-    for j in range(T.n_sets):
-        g[j] = 0
-        pool[j] = 0
-        total = _total(L, T.sets[3 * j] & ~(1 << T.ru))
-        if total == 0:
-            continue
-        nq += total
-        if _can_gain(&T):
-            g[j] = _rank_set(L, j, &T, &pool[j])
-            if pool[j]:
-                acc += _take(total, g[j], T.dn // pool[j], &bought)
-                if g[j] <= 0 and g[j] + _flush_bound(j, &T) <= 0:
-                    pool[j] = 0
-    out[0] = nq if count_nq or _can_gain(&T) else 0
-    out[1] = bought
-    out[2] = <int64_t>(acc >> 62)
-    out[3] = <int64_t>(acc & ((<int128>1 << 62) - 1))
+cdef inline int64_t _net_of(int o, const Net* T) noexcept nogil:
+    """The net of a purchase's outcome (before the fee)."""
+    if o == WIN:
+        return T.win
+    if o == LOSE:
+        return T.lose
+    if o == SHORT:
+        return T.ante
+    return 0
 
 
-cdef int128 _corrections(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq,
-                         const int64_t* g, const int32_t* pool, int64_t* nq, int64_t* bought) noexcept nogil:
+cdef void _corrections(uint64_t u, int player, int64_t win, int64_t ante, const Net* common, bint count_nq,
+                       const int16_t* c, const int32_t* pool, int128* acc, int64_t* nq, int64_t* bought) noexcept nogil:
     """One final hand's corrections to its key's sums: the flushes f0 and the suited sets."""
     cdef Net T = common[0]
     cdef int L[13]
     cdef int us[4]
-    cdef int j, r, s, rmask, rc, others, kbits, need
-    cdef int64_t f0, cnt, corr, per
-    cdef int128 acc = 0
-    cdef bint gains
+    cdef int j, r, s, o, rmask, rc, others, kbits, need
+    cdef int64_t f0, cnt, per
+    cdef int16_t cs[OUTCOMES]
+    cdef const int16_t* cj
     cdef const int16_t* nf
     cdef const int16_t* fl
     T.player = player
     T.win = win
     T.ante = ante
-    gains = _can_gain(&T)
-    nq[0] = 0
-    bought[0] = 0
-    if not gains and not count_nq:
-        return 0
     _ranks(u, L, us)
     for j in range(T.n_sets):
         if pool[j] == 0 and not count_nq:
@@ -219,8 +254,9 @@ cdef int128 _corrections(uint64_t u, int player, int64_t win, int64_t ante, cons
         if pool[j] == 0:
             continue
         per = T.dn // pool[j]
-        if f0:
-            acc += _take(-f0, g[j], per, bought)
+        cj = c + OUTCOMES * j
+        if f0 and _gain(cj, &T) > 0:
+            _take(-f0, cj, per, acc, bought)
         need = kbits & ~(1 << T.ru)                # the kept hole cards' ranks, all of suit s
         nf = T.nf + 13 * j
         fl = T.fl + 13 * j
@@ -230,12 +266,16 @@ cdef int128 _corrections(uint64_t u, int player, int64_t win, int64_t ante, cons
             cnt = 1 if rc == T.ru else L[rc] - ((us[T.s0] >> rc) & 1)      # c of another suit than s0
             if cnt == 0:
                 continue
-            corr = 0
+            for o in range(OUTCOMES):
+                cs[o] = cj[o]
             for r in range(13):
                 if not (kbits >> r) & 1 and (us[s] >> r) & 1 and not (T.redraw and r == rc):
-                    corr += _net(fl[r], &T) - _net(nf[r], &T)
-            acc += _take(cnt, g[j] + corr, per, bought) + _take(-cnt, g[j], per, bought)
-    return acc
+                    cs[_outcome(nf[r], &T)] -= 1   # the replacement of suit s makes a flush
+                    cs[_outcome(fl[r], &T)] += 1
+            if _gain(cs, &T) > 0:
+                _take(cnt, cs, per, acc, bought)
+            if _gain(cj, &T) > 0:
+                _take(-cnt, cj, per, acc, bought)
 
 
 cdef void _tables(const int32_t[:, ::1] sets, int16_t[::1] nf, int16_t[::1] fl) noexcept nogil:
@@ -278,55 +318,63 @@ cdef class Rules:
 
 
 def key_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const int64_t[::1] ante,
-               const uint64_t[::1] unseen, bint count_nq, int64_t[:, ::1] out, int64_t[:, ::1] g, int32_t[:, ::1] pool,
+               const uint64_t[::1] unseen, bint count_nq, int64_t[:, ::1] out, int16_t[:, ::1] c, int32_t[:, ::1] pool,
                int n_threads):
     """Per key i (a final hand of strength player[i], nets win[i] and ante[i] when it wins and when
-    the dealer does not qualify, unseen cards unseen[i]):
-    out[i] = dealer hands that do not qualify (without the flushes' correction; 0 unless
-    ``count_nq`` or the purchase can gain), bought, and the gains' high and low 62 bits; and each
-    rank set's g and pool (0: no such hand, or no gain possible)."""
+    the dealer does not qualify, unseen cards unseen[i]): out[i] = dealer hands that do not qualify
+    (without the flushes' correction; 0 unless ``count_nq`` or the purchase can gain), bought, and
+    each outcome's sum over the pools bought (high and low 62 bits, units 1 / dn); each rank set's
+    pool by outcome (c[i, 4 j + o]) and its size (pool[i, j]; 0: skipped by the corrections)."""
     cdef Py_ssize_t n = player.shape[0], i
-    if win.shape[0] != n or ante.shape[0] != n or unseen.shape[0] != n or out.shape[0] != n or out.shape[1] != KEY_FIELDS \
-            or g.shape[0] != n or pool.shape[0] != n or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
+    if win.shape[0] != n or ante.shape[0] != n or unseen.shape[0] != n or out.shape[0] != n \
+            or out.shape[1] != KEY_FIELDS or c.shape[0] != n or pool.shape[0] != n \
+            or c.shape[1] != OUTCOMES * rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
         raise ValueError("shapes do not match")
     if rules.T.n_sets == 0:
         out[:, :] = 0
         return
-    for i in prange(n, nogil=True, schedule="dynamic", chunksize=1024, num_threads=n_threads):
-        _key(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &out[i, 0], &g[i, 0], &pool[i, 0])
+    for i in prange(n, nogil=True, schedule="dynamic", chunksize=64, num_threads=n_threads):
+        _key(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &out[i, 0], &c[i, 0], &pool[i, 0])
+
+
+cdef int _hand(const Net* T, uint64_t u, int player, int64_t win, int64_t ante, int64_t k,
+               const int64_t[:, ::1] keys, const int16_t[:, ::1] c, const int32_t[:, ::1] pool, bint count_nq,
+               int64_t* nq, int64_t* bought, int64_t* outcomes) noexcept nogil:
+    """One final hand: its key's sums and its own corrections; 1 if a sum left 62 bits."""
+    cdef int128 acc[OUTCOMES]
+    cdef int64_t dq = 0, db = 0
+    cdef int o, overflow = 0
+    for o in range(OUTCOMES):
+        acc[o] = (<int128>keys[k, 2 + 2 * o] << 62) + keys[k, 3 + 2 * o]
+    if T.n_sets and (count_nq or not (win <= T.fee + ante and 0 <= T.fee + ante)):
+        _corrections(u, player, win, ante, T, count_nq, &c[k, 0], &pool[k, 0], acc, &dq, &db)
+    nq[0] = keys[k, 0] + dq
+    bought[0] = keys[k, 1] + db
+    for o in range(OUTCOMES):
+        if acc[o] >= (<int128>1 << 62) or acc[o] < 0:
+            overflow = 1
+        outcomes[o] = <int64_t>acc[o]
+    return overflow
 
 
 def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, const int64_t[::1] ante,
-                const uint64_t[::1] unseen,
-                const int64_t[::1] key, const int64_t[:, ::1] keys, const int64_t[:, ::1] g,
-                const int32_t[:, ::1] pool, bint count_nq, int unseen_count, int64_t[::1] nq, int64_t[::1] bought,
-                int64_t[::1] gains, int n_threads):
+                const uint64_t[::1] unseen, const int64_t[::1] key, const int64_t[:, ::1] keys,
+                const int16_t[:, ::1] c, const int32_t[:, ::1] pool, bint count_nq, int unseen_count,
+                int64_t[::1] nq, int64_t[::1] bought, int64_t[:, ::1] outcomes, int n_threads):
     """Per final hand i of key key[i] (the rows of ``key_values``): its dealer hands that do not
-    qualify, those bought, and its gains in units of 1 / (scale * dn).  Returns 0, or 1 if a sum
-    left 62 bits, 2 if a hand has another number of unseen cards than ``unseen_count``."""
-    cdef Py_ssize_t n = player.shape[0], i, k
+    qualify, those bought, and each outcome's sum over their pools (units 1 / dn).  Returns 0, or
+    1 if a sum left 62 bits, 2 if a hand has another number of unseen cards than ``unseen_count``."""
+    cdef Py_ssize_t n = player.shape[0], i
     cdef int overflow = 0, miscounted = 0
-    cdef int128 acc
-    cdef int64_t dq, db
     if win.shape[0] != n or ante.shape[0] != n or unseen.shape[0] != n or key.shape[0] != n or nq.shape[0] != n \
-            or bought.shape[0] != n or gains.shape[0] != n or keys.shape[1] != KEY_FIELDS \
-            or g.shape[1] != rules.T.n_sets or pool.shape[1] != rules.T.n_sets:
+            or bought.shape[0] != n or outcomes.shape[0] != n or outcomes.shape[1] != OUTCOMES \
+            or keys.shape[1] != KEY_FIELDS or c.shape[1] != OUTCOMES * rules.T.n_sets \
+            or pool.shape[1] != rules.T.n_sets:
         raise ValueError("shapes do not match")
     for i in prange(n, nogil=True, schedule="dynamic", chunksize=1024, num_threads=n_threads):
         if popcount64(unseen[i]) != unseen_count:
             miscounted += 1
             continue
-        k = key[i]
-        acc = (<int128>keys[k, 2] << 62) + keys[k, 3]
-        if rules.T.n_sets and (count_nq or not (win[i] <= rules.T.fee + ante[i] and 0 <= rules.T.fee + ante[i])):
-            acc = acc + _corrections(unseen[i], player[i], win[i], ante[i], &rules.T, count_nq, &g[k, 0], &pool[k, 0],
-                                     &dq, &db)
-        else:
-            dq = 0
-            db = 0
-        nq[i] = keys[k, 0] + dq
-        bought[i] = keys[k, 1] + db
-        if acc >= (<int128>1 << 62) or acc < 0:
-            overflow += 1
-        gains[i] = <int64_t>acc
+        overflow += _hand(&rules.T, unseen[i], player[i], win[i], ante[i], key[i], keys, c, pool, count_nq, &nq[i],
+                          &bought[i], &outcomes[i, 0])
     return 2 if miscounted else 1 if overflow else 0

@@ -53,17 +53,26 @@ def pool_multiple(unseen: int, redraw: bool) -> int:
 
 @dataclass(frozen=True)
 class Purchases:
-    """Per final hand: the dealer hands that do not qualify, those whose game is bought, and what
-    buying adds to the sum of raise values over the dealer hands, in units of 1 / ``unit`` antes."""
+    """Per final hand: the dealer hands that do not qualify, those whose game is bought, how the
+    purchases end (columns win, push, lose, short: each a sum over the hands bought of the share
+    of their pool ending so, in units of 1 / ``dn``), and what buying adds to the sum of raise
+    values over the dealer hands, in units of 1 / ``unit`` antes."""
 
     no_qualify: np.ndarray
     bought: np.ndarray
+    outcomes: np.ndarray
+    dn: int
     gains: np.ndarray
     unit: int
 
     def gain(self, i: int) -> Fraction:
         """What buying adds for final hand ``i`` (antes, summed over the dealer hands)."""
         return Fraction(int(self.gains[i]), self.unit)
+
+    def ends(self, i: int) -> dict[str, Fraction]:
+        """How final hand ``i``'s purchases end: the dealer hands bought that end won, pushed, lost
+        or still short, each counted by the share of its pool (they sum to the hands bought)."""
+        return {name: Fraction(int(x), self.dn) for name, x in zip(_bought.OUTCOME_NAMES, self.outcomes[i].tolist())}
 
 
 def net_scale(s: RussianSettlement, hands: Sequence[HandPay]) -> int:
@@ -102,20 +111,24 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
     rules = _bought.Rules(up, sets, lose, int(b.fee * scale), threshold, b.after == "qualifier_applies",
                           b.same_rank == "replaced_again", dn)
     first, key = np.unique(_keys(players, which, unseen), return_index=True, return_inverse=True)[1:]
-    keys = np.zeros((len(first), _bought.KEY_FIELDS), dtype=np.int64)
-    g = np.zeros((len(first), len(sets)), dtype=np.int64)
+    keys = np.zeros((len(first), _bought.KEY_COLUMNS), dtype=np.int64)
+    c = np.zeros((len(first), 4 * len(sets)), dtype=np.int16)
     pool = np.zeros((len(first), len(sets)), dtype=np.int32)
-    _bought.key_values(rules, players[first], win[first], ante[first], unseen[first], count_no_qualify, keys, g, pool,
+    _bought.key_values(rules, players[first], win[first], ante[first], unseen[first], count_no_qualify, keys, c, pool,
                        threads)
     n = len(win)
-    nq, bought, gains = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    status = _bought.hand_values(rules, players, win, ante, unseen, key.astype(np.int64).reshape(-1), keys, g, pool,
-                                 count_no_qualify, count, nq, bought, gains, threads)
+    nq, bought = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    outcomes = np.zeros((n, 4), dtype=np.int64)
+    status = _bought.hand_values(rules, players, win, ante, unseen, key.astype(np.int64).reshape(-1), keys, c, pool,
+                                 count_no_qualify, count, nq, bought, outcomes, threads)
     if status == 2:
         raise StudoddsError("final hands valued together have as many unseen cards")
-    if status == 1:
+    fee = int(b.fee * scale)
+    gains = outcomes[:, 0] * win + outcomes[:, 2] * lose + outcomes[:, 3] * ante - (fee + ante) * dn * bought
+    if status == 1 or (len(win) and int(np.abs(outcomes).max()) * (int(np.abs(win).max()) + abs(lose) + abs(fee)
+                                                               + int(np.abs(ante).max())) >= 2**60):
         raise StudoddsError("pays too large for exact 64-bit sums of the bought game")
-    return Purchases(nq, bought, gains, scale * dn)
+    return Purchases(nq, bought, outcomes, dn, gains, scale * dn)
 
 
 #: Unseen cards among the four of a rank, by the rank's 4-bit mask.

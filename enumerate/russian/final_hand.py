@@ -99,12 +99,11 @@ def _purchase_gains(s: RussianSettlement, pay: HandPay, p: Purchases) -> tuple[n
     return p.win * win + p.tie * tie + p.lose * lose + p.short * nq - (fee + nq) * p.draws, scale
 
 
-def _sum_gains(gains: np.ndarray, scale: int, draws: np.ndarray) -> Fraction:
-    """The sum of the positive gains, exactly (grouped by their number of draws)."""
+def _sum_shares(values: np.ndarray, take: np.ndarray, draws: np.ndarray) -> Fraction:
+    """The sum of values / draws over the rows ``take``, exactly (grouped by their draws)."""
     out = Fraction(0)
-    take = gains > 0
     for d in np.unique(draws[take]).tolist():
-        out += Fraction(int(gains[take & (draws == d)].sum()), scale * d)
+        out += Fraction(int(values[take & (draws == d)].sum()), d)
     return out
 
 
@@ -152,6 +151,9 @@ class FinalHandValue:
     ev_raise_taking_the_ante: Fraction
     insurance_stake: Fraction
     ev_insurance: Fraction
+    #: how the purchases end: won, pushed, lost, the dealer still short -- each the sum over the
+    #: dealer hands bought of the share of their replacements ending so
+    purchases_end: tuple[Fraction, ...] = (Fraction(0),) * 4
 
     @property
     def insure(self) -> bool:
@@ -206,19 +208,23 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
     base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins") \
         + lose * s.net(pay, "dealer_wins")
     extra, bought = Fraction(0), 0
+    ends: tuple[Fraction, ...] = (Fraction(0),) * 4
     if s.buy_game is not None and nq and method == "every_hand":
         p = _purchases(s, dealer[~q], unseen, player, threshold)
         gains, scale = _purchase_gains(s, pay, p)
-        extra, bought = _sum_gains(gains, scale, p.draws), int((gains > 0).sum())
+        take = gains > 0
+        extra, bought = _sum_shares(gains, take, p.draws) / scale, int(take.sum())
+        ends = tuple(_sum_shares(x, take, p.draws) for x in (p.win, p.tie, p.lose, p.short))
     elif s.buy_game is not None and nq:
         fast = purchases(s, threshold, np.array([player]), [pay], np.zeros(1, dtype=np.int64),
                          np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64), int(up))
         extra, bought = fast.gain(0), int(fast.bought[0])
+        ends = tuple(fast.ends(0).values())
     stake = s.insurance_stake(pay)
     insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
                + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))
     return FinalHandValue(final, int(up), out, pay, n, nq, win, tie, lose, bought, (base + extra) / n, base / n,
-                          stake, insured / n)
+                          stake, insured / n, ends)
 
 
 def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int],
