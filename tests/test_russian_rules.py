@@ -155,3 +155,11 @@ def test_a_table_the_settlement_does_not_model_is_refused_in_one_line(tmp_path):
     (tmp_path / "lunar.toml").write_text(TEXT.replace('name = "lunar"', 'name = "lunar"\nface_down_hand = "loses"'))
     refused(tmp_path, "hand", "Qc Qd Qh Ac Kd", "lunar.toml", "--up", "7s",
             needle="the options of Russian Poker are modelled without a hand left face down")
+
+
+def test_pays_too_large_for_exact_sums_are_refused_in_one_line(tmp_path):
+    big = TEXT.replace("four_of_a_kind = 20", "four_of_a_kind = 1000000000").replace(
+        "full_house = 7", 'full_house = "1/999999937"')
+    (tmp_path / "big.toml").write_text(big)
+    refused(tmp_path, "hand", "Ac Ad Ah As Kc", "big.toml", "--up", "7s",
+            needle="pays too large for exact 64-bit sums of the bought game")

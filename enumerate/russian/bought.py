@@ -124,10 +124,12 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
     if status == 2:
         raise StudoddsError("final hands valued together have as many unseen cards")
     fee = int(b.fee * scale)
-    gains = outcomes[:, 0] * win + outcomes[:, 2] * lose + outcomes[:, 3] * ante - (fee + ante) * dn * bought
-    if status == 1 or (len(win) and int(np.abs(outcomes).max()) * (int(np.abs(win).max()) + abs(lose) + abs(fee)
-                                                               + int(np.abs(ante).max())) >= 2**60):
+    # the outcomes of a hand sum to its hands bought times dn: every term below is at most 4 * top * nets
+    top = int(np.abs(outcomes).max(initial=0))
+    if status == 1 or 8 * top * (int(np.abs(win).max(initial=0)) + abs(lose) + abs(fee)
+                                 + 2 * int(np.abs(ante).max(initial=0))) >= 2**62:
         raise StudoddsError("pays too large for exact 64-bit sums of the bought game")
+    gains = outcomes[:, 0] * win + outcomes[:, 2] * lose + outcomes[:, 3] * ante - (fee + ante) * dn * bought
     return Purchases(nq, bought, outcomes, dn, gains, scale * dn)
 
 
