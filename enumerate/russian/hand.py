@@ -102,11 +102,14 @@ class RussianHand:
                  f"{'up':>3} {'no qualify':>10} {'bought':>7} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>10} "
                  f"{'insure':>6} {'EV(ins.)':>9} {'action':>6} {'EV':>10}"]
         for r in self.rows:
+            insure, ev_ins = ("yes" if r.insure else "no", f"{float(r.ev_insurance):.6f}") if r.insurance_stake \
+                else ("-", "-")
             lines.append(f"{format_card(r.up):>3} {r.no_qualify:>10,} {r.bought:>7,} {r.win:>7,} {r.tie:>5,} "
-                         f"{r.lose:>7,} {float(r.ev_raise):>10.6f} {'yes' if r.insure else 'no':>6} "
-                         f"{float(r.ev_insurance):>9.6f} {'raise' if r.raises else 'fold':>6} {float(r.ev):>10.6f}")
+                         f"{r.lose:>7,} {float(r.ev_raise):>10.6f} {insure:>6} {ev_ins:>9} "
+                         f"{'raise' if r.raises else 'fold':>6} {float(r.ev):>10.6f}")
         lines.append("EV(raise): buying the game against each dealer hand that does not qualify when that is worth "
-                     "more than the ante's pay (bought: how many); EV(ins.): the insurance stake's own value, per ante")
+                     "more than the ante's pay (bought: how many); EV(ins.): the insurance stake's own value, per ante "
+                     "(-: the hand may not insure)")
         if self.ev_before_up_card is not None:
             b = self.ev_before_up_card
             lines.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
