@@ -11,9 +11,13 @@ Two ways to count it, each measured here on samples and projected to the whole g
   pay, the unseen cards of each rank) -- one *key* per (group, discard pattern, drawn pattern);
   the keys are counted on sampled groups and priced at the kernel's measured time per key.  The
   suit corrections (the dealer's flushes, kept cards of one suit) are per situation and draw and
-  are not priced here.
+  are not priced here;
+* **the game without the draws** (the options alone): every situation's counts are the count
+  table's, so its whole game is the bought games of the count table's 6,319,573 situations, batched
+  by up card; measured on sampled up cards (CPU time of the kernels and their numpy, one thread)
+  and projected to the 52.
 
-    python benchmarks/russian_game.py --situations 3 --groups 200
+    python benchmarks/russian_game.py --situations 3 --groups 200 --up-cards 4
 """
 from __future__ import annotations
 
@@ -81,10 +85,36 @@ def keys_per_group(groups: int, seed: int, allowed: set[int]) -> float:
     return total / groups
 
 
+def no_draws(up_cards: int, seed: int) -> float:
+    """CPU seconds of the bought games of every situation of one up card, over sampled up cards,
+    on the options without draws (Lunar Poker's)."""
+    from enumerate.russian.bought import purchases
+    from enumerate.russian.draws import pays_by_strength
+    from enumerate.russian.settle import RussianSettlement
+    from studodds.api import count_table
+    v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + "[ante_pays]\nplayer_wins = 0\n"
+                           "[two_combinations]\n[insurance]\n[buy_game]\n", "no-draws.toml")
+    s = RussianSettlement.of(v)
+    counts = count_table("us-common")                       # the same qualifier: the same counts
+    pays, index = pays_by_strength(s)
+    everything = (1 << 52) - 1
+    hand_masks = (np.uint64(1) << counts.hands.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+    rng = np.random.default_rng(seed)
+    spent = 0.0
+    for up in rng.choice(52, up_cards, replace=False).tolist():
+        rows, cols = np.nonzero(counts.up == up)
+        unseen = (np.uint64(everything) & ~hand_masks[rows]) & ~np.uint64(1 << up)
+        start = time.process_time()
+        purchases(s, v.qualifier.threshold, counts.strength[rows], pays, index[counts.strength[rows]], unseen, up)
+        spent += time.process_time() - start
+    return spent / up_cards
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--situations", type=int, default=3, help="situations sampled per table (class path)")
     ap.add_argument("--groups", type=int, default=200, help="groups sampled (rank patterns' keys)")
+    ap.add_argument("--up-cards", type=int, default=4, help="up cards sampled (the game without draws)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     n_groups = len(switch_ranks.groups(Slice())[0])
@@ -95,6 +125,9 @@ def main() -> None:
         allowed = {2, 3, 4, 5} if "2-5" in name else {1, 2, 3, 4, 5}
         keys = keys_per_group(args.groups, args.seed, allowed)
         print(f"{name}: {keys:,.0f} keys a group, {keys * n_groups:,.0f} in the {n_groups:,} groups", flush=True)
+    seconds = no_draws(args.up_cards, args.seed)
+    print(f"the options without draws (Lunar): {seconds:.2f} CPU s an up card, the bought games of the whole game "
+          f"{seconds * 52 / 60:.1f} CPU minutes (projected)")
     print(f"(the class path's situations: {SITUATIONS:,}; a key's rank-set sums: see docs/russian.md)")
     print(f"{math.comb(52, 5) * 47:,} situations without suits")
 
