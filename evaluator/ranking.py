@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -115,6 +115,17 @@ def strength(cards: str | Iterable[int]) -> int:
 def hand_index(cards: Iterable[int]) -> int:
     """Colex index 0..2598959 of five distinct cards (ints 0..51, any order)."""
     return sum(math.comb(card, i + 1) for i, card in enumerate(sorted(int(x) for x in cards)))
+
+
+def colex_indices(sets: np.ndarray, positions: Sequence[int] | None = None) -> np.ndarray:
+    """Colex index of each row of an (n, k) array of sorted, distinct labels (cards, or labels of
+    any set), as int64 -- of its columns at ``positions`` only, when given (no copy is made): the
+    rows of k labels below m are numbered 0..C(m, k) - 1."""
+    out = np.zeros(sets.shape[0], dtype=np.int64)
+    for i, p in enumerate(range(sets.shape[1]) if positions is None else positions):
+        column = sets[:, p]
+        out += np.array([math.comb(x, i + 1) for x in range(int(column.max(initial=0)) + 1)], dtype=np.int64)[column]
+    return out
 
 
 def hand_indices(hands: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ from enumerate.rules.variant import Variant
 from enumerate.russian.bought import net_scale, purchases
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement
 from evaluator.errors import StudoddsError
-from evaluator.ranking import REPRESENTATIVE_BY_STRENGTH
+from evaluator.ranking import REPRESENTATIVE_BY_STRENGTH, colex_indices
 
 
 @lru_cache(maxsize=8)
@@ -51,16 +51,6 @@ def _subsets(m: int, k: int) -> np.ndarray:
     """Every k-subset of 0..m-1 as rows (lexicographic order)."""
     count = math.comb(m, k)
     return np.fromiter(chain.from_iterable(combinations(range(m), k)), dtype=np.int64, count=count * k).reshape(count, k)
-
-
-def _colex(rows: np.ndarray) -> np.ndarray:
-    """The colex index of each row of sorted labels."""
-    out = np.zeros(len(rows), dtype=np.int64)
-    for i in range(rows.shape[1]):
-        column = rows[:, i]
-        out += np.array([math.comb(int(a), i + 1) for a in range(int(column.max(initial=0)) + 1)],
-                        dtype=np.int64)[column]
-    return out
 
 
 def _big_sum(values: np.ndarray) -> int:
@@ -104,6 +94,11 @@ class RussianSituation:
     def best(self) -> RussianAction:
         return self.actions[0]
 
+    @property
+    def ev(self) -> Fraction:
+        """The situation's value: its best action's EV."""
+        return self.best.ev
+
 
 def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads: int = 1,
                       actions: list[int] | None = None) -> RussianSituation:
@@ -144,7 +139,7 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     m = len(unseen)
     rows = _subsets(m, k)
     n = math.comb(m - k, 4)
-    counts = draw_outcomes(hand, up, variant.qualifier.threshold, action, _colex(rows),
+    counts = draw_outcomes(hand, up, variant.qualifier.threshold, action, colex_indices(rows),
                            unseen.astype(np.uint8), threads).astype(np.int64)
     strengths, nq, win, tie = counts.T
     lose = n - nq - win - tie

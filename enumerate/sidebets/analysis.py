@@ -51,7 +51,7 @@ from enumerate.rules.hands import PUSH, HandPaytable
 from enumerate.rules.sidebets import KINDS, MAX_PLAYERS, SideBet, SideBetRulesJSON
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import N_HANDS, N_STRENGTHS, hands_of_indices, strength_by_index, strengths
+from evaluator.ranking import N_HANDS, N_STRENGTHS, colex_indices, hands_of_indices, strength_by_index, strengths
 
 #: Ordered pairs of disjoint 5-card hands: C(52, 5) * C(47, 5).
 HAND_PAIRS = N_HANDS * math.comb(47, 5)
@@ -428,15 +428,6 @@ def _all_hands() -> np.ndarray:
     return cards
 
 
-def _colex(cards: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
-    """Colex index among the C(52, k) card sets of the sorted cards at ``positions``."""
-    index = np.zeros(cards.shape[0], dtype=np.int64)
-    for i, p in enumerate(positions):
-        c = cards[:, p]
-        index += np.array([math.comb(int(x), i + 1) for x in range(52)], dtype=np.int64)[c]
-    return index
-
-
 def _containing(classes: np.ndarray, n: int) -> list[np.ndarray]:
     """For k = 0..5: (C(52, k), n) int64, how many hands of each class contain each k-card set."""
     cards = _all_hands()
@@ -448,7 +439,7 @@ def _containing(classes: np.ndarray, n: int) -> list[np.ndarray]:
         size = math.comb(52, k)
         acc = np.zeros(size * n, dtype=np.int64)
         for pos in combinations(range(5), k):
-            acc += np.bincount(_colex(sub, pos) * n + cls, minlength=size * n)
+            acc += np.bincount(colex_indices(sub, pos) * n + cls, minlength=size * n)
         out.append(acc.reshape(size, n))
     return out
 
@@ -465,7 +456,7 @@ def disjoint_pair_counts(class_a: np.ndarray, n_a: int, class_b: np.ndarray, n_b
     avoid = np.zeros((ib.size, n_a), dtype=np.int64)
     for k in range(6):
         for pos in combinations(range(5), k):
-            rows = _colex(h2, pos) if k else np.zeros(ib.size, dtype=np.int64)
+            rows = colex_indices(h2, pos) if k else np.zeros(ib.size, dtype=np.int64)
             avoid += (-1) ** k * table[k][rows]
     out = np.zeros((n_a, n_b), dtype=object)
     for b in range(n_b):
