@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, ClassVar, Literal, TypedDict
+from typing import Annotated, ClassVar, Literal, TypedDict, TypeVar
 
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
@@ -21,9 +21,7 @@ from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
 from enumerate.russian.draws import RussianAction, RussianSituation, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
-from enumerate.russian.settle import settlement_refusal
 from evaluator.cards import format_card, format_hand
-from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
 
@@ -116,11 +114,6 @@ class RussianHand:
         return "\n".join(lines)
 
 
-def hand_refusal(variant: Variant) -> str | None:
-    """Why one hand of this Russian Poker table cannot be valued, or None."""
-    return settlement_refusal(variant)
-
-
 class RussianActionJSON(TypedDict):
     """One allowed action of a situation on a Russian Poker table and its exact value."""
 
@@ -207,23 +200,25 @@ class RussianHandDraws:
 def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threads: int = 1,
                  progress: Callable[[int], None] | None = None) -> RussianHand | RussianHandDraws:
     """The hand's decisions and values against ``up``, or against each of the 47 up cards: the
-    final hand's on a table without draws, every action's on a table with them."""
-    refusal = hand_refusal(variant)
-    if refusal is not None:
-        raise StudoddsError(f"variant {variant.name!r}: {refusal}")
+    final hand's on a table without draws, every action's on a table with them (a table the
+    settlement does not model is refused by :class:`~enumerate.russian.settle.RussianSettlement`)."""
     ups = [up] if up is not None else [c for c in range(52) if c not in cards]
     if variant.draws is not None:
-        situations = []
-        for u in ups:
-            situations.append(situation_actions(variant, tuple(cards), u, threads))
-            if progress is not None:
-                progress(1)
-        ev = None if up is not None else sum((r.best.ev for r in situations), Fraction(0)) / len(situations)
-        return RussianHandDraws(tuple(cards), variant.name, tuple(situations), ev)
+        return RussianHandDraws(tuple(cards), variant.name, *_per_up(
+            ups, lambda u: situation_actions(variant, tuple(cards), u, threads), progress))
+    return RussianHand(tuple(cards), variant.name, *_per_up(ups, lambda u: final_hand_value(variant, cards, u), progress))
+
+
+Row = TypeVar("Row", RussianSituation, FinalHandValue)
+
+
+def _per_up(ups: list[int], value: Callable[[int], Row],
+            progress: Callable[[int], None] | None) -> tuple[tuple[Row, ...], Fraction | None]:
+    """A hand's value against each up card of ``ups``, and -- against all 47 -- its mean, the EV
+    before the up card is seen."""
     rows = []
     for u in ups:
-        rows.append(final_hand_value(variant, cards, u))
+        rows.append(value(u))
         if progress is not None:
             progress(1)
-    before = None if up is not None else sum((r.ev for r in rows), Fraction(0)) / len(rows)
-    return RussianHand(tuple(cards), variant.name, tuple(rows), before)
+    return tuple(rows), None if len(ups) == 1 else sum((r.ev for r in rows), Fraction(0)) / len(rows)

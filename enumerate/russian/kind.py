@@ -36,8 +36,8 @@ class RussianGame:
     def condition(self, analysis: str, variant: Variant) -> str | None:
         if analysis != "hand":
             return None
-        from enumerate.russian.hand import hand_refusal  # lazy: start-up time
-        return hand_refusal(variant)
+        from enumerate.russian.settle import settlement_refusal  # lazy: start-up time
+        return settlement_refusal(variant)
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
