@@ -18,6 +18,10 @@ Two ways to count it, each measured here on samples and projected to the whole g
   and projected to the 52.
 
     python benchmarks/russian_game.py --situations 3 --groups 200 --up-cards 4
+
+and, with ``--whole-game``, the exact whole game without the draws as it runs (wall and CPU time,
+``--threads`` threads): the table alone, and with the same game without each option beside it
+(what ``analyze`` counts), of ``docs/variants/lunar-without-draws.toml``.
 """
 from __future__ import annotations
 
@@ -110,13 +114,35 @@ def no_draws(up_cards: int, seed: int) -> float:
     return spent / up_cards
 
 
+def whole_game(threads: int) -> None:
+    """Time the exact whole game without the draws: the table alone, then with its options' worth."""
+    from enumerate.rules.variant_file import load_variant_file
+    from enumerate.russian import game
+    from studodds.api import count_table
+    v = load_variant_file(str(Path(__file__).resolve().parents[1] / "docs" / "variants"
+                              / "lunar-without-draws.toml")).variant
+    counts = count_table("us-common")
+    for label, worth in (("the table alone", False), ("with each option's worth", True)):
+        counts._memos.clear()                         # count every game anew
+        wall, cpu = time.perf_counter(), time.process_time()
+        a, figures, _ = game.analyze_russian(counts, v, threads, worth=worth)
+        games = f"{1 + len(figures.worth)} game{'s' if figures.worth else ''}"
+        print(f"{v.name}, {label}: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} CPU s "
+              f"({threads} threads; {games}); house edge {float(a.house_edge):.6%}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--situations", type=int, default=3, help="situations sampled per table (class path)")
     ap.add_argument("--groups", type=int, default=200, help="groups sampled (rank patterns' keys)")
     ap.add_argument("--up-cards", type=int, default=4, help="up cards sampled (the game without draws)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--whole-game", action="store_true", help="time the exact whole game without the draws instead")
+    ap.add_argument("--threads", type=int, default=2, help="threads of --whole-game")
     args = ap.parse_args()
+    if args.whole_game:
+        whole_game(args.threads)
+        return
     n_groups = len(switch_ranks.groups(Slice())[0])
     for name, text in TABLES.items():
         seconds = class_path(text, args.situations, args.seed)

@@ -131,11 +131,17 @@ def test_one_hand_through_the_api_and_the_cli(tmp_path):
     assert "three of a kind + A-K, the bet pays 4 to 1" in text and " raise " in text
 
 
-@pytest.mark.parametrize("command", [("analyze",), ("strategies",), ("simulate", "--games", "100"),
-                                     ("draws-sample",)], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [("strategies",), ("simulate", "--games", "100"), ("draws-sample",)],
+                         ids=lambda c: c[0])
 def test_what_the_kind_does_not_give_is_refused_in_one_line(tmp_path, command):
     (tmp_path / "lunar.toml").write_text(TEXT)
     refused(tmp_path, *command, "lunar.toml", needle="is a Russian Poker table")
+
+
+@pytest.mark.parametrize("command", [("analyze",), ("batch",), ("diff", "lunar.toml")], ids=lambda c: c[0])
+def test_the_whole_game_with_draws_is_refused_in_one_line(tmp_path, command):
+    (tmp_path / "lunar.toml").write_text(TEXT + "[buy_card]\nfee = 1\n")
+    refused(tmp_path, *command, "lunar.toml", needle="with draws is not counted yet")
 
 
 def test_one_hand_with_draws_through_the_cli(tmp_path):

@@ -150,7 +150,7 @@ class Analysis:
     def of_outcomes(cls, variant: Variant, rows: tuple[ReturnRow, ...], total: int, expected: Fraction,
                     second: Fraction, raised: int, raise_probability: Fraction, indifferent: int | None,
                     dealer_qualifies: Fraction, raise_by_category: dict[Category, tuple[int, int]],
-                    hit_frequency: Fraction | None = None) -> "Analysis":
+                    hit_frequency: Fraction | None = None, wager: Fraction | None = None) -> "Analysis":
         """The analysis of a game from its outcomes -- the one place every kind's analysis is
         assembled: the return table ``rows`` over ``total`` combinations, the expected result
         per ante and its second moment, the raises (``raised`` decisions, a share
@@ -159,8 +159,10 @@ class Analysis:
         the total loss over every combination -expected x total; the average wager the
         settlement's stake at that raise share, and the element of risk the house edge over
         it; the hit frequency the share of combinations whose row nets a win, unless given (a
-        table with fees counts a hand by what it nets less its fee)."""
-        wager = Settlement.of(variant).average_stake(raise_probability)
+        table with fees counts a hand by what it nets less its fee) and the average wager
+        the settlement's unless given (a kind with wagers of its own: insurance)."""
+        if wager is None:
+            wager = Settlement.of(variant).average_stake(raise_probability)
         return cls(variant=variant, total_combinations=total, total_loss=-expected * total, house_edge=-expected,
                    element_of_risk=-expected / wager, average_wager=wager, variance=second - expected * expected,
                    raise_probability=raise_probability, raised_situations=raised, indifferent_situations=indifferent,

@@ -12,10 +12,15 @@ the kernel and of its description are one change.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, Protocol
 
 #: A sheet of the workbook: its name, its header row and its rows (figure, value, exact).
 Sheet = tuple[str, list[str], list[list[Any]]]
+#: An input of the workbook's Paytable sheet: (name in the formulas, label, exact value).
+Input = tuple[str, str, Fraction]
+#: A term of a net result: a coefficient times the product of Paytable inputs (by name; none: a constant).
+Term = tuple[Fraction, tuple[str, ...]]
 #: A text report's part: a line, or a table of cells (aligned by the terminal's layout).
 TextPart = str | list[list[str]]
 
@@ -28,6 +33,8 @@ class KindReport(Protocol):
     #: whether a certified table shows the plain game's figures beside its own (what the
     #: kind's option is worth: the draws)
     beside_plain: bool
+    #: the wagers the element of risk divides by, in words ("ante + raise")
+    wagers: str
 
     def beside(self, a: Any, plain: Any) -> tuple[Any, str]:
         """When :attr:`beside_plain`: the plain game's figures beside the table's (summary.json's
@@ -63,6 +70,19 @@ class KindReport(Protocol):
         """The workbook's sheets of the kind's figures, from the analysis's JSON (none when the
         figures are not there: the workbook asks every kind)."""
 
+    def workbook_inputs(self, analysis: Mapping[str, Any]) -> list[Input]:
+        """The inputs the kind adds to the workbook's Paytable sheet (name, label, value), that
+        its return-table rows' nets are formulas of (none when the analysis is not the kind's)."""
+
+    def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
+        """Per return-table outcome of the kind's own, its net result as a sum of terms over the
+        Paytable inputs (a plain game's outcomes are the workbook's own; empty when the analysis
+        is not the kind's)."""
+
+    def wager_extra(self, analysis: Mapping[str, Any]) -> tuple[str, Any] | None:
+        """A wager beyond the ante and raise, per hand (figure name, exact JSON value), that the
+        average wager adds, or None."""
+
 
 class Sections:
     """The defaults of :class:`KindReport`, for a kind to override what it adds: nothing beside
@@ -71,6 +91,7 @@ class Sections:
     no sheets.  ``rules`` and ``closing`` (how the kind is played, its method) are the kind's own."""
 
     beside_plain = False
+    wagers = "ante + raise"
 
     def beside(self, a: Any, plain: Any) -> tuple[Any, str]:
         raise NotImplementedError(f"{type(self).__name__} shows nothing beside the plain game")
@@ -98,6 +119,15 @@ class Sections:
 
     def workbook(self, analysis: Mapping[str, Any]) -> list[Sheet]:
         return []
+
+    def workbook_inputs(self, analysis: Mapping[str, Any]) -> list[Input]:
+        return []
+
+    def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
+        return {}
+
+    def wager_extra(self, analysis: Mapping[str, Any]) -> tuple[str, Any] | None:
+        return None
 
 
 def provenance_lines(prov: Mapping[str, Any], combinations: str, game: str) -> list[str]:

@@ -29,22 +29,25 @@ from enumerate.draws.shapes import DrawsJSON
 from enumerate.game.kinds import require
 from enumerate.game.plain import extras
 from enumerate.rules.variant import Variant
+from enumerate.russian.shapes import RussianFiguresJSON
 from enumerate.sidebets.analysis import SideBetReport, SideBetsJSON
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.boxes.game import BoxesFigures
     from enumerate.draws.game import DrawFigures
+    from enumerate.russian.game import RussianFigures
 
 
 @shape("analysis", document=True)
 class AnalysisJSON(BaseAnalysisJSON):
     """The JSON of a table's analysis (kind "analysis"): the base game and the figures its rule
-    variants, side bets, draws and two boxes add."""
+    variants, side bets, draws, two boxes and the options of Russian Poker add."""
 
     rule_variants: NotRequired[RuleVariantsJSON]
     side_bets: NotRequired[SideBetsJSON]
     draws: NotRequired[DrawsJSON]
     boxes: NotRequired[BoxesFiguresJSON]
+    russian: NotRequired[RussianFiguresJSON]
 
 
 @tabular("return_table", "return-table rows")
@@ -57,6 +60,7 @@ class GameAnalysis(Analysis):
     side_bets: SideBetReport | None = None               # the variant's side bets, when it has any
     draws: DrawFigures | None = None                     # switching cards, a sixth card
     boxes: BoxesFigures | None = None                    # one player on two boxes
+    russian: RussianFigures | None = None                # the options of Russian Poker
     #: the kept sums of the kind's whole game (the object of its kept file: what ``check`` reads
     #: back instead of counting; not in the JSON), when it keeps them
     kept_sums: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
@@ -71,6 +75,8 @@ class GameAnalysis(Analysis):
             out["draws"] = self.draws.to_dict()
         if self.boxes is not None:
             out["boxes"] = self.boxes.to_dict()
+        if self.russian is not None:
+            out["russian"] = self.russian.to_dict()
         return out
 
 

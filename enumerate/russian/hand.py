@@ -22,7 +22,6 @@ from enumerate.rules.variant import Variant
 from enumerate.russian.draws import RussianAction, RussianSituation, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
 from evaluator.cards import format_card, format_hand
-from evaluator.ranking import Category
 
 
 class RussianSituationJSON(TypedDict):
@@ -57,11 +56,6 @@ class RussianHandJSON(TypedDict):
     ev_before_up_card_antes: ExactOrNull
 
 
-def _label(c: Category) -> str:
-    """A combination's name (A-K is what the high-card pay pays as a combination)."""
-    return "A-K" if c == Category.HIGH_CARD else c.label
-
-
 def _situation(v: FinalHandValue) -> RussianSituationJSON:
     return {"up": format_card(v.up), "bet_pays": exact(v.pay.pay),
             "combinations": [v.pay.first.key] + ([] if v.pay.second is None else [v.pay.second.key]),
@@ -94,8 +88,7 @@ class RussianHand:
     def text(self) -> str:
         """What ``studodds hand`` prints."""
         first = self.rows[0].pay
-        pays = first.first.label + ("" if first.second is None else f" + {_label(first.second)}")
-        lines = [f"Hand {format_hand(self.cards)}, variant {self.variant}: {pays}, the bet pays {first.pay} to 1; "
+        lines = [f"Hand {format_hand(self.cards)}, variant {self.variant}: {first.label}, the bet pays {first.pay} to 1; "
                  "counts over the dealer's hole-card sets",
                  f"{'up':>3} {'no qualify':>10} {'bought':>7} {'win':>7} {'tie':>5} {'lose':>7} {'EV(raise)':>10} "
                  f"{'insure':>6} {'EV(ins.)':>9} {'action':>6} {'EV':>10}"]

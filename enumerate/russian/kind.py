@@ -1,15 +1,18 @@
 """Russian Poker as a kind of table (see :mod:`enumerate.game.kinds`).
 
-A table with ``[two_combinations]``, ``[insurance]`` or ``[buy_game]`` (with or without the draws
-of :mod:`enumerate.rules.draws`): the player's decisions depend on the dealer's whole hand (the
-bought game) and on pays beyond the category (two combinations), so none of the plain game's or
-the draws' analyses apply.  One hand's decisions are :mod:`enumerate.russian.hand`, valued by
-:mod:`enumerate.russian.final_hand`.
+A table with ``[two_combinations]``, ``[insurance]``, ``[buy_game]`` or the ante's pay by hand
+(with or without the draws of :mod:`enumerate.rules.draws`): the player's decisions depend on the
+dealer's whole hand (the bought game) and on pays beyond the category (two combinations), so none
+of the plain game's or the draws' analyses apply.  One hand's decisions are
+:mod:`enumerate.russian.hand`, valued by :mod:`enumerate.russian.final_hand`; the whole game of a
+table without draws is :mod:`enumerate.russian.game` (a table with draws: one hand only, for now).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from enumerate.analysis.base import Analysis
 from enumerate.core.engine import CountTable
@@ -26,7 +29,7 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"hand"})
+    supports = frozenset({"analyze", "hand", "diff"})
 
     report = RUSSIAN_REPORT
 
@@ -34,17 +37,21 @@ class RussianGame:
         return variant.russian
 
     def condition(self, analysis: str, variant: Variant) -> str | None:
-        if analysis != "hand":
-            return None
-        from enumerate.russian.settle import settlement_refusal  # lazy: start-up time
-        return settlement_refusal(variant)
+        if analysis == "hand":
+            from enumerate.russian.settle import settlement_refusal  # lazy: start-up time
+            return settlement_refusal(variant)
+        from enumerate.russian.game import whole_game_refusal  # lazy: start-up time (the kernels)
+        return whole_game_refusal(variant)
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
-        raise NotImplementedError("the whole game of a Russian Poker table is not supported")
+        from enumerate.russian.game import analyze_russian  # lazy: start-up time (the kernels)
+        result, figures, _ = analyze_russian(counts, variant, threads, progress)
+        return result, {"russian": figures}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
-        return None
+        from enumerate.russian.game import games  # lazy: start-up time (the kernels)
+        return "the table and it without each option, by up card", "up card", 52 * games(variant)
 
     def projection(self, variant: Variant) -> Projection | None:
         return None
@@ -59,6 +66,10 @@ class RussianGame:
 
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None if up is not None else ("up cards", "up card", 47)
+
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+        from enumerate.russian.game import game_sums  # lazy: start-up time (the kernels)
+        return game_sums(counts, variant, threads).raises
 
 
 RUSSIAN_GAME = RussianGame()

@@ -1,19 +1,25 @@
-"""What a Russian Poker table says in the reports (see :mod:`enumerate.analysis.sections`).
-
-The kind gives one hand's decisions for now (:mod:`enumerate.russian.hand`); its whole game, and
-so its report's own sections, come with the game's kernels.  The rules' lines are its own already.
-"""
+"""What a Russian Poker table says in the reports (see :mod:`enumerate.analysis.sections`): its
+options, how often each is taken, what each is worth, the strategy by hand category and up-card
+rank, and the method of its whole game (:mod:`enumerate.russian.game`)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
-from enumerate.analysis.sections import Sections
+from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
+from evaluator.ranking import Category
+
+UP_RANKS = "AKQJT98765432"
 
 
 def option_lines(variant: Any) -> list[str]:
     """A line per option of Russian Poker the table offers."""
     out = []
+    if variant.ante_no_qualify_with:
+        pays = ", ".join(f"{v} to 1 from {c.label}" for c, v in variant.ante_no_qualify_with.items())
+        out.append(f"- The ante's pay when the dealer does not qualify, by the player's hand: {pays} (the best listed "
+                   "at or below the hand's).")
     if variant.two_combinations is not None:
         out.append(f"- Two combinations: {variant.two_combinations.text()}.")
     if variant.insurance is not None:
@@ -23,16 +29,249 @@ def option_lines(variant: Any) -> list[str]:
     return out
 
 
+def _share(x: Any) -> Fraction:
+    return Fraction(x["exact"]) if isinstance(x, Mapping) else Fraction(x)
+
+
+def _percent(x: Fraction) -> str:
+    return f"{float(x):.4%}"
+
+
+def facts(a: Any) -> list[tuple[str, str, str]]:
+    """(figure, value, exact) of how often each option is taken and what it stakes or costs."""
+    r = a.russian
+    rows = [("Hands raised (share of situations)", _percent(r.raise_share), str(r.raise_share))]
+    if a.variant.insurance is not None:
+        rows += [("Hands insured (share of situations)", _percent(r.insure_share), str(r.insure_share)),
+                 ("Hands insured (share of raised hands)", _percent(r.insured_of_raised), str(r.insured_of_raised)),
+                 ("Insurance staked per hand (antes)", f"{float(r.insurance_per_hand):.6f}", str(r.insurance_per_hand))]
+    if a.variant.buy_game is not None:
+        rows += [("Games bought (share of the raised hands' dealer hands that do not qualify)",
+                  _percent(r.bought_of_no_qualify), str(r.bought_of_no_qualify)),
+                 ("Paid to buy the game per hand (antes)", f"{float(r.fees_per_hand):.6f}", str(r.fees_per_hand))]
+    return rows
+
+
+def worth_rows(a: Any) -> list[list[str]]:
+    """[the table, house edge, element of risk, lowers the house edge by] per option taken away."""
+    rows = [["this table", f"{float(a.house_edge):.6%}", f"{float(a.element_of_risk):.6%}", ""]]
+    for w in a.russian.worth:
+        rows.append([w.without, f"{float(w.house_edge):.6%}", f"{float(w.element_of_risk):.6%}",
+                     f"{float(w.worth):+.6%}"])
+    return rows
+
+
+def by_category(strategy: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """[hand category, situations, raised, insured, bought] summed over the up-card ranks."""
+    sums: dict[str, list[Fraction]] = {}
+    for e in strategy:
+        n = e["situations"]
+        s = sums.setdefault(e["hand_group"], [Fraction(0)] * 3 + [Fraction(0)])
+        s[0] += n
+        s[1] += _share(e["raise_share"]) * n
+        s[2] += _share(e["insure_share"]) * n
+    return [[group, f"{int(n):,}", _percent(raised / n), _percent(insured / n)]
+            for group, (n, raised, insured, _) in sums.items()]
+
+
+def chart_rows(strategy: Sequence[Mapping[str, Any]], column: str) -> list[list[str]]:
+    """[hand category, cell per up rank A..2]: the share ``column`` of each cell, in percent
+    (blank: no situation)."""
+    cells: dict[str, dict[str, str]] = {}
+    for e in strategy:
+        x = _share(e[column])
+        cells.setdefault(e["hand_group"], {})[e["up_rank"]] = _cell(x)
+    return [[group, *(by_up.get(r, "") for r in UP_RANKS)] for group, by_up in cells.items()]
+
+
+def _cell(x: Fraction) -> str:
+    """A share in percent, to 0.1: exactly 100 or 0 as such, a share that only rounds to them as >99.9 or <0.1."""
+    if x in (0, 1):
+        return str(int(x * 100))
+    p = float(x) * 100
+    return ">99.9" if p >= 99.95 else "<0.1" if p < 0.05 else f"{p:.1f}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def charts(a: Any) -> list[str]:
+    """The Markdown charts by hand category and up-card rank."""
+    strategy = a.russian.strategy
+    out = ["### Raised, percent of the situations, by hand category and up-card rank", "",
+           *_table(["hand", *UP_RANKS], chart_rows(strategy, "raise_share"))]
+    if a.variant.buy_game is not None:
+        out += ["", "### Games bought, percent of the raised hands' dealer hands that do not qualify", "",
+                *_table(["hand", *UP_RANKS], chart_rows(strategy, "bought_share_of_no_qualify"))]
+    return out
+
+
+def strategy_markdown(a: Any) -> str:
+    """strategy.md of a Russian Poker table."""
+    lines = [f"# Optimal strategy: {a.variant.name}", "", *option_lines(a.variant), "",
+             "Raise iff EV(raise) > -1 ante; insure iff the stake's EV is positive; buy the game against a dealer "
+             "hand that does not qualify iff that is worth more than the ante's pay. The charts give how often each "
+             "is done in each cell (the hands of a category differ by their ranks and suits); every cell: "
+             "strategy.csv.", "", *charts(a), ""]
+    return "\n".join(lines)
+
+
+def strategy_csv(strategy: Sequence[Mapping[str, Any]]) -> str:
+    """strategy.csv: hand category, up rank, situations, and each share (decimal and exact)."""
+    lines = ["hand_group,up_rank,situations,raise_share,raise_share_exact,insure_share,insure_share_exact,"
+             "bought_share_of_no_qualify,bought_share_of_no_qualify_exact,indifferent_situations"]
+    for e in strategy:
+        cells = []
+        for k in ("raise_share", "insure_share", "bought_share_of_no_qualify"):
+            x = _share(e[k])
+            cells += [str(x.numerator) if x.denominator == 1 else f"{float(x):.12f}", str(x)]
+        lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{','.join(cells)},"
+                     f"{e['indifferent_situations']}")
+    return "\n".join(lines) + "\n"
+
+
 class RussianReport(Sections):
     """The sections of a Russian Poker table."""
+
+    wagers = "ante + raise + insurance"
 
     def rules(self, variant: Any) -> list[str]:
         return option_lines(variant) + [
             "- Strategy: optimal: raise iff EV(raise) > -1 ante, insure iff the stake's EV is positive, and buy the "
             "game against each dealer hand that does not qualify iff that is worth more than the ante's pay.", ""]
 
+    def return_table_note(self, a: Any) -> list[str]:
+        r = a.russian
+        if r is None:
+            return []
+        note = ("An insured hand's rows carry the insurance's result in the net (the stake is settled on the "
+                "dealer's first five cards). ")
+        if r.replacement_multiple > 1:
+            note += (f"Each dealer hand counts {r.replacement_multiple:,} combinations, a common multiple of the "
+                     "replacement cards a bought game may draw from (each replacement card an equal share of them), so "
+                     "every outcome of a bought game is a whole number of combinations.")
+        return ["", note]
+
+    def strategy_columns(self, variant: Any) -> tuple[str, str]:
+        return "hand category", "situations"
+
+    def sections(self, a: Any) -> list[str]:
+        if a.russian is None:
+            return []
+        out = ["", "## The options", "", *figure_rows(facts(a)), "",
+               "The element of risk divides the house edge by every wager: ante, raise and insurance stake; the price "
+               "of a bought game is not a wager (it is counted in the house edge)."]
+        if a.russian.worth:
+            out += ["", "### What each option is worth", "",
+                    "The same table without the option, under its own optimal strategy (exact, the same counts):", "",
+                    *_table(["table", "house edge", "element of risk", "the option lowers the house edge by"],
+                            worth_rows(a))]
+        return out + ["", *charts(a)]
+
     def closing(self, a: Any, prov: Mapping[str, Any]) -> list[str]:
-        return ["Method: every dealer hand and every replacement card of a bought game, exactly."]
+        dn = a.russian.replacement_multiple if a.russian is not None else 1
+        return ["## Method", "",
+                "Exact, in integers. Without draws the player's five cards are his final hand, so each of the "
+                "122,151,120 situations (player hand, up card) faces the dealer's 163,185 hole-card sets with the plain "
+                "game's counts (no qualify, win, tie, lose; the count table, 6,319,573 situations up to suits). The "
+                "bet's pay with two combinations is a function of the hand's strength; the insurance stake's value is "
+                "linear in the same counts; the bought games are counted per situation by the dealer's rank sets (a "
+                "dealer hand that does not qualify holds five ranks; its purchase depends on them, on the unseen "
+                "cards of each rank and, for flushes, on the suits), each purchase decided against its own dealer "
+                "hand by exact integer comparison. The sum of the situations' values is checked equal to the return "
+                "table's expected result on every run; sampled situations are recomputed dealer hand by dealer hand "
+                "and replacement by replacement by the test suite, itself checked against a brute force of the rules "
+                "read literally.",
+                "", *provenance_lines(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
+                                            f"163,185 dealer hole-card sets x {dn:,})", "the plain game")]
+
+    def text(self, a: Any) -> list[TextPart]:
+        if a.russian is None:
+            return []
+        out: list[TextPart] = ["", "The options"]
+        out += [f"{name}: {value}" for name, value, _ in facts(a)]
+        if a.russian.worth:
+            out += ["", "What each option is worth (the same table without it, optimal strategy)",
+                    [["table", "house edge", "element of risk", "option worth"], *worth_rows(a)]]
+        return out
+
+    def strategy_files(self, a: Any) -> dict[str, str]:
+        return {"strategy.md": strategy_markdown(a), "strategy.csv": strategy_csv(a.russian.strategy)}
+
+    def workbook(self, analysis: Mapping[str, Any]) -> list[Sheet]:
+        r = analysis.get("russian")
+        if not isinstance(r, Mapping):
+            return []
+        header = ["hand_group", "up_rank", "situations", "raise_share", "insure_share", "bought_share_of_no_qualify"]
+        rows = [[e["hand_group"], e["up_rank"], e["situations"],
+                 *(float(_share(e[k])) for k in header[3:])] for e in r["strategy"]]
+        worth = [[w["without"], float(_share(w["house_edge_per_ante"])),
+                  float(_share(w["element_of_risk_per_total_wager"])), float(_share(w["lowers_the_house_edge_by"]))]
+                 for w in r["option_worth"]]
+        return [("Russian strategy", header, rows),
+                ("Option worth", ["table", "house_edge", "element_of_risk", "lowers_the_house_edge_by"], worth)]
+
+    def workbook_inputs(self, analysis: Mapping[str, Any]) -> list[Input]:
+        if not isinstance(analysis.get("russian"), Mapping):
+            return []
+        v = analysis["variant"]
+        out: list[Input] = []
+        if v.get("buy_game"):
+            out.append(("buy_game_fee", "buying the game costs (antes)", Fraction(v["buy_game"]["fee_antes"]["exact"])))
+        if v.get("insurance"):
+            share = Fraction(1, 2) if v["insurance"]["limit"] == "half_the_payout" else Fraction(1)
+            out.append(("insurance_share", "insurance stake, share of the bet's possible win", share))
+        for key, pay in v["ante_pays"].get("dealer_does_not_qualify_with", {}).items():
+            out.append((f"ante_with_{key}", f"ante pays when the dealer does not qualify, from {key.replace('_', ' ')}",
+                        Fraction(pay["exact"])))
+        return out
+
+    def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
+        r = analysis.get("russian")
+        if not isinstance(r, Mapping):
+            return {}
+        v = analysis["variant"]
+        listed = {c.key: c for c in Category}
+        ante_with = sorted(v["ante_pays"].get("dealer_does_not_qualify_with", {}), key=lambda k: listed[k])
+        dealer_qualifies = v["insurance"]["dealer_qualifies"] if v.get("insurance") else "lost"
+
+        def pay(key: str) -> str:
+            return f"pay_{key}" if key in v["raise_pays"] or key != "royal_flush" else "pay_straight_flush"
+
+        def ante(first: str) -> str:
+            below = [k for k in ante_with if listed[k] <= listed[first]]
+            return f"ante_with_{below[-1]}" if below else "ante_nq"
+
+        out: dict[str, list[Term]] = {}
+        one = Fraction(1)
+        for m in r["return_table_rows"]:
+            e, cats = m["event"], m["combinations"]
+            terms: list[Term] = []
+            if e in ("player_wins", "bought_won"):
+                terms = [(one, ("ante_win",))] + [(one, ("raise", pay(c))) for c in cats]
+            elif e in ("dealer_does_not_qualify", "bought_short"):
+                terms = [(one, (ante(cats[0]),))]
+            elif e in ("dealer_wins", "bought_lost"):
+                terms = [(-one, ()), (-one, ("raise",))]
+            elif e == "fold":
+                terms = [(-one, ())]
+            if e.startswith("bought_"):
+                terms.append((-one, ("buy_game_fee",)))
+            if m["insured"]:
+                first_five = {"player_wins": -one, "push": -one, "dealer_wins": -one}.get(e, one)
+                if dealer_qualifies != "lost" and e in ("push", "dealer_wins"):
+                    first_five = Fraction(0)
+                if first_five:
+                    terms += [(first_five, ("insurance_share", "raise", pay(c))) for c in cats]
+            out[m["outcome"]] = terms
+        return out
+
+    def wager_extra(self, analysis: Mapping[str, Any]) -> tuple[str, Any] | None:
+        r = analysis.get("russian")
+        if not isinstance(r, Mapping) or not analysis["variant"].get("insurance"):
+            return None
+        return "insurance_staked_per_hand_antes", r["insurance_per_hand_antes"]
 
 
 RUSSIAN_REPORT = RussianReport()

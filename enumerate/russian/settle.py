@@ -63,6 +63,14 @@ class HandPay:
     second: Category | None
     pay: Fraction
 
+    @property
+    def label(self) -> str:
+        """The combinations paid, in words ("two pairs + A-K": a second high card is what the
+        high-card pay pays as a combination, A-K)."""
+        if self.second is None:
+            return self.first.label
+        return f"{self.first.label} + {'A-K' if self.second == Category.HIGH_CARD else self.second.label}"
+
 
 @dataclass(frozen=True)
 class RussianSettlement:

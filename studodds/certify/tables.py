@@ -103,7 +103,7 @@ class PlainGameJSON(TypedDict):
 
 
 @shape("certified_table", document=True, extra={"allOf": [{
-    "if": {"properties": {"analysis": {"required": ["boxes"]}}},
+    "if": {"properties": {"analysis": {"anyOf": [{"required": ["boxes"]}, {"required": ["russian"]}]}}},
     "then": {"not": {"anyOf": [{"required": ["strategies"]}, {"required": ["plain_game"]}]}},
     "else": {"if": {"required": ["plain_game"]},
              "then": {"not": {"required": ["strategies"]}},
@@ -111,7 +111,8 @@ class PlainGameJSON(TypedDict):
 class CertifiedTableJSON(TypedDict):
     """The JSON of a certified table (``summary.json``): a plain game has its strategies and
     certification figures, a table with draws the plain game beside it instead, a table of two
-    boxes neither (its analysis holds the one-box game's house edge beside its own)."""
+    boxes or of Russian Poker neither (its analysis holds what beside it: the one-box game's house
+    edge, the game without each option)."""
 
     kind: Literal["certified_table"]
     analysis: AnalysisJSON

@@ -74,7 +74,7 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     fig = [("House edge (per ante)", f"{float(a.house_edge):.6%}", str(a.house_edge)),
            ("Element of risk (per total wagered)", f"{float(a.element_of_risk):.6%}", str(a.element_of_risk)),
            ("Return to player (RTP) per ante: 1 - house edge", f"{float(a.rtp_per_ante):.6%}", str(a.rtp_per_ante)),
-           ("RTP per total wagered (ante + raise): 1 - element of risk", f"{float(a.rtp_per_total_wagered):.6%}",
+           (f"RTP per total wagered ({sections.wagers}): 1 - element of risk", f"{float(a.rtp_per_total_wagered):.6%}",
             str(a.rtp_per_total_wagered)),
            ("Total loss over all combinations (antes)", f"{a.total_loss.numerator:,}" if a.total_loss.denominator == 1
             else f"{float(a.total_loss):,.4f}", str(a.total_loss)),

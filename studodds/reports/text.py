@@ -51,13 +51,16 @@ def pays_text(value: Fraction) -> str:
 
 
 def return_table_text(a: Analysis) -> str:
-    """The return table, one line per outcome and a total line."""
-    lines = [f"{'outcome':<34} {'net':>6} {'combinations':>20} {'probability':>12} {'return':>11}"]
+    """The return table, one line per outcome and a total line (the columns widen for long labels
+    and counts)."""
+    w = max([34] + [len(r.event) for r in a.rows])
+    c = max(20, len(f"{a.total_combinations:,}"))
+    lines = [f"{'outcome':<{w}} {'net':>6} {'combinations':>{c}} {'probability':>12} {'return':>11}"]
     for r in a.rows:
-        lines.append(f"{r.event:<34} {pays_text(r.pays):>6} {r.combinations:>20,} "
+        lines.append(f"{r.event:<{w}} {pays_text(r.pays):>6} {r.combinations:>{c},} "
                      f"{float(r.probability):>12.8f} {float(r.contribution):>11.7f}")
     total_p = sum((r.probability for r in a.rows), Fraction(0))
-    lines.append(f"{'total':<34} {'':>6} {a.total_combinations:>20,} {float(total_p):>12.8f} "
+    lines.append(f"{'total':<{w}} {'':>6} {a.total_combinations:>{c},} {float(total_p):>12.8f} "
                  f"{float(a.expected_return):>11.7f}")
     return "\n".join(lines)
 
@@ -83,7 +86,7 @@ def summary_text(a: GameAnalysis) -> str:
         f"House edge (per ante)       {float(a.house_edge):.6%}   exact {exact(a.house_edge)}",
         f"Element of risk (per total) {float(a.element_of_risk):.6%}   exact {exact(a.element_of_risk)}",
         f"RTP per ante                {float(a.rtp_per_ante):.6%}  return to player: 1 - house edge",
-        f"RTP per total wagered       {float(a.rtp_per_total_wagered):.6%}  1 - element of risk (ante + raise)",
+        f"RTP per total wagered       {float(a.rtp_per_total_wagered):.6%}  1 - element of risk ({kind_of(a.variant).report.wagers})",
         f"Standard deviation (antes)  {a.standard_deviation:.6f}",
         f"Average total wager (antes) {float(a.average_wager):.6f}",
         f"Probability of raising      {float(a.raise_probability):.6%}",
@@ -183,9 +186,11 @@ def diff_text(d: VariantDiff) -> str:
            f"delta {b.standard_deviation - a.standard_deviation:>12.6f}",
            f"{'total loss (antes)':<28} {_whole(a.total_loss):>16} -> {_whole(b.total_loss):>16}   "
            f"delta exact {b.total_loss - a.total_loss}",
-           "", f"{'outcome':<34} {'net A':>7} {'return A':>11} {'net B':>7} {'return B':>11} {'delta':>11}"]
+           ""]
     rows_b = {r.event: r for r in b.rows}
     events = [r.event for r in a.rows] + [r.event for r in b.rows if r.event not in {x.event for x in a.rows}]
+    w = max([34] + [len(e) for e in events])
+    out.append(f"{'outcome':<{w}} {'net A':>7} {'return A':>11} {'net B':>7} {'return B':>11} {'delta':>11}")
     rows_a = {r.event: r for r in a.rows}
     for e in events:
         ra, rb = rows_a.get(e), rows_b.get(e)
@@ -193,7 +198,7 @@ def diff_text(d: VariantDiff) -> str:
         pb = str(rb.pays) if rb else "-"
         ca = ra.contribution if ra else Fraction(0)
         cb = rb.contribution if rb else Fraction(0)
-        out.append(f"{e:<34} {pa:>7} {float(ca):>11.7f} {pb:>7} {float(cb):>11.7f} {float(cb - ca):>+11.7f}")
+        out.append(f"{e:<{w}} {pa:>7} {float(ca):>11.7f} {pb:>7} {float(cb):>11.7f} {float(cb - ca):>+11.7f}")
     bets = d.side_bet_edges()
     if bets:
         out += ["", f"{'side bet house edge':<34} {'A':>11} {'B':>11} {'delta':>11}"]

@@ -101,10 +101,11 @@ def _exact(x: Any) -> Fraction:
     return Fraction(x["exact"]) if isinstance(x, dict) else Fraction(x)
 
 
-def _paytable(ws: Sheet, variant: dict[str, Any], names: dict[str, str], bold: Any) -> dict[str, tuple[Fraction, str]]:
-    """Write the inputs of the net results -- raise size, ante pays, raise pays, ante bonus --
-    and return {name: (exact value, absolute cell reference)}; each input gets a named range
-    (``names``: name -> reference)."""
+def _paytable(ws: Sheet, variant: dict[str, Any], names: dict[str, str], bold: Any,
+              extra: Sequence[tuple[str, str, Fraction]] = ()) -> dict[str, tuple[Fraction, str]]:
+    """Write the inputs of the net results -- raise size, ante pays, raise pays, ante bonus, and
+    the ``extra`` inputs of the table's kind (name, label, value) -- and return {name: (exact
+    value, absolute cell reference)}; each input gets a named range (``names``: name -> reference)."""
     ws.append(["input", "value", "exact", "name"], bold)
     out: dict[str, tuple[Fraction, str]] = {}
 
@@ -123,7 +124,36 @@ def _paytable(ws: Sheet, variant: dict[str, Any], names: dict[str, str], bold: A
     for c in _CATEGORIES:
         put(f"bonus_{c}", f"ante bonus, {c.replace('_', ' ')}", _exact(variant.get("ante_bonus", {}).get(c, 0)),
             f"ante_bonus_{c}")
+    for name, label, value in extra:
+        put(name, label, value, name)
     return out
+
+
+def _terms_formula(terms: Sequence[tuple[Fraction, tuple[str, ...]]], net: Fraction,
+                   pays: dict[str, tuple[Fraction, str]]) -> str | None:
+    """A net result given by its kind as terms over the Paytable inputs, as a formula, when the
+    terms give the exact net (a capped payout does not: that row keeps its number)."""
+    value, parts = Fraction(0), []
+    for coefficient, names in terms:
+        if any(n not in pays for n in names):
+            return None
+        product = coefficient
+        for n in names:
+            product *= pays[n][0]
+        value += product
+        refs = "*".join(pays[n][1] for n in names)
+        if not names:
+            parts.append(str(coefficient))
+        elif coefficient == 1:
+            parts.append(refs)
+        elif coefficient == -1:
+            parts.append("-" + refs)
+        else:
+            parts.append(f"{coefficient}*{refs}" if coefficient.denominator == 1 else
+                         f"({coefficient.numerator}/{coefficient.denominator})*{refs}")
+    if value != net:
+        return None
+    return "=" + "+".join(parts).replace("+-", "-") if parts else "=0"
 
 
 def _net_formula(outcome: str, net: Fraction, pays: dict[str, tuple[Fraction, str]]) -> str | None:
@@ -217,7 +247,10 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
 
     ws = sheet("Figures", [34, 22, 50, 9])
     ws.append(["figure", "value", "exact", "formula"], fmt["head"])
-    pays = _paytable(sheet("Paytable", [46, 12, 14, 34]), a["variant"], names, fmt["head"])
+    pays = _paytable(sheet("Paytable", [46, 12, 14, 34]), a["variant"], names, fmt["head"],
+                     [i for kind in kinds.KINDS for i in kind.report.workbook_inputs(a)])
+    terms = {k: v for kind in kinds.KINDS for k, v in kind.report.net_terms(a).items()}
+    extra_wager = next((w for kind in kinds.KINDS if (w := kind.report.wager_extra(a)) is not None), None)
     cells: dict[str, str] = {}
 
     def figure(key: str, value: Any, exact: str, formula: str = "") -> None:
@@ -241,8 +274,10 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
            "=-{expected_return_per_ante}")
     figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
            f'=1-SUMIF({col["key"]},"fold",{col["prob"]})')
+    if extra_wager is not None:                    # a wager beyond ante and raise (insurance)
+        figure(extra_wager[0], extra_wager[1]["value"], extra_wager[1]["exact"])
     figure("average_total_wager_antes", a["average_total_wager_antes"]["value"], a["average_total_wager_antes"]["exact"],
-           "=1+{raise size (antes)}*{raise_probability}")
+           "=1+{raise size (antes)}*{raise_probability}" + ("" if extra_wager is None else f"+{{{extra_wager[0]}}}"))
     figure("element_of_risk_per_total_wager", a["element_of_risk_per_total_wager"]["value"],
            a["element_of_risk_per_total_wager"]["exact"], "={house_edge_per_ante}/{average_total_wager_antes}")
     # with fees the net result of a hand is its outcome less the fee of its action: the
@@ -280,7 +315,9 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
                 Formula(f'=IF(C{i}>0,$C${total}/C{i},"never")', total_combinations / comb if comb else "never"),
                 r["outcome"]]
     for i, r in enumerate(rows, start=first):
-        net = _net_formula(r["outcome"], Fraction(r["net_result_antes"]["exact"]), pays)
+        exact_net = Fraction(r["net_result_antes"]["exact"])
+        net = _terms_formula(terms[r["outcome"]], exact_net, pays) if r["outcome"] in terms else \
+            _net_formula(r["outcome"], exact_net, pays)
         value = float(Fraction(r["net_result_antes"]["exact"]))
         ws.append(row_cells(i, r, Formula(net, value) if net is not None else value))
     outcomes_return = sum((Fraction(r["return_per_ante"]["exact"]) for r in rows), Fraction(0))

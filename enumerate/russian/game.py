@@ -1,0 +1,461 @@
+"""The whole game of a Russian Poker table without draws, exactly.
+
+Without draws the player's five cards are his final hand, so every situation (player hand P, up
+card u) -- 6,319,573 up to suits, 122,151,120 in all -- faces the dealer's 163,185 hole-card sets
+with the plain game's counts: the count table (:mod:`enumerate.core.engine`) gives, per
+situation, how many dealer hands do not qualify, lose, tie and win against P.  What the options
+add is in :mod:`enumerate.russian.settle` (the one settlement):
+
+* the bet's pay P(F) of the two combinations is a function of the hand's strength (one table,
+  :func:`enumerate.russian.draws.pays_by_strength`);
+* an insurance stake s (the limit or nothing: its EV is linear in s) is settled on the dealer's
+  first five cards, so its EV is s times a linear form of the same counts;
+* the bought games need the dealer's whole hand; the rank-set kernel
+  (:mod:`enumerate.russian.bought`) gives, per situation, the dealer hands whose game is bought
+  and how those purchases end (won, pushed, lost, still short: shares of each hand's replacement
+  pool, summed), batched by up card.
+
+With dn a common multiple of every replacement pool, each dealer hand counts dn combinations
+(one per replacement card, pools spread evenly), so every outcome of every situation is an
+integer count of combinations: 122,151,120 x 163,185 x dn in all.  A situation raises iff
+dn * (sum of nets over its dealer hands) + gains + max(0, insurance) > -dn * 163,185 (folding),
+in units of 1 / scale antes, by exact integer comparison; its combinations then fall in rows
+keyed by (event, final hand's pay, insured), each row one net result.  The expected result and
+its second moment are sums over the rows; the expected result is checked equal to the sum of
+the situations' values on every run.  What each option is worth is the same game with the
+option taken away (:func:`option_worth`).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, cast
+
+import numpy as np
+
+from enumerate.analysis.base import Analysis, ReturnRow, check_table
+from enumerate.core.engine import COMPLETIONS, CountTable
+from enumerate.core.exact_game import rules_text
+from enumerate.core.jsonform import exact
+from enumerate.core.memo import TableMemo
+from enumerate.rules.variant import Variant
+from enumerate.russian.bought import Purchases, net_scale, pool_multiple, purchases
+from enumerate.russian.draws import pays_by_strength
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, settlement_refusal
+from enumerate.russian.shapes import (
+    OptionWorthJSON,
+    ReturnRowMeaningJSON,
+    RussianFiguresJSON,
+    RussianStrategyRowJSON,
+)
+from evaluator.cards import RANKS
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
+
+#: How a situation's combinations end, in the order of the return table.
+EVENTS = ("player_wins", "bought_won", "dealer_does_not_qualify", "bought_short", "push", "bought_push",
+          "dealer_wins", "bought_lost", "fold")
+#: Columns of the strategy sums kept per (category, up rank): weighted situations, raised,
+#: insured, indifferent (raising worth exactly folding), and, over the raised situations, dealer
+#: hands that do not qualify and those whose game is bought.
+STRATEGY = ("situations", "raised", "insured", "indifferent", "no_qualify", "bought")
+#: Situations valued per block (bounds every int64 sum of a block far below 2**63).
+BLOCK = 8192
+#: The options of Russian Poker a table may offer, by the variant's field (what :func:`option_worth` takes away).
+OPTIONS = {"two_combinations": "two combinations paid", "insurance": "insurance",
+           "buy_game": "buying the game", "ante_no_qualify_with": "the ante's pay by hand (dealer short)"}
+
+
+def whole_game_refusal(variant: Variant) -> str | None:
+    """Why this module's whole game does not cover ``variant`` (the settlement's refusal, or
+    draws: counted by their own kernels), or None."""
+    reason = settlement_refusal(variant)
+    if reason is not None:
+        return reason
+    if variant.draws is not None:
+        return ("the exact whole game of Russian Poker with draws is not counted yet (one hand with draws: studodds "
+                "hand; the options without draws: remove [switch] and [buy_card])")
+    return None
+
+
+@dataclass(frozen=True)
+class GameSums:
+    """The whole game's exact sums: combinations per return-table key (event, pay, insured),
+    the strategy sums per (category, up rank), the sum of the situations' values (units of
+    1 / (``scale`` * ``dn`` * 163,185) antes), the dealer hands that qualify (weighted), and the
+    situations' raise decisions (count-table rows x 47, for a comparison of two tables)."""
+
+    pays: tuple[HandPay, ...]
+    dn: int
+    scale: int
+    combinations: dict[tuple[int, int, int], int]
+    strategy: np.ndarray            # (10, 13, len(STRATEGY)) object (Python ints)
+    values: int
+    qualifies: int
+    stakes: int                     # sum over situations of the insured stake (units 1 / scale antes)
+    raises: np.ndarray              # (rows, 47) bool
+
+    @property
+    def situations(self) -> int:
+        return int(self.strategy[..., 0].sum())
+
+
+def _blocks(n: int) -> Iterator[slice]:
+    for start in range(0, n, BLOCK):
+        yield slice(start, min(n, start + BLOCK))
+
+
+#: The whole games counted with a count table, by the rules (an analysis and a comparison of two
+#: tables ask for the same game in turn).
+_GAMES: TableMemo[str, GameSums] = TableMemo("the Russian Poker games' sums")
+
+
+def game_sums(counts: CountTable, variant: Variant, threads: int = 1,
+              progress: Callable[[int], None] | None = None, rows: np.ndarray | None = None) -> GameSums:
+    """The exact sums of the whole game without draws (see the module docstring); ``rows``:
+    only these count-table rows (the sampled situations of the tests), else every row, kept
+    with the count table.  ``progress`` gets one step per up card."""
+    return games_sums(counts, [variant], threads, progress, rows)[0]
+
+
+def games_sums(counts: CountTable, variants: Sequence[Variant], threads: int = 1,
+               progress: Callable[[int], None] | None = None, rows: np.ndarray | None = None) -> list[GameSums]:
+    """:func:`game_sums` of several tables in one pass over the situations: tables whose
+    purchases are the same (the same rules but for insurance) share them."""
+    if rows is not None:
+        return _games_sums(counts, variants, threads, progress, rows)
+    keys = [rules_text(v) for v in variants]
+    missing = [i for i, k in enumerate(keys) if _GAMES.find(counts, k) is None]
+    made = _games_sums(counts, [variants[i] for i in missing], threads, progress, None) if missing else []
+    for i, sums in zip(missing, made):
+        _GAMES.put(counts, keys[i], sums)
+    if not missing and progress is not None:
+        progress(52)
+    out = [_GAMES.find(counts, k) for k in keys]
+    assert all(x is not None for x in out)
+    return cast(list[GameSums], out)
+
+
+class _Game:
+    """One table's settlement in integers and its running sums (see :class:`GameSums`)."""
+
+    def __init__(self, counts: CountTable, variant: Variant) -> None:
+        check_table(counts, variant)
+        s = self.s = RussianSettlement.of(variant)
+        if variant.draws is not None:
+            raise StudoddsError(f"variant {variant.name!r}: {whole_game_refusal(variant)}")
+        self.variant = variant
+        self.pays, self.index = pays_by_strength(s)
+        self.scale = net_scale(s, self.pays)
+        self.dn = pool_multiple(46, s.buy_game.same_rank == "replaced_again") if s.buy_game is not None else 1
+        self.nets = {st: np.array([int(s.net(p, st) * self.scale) for p in self.pays], dtype=np.int64) for st in STATES}
+        self.stake = np.array([int(s.insurance_stake(p) * self.scale) for p in self.pays], dtype=np.int64)
+        self.ins_sign = [int(s.insurance_net(Fraction(1), st)) for st in STATES]
+        _check_bound(self.nets, self.stake, self.dn * COMPLETIONS)
+        self.keys = len(EVENTS) * len(self.pays) * 2
+        self.combinations = np.zeros(self.keys, dtype=object)
+        self.strategy = np.zeros((len(Category), 13, len(STRATEGY)), dtype=object)
+        self.values = self.qualifies = self.stakes = 0
+        self.chosen = np.zeros(counts.up.shape, dtype=bool)
+
+    @property
+    def purchase_key(self) -> tuple[str, int] | None:
+        """What the purchases depend on (the rules but insurance, and the unit of the nets), or None: no purchases."""
+        if self.s.buy_game is None:
+            return None
+        return rules_text(replace(self.variant, insurance=None)), self.scale
+
+    def add(self, up: int, r: np.ndarray, col: np.ndarray, counts: CountTable,
+            p: Purchases | None) -> None:
+        """The situations of up card ``up`` at count-table rows ``r``, columns ``col``, with their purchases ``p``."""
+        n, dn, which = COMPLETIONS, self.dn, self.index[counts.strength[r]]
+        nq = counts.no_qualify[r, col].astype(np.int64)
+        win = counts.win[r, col].astype(np.int64)
+        tie = counts.tie[r, col].astype(np.int64)
+        lose = n - nq - win - tie
+        weight = counts.weight[r].astype(np.int64)
+        zeros = np.zeros(len(r), dtype=np.int64)
+        bought, ends, gains = (zeros, np.zeros((len(r), 4), dtype=np.int64), zeros) if p is None else \
+            (p.bought, p.outcomes, p.gains)
+        if p is not None:
+            assert p.dn == dn and p.unit == self.scale * dn
+        states = (nq, win, tie, lose)
+        raised = sum((self.nets[st][which] * c for st, c in zip(STATES, states)), zeros) * dn + gains
+        insurance = sum((sign * c for sign, c in zip(self.ins_sign, states)), zeros) * self.stake[which] * dn
+        insured = insurance > 0
+        best = raised + np.where(insured, insurance, 0)
+        fold = -self.scale * dn * n
+        raises = best > fold
+        self.chosen[r, col] = raises
+        value = np.where(raises, best, fold)
+        comb = {"player_wins": win * dn, "dealer_does_not_qualify": (nq - bought) * dn, "push": tie * dn,
+                "dealer_wins": lose * dn, "bought_won": ends[:, 0], "bought_push": ends[:, 1],
+                "bought_lost": ends[:, 2], "bought_short": ends[:, 3]}
+        category = CATEGORY_BY_STRENGTH[counts.strength[r]].astype(np.int64)
+        insured &= raises
+        for b in _blocks(len(r)):
+            w = weight[b]
+            high, low = np.divmod(value[b], 1 << 32)        # w * value may leave 64 bits
+            self.values += (int((w * high).sum()) << 32) + int((w * low).sum())
+            self.qualifies += int((w * (n - nq[b])).sum())
+            self.stakes += int((w * np.where(insured[b], self.stake[which[b]], 0)).sum())
+            for e, event in enumerate(EVENTS):
+                c = np.where(raises[b], 0, n * dn) if event == "fold" else np.where(raises[b], comb[event][b], 0)
+                self.combinations += _bincount((e * len(self.pays) + which[b]) * 2 + insured[b], w * c, self.keys)
+            columns = (np.ones_like(w), raises[b], insured[b], best[b] == fold,
+                       np.where(raises[b], nq[b], 0), np.where(raises[b], bought[b], 0))
+            for k, column in enumerate(columns):
+                self.strategy[:, up >> 2, k] += _bincount(category[b], w * column.astype(np.int64), len(Category))
+
+    def sums(self) -> GameSums:
+        found = {(e, pay, ins): int(c) for (e, pay, ins), c in
+                 ((divmod(divmod(k, 2)[0], len(self.pays)) + (k % 2,), c) for k, c in enumerate(self.combinations))
+                 if c}
+        return GameSums(self.pays, self.dn, self.scale, found, self.strategy, self.values, self.qualifies,
+                        self.stakes, self.chosen)
+
+
+def _games_sums(counts: CountTable, variants: Sequence[Variant], threads: int, progress: Callable[[int], None] | None,
+                rows: np.ndarray | None) -> list[GameSums]:
+    games = [_Game(counts, v) for v in variants]
+    picked = np.arange(counts.hands.shape[0]) if rows is None else np.asarray(rows)
+    hand_masks = (np.uint64(1) << counts.hands[picked].astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+    everything = np.uint64((1 << 52) - 1)
+    for up in range(52):
+        at, col = np.nonzero(counts.up[picked] == up)
+        r = picked[at]
+        unseen = (everything & ~hand_masks[at]) & ~np.uint64(1 << up)
+        shared: dict[tuple[str, int], Purchases] = {}
+        for g in games:
+            key = g.purchase_key
+            if key is not None and len(r) and key not in shared:
+                shared[key] = purchases(g.s, g.variant.qualifier.threshold, counts.strength[r], g.pays,
+                                        g.index[counts.strength[r]], unseen, up, threads)
+            g.add(up, r, col, counts, None if key is None or not len(r) else shared[key])
+        if progress is not None:
+            progress(1)
+    return [g.sums() for g in games]
+
+
+def _bincount(key: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Exact integer sums of ``weights`` by ``key`` (object array of Python ints)."""
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, key, weights)
+    return out.astype(object)
+
+
+def _check_bound(nets: dict[str, np.ndarray], stake: np.ndarray, unit: int) -> None:
+    """Refuse pays so large that a situation's value (nets in units of 1 / scale antes, times
+    ``unit`` combinations) could leave 62 bits."""
+    top = max(int(np.abs(a).max(initial=0)) for a in (*nets.values(), stake))
+    if 4 * (top + 1) * unit >= 2**62:
+        raise StudoddsError("pays too large for exact 64-bit values of the whole game")
+
+
+def _slug(text: str) -> str:
+    out = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return out if out[:1].isalpha() else "x_" + out
+
+
+def _stake_text(x: Fraction) -> str:
+    return str(x) if x.denominator == 1 else f"{float(x):g}"
+
+
+def _combination_keys(pay: HandPay) -> tuple[str, ...]:
+    """The paytable keys of the combinations a pay sums (a second high card is A-K: the high-card pay)."""
+    return (pay.first.key,) + (() if pay.second is None else (pay.second.key,))
+
+
+def _row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool) -> tuple[str, str, Fraction]:
+    """The outcome id, the label and the net result (antes) of a return-table key."""
+    stake = s.insurance_stake(pay) if insured else Fraction(0)
+    fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
+    first_state = {"player_wins": "player_wins", "push": "push", "dealer_wins": "dealer_wins"}.get(
+        event, "dealer_does_not_qualify")
+    side = s.insurance_net(stake, first_state) if insured else Fraction(0)
+    ante = s.ante_short(pay.first)
+    ante_text, ante_id = f"ante paid {ante} to 1", "" if ante == s.ante_no_qualify else f"_ante_{_slug(str(ante))}"
+    hand = "_".join("a_k" if k == "high_card" and i else k for i, k in enumerate(_combination_keys(pay)))
+    outcome, label, net = {
+        "player_wins": (f"player_wins_{hand}", f"player wins with {pay.label}", s.net(pay, "player_wins")),
+        "bought_won": (f"bought_won_{hand}", f"game bought, player wins with {pay.label}",
+                       -fee + s.net(pay, "player_wins")),
+        "dealer_does_not_qualify": ("dealer_does_not_qualify" + ante_id, f"dealer does not qualify, {ante_text}", ante),
+        "bought_short": ("bought_short" + ante_id, f"game bought, dealer still short, {ante_text}", -fee + ante),
+        "push": ("push", "push", Fraction(0)),
+        "bought_push": ("bought_push", "game bought, push", -fee),
+        "dealer_wins": ("dealer_wins", "dealer wins", s.net(pay, "dealer_wins")),
+        "bought_lost": ("bought_lost", "game bought, dealer wins", -fee + s.net(pay, "dealer_wins")),
+        "fold": ("fold", "player folds", Fraction(-1))}[event]
+    if insured:
+        result = "won" if side > 0 else "lost" if side < 0 else "returned"
+        outcome += f"_insured_{_slug(_stake_text(stake))}_{result}"
+        label += f"; insurance of {_stake_text(stake)} {result}"
+    return outcome, label, net + side
+
+
+def return_rows(variant: Variant, sums: GameSums, total: int
+                ) -> tuple[tuple[ReturnRow, ...], Fraction, Fraction, tuple[ReturnRowMeaningJSON, ...]]:
+    """The return table (rows of one net result each, keys of the same label merged), the
+    expected result per ante, its second moment, and what each row is: its event, whether it is
+    insured and the combinations of a hand it holds (its net follows from them)."""
+    s = RussianSettlement.of(variant)
+    merged: dict[str, tuple[tuple[int, Fraction, int], str, Fraction, int, ReturnRowMeaningJSON]] = {}
+    for (e, pay, insured), c in sums.combinations.items():
+        hand = sums.pays[pay]
+        outcome, label, net = _row_of(s, EVENTS[e], hand, bool(insured))
+        order = (e, -hand.pay if EVENTS[e] in ("player_wins", "bought_won") else -net, insured)
+        if label in merged:
+            first, _, known, before, meaning = merged[label]
+            if known != net:
+                raise AssertionError(f"return-table row {label!r} holds two net results")
+            merged[label] = (min(first, order), outcome, net, before + c, meaning)
+        else:
+            merged[label] = (order, outcome, net, c, {"outcome": outcome, "event": cast(Any, EVENTS[e]),
+                                                      "combinations": list(_combination_keys(hand)),
+                                                      "insured": bool(insured)})
+    rows, meanings = [], []
+    for label, (_, outcome, net, c, meaning) in sorted(merged.items(), key=lambda x: (x[1][0], x[0])):
+        p = Fraction(c, total)
+        rows.append(ReturnRow(outcome, label, net, c, p, net * p))
+        meanings.append(meaning)
+    if sum(r.combinations for r in rows) != total:
+        raise AssertionError("return-table rows do not sum to the total")
+    if len({r.outcome for r in rows}) != len(rows):
+        raise AssertionError("two return-table rows share an outcome id")
+    expected = sum((r.contribution for r in rows), Fraction(0))
+    second = sum((r.pays * r.pays * r.probability for r in rows), Fraction(0))
+    return tuple(rows), expected, second, tuple(meanings)
+
+
+@dataclass(frozen=True)
+class OptionWorth:
+    """The same table without one option (or without all of them): its house edge and element
+    of risk, and how much the option lowers the house edge (per ante)."""
+
+    option: str
+    without: str
+    house_edge: Fraction
+    element_of_risk: Fraction
+    worth: Fraction
+
+    def to_dict(self) -> OptionWorthJSON:
+        return {"option": cast(Any, self.option), "without": self.without, "house_edge_per_ante": exact(self.house_edge),
+                "element_of_risk_per_total_wager": exact(self.element_of_risk),
+                "lowers_the_house_edge_by": exact(self.worth)}
+
+
+@dataclass(frozen=True)
+class RussianFigures:
+    """What a Russian Poker table adds to the analysis: how often each option is taken, what it
+    costs or is staked per hand, the strategy by hand category and up-card rank, and what each
+    option is worth."""
+
+    raise_share: Fraction
+    insure_share: Fraction           # of all situations
+    insured_of_raised: Fraction
+    bought_of_no_qualify: Fraction   # dealer hands bought, over the raised hands' dealer hands that do not qualify
+    fees_per_hand: Fraction          # antes paid to buy the game, per hand
+    insurance_per_hand: Fraction     # antes staked on insurance, per hand
+    replacement_multiple: int        # dn: combinations per dealer hand
+    strategy: tuple[RussianStrategyRowJSON, ...]
+    worth: tuple[OptionWorth, ...]
+    rows: tuple[ReturnRowMeaningJSON, ...]   # what each return-table row is
+
+    def to_dict(self) -> RussianFiguresJSON:
+        return {"raise_share": exact(self.raise_share), "insure_share": exact(self.insure_share),
+                "insured_share_of_raised": exact(self.insured_of_raised),
+                "bought_share_of_no_qualify": exact(self.bought_of_no_qualify),
+                "fees_per_hand_antes": exact(self.fees_per_hand),
+                "insurance_per_hand_antes": exact(self.insurance_per_hand),
+                "combinations_per_dealer_hand": self.replacement_multiple,
+                "strategy": list(self.strategy), "option_worth": [w.to_dict() for w in self.worth],
+                "return_table_rows": list(self.rows)}
+
+
+def _strategy_rows(strategy: np.ndarray) -> tuple[RussianStrategyRowJSON, ...]:
+    """One row per (category, up rank) with situations: the share raised, insured and bought."""
+    out: list[RussianStrategyRowJSON] = []
+    for c in sorted(Category, reverse=True):
+        for up_rank in range(12, -1, -1):
+            sit, raised, insured, indifferent, nq, bought = (int(x) for x in strategy[c, up_rank])
+            if not sit:
+                continue
+            out.append({"hand_group": c.label, "up_rank": RANKS[up_rank], "situations": sit,
+                        "raise_share": exact(Fraction(raised, sit)), "insure_share": exact(Fraction(insured, sit)),
+                        "indifferent_situations": indifferent,
+                        "bought_share_of_no_qualify": exact(Fraction(bought, nq) if nq else Fraction(0))})
+    return tuple(out)
+
+
+def analysis_of(variant: Variant, sums: GameSums) -> tuple[Analysis, dict[str, Any]]:
+    """The analysis of the whole game from its sums, and the figures of its options (shares,
+    fees and stakes per hand, what each return-table row is)."""
+    s = RussianSettlement.of(variant)
+    situations = sums.situations
+    total = situations * COMPLETIONS * sums.dn
+    rows, expected, second, meanings = return_rows(variant, sums, total)
+    if expected != Fraction(sums.values, sums.scale * sums.dn * COMPLETIONS * situations):
+        raise AssertionError("the return table and the situations' values disagree")
+    st = sums.strategy
+    raised, insured = int(st[..., 1].sum()), int(st[..., 2].sum())
+    nq, bought = int(st[..., 4].sum()), int(st[..., 5].sum())
+    raise_share = Fraction(raised, situations)
+    insurance = Fraction(sums.stakes, sums.scale * situations)
+    wager = 1 + s.raise_antes * raise_share + insurance
+    fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
+    bought_comb = sum(c for (e, _, _), c in sums.combinations.items() if EVENTS[e].startswith("bought_"))
+    by_category = {c: (int(st[c, :, 1].sum()), int(st[c, :, 0].sum())) for c in Category}
+    a = Analysis.of_outcomes(variant, rows, total, expected, second, raised, raise_share, int(st[..., 3].sum()),
+                             Fraction(sums.qualifies, situations * COMPLETIONS), by_category, wager=wager)
+    return a, {"raise_share": raise_share, "insure_share": Fraction(insured, situations),
+               "insured_of_raised": Fraction(insured, raised) if raised else Fraction(0),
+               "bought_of_no_qualify": Fraction(bought, nq) if nq else Fraction(0),
+               "fees_per_hand": fee * Fraction(bought_comb, total), "insurance_per_hand": insurance,
+               "rows": meanings}
+
+
+def without(variant: Variant, option: str) -> Variant:
+    """The same table without ``option`` (a key of :data:`OPTIONS`; "all": without every one)."""
+    if option == "all":
+        return replace(variant, two_combinations=None, insurance=None, buy_game=None, ante_no_qualify_with={})
+    if option == "ante_no_qualify_with":
+        return replace(variant, ante_no_qualify_with={})
+    return replace(variant, **{option: None})  # type: ignore[arg-type]  # one of the three optional rules
+
+
+def offered(variant: Variant) -> list[str]:
+    """The options of :data:`OPTIONS` the table offers."""
+    return [o for o in OPTIONS if getattr(variant, o)]
+
+
+def analyze_russian(counts: CountTable, variant: Variant, threads: int = 1,
+                    progress: Callable[[int], None] | None = None,
+                    worth: bool = True) -> tuple[Analysis, RussianFigures, np.ndarray]:
+    """The whole game of ``variant`` (no draws) under optimal strategy, its figures, and each
+    situation's raise decision; with ``worth``, the same game without each option the table
+    offers, and without all of them (52 progress steps a game)."""
+    names = offered(variant) if worth else []
+    options = names + (["all"] if len(names) > 1 else [])
+    tables = [variant] + [without(variant, o) for o in options]
+    every = games_sums(counts, tables, threads, None if progress is None else lambda k: progress(k * len(tables)))
+    sums = every[0]
+    a, shares = analysis_of(variant, sums)
+    worths: list[OptionWorth] = []
+    for option, other_table, other_sums in zip(options, tables[1:], every[1:]):
+        other, _ = analysis_of(other_table, other_sums)
+        title = "every option" if option == "all" else OPTIONS[option]
+        worths.append(OptionWorth(option, f"without {title}", other.house_edge, other.element_of_risk,
+                                  other.house_edge - a.house_edge))
+    figures = RussianFigures(shares["raise_share"], shares["insure_share"], shares["insured_of_raised"],
+                             shares["bought_of_no_qualify"], shares["fees_per_hand"], shares["insurance_per_hand"],
+                             sums.dn, _strategy_rows(sums.strategy), tuple(worths), shares["rows"])
+    return a, figures, sums.raises
+
+
+def games(variant: Variant) -> int:
+    """How many whole games :func:`analyze_russian` counts (the table, and it without each option)."""
+    names = offered(variant)
+    return 1 + len(names) + (1 if len(names) > 1 else 0)
