@@ -63,6 +63,9 @@ EVENTS = ("player_wins", "bought_won", "dealer_does_not_qualify", "bought_short"
 STRATEGY = ("situations", "raised", "insured", "indifferent", "no_qualify", "bought")
 #: Situations valued per block (bounds every int64 sum of a block far below 2**63).
 BLOCK = 8192
+#: Core-seconds of one whole game with the bought game (docs/speed.md: the table alone 30 CPU s on
+#: 2 threads): what a count is projected from before it starts, never a figure of it.
+CORE_SECONDS = 30.0
 #: The options of Russian Poker a table may offer, by the variant's field (what :func:`option_worth` takes away).
 OPTIONS = {"two_combinations": "two combinations paid", "insurance": "insurance",
            "buy_game": "buying the game", "ante_no_qualify_with": "the ante's pay by hand (dealer short)"}
@@ -437,8 +440,7 @@ def analyze_russian(counts: CountTable, variant: Variant, threads: int = 1,
     """The whole game of ``variant`` (no draws) under optimal strategy, its figures, and each
     situation's raise decision; with ``worth``, the same game without each option the table
     offers, and without all of them (52 progress steps a game)."""
-    names = offered(variant) if worth else []
-    options = names + (["all"] if len(names) > 1 else [])
+    options = _options(variant) if worth else []
     tables = [variant] + [without(variant, o) for o in options]
     every = games_sums(counts, tables, threads, None if progress is None else lambda k: progress(k * len(tables)))
     sums = every[0]
@@ -455,7 +457,19 @@ def analyze_russian(counts: CountTable, variant: Variant, threads: int = 1,
     return a, figures, sums.raises
 
 
+def _options(variant: Variant) -> list[str]:
+    """What :func:`analyze_russian` takes away, one at a time: each option offered, and all of them."""
+    names = offered(variant)
+    return names + (["all"] if len(names) > 1 else [])
+
+
 def games(variant: Variant) -> int:
     """How many whole games :func:`analyze_russian` counts (the table, and it without each option)."""
-    names = offered(variant)
-    return 1 + len(names) + (1 if len(names) > 1 else 0)
+    return 1 + len(_options(variant))
+
+
+def purchase_passes(variant: Variant) -> int:
+    """How many of those games count bought games of their own (the costly part: tables that
+    differ only by insurance share them), at least one."""
+    tables = [variant] + [without(variant, o) for o in _options(variant)]
+    return max(1, len({rules_text(replace(v, insurance=None)) for v in tables if v.buy_game is not None}))

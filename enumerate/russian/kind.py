@@ -54,7 +54,9 @@ class RussianGame:
         return "the table and it without each option, by up card", "up card", 52 * games(variant)
 
     def projection(self, variant: Variant) -> Projection | None:
-        return None
+        from enumerate.russian.game import CORE_SECONDS, purchase_passes  # lazy: start-up time (the kernels)
+        return Projection("the whole game without the draws, and without each option (by its bought games)",
+                          purchase_passes(variant), "pass", CORE_SECONDS)
 
     def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
         return None
