@@ -38,11 +38,11 @@ from enumerate.core.atomic import atomic_write_text
 from enumerate.core.counts import count_steps, load_or_compute
 from enumerate.core.engine import ENGINE_VERSION as _ENGINE_VERSION
 from enumerate.core.engine import CountTable
-from enumerate.core.projection import Projection, announce
+from enumerate.core.projection import Projection, announce, plural
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import hand_kind, kind_of, require
+from enumerate.game.kinds import hand_kind, kind_of, require, slice_kind
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -83,6 +83,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.collusion import Strategy as CollusionStrategy
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+    from enumerate.russian.slice import RussianSlice
     from enumerate.simulation.simulate import Simulation
 
 #: A variant: a built-in name, a variant file path, or a Variant.
@@ -395,20 +396,20 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
 
 def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | None = None,
                 checkpoint: str | Path | None = None, scheduler: str | None = None,
-                **run: Unpack[RunOptions]) -> ExactSlice:
+                **run: Unpack[RunOptions]) -> ExactSlice | RussianSlice:
     """The exact game of a table with switches of any number of cards over a slice of its
     situations: the up-card ranks ``up`` ("2-6,A"; default all) and the player hands' categories
-    ``hands`` ("full_house,four_of_a_kind"; default all) -- see :mod:`enumerate.draws.exact`.
+    ``hands`` ("full_house,four_of_a_kind"; default all) -- see :mod:`enumerate.draws.exact`; on
+    a Russian Poker table with draws, situation class by situation class
+    (:mod:`enumerate.russian.slice`).
     Shards of 32 classes up to suits; ``checkpoint``: a folder that keeps finished shards (a rerun
     resumes); ``scheduler``: a Dask scheduler address.  The figures do not depend on how the work
     is split."""
     threads, use_cache, progress = Run.of("draws_exact", run)          # checked once; threads resolved to an int
     from enumerate.core.slices import Slice  # lazy: start-up time
-    from enumerate.draws.exact import slice_run  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
-    require(v, "draws_exact")
-    job = slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
+    job = slice_kind(v).slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
     return _run_slice(job, v.base_game(), scheduler, threads, use_cache, progress)
 
 
@@ -418,7 +419,7 @@ def _run_slice(job: SliceRun[Any, R], base: Variant, scheduler: str | None, thre
     checkpoint already read and verified), with the count table of ``base`` when the game reads
     it, under one progress bar: every exact run of every kind goes through here."""
     table = count_table(base, threads=threads, use_cache=use_cache, progress=progress) if job.needs_counts else None
-    with progress_bar(progress, f"{job.game.unit}s of the slice", job.classes, job.game.unit) as tick:
+    with progress_bar(progress, f"{plural(job.game.unit)} of the slice", job.classes, job.game.unit) as tick:
         return job.run(table, scheduler=scheduler, threads=threads, progress=tick)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from enumerate.core.projection import ANNOUNCE_SECONDS, Projection
+from enumerate.core.projection import ANNOUNCE_SECONDS, Projection, plural
 
 
 class _Bar:
@@ -43,8 +43,8 @@ class _Bar:
         if quiet:
             return
         if projection.seconds(threads) >= ANNOUNCE_SECONDS:
-            print(f"studodds: {description}: {projection.steps:,} {projection.unit}"
-                  f"{'s' if projection.steps != 1 else ''}, {projection.text(threads)} (projected from the "
+            print(f"studodds: {description}: {projection.steps:,} {plural(projection.unit, projection.steps)}, "
+                  f"{projection.text(threads)} (projected from the "
                   "reference machine; Ctrl-C stops it)", file=sys.stderr, flush=True)
         self._make()
 

@@ -193,7 +193,7 @@ def test_the_slice_parser_reads_ranges_and_categories():
 def test_the_command_refuses_bad_input_in_one_line(tmp_path):
     from cli_runner import run_cli
     galewind = "docs/variants/oasis-galewind.toml"
-    for args, needle in [(["draws-exact", "us-common"], "only for a table with draws"),
+    for args, needle in [(["draws-exact", "us-common"], "only for a Russian Poker table (two combinations paid, insurance or buying the game) or a table with draws"),
                          (["draws-exact", "sixth-card"], "offers no switching"),
                          (["draws-exact", galewind, "--up", "1"], "up"),
                          (["draws-exact", galewind, "--up", "6-2"], "runs downwards"),

@@ -30,6 +30,13 @@ def duration_text(seconds: float) -> str:
     return f"{seconds:.0f} seconds"
 
 
+def plural(word: str, n: int = 2) -> str:
+    """``word`` for ``n`` of them: "group" -> "groups", "class" -> "classes" (one: as it is)."""
+    if n == 1:
+        return word
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+
+
 @dataclass(frozen=True)
 class Projection:
     """The projected cost of one count: ``what`` is counted, in ``steps`` of ``unit`` at

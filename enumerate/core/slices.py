@@ -24,6 +24,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
@@ -137,6 +138,31 @@ def run_key(kind: str, variant_text: str, sl: Slice, shard: int, version: int) -
     from enumerate.core.counts import evaluator_fingerprint  # lazy: reads the evaluator's tables
     return {"kind": kind, "variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(),
             "slice": sl.key(), "shard": shard, "version": version, "evaluator": evaluator_fingerprint()}
+
+
+def read_fields(data: Any, fields: set[str]) -> float:
+    """A stored shard's sums: ValueError unless ``data`` is an object of exactly ``fields`` (and
+    optionally "seconds", a time); returns the seconds (0.0 when absent)."""
+    if not isinstance(data, dict) or not fields <= set(data) <= fields | {"seconds"}:
+        raise ValueError("a shard's sums have the wrong fields")
+    seconds = data.get("seconds", 0.0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9:
+        raise ValueError("its seconds are not a time")
+    return float(seconds)
+
+
+def read_count(x: Any) -> int:
+    """A count of a stored shard: a non-negative integer in range (ValueError if not)."""
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >= 1 << 80:
+        raise ValueError(f"a count out of range: {str(x)[:40]}")
+    return x
+
+
+def read_fraction(x: Any) -> Fraction:
+    """An exact fraction of a stored shard, written "p/q" (ValueError if not)."""
+    if not isinstance(x, str) or len(x) > 400 or not re.fullmatch(r"-?\d+(/\d+)?", x):
+        raise ValueError(f"not an exact fraction: {str(x)[:40]}")
+    return Fraction(x)
 
 
 def classes_digest(cards: np.ndarray, up: np.ndarray, weight: np.ndarray) -> str:

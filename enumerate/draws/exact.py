@@ -41,7 +41,6 @@ the end: the value of keeping summed over its situations is the plain game's, fr
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,7 +56,16 @@ from enumerate.core.engine import CountTable
 from enumerate.core.exact_game import Classes, KeptGame, ShardedGame, SliceRun, checkpoint_key
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Count, Exact, Minimum, MinItems, shape
-from enumerate.core.slices import CLASSES, SITUATIONS, ShardStore, Slice, classes_digest
+from enumerate.core.slices import (
+    CLASSES,
+    SITUATIONS,
+    ShardStore,
+    Slice,
+    classes_digest,
+    read_count,
+    read_fields,
+    read_fraction,
+)
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
 from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key
@@ -142,22 +150,7 @@ class ShardSums:
         ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.draws.switch_ranks`):
         ``weights`` are the groups' situations, no per-class actions, and the value of keeping."""
         fields = {"digest", "situations", "outcomes", "ev", "raised", "chart", "actions"} | ({"keep"} if ranks else set())
-        if not isinstance(data, dict) or not fields <= set(data) <= fields | {"seconds"}:
-            raise ValueError("a shard's sums have the wrong fields")
-        seconds = data.get("seconds", 0.0)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9:
-            raise ValueError("its seconds are not a time")
-
-        def count(x: Any) -> int:
-            if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >= 1 << 80:
-                raise ValueError(f"a count out of range: {str(x)[:40]}")
-            return x
-
-        def fraction(x: Any) -> Fraction:
-            if not isinstance(x, str) or len(x) > 400 or not re.fullmatch(r"-?\d+(/\d+)?", x):
-                raise ValueError(f"not an exact fraction: {str(x)[:40]}")
-            return Fraction(x)
-
+        seconds = read_fields(data, fields)
         sit, out = data["situations"], data["outcomes"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
             raise ValueError("situations per kind: a list of 7 counts")
@@ -175,9 +168,9 @@ class ShardSums:
             raise ValueError("the value of keeping is not an integer in range")
         if not isinstance(data["digest"], str):
             raise ValueError("no digest of the classes")
-        s = cls(data["digest"], [count(x) for x in sit], [[[count(x) for x in r] for r in o] for o in out],
-                fraction(data["ev"]), fraction(data["raised"]), {k: count(v) for k, v in chart.items()},
-                [count(a) for a in actions], keep if ranks else None, float(seconds))
+        s = cls(data["digest"], [read_count(x) for x in sit], [[[read_count(x) for x in r] for r in o] for o in out],
+                read_fraction(data["ev"]), read_fraction(data["raised"]), {k: read_count(v) for k, v in chart.items()},
+                [read_count(a) for a in actions], keep if ranks else None, seconds)
         if any(a > BUY or (a != BUY and a > 31) for a in s.actions):
             raise ValueError("a best action that is not a switch mask or buying")
         total = int(weights.sum())
@@ -217,8 +210,7 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
                 s.outcomes[j][c][k] += w * int(o[c, k])
         s.ev += w * best.ev
         s.raised += Fraction(w * best.raised_draws, best.draws)
-        label = (("keep and raise" if best.raised_draws else "keep and fold") if j == 0 else KINDS[j])
-        key = chart_key(hand_group(tuple(hand)), u >> 2, label)
+        key = chart_cell(tuple(hand), u, j, best.raised_draws > 0)
         s.chart[key] = s.chart.get(key, 0) + w
         s.actions.append(action)
     s.seconds = time.perf_counter() - start
@@ -434,18 +426,7 @@ class ExactSlice:
         return sum((Fraction(n, self.situations) * f for n, f in zip(self.sums.situations, fees)), Fraction(0))
 
     def strategy(self) -> list[DrawStrategyRowJSON]:
-        cells: dict[tuple[str, str], dict[str, int]] = {}
-        for key, n in self.sums.chart.items():
-            group, rank, label = key.split("|")
-            cells.setdefault((group, rank), {})[label] = n
-        top = group_strengths()                  # groups from the strongest hands down, as every chart
-        out: list[DrawStrategyRowJSON] = []
-        for (group, rank), cell in sorted(cells.items(), key=lambda x: (-top.get(x[0][0], -1), x[0][0],
-                                                                        -RANKS.index(x[0][1]))):
-            n = sum(cell.values())
-            out.append({"hand_group": group, "up_rank": rank, "situations": n,
-                        "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})
-        return out
+        return chart_strategy(self.sums.chart)
 
     def to_dict(self) -> DrawsExactJSON:
         per = self.seconds_per_class
@@ -462,6 +443,29 @@ class ExactSlice:
                 "strategy": self.strategy(),
                 "method": self.method, "core_seconds_per_class": per,
                 "whole_game_core_hours": None if per is None else per * self.whole_game_classes / 3600}
+
+
+def chart_cell(hand: tuple[int, ...], up: int, kind: int, raises: bool) -> str:
+    """The strategy-chart key of a situation's best action of ``kind`` (keep: whether it raises)."""
+    label = ("keep and raise" if raises else "keep and fold") if kind == 0 else KINDS[kind]
+    return chart_key(hand_group(hand), up >> 2, label)
+
+
+def chart_strategy(chart: dict[str, int]) -> list[DrawStrategyRowJSON]:
+    """A slice's strategy chart from its counts (keys "group|up rank|action"): per hand group and
+    up-card rank its situations and the share of each action, groups from the strongest hands down."""
+    cells: dict[tuple[str, str], dict[str, int]] = {}
+    for key, n in chart.items():
+        group, rank, label = key.split("|")
+        cells.setdefault((group, rank), {})[label] = n
+    top = group_strengths()                      # groups from the strongest hands down, as every chart
+    out: list[DrawStrategyRowJSON] = []
+    for (group, rank), cell in sorted(cells.items(), key=lambda x: (-top.get(x[0][0], -1), x[0][0],
+                                                                    -RANKS.index(x[0][1]))):
+        n = sum(cell.values())
+        out.append({"hand_group": group, "up_rank": rank, "situations": n,
+                    "actions": {k: exact(Fraction(v, n)) for k, v in sorted(cell.items(), key=lambda x: (-x[1], x[0]))}})
+    return out
 
 
 def exact_refusal(variant: Variant) -> str | None:

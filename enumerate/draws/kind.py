@@ -91,6 +91,10 @@ class DrawsGame:
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None if up is not None else ("up cards", "up card", 47)
 
+    def slice_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any) -> Any:
+        from enumerate.draws.exact import slice_run  # lazy: start-up time (the draws kernels)
+        return slice_run(variant, variant_text, sl, checkpoint)
+
     def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
         from enumerate.draws.game import action_values, choose  # lazy: start-up time (the draws kernels)
         values, scale = action_values(counts, variant, threads)

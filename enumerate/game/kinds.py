@@ -116,8 +116,17 @@ class DiffKind(TableKind, Protocol):
         hand as dealt?"""
 
 
+@runtime_checkable
+class SliceKind(TableKind, Protocol):
+    """A kind that counts exact slices of its game ("draws_exact" in its ``supports``) has this too."""
+
+    def slice_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any) -> Any:
+        """The run of the slice ``sl`` (:class:`enumerate.core.exact_game.SliceRun`), its
+        ``checkpoint`` folder read and verified before any work."""
+
+
 #: The optional parts of a kind, by the analysis that needs them.
-CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind}
+CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind, "draws_exact": SliceKind}
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
@@ -140,6 +149,13 @@ def diff_kind(variant: Variant) -> DiffKind:
     """The kind of ``variant``'s table, if two tables of it can be compared (else :func:`require`'s refusal)."""
     kind = require(variant, "diff")
     assert isinstance(kind, DiffKind), f"kind {kind.name!r} supports 'diff' without raises_dealt_hand()"
+    return kind
+
+
+def slice_kind(variant: Variant) -> SliceKind:
+    """The kind of ``variant``'s table, if it counts exact slices (else :func:`require`'s refusal)."""
+    kind = require(variant, "draws_exact")
+    assert isinstance(kind, SliceKind), f"kind {kind.name!r} supports 'draws_exact' without slice_run()"
     return kind
 
 

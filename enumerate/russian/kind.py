@@ -29,7 +29,7 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"analyze", "hand", "diff"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_exact"})
 
     report = RUSSIAN_REPORT
 
@@ -40,6 +40,9 @@ class RussianGame:
         if analysis == "hand":
             from enumerate.russian.settle import settlement_refusal  # lazy: start-up time
             return settlement_refusal(variant)
+        if analysis == "draws_exact":
+            from enumerate.russian.slice import slice_refusal  # lazy: start-up time (the kernels)
+            return slice_refusal(variant)
         from enumerate.russian.game import whole_game_refusal  # lazy: start-up time (the kernels)
         return whole_game_refusal(variant)
 
@@ -68,6 +71,10 @@ class RussianGame:
 
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None if up is not None else ("up cards", "up card", 47)
+
+    def slice_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any) -> Any:
+        from enumerate.russian.slice import slice_run  # lazy: start-up time (the kernels)
+        return slice_run(variant, variant_text, sl, checkpoint)
 
     def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
         from enumerate.russian.game import game_sums  # lazy: start-up time (the kernels)

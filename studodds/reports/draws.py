@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from enumerate.core.projection import plural
+
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.draws.exact import ExactSlice
     from enumerate.draws.sample import DrawSample
@@ -77,5 +79,5 @@ def exact_text(s: ExactSlice) -> str:
     if d["core_seconds_per_class"] is not None:
         unit = "group" if d["method"] == "rank_patterns" else "class"
         lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a {unit}; the whole game "
-                     f"({s.whole_game_classes:,} {unit}s) would take {d['whole_game_core_hours']:,.1f} core-hours")
+                     f"({s.whole_game_classes:,} {plural(unit)}) would take {d['whole_game_core_hours']:,.1f} core-hours")
     return "\n".join(lines)

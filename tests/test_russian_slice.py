@@ -1,0 +1,124 @@
+"""An exact slice of a Russian Poker table with draws (draws-exact), situation class by situation
+class: its sums are its situations valued one by one (each checked against the final hands and
+the literal brute force in test_russian_draws.py), however the shards are split or resumed; a
+damaged or forged checkpoint is refused; the command prints it and its JSON, and refuses a table
+without draws in one line."""
+import dataclasses
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import jsonschema
+import pytest
+from cli_runner import run_cli
+from test_reliability_hostile import refused
+from test_russian_final_hand import LUNAR, US, variant
+
+from enumerate.core.slices import Slice, shard_digest
+from enumerate.russian import slice as rs
+from enumerate.russian.draws import situation_actions
+from evaluator.errors import ParameterError
+
+REPO = Path(__file__).resolve().parents[1]
+#: The Lunar options with a sixth card for sale (no exchange: a class takes milliseconds).
+SIXTH = LUNAR + "[buy_card]\nfee = 1\n"
+SLICE = ("A,K", "royal_flush,straight_flush")
+
+
+def run(v, sl, checkpoint=None, threads=1):
+    return rs.slice_run(v, "", sl, checkpoint).run(threads=threads)
+
+
+@pytest.fixture
+def small_shards(monkeypatch):
+    monkeypatch.setattr(rs, "BY_CLASSES", dataclasses.replace(rs.BY_CLASSES, shard=2))
+
+
+@pytest.mark.slow
+def test_a_slice_is_its_situations_one_by_one():
+    v = variant(SIXTH)
+    sl = Slice.parse(*SLICE)
+    got = run(v, sl, threads=2)
+    cards, up, weight = sl.classes()
+    best = [situation_actions(v, tuple(h), u).best for h, u in zip(cards.tolist(), up.tolist())]
+    w = weight.tolist()
+    assert got.situations == sum(w) and got.classes == len(w) > 4
+    assert got.sums.ev == sum(x * b.ev for x, b in zip(w, best))
+    assert got.sums.fees == sum(x * b.fee for x, b in zip(w, best))
+    assert got.sums.raised == sum(Fraction(x * b.raised, b.draws) for x, b in zip(w, best))
+    assert got.sums.situations[6] == sum(x for x, b in zip(w, best) if b.kind == "buy")
+    assert got.expected == got.sums.ev / sum(w)
+
+
+@pytest.mark.slow
+def test_shards_resume_and_split_to_the_same_figures(tmp_path, small_shards):
+    v = variant(SIXTH)
+    sl = Slice.parse(*SLICE)
+    folder = tmp_path / "ck"
+    first = run(v, sl, folder)
+    shards = sorted(p for p in folder.iterdir() if p.name.startswith("shard-"))
+    assert len(shards) >= 3
+    shards[1].unlink()                                       # an interrupted run: one shard missing
+    again = run(v, sl, folder, threads=2)
+    plain = run(v, sl, threads=2)
+    strip = {"core_seconds_per_class", "whole_game_core_hours"}
+    dicts = [{k: x for k, x in r.to_dict().items() if k not in strip} for r in (first, again, plain)]
+    assert dicts[0] == dicts[1] == dicts[2]
+    with pytest.raises(ParameterError, match="another variant file, slice or version"):
+        run(v, Slice.parse("A", "royal_flush"), folder)
+
+
+@pytest.mark.slow
+def test_a_damaged_or_forged_checkpoint_is_refused(tmp_path, small_shards):
+    v = variant(SIXTH)
+    sl = Slice.parse(*SLICE)
+    folder = tmp_path / "ck"
+    run(v, sl, folder)
+    shard = folder / "shard-0000000.json"
+    data = json.loads(shard.read_text())
+    data["sums"]["situations"][6] += 1                       # edited
+    shard.write_text(json.dumps(data))
+    with pytest.raises(ParameterError, match="checksum does not match"):
+        run(v, sl, folder)
+    key = json.loads((folder / "run.json").read_text())      # forged with a good checksum: the sums must add up
+    data["sha256"] = shard_digest(key, 0, data["sums"])
+    shard.write_text(json.dumps(data))
+    with pytest.raises(ParameterError, match="do not add up"):
+        run(v, sl, folder)
+    data["sums"]["situations"][6] -= 1
+    data["sums"]["insured"] = str(Fraction(data["sums"]["raised"]) + 1)   # more draws insured than raised
+    data["sha256"] = shard_digest(key, 0, data["sums"])
+    shard.write_text(json.dumps(data))
+    with pytest.raises(ParameterError, match="share out of range"):
+        run(v, sl, folder)
+
+
+def test_the_command_prints_the_slice_and_its_json(tmp_path):
+    (tmp_path / "sixth.toml").write_text(US + SIXTH)
+    r = run_cli("draws-exact", "sixth.toml", "--up", "A", "--hands", "royal_flush", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    schema = json.loads((REPO / "studodds" / "schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["kind"] == "russian_exact" and data["action_shares"] == {"buy a sixth card": {"exact": "1", "value": 1.0}}
+    text = run_cli("draws-exact", "--hands", "royal_flush", "sixth.toml", "--up", "A", cwd=tmp_path).stdout
+    assert "exact slice 'up card A; player hands royal flush'" in text and "Not kept: the return table" in text
+
+
+def test_a_table_without_draws_is_refused_in_one_line(tmp_path):
+    (tmp_path / "lunar.toml").write_text(US + LUNAR)
+    refused(tmp_path, "draws-exact", "lunar.toml", "--up", "A", needle="the table offers no draws")
+
+
+@pytest.mark.slow
+def test_a_slice_on_a_dask_cluster_equals_the_local_run(tmp_path, small_shards):
+    """Shards valued by Dask worker processes give the very integers of the local run."""
+    distributed = pytest.importorskip("distributed")
+    v = variant(SIXTH)
+    sl = Slice.parse(*SLICE)
+    local = run(v, sl, threads=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = rs.slice_run(v, "", sl, tmp_path / "ck").run(scheduler=cluster.scheduler_address)
+    strip = {"core_seconds_per_class", "whole_game_core_hours"}
+    assert ({k: x for k, x in remote.to_dict().items() if k not in strip}
+            == {k: x for k, x in local.to_dict().items() if k not in strip})
