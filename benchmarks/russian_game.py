@@ -93,8 +93,7 @@ def no_draws(up_cards: int, seed: int) -> float:
     """CPU seconds of the bought games of every situation of one up card, over sampled up cards,
     on the options without draws (Lunar Poker's)."""
     from enumerate.russian.bought import purchases
-    from enumerate.russian.draws import pays_by_strength
-    from enumerate.russian.settle import RussianSettlement
+    from enumerate.russian.settle import RussianSettlement, pays_by_strength
     from studodds.api import count_table
     v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + "[ante_pays]\nplayer_wins = 0\n"
                            "[two_combinations]\n[insurance]\n[buy_game]\n", "no-draws.toml")

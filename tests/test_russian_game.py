@@ -23,7 +23,7 @@ from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category
 def expected_sums(counts, v, rows, dn):
     """The return-table keys, the strategy's sums and the values of ``rows``, situation by situation."""
     s = RussianSettlement.of(v)
-    from enumerate.russian.draws import pays_by_strength
+    from enumerate.russian.settle import pays_by_strength
     pays, index = pays_by_strength(s)
     combos: dict[tuple[int, int, int], int] = {}
     strategy = np.zeros((10, 13, 6), dtype=object)

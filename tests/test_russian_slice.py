@@ -48,6 +48,12 @@ def test_a_slice_is_its_situations_one_by_one():
     assert got.sums.raised == sum(Fraction(x * b.raised, b.draws) for x, b in zip(w, best))
     assert got.sums.situations[6] == sum(x for x, b in zip(w, best) if b.kind == "buy")
     assert got.expected == got.sums.ev / sum(w)
+    rows = got.return_rows()                                  # checked against the EVs as it is made
+    assert sum(r.probability for r in rows) == 1 and len({r.outcome for r in rows}) == len(rows)
+    counted = [situation_actions(v, tuple(h), u, actions=[a], rows=True).best
+               for h, u, a in zip(cards.tolist(), up.tolist(), got.sums.actions)]
+    assert got.sums.staked == sum(Fraction(x, c.draws) * c.staked for x, c in zip(w, counted))
+    assert got.variance > 0 and got.average_wager == 1 + 2 * got.sums.raised / sum(w) + got.sums.staked / sum(w)
 
 
 @pytest.mark.slow
@@ -102,7 +108,7 @@ def test_the_command_prints_the_slice_and_its_json(tmp_path):
     jsonschema.Draft202012Validator(schema).validate(data)
     assert data["kind"] == "russian_exact" and data["action_shares"] == {"buy a sixth card": {"exact": "1", "value": 1.0}}
     text = run_cli("draws-exact", "--hands", "royal_flush", "sixth.toml", "--up", "A", cwd=tmp_path).stdout
-    assert "exact slice 'up card A; player hands royal flush'" in text and "Not kept: the return table" in text
+    assert "exact slice 'up card A; player hands royal flush'" in text and "\npush; fee 1 " in text
 
 
 def test_a_table_without_draws_is_refused_in_one_line(tmp_path):

@@ -18,10 +18,10 @@ sets; the sums are exact.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from itertools import chain, combinations
 from typing import Literal
 
@@ -31,20 +31,10 @@ from enumerate.draws.actions import BUY, action_label
 from enumerate.draws.hand import allowed_actions, draw_outcomes
 from enumerate.rules.variant import Variant
 from enumerate.russian.bought import net_scale, purchases
-from enumerate.russian.settle import STATES, HandPay, RussianSettlement
+from enumerate.russian.game import EVENTS, event_combinations, key_of, row_of
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength
 from evaluator.errors import StudoddsError
-from evaluator.ranking import REPRESENTATIVE_BY_STRENGTH, colex_indices
-
-
-@lru_cache(maxsize=8)
-def pays_by_strength(s: RussianSettlement) -> tuple[tuple[HandPay, ...], np.ndarray]:
-    """The distinct pays of five-card hands and, per strength 0..7461, the index of its own."""
-    pays: dict[HandPay, int] = {}
-    index = np.zeros(len(REPRESENTATIVE_BY_STRENGTH), dtype=np.int64)
-    for st, cards in enumerate(REPRESENTATIVE_BY_STRENGTH.tolist()):
-        index[st] = pays.setdefault(s.hand_pay(cards), len(pays))
-    index.flags.writeable = False
-    return tuple(pays), index
+from evaluator.ranking import colex_indices
 
 
 def _subsets(m: int, k: int) -> np.ndarray:
@@ -76,6 +66,12 @@ class RussianAction:
     insured: int
     bought: int
     forced_raise: bool
+    #: with ``rows``: the outcomes of the action's draws as return-table rows (outcome, label, net
+    #: result less the fee, combinations: each draw counts ``denominator // draws``), and the
+    #: insurance staked over the draws (antes, summed)
+    rows: tuple[tuple[str, str, Fraction, int], ...] | None = None
+    denominator: int = 0
+    staked: Fraction = Fraction(0)
 
     @property
     def label(self) -> str:
@@ -101,9 +97,10 @@ class RussianSituation:
 
 
 def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads: int = 1,
-                      actions: list[int] | None = None) -> RussianSituation:
+                      actions: list[int] | None = None, rows: bool = False) -> RussianSituation:
     """Every allowed action of the situation (``cards`` against ``up``), or those of ``actions``
-    (switch masks over the sorted hand, and :data:`~enumerate.draws.actions.BUY`), valued exactly."""
+    (switch masks over the sorted hand, and :data:`~enumerate.draws.actions.BUY`), valued exactly;
+    with ``rows``, each with its draws' outcomes as return-table rows."""
     d = variant.draws
     if d is None:
         raise StudoddsError(f"variant {variant.name!r} offers no switching or sixth card")
@@ -116,7 +113,7 @@ def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads
         fee = d.buy_fee if action == BUY else d.fee(k)
         assert fee is not None
         forced = action == 31 and d.switch is not None and d.switch.all_five_must_raise
-        out.append(_action(variant, s, hand, up, unseen, action, k, fee, forced, threads))
+        out.append(_action(variant, s, hand, up, unseen, action, k, fee, forced, threads, rows))
     order = sorted(range(len(out)), key=lambda i: (-out[i].ev, i))
     return RussianSituation(hand, up, tuple(out[i] for i in order))
 
@@ -134,41 +131,63 @@ def _final_pays(s: RussianSettlement, hand: tuple[int, ...], action: int, drawn:
 
 
 def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: int, unseen: np.ndarray, action: int,
-            k: int, fee: Fraction, forced: bool, threads: int) -> RussianAction:
-    """One action's draws, each valued with the optimal raise, insurance and purchases."""
+            k: int, fee: Fraction, forced: bool, threads: int, rows: bool = False) -> RussianAction:
+    """One action's draws, each valued with the optimal raise, insurance and purchases (and, with
+    ``rows``, their outcomes by return-table row)."""
     m = len(unseen)
-    rows = _subsets(m, k)
+    subsets = _subsets(m, k)
     n = math.comb(m - k, 4)
-    counts = draw_outcomes(hand, up, variant.qualifier.threshold, action, colex_indices(rows),
+    counts = draw_outcomes(hand, up, variant.qualifier.threshold, action, colex_indices(subsets),
                            unseen.astype(np.uint8), threads).astype(np.int64)
     strengths, nq, win, tie = counts.T
     lose = n - nq - win - tie
-    drawn = unseen[rows]
+    drawn = unseen[subsets]
     pays, which = _final_pays(s, hand, action, drawn, strengths)
     scale = net_scale(s, pays)
-    dn, gains, bought = 1, np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
+    draws = len(subsets)
+    dn, gains, bought = 1, np.zeros(draws, dtype=np.int64), np.zeros(draws, dtype=np.int64)
+    ends = np.zeros((draws, 4), dtype=np.int64)
     if s.buy_game is not None:
-        masks = np.full(len(rows), sum(1 << int(c) for c in unseen), dtype=np.uint64)
+        masks = np.full(draws, sum(1 << int(c) for c in unseen), dtype=np.uint64)
         for j in range(k):
             masks &= ~(np.uint64(1) << drawn[:, j].astype(np.uint64))
         p = purchases(s, variant.qualifier.threshold, strengths, pays, which, masks, up, threads)
-        dn, gains, bought = p.unit // scale, p.gains, p.bought
+        dn, gains, bought, ends = p.unit // scale, p.gains, p.bought, p.outcomes
     states = (nq, win, tie, lose)
     _check_bound(s, pays, scale * dn * n)
     raised_value = sum((np.array([int(s.net(x, st) * scale) for x in pays], dtype=np.int64)[which] * c
-                        for st, c in zip(STATES, states)), np.zeros(len(rows), dtype=np.int64)) * dn + gains
+                        for st, c in zip(STATES, states)), np.zeros(draws, dtype=np.int64)) * dn + gains
     stakes = np.array([int(s.insurance_stake(x) * scale) for x in pays], dtype=np.int64)[which]
     insured = sum((int(s.insurance_net(Fraction(1), st)) * c for st, c in zip(STATES, states)),
-                  np.zeros(len(rows), dtype=np.int64)) * stakes * dn
+                  np.zeros(draws, dtype=np.int64)) * stakes * dn
     insured = np.maximum(insured, 0)
     fold = -scale * dn * n
-    raises = np.ones(len(rows), dtype=bool) if forced else raised_value + insured > fold
+    raises = np.ones(draws, dtype=bool) if forced else raised_value + insured > fold
     values = np.where(raises, raised_value + insured, fold)
-    ev = Fraction(_big_sum(values), scale * dn * n * len(rows)) - fee
+    ev = Fraction(_big_sum(values), scale * dn * n * draws) - fee
     discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
     kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"
-    return RussianAction(kind, discard, fee, len(rows), n, ev, int(raises.sum()), int((raises & (insured > 0)).sum()),
-                         int(bought[raises].sum()), forced)
+    taken = raises & (insured > 0)
+    out = RussianAction(kind, discard, fee, draws, n, ev, int(raises.sum()), int(taken.sum()),
+                        int(bought[raises].sum()), forced)
+    if not rows:
+        return out
+    comb = {"player_wins": win * dn, "dealer_does_not_qualify": (nq - bought) * dn, "push": tie * dn,
+            "dealer_wins": lose * dn, "bought_won": ends[:, 0], "bought_push": ends[:, 1],
+            "bought_lost": ends[:, 2], "bought_short": ends[:, 3]}
+    found = event_combinations(len(pays), which, taken, raises, comb, np.ones(draws, dtype=np.int64), n * dn)
+    table = []
+    for index, c in enumerate(found):
+        if c:
+            e, pay, ins = key_of(index, len(pays))
+            outcome, label, net = row_of(s, EVENTS[e], pays[pay], bool(ins))
+            if fee:
+                outcome, label = f"{outcome}_fee_{str(fee).replace('/', '_')}", f"{label}; fee {fee}"
+            table.append((outcome, label, net - fee, int(c)))
+    if sum(c for _, _, _, c in table) != draws * n * dn:
+        raise AssertionError("an action's rows do not cover its draws and dealer hands")
+    return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn,
+                               staked=Fraction(int(np.where(taken, stakes, 0).sum()), scale))
 
 
 def _check_bound(s: RussianSettlement, pays: tuple[HandPay, ...], unit: int) -> None:

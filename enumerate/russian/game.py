@@ -7,7 +7,7 @@ situation, how many dealer hands do not qualify, lose, tie and win against P.  W
 add is in :mod:`enumerate.russian.settle` (the one settlement):
 
 * the bet's pay P(F) of the two combinations is a function of the hand's strength (one table,
-  :func:`enumerate.russian.draws.pays_by_strength`);
+  :func:`enumerate.russian.settle.pays_by_strength`);
 * an insurance stake s (the limit or nothing: its EV is linear in s) is settled on the dealer's
   first five cards, so its EV is s times a linear form of the same counts;
 * the bought games need the dealer's whole hand; the rank-set kernel
@@ -42,8 +42,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.rules.variant import Variant
 from enumerate.russian.bought import Purchases, net_scale, pool_multiple, purchases
-from enumerate.russian.draws import pays_by_strength
-from enumerate.russian.settle import STATES, HandPay, RussianSettlement, settlement_refusal
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
 from enumerate.russian.shapes import (
     OptionWorthJSON,
     ReturnRowMeaningJSON,
@@ -204,18 +203,15 @@ class _Game:
             self.values += (int((w * high).sum()) << 32) + int((w * low).sum())
             self.qualifies += int((w * (n - nq[b])).sum())
             self.stakes += int((w * np.where(insured[b], self.stake[which[b]], 0)).sum())
-            for e, event in enumerate(EVENTS):
-                c = np.where(raises[b], 0, n * dn) if event == "fold" else np.where(raises[b], comb[event][b], 0)
-                self.combinations += _bincount((e * len(self.pays) + which[b]) * 2 + insured[b], w * c, self.keys)
+            self.combinations += event_combinations(len(self.pays), which[b], insured[b], raises[b],
+                                                    {k: v[b] for k, v in comb.items()}, w, n * dn)
             columns = (np.ones_like(w), raises[b], insured[b], best[b] == fold,
                        np.where(raises[b], nq[b], 0), np.where(raises[b], bought[b], 0))
             for k, column in enumerate(columns):
                 self.strategy[:, up >> 2, k] += _bincount(category[b], w * column.astype(np.int64), len(Category))
 
     def sums(self) -> GameSums:
-        found = {(e, pay, ins): int(c) for (e, pay, ins), c in
-                 ((divmod(divmod(k, 2)[0], len(self.pays)) + (k % 2,), c) for k, c in enumerate(self.combinations))
-                 if c}
+        found = {key_of(k, len(self.pays)): int(c) for k, c in enumerate(self.combinations) if c}
         return GameSums(self.pays, self.dn, self.scale, found, self.strategy, self.values, self.qualifies,
                         self.stakes, self.chosen)
 
@@ -240,6 +236,25 @@ def _games_sums(counts: CountTable, variants: Sequence[Variant], threads: int, p
         if progress is not None:
             progress(1)
     return [g.sums() for g in games]
+
+
+def event_combinations(n_pays: int, which: np.ndarray, insured: np.ndarray, raises: np.ndarray,
+                       comb: dict[str, np.ndarray], weight: np.ndarray, fold: int) -> np.ndarray:
+    """The combinations of final hands by return-table key (event, pay index, insured), as
+    Python ints (index (event * n_pays + pay) * 2 + insured): ``comb`` the combinations of each
+    event but folding when the hand raises, ``fold`` a folded hand's, each hand weighing
+    ``weight`` (``which``: its pay's index; ``insured``: raised and insured)."""
+    out = np.zeros(len(EVENTS) * n_pays * 2, dtype=object)
+    for e, event in enumerate(EVENTS):
+        c = np.where(raises, 0, fold) if event == "fold" else np.where(raises, comb[event], 0)
+        out += _bincount((e * n_pays + which) * 2 + insured, weight * c, len(out))
+    return out
+
+
+def key_of(index: int, n_pays: int) -> tuple[int, int, int]:
+    """(event, pay index, insured) of an index of :func:`event_combinations`."""
+    rest, insured = divmod(index, 2)
+    return divmod(rest, n_pays) + (insured,)
 
 
 def _bincount(key: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -271,7 +286,7 @@ def _combination_keys(pay: HandPay) -> tuple[str, ...]:
     return (pay.first.key,) + (() if pay.second is None else (pay.second.key,))
 
 
-def _row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool) -> tuple[str, str, Fraction]:
+def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool) -> tuple[str, str, Fraction]:
     """The outcome id, the label and the net result (antes) of a return-table key."""
     stake = s.insurance_stake(pay) if insured else Fraction(0)
     fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
@@ -308,7 +323,7 @@ def return_rows(variant: Variant, sums: GameSums, total: int
     merged: dict[str, tuple[tuple[int, Fraction, int], str, Fraction, int, ReturnRowMeaningJSON]] = {}
     for (e, pay, insured), c in sums.combinations.items():
         hand = sums.pays[pay]
-        outcome, label, net = _row_of(s, EVENTS[e], hand, bool(insured))
+        outcome, label, net = row_of(s, EVENTS[e], hand, bool(insured))
         order = (e, -hand.pay if EVENTS[e] in ("player_wins", "bought_won") else -net, insured)
         if label in merged:
             first, _, known, before, meaning = merged[label]

@@ -29,13 +29,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
+
+import numpy as np
 
 from enumerate.rules.combinations import TwoCombinations, check_hand_size, two_best
 from enumerate.rules.russian import BuyGame, Insurance
 from enumerate.rules.variant import Variant
 from evaluator.errors import StudoddsError
-from evaluator.ranking import Category, category, strength
+from evaluator.ranking import REPRESENTATIVE_BY_STRENGTH, Category, category, strength
 
 #: The weakest pair's strength: a dealer short of a qualifier of a pair or less holds five ranks.
 FIRST_PAIR_STRENGTH = 1277
@@ -140,6 +143,17 @@ class RussianSettlement:
         if self.insurance is not None and self.insurance.dealer_qualifies == "returned_unless_player_wins":
             return -stake if state == "player_wins" else Fraction(0)
         return -stake
+
+
+@lru_cache(maxsize=8)
+def pays_by_strength(s: RussianSettlement) -> tuple[tuple[HandPay, ...], np.ndarray]:
+    """The distinct pays of five-card hands and, per strength 0..7461, the index of its own."""
+    pays: dict[HandPay, int] = {}
+    index = np.zeros(len(REPRESENTATIVE_BY_STRENGTH), dtype=np.int64)
+    for st, cards in enumerate(REPRESENTATIVE_BY_STRENGTH.tolist()):
+        index[st] = pays.setdefault(s.hand_pay(cards), len(pays))
+    index.flags.writeable = False
+    return tuple(pays), index
 
 
 def best_category(cards: Sequence[int]) -> Category:

@@ -12,11 +12,17 @@ the other exact games do (:mod:`enumerate.core.exact_game`): shards of classes, 
 folder that resumes, local threads or a Dask scheduler, the same integers however split -- the
 recipe for the whole game on a cluster is the slice of every situation.
 
-What a slice leaves out: the return table and the variance (they need every draw's outcome rows
-by pay and insurance, which the per-situation engine does not keep), so no element of risk.
+Its return table: each situation's best action is valued a second time keeping its draws'
+outcomes as return-table rows (:func:`enumerate.russian.game.row_of`: the hand's event, its
+combinations, insurance, the fee taken off), each in the units of its kind of action (draws x
+dealer sets x replacement shares); the slice brings the kinds to their least common multiple,
+and the rows' expected result is checked equal to the best actions' EVs.  So its variance and
+element of risk (ante, raise and insurance staked; fees are not wagers) are exact too.
 """
 from __future__ import annotations
 
+import math
+import re
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,6 +31,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 
+from enumerate.analysis.base import ReturnRow, ReturnRowJSON
 from enumerate.core import exact_game
 from enumerate.core.exact_game import ShardedGame, SliceRun
 from enumerate.core.jsonform import exact
@@ -68,17 +75,26 @@ def slice_refusal(variant: Variant) -> str | None:
     return None
 
 
+#: A kind's return-table rows: label -> [outcome, net result less the fee (exact text), combinations].
+Rows = dict[str, list[Any]]
+
+
 @dataclass
 class SliceSums:
     """Exact sums over classes, each weighted by its situations: per kind of best action the
-    situations taking it; the best actions' EVs (fees included) and fees; the shares of the best
-    action's draws that raise and that insure; the strategy chart's counts; per class the best
-    action (a switch mask, or 32 for buying)."""
+    situations taking it, their draws' outcomes as return-table rows (in that kind's units: a
+    situation counts ``denominators[kind]`` combinations -- its draws x dealer sets x replacement
+    shares) and that denominator; the best actions' EVs (fees included), fees and insurance
+    staked; the shares of the best action's draws that raise and that insure; the strategy
+    chart's counts; per class the best action (a switch mask, or 32 for buying)."""
 
     digest: str = ""
     situations: list[int] = field(default_factory=lambda: [0] * len(KINDS))
+    rows: list[Rows] = field(default_factory=lambda: [{} for _ in KINDS])
+    denominators: list[int] = field(default_factory=lambda: [0] * len(KINDS))
     ev: Fraction = Fraction(0)
     fees: Fraction = Fraction(0)
+    staked: Fraction = Fraction(0)
     raised: Fraction = Fraction(0)
     insured: Fraction = Fraction(0)
     chart: dict[str, int] = field(default_factory=dict)
@@ -86,11 +102,26 @@ class SliceSums:
     #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
     seconds: float = 0.0
 
+    def add_rows(self, j: int, rows: Any, denominator: int, weight: int) -> None:
+        """A situation of weight ``weight`` whose best action of kind ``j`` ends in ``rows``."""
+        if self.denominators[j] not in (0, denominator):
+            raise AssertionError("two situations' actions of one kind count their draws differently")
+        self.denominators[j] = denominator
+        for outcome, label, net, c in rows:
+            kept = self.rows[j].setdefault(label, [outcome, str(net), 0])
+            if kept[:2] != [outcome, str(net)]:
+                raise AssertionError(f"return-table row {label!r} holds two net results")
+            kept[2] += weight * c
+
     def add(self, other: "SliceSums") -> None:
         for j in range(len(KINDS)):
             self.situations[j] += other.situations[j]
+            if other.denominators[j]:
+                self.add_rows(j, [(o, label, n, c) for label, (o, n, c) in other.rows[j].items()],
+                              other.denominators[j], 1)
         self.ev += other.ev
         self.fees += other.fees
+        self.staked += other.staked
         self.raised += other.raised
         self.insured += other.insured
         for k, v in other.chart.items():
@@ -99,27 +130,42 @@ class SliceSums:
         self.seconds += other.seconds
 
     def to_json(self) -> dict[str, Any]:
-        return {"digest": self.digest, "situations": self.situations, "ev": str(self.ev), "fees": str(self.fees),
-                "raised": str(self.raised), "insured": str(self.insured), "chart": self.chart,
-                "actions": self.actions, "seconds": self.seconds}
+        return {"digest": self.digest, "situations": self.situations, "rows": self.rows,
+                "denominators": self.denominators, "ev": str(self.ev), "fees": str(self.fees),
+                "staked": str(self.staked), "raised": str(self.raised), "insured": str(self.insured),
+                "chart": self.chart, "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
     def from_json(cls, data: Any, weights: np.ndarray) -> "SliceSums":
         """A stored shard, checked against the classes it must hold (their ``weights``): every
         field well formed and its counts adding up (its actions, situations and chart cover every
-        class, its shares within them); ValueError if not."""
-        seconds = read_fields(data, {"digest", "situations", "ev", "fees", "raised", "insured", "chart", "actions"})
+        class, each kind's rows its situations' combinations, its shares within them); ValueError
+        if not."""
+        seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
+                                     "insured", "chart", "actions"})
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
+        rows, dens = data["rows"], data["denominators"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
             raise ValueError("situations per kind: a list of 7 counts")
+        if not isinstance(dens, list) or len(dens) != len(KINDS) or not isinstance(rows, list) \
+                or len(rows) != len(KINDS) or not all(isinstance(r, dict) for r in rows):
+            raise ValueError("rows and denominators per kind: lists of 7")
+        for kind_rows in rows:
+            for label, row in kind_rows.items():
+                if not isinstance(label, str) or len(label) > 200 or not isinstance(row, list) or len(row) != 3 \
+                        or not isinstance(row[0], str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,199}", row[0]):
+                    raise ValueError("a return-table row is not [outcome, net, combinations]")
+                read_fraction(row[1])
+                read_count(row[2])
         if not isinstance(chart, dict) or not all(isinstance(k, str) and len(k) < 120 for k in chart):
             raise ValueError("the chart is not an object of counts")
         if not isinstance(actions, list) or len(actions) != weights.shape[0]:
             raise ValueError("one best action per class")
         if not isinstance(data["digest"], str):
             raise ValueError("no digest of the classes")
-        s = cls(data["digest"], [read_count(x) for x in sit], read_fraction(data["ev"]), read_fraction(data["fees"]),
-                read_fraction(data["raised"]), read_fraction(data["insured"]),
+        s = cls(data["digest"], [read_count(x) for x in sit], [{k: list(v) for k, v in r.items()} for r in rows],
+                [read_count(x) for x in dens], read_fraction(data["ev"]), read_fraction(data["fees"]),
+                read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
                 {k: read_count(v) for k, v in chart.items()}, [read_count(a) for a in actions], seconds)
         if any(a > BUY for a in s.actions):
             raise ValueError("a best action that is not a switch mask or buying")
@@ -129,8 +175,12 @@ class SliceSums:
             by_kind[action_kind(a)] += w
         if by_kind != s.situations or sum(s.chart.values()) != total:
             raise ValueError("its actions, situations and chart do not add up to its classes")
+        for j in range(len(KINDS)):
+            if sum(c for _, _, c in s.rows[j].values()) != s.situations[j] * s.denominators[j] \
+                    or (s.situations[j] > 0) != (s.denominators[j] > 0):
+                raise ValueError(f"its rows of '{KINDS[j]}' do not cover its situations' combinations")
         if not abs(s.ev) <= 10**9 * total or not 0 <= s.fees <= 10**9 * total \
-                or not 0 <= s.insured <= s.raised <= total:
+                or not 0 <= s.staked <= 10**9 * total or not 0 <= s.insured <= s.raised <= total:
             raise ValueError("an expected value, fee or share out of range")
         return s
 
@@ -138,16 +188,20 @@ class SliceSums:
 def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
                 threads: int = 1) -> SliceSums:
     """Every class of a shard valued exactly (every action, every draw); its best action's EV,
-    fee, shares and chart entry summed with the class's weight."""
+    fee, shares, outcome rows and chart entry summed with the class's weight."""
     start = time.perf_counter()
     s = SliceSums(classes_digest(cards, up, weight))
     for hand, u, w in zip(cards.tolist(), up.tolist(), weight.tolist()):
         best = situation_actions(variant, tuple(hand), u, threads=threads).best
         action = BUY if best.kind == "buy" else sum(1 << hand.index(c) for c in best.discard)
+        counted = situation_actions(variant, tuple(hand), u, threads=threads, actions=[action], rows=True).best
+        assert counted.ev == best.ev and counted.rows is not None
         j = action_kind(action)
         s.situations[j] += w
+        s.add_rows(j, counted.rows, counted.denominator, w)
         s.ev += w * best.ev
         s.fees += w * best.fee
+        s.staked += Fraction(w, best.draws) * counted.staked
         s.raised += Fraction(w * best.raised, best.draws)
         s.insured += Fraction(w * best.insured, best.draws)
         key = chart_cell(tuple(hand), u, j, best.raised > 0)
@@ -192,10 +246,13 @@ class RussianExactJSON(TypedDict):
     raise_share_of_draws: Exact
     insure_share_of_draws: Exact
     action_shares: dict[str, Exact]
+    element_of_risk: Exact
+    average_total_wager_antes: Exact
+    standard_deviation_antes: float
+    return_table: list[ReturnRowJSON]
     strategy: list[DrawStrategyRowJSON]
     core_seconds_per_class: float | None
     whole_game_core_hours: float | None
-    left_out: str
 
 
 @dataclass(frozen=True)
@@ -221,6 +278,42 @@ class RussianSlice:
         per = self.seconds_per_class
         return None if per is None else per * CLASSES / 3600
 
+    def return_rows(self) -> tuple[ReturnRow, ...]:
+        """The slice's return table: the best actions' final outcomes, each row one net result
+        (the fee of its action taken off), over one denominator -- the least common multiple of
+        the kinds' -- so each situation counts as many combinations; checked against the EVs."""
+        s = self.sums
+        kinds = [j for j in range(len(KINDS)) if s.situations[j]]
+        d = math.lcm(*(s.denominators[j] for j in kinds))
+        merged: dict[str, list[Any]] = {}
+        for j in kinds:
+            for label, (outcome, net, c) in s.rows[j].items():
+                kept = merged.setdefault(label, [outcome, Fraction(net), 0])
+                if kept[1] != Fraction(net):
+                    raise AssertionError(f"return-table row {label!r} holds two net results")
+                kept[2] += c * (d // s.denominators[j])
+        total = self.situations * d
+        rows = tuple(ReturnRow(o, label, net, c, Fraction(c, total), net * Fraction(c, total))
+                     for label, (o, net, c) in sorted(merged.items(), key=lambda x: (-x[1][1], x[0])))
+        if sum(r.combinations for r in rows) != total:
+            raise AssertionError("the slice's rows do not cover its combinations")
+        if sum((r.contribution for r in rows), Fraction(0)) != self.expected:
+            raise AssertionError("the slice's return table and its best actions' EVs disagree")
+        return rows
+
+    @property
+    def variance(self) -> Fraction:
+        return sum((r.probability * r.pays * r.pays for r in self.return_rows()), Fraction(0)) - self.expected ** 2
+
+    @property
+    def average_wager(self) -> Fraction:
+        """Ante, raise and insurance staked per hand (fees are not wagers)."""
+        return 1 + self.variant.raise_antes * self.sums.raised / self.situations + self.sums.staked / self.situations
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        return -self.expected / self.average_wager
+
     def to_dict(self) -> RussianExactJSON:
         key = self.slice.key()
         return {"kind": "russian_exact", "variant": self.variant.to_dict(),
@@ -233,10 +326,12 @@ class RussianSlice:
                 "insure_share_of_draws": exact(self.sums.insured / self.situations),
                 "action_shares": {KINDS[j]: exact(Fraction(n, self.situations))
                                   for j, n in enumerate(self.sums.situations) if n},
+                "element_of_risk": exact(self.element_of_risk), "average_total_wager_antes": exact(self.average_wager),
+                "standard_deviation_antes": math.sqrt(self.variance),
+                "return_table": [r.to_dict() for r in self.return_rows()],
                 "strategy": chart_strategy(self.sums.chart),
                 "core_seconds_per_class": self.seconds_per_class,
-                "whole_game_core_hours": self.whole_game_core_hours,
-                "left_out": "the return table, the variance and the element of risk (not kept per draw)"}
+                "whole_game_core_hours": self.whole_game_core_hours}
 
     def text(self) -> str:
         """What ``studodds draws-exact`` prints for a Russian table."""
@@ -246,7 +341,9 @@ class RussianSlice:
                  f"Situations: {self.situations:,} ({self.classes:,} classes up to suits, "
                  f"{self.situations / SITUATIONS:.4%} of the game)",
                  f"Expected result per ante: {float(e):+.6f}  exact {e}  (house edge {float(-e):.6%})",
-                 f"Fees per hand: {float(self.sums.fees / self.situations):.6f} antes",
+                 f"Element of risk (per total wagered: ante, raise, insurance): {float(self.element_of_risk):.6%}; "
+                 f"standard deviation {math.sqrt(self.variance):.6f} antes",
+                 f"Fees per hand: {float(self.sums.fees / self.situations):.6f} antes (not wagers)",
                  f"Draws of the best action that raise: {float(self.sums.raised / self.situations):.4%}; that insure: "
                  f"{float(self.sums.insured / self.situations):.4%}",
                  "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
@@ -254,7 +351,11 @@ class RussianSlice:
         if self.seconds_per_class is not None:
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a class; the whole game "
                          f"({CLASSES:,} classes) would take {self.whole_game_core_hours:,.0f} core-hours this way")
-        lines.append("Not kept: the return table, the variance and the element of risk")
+        rows = self.return_rows()
+        w = max(len(r.event) for r in rows)
+        lines += ["", f"{'outcome':<{w}} {'net':>8} {'probability':>12} {'return':>11}"]
+        lines += [f"{r.event:<{w}} {str(r.pays):>8} {float(r.probability):>12.8f} {float(r.contribution):>11.7f}"
+                  for r in rows]
         return "\n".join(lines)
 
 

@@ -56,5 +56,5 @@ def draws_exact(args: argparse.Namespace) -> int:
     from studodds.reports.draws import exact_text  # lazy: start-up time
     result = api.draws_exact(variant_of(args), up=args.up, hands=args.hands, checkpoint=args.checkpoint,
                              scheduler=args.scheduler, **api_options(args))
-    emit(args, result, exact_text if hasattr(result, "return_rows") else lambda r: r.text())
+    emit(args, result, (lambda r: r.text()) if hasattr(result, "text") else exact_text)
     return 0
