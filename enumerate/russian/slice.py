@@ -12,11 +12,12 @@ the other exact games do (:mod:`enumerate.core.exact_game`): shards of classes, 
 folder that resumes, local threads or a Dask scheduler, the same integers however split -- the
 recipe for the whole game on a cluster is the slice of every situation.
 
-Its return table: each situation's best action is valued a second time keeping its draws'
-outcomes as return-table rows (:func:`enumerate.russian.game.row_of`: the hand's event, its
-combinations, insurance, the fee taken off), each in the units of its kind of action (draws x
-dealer sets x replacement shares); the slice brings the kinds to their least common multiple,
-and the rows' expected result is checked equal to the best actions' EVs.  So its variance and
+Its return table: every action of a situation keeps its draws' outcomes as return-table rows
+(a few percent more time; :func:`enumerate.russian.game.row_of`: the hand's event, its
+combinations, insurance, the fee taken off), and the best action's are summed, each in the units
+of its kind of action (draws x dealer sets x replacement shares); the slice brings the kinds to
+their least common multiple, and the rows' expected result is checked equal to the best
+actions' EVs.  So its variance and
 element of risk (ante, raise and insurance staked; fees are not wagers) are exact too.
 """
 from __future__ import annotations
@@ -192,16 +193,15 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
     start = time.perf_counter()
     s = SliceSums(classes_digest(cards, up, weight))
     for hand, u, w in zip(cards.tolist(), up.tolist(), weight.tolist()):
-        best = situation_actions(variant, tuple(hand), u, threads=threads).best
+        best = situation_actions(variant, tuple(hand), u, threads=threads, rows=True).best
         action = BUY if best.kind == "buy" else sum(1 << hand.index(c) for c in best.discard)
-        counted = situation_actions(variant, tuple(hand), u, threads=threads, actions=[action], rows=True).best
-        assert counted.ev == best.ev and counted.rows is not None
+        assert best.rows is not None
         j = action_kind(action)
         s.situations[j] += w
-        s.add_rows(j, counted.rows, counted.denominator, w)
+        s.add_rows(j, best.rows, best.denominator, w)
         s.ev += w * best.ev
         s.fees += w * best.fee
-        s.staked += Fraction(w, best.draws) * counted.staked
+        s.staked += Fraction(w, best.draws) * best.staked
         s.raised += Fraction(w * best.raised, best.draws)
         s.insured += Fraction(w * best.insured, best.draws)
         key = chart_cell(tuple(hand), u, j, best.raised > 0)
