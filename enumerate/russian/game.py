@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, cast
 
 import numpy as np
 
 from enumerate.analysis.base import Analysis, ReturnRow, check_table
+from enumerate.analysis.strategies import StrategyChart
 from enumerate.core.engine import COMPLETIONS, CountTable
 from enumerate.core.exact_game import rules_text
 from enumerate.core.jsonform import exact
@@ -381,6 +382,8 @@ class RussianFigures:
     strategy: tuple[RussianStrategyRowJSON, ...]
     worth: tuple[OptionWorth, ...]
     rows: tuple[ReturnRowMeaningJSON, ...]   # what each return-table row is
+    #: the raise decisions by player strength and up-card rank (strategy.md's chart; not in the JSON)
+    chart: StrategyChart | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> RussianFiguresJSON:
         return {"raise_share": exact(self.raise_share), "insure_share": exact(self.insure_share),
@@ -468,8 +471,21 @@ def analyze_russian(counts: CountTable, variant: Variant, threads: int = 1,
                                   other.house_edge - a.house_edge))
     figures = RussianFigures(shares["raise_share"], shares["insure_share"], shares["insured_of_raised"],
                              shares["bought_of_no_qualify"], shares["fees_per_hand"], shares["insurance_per_hand"],
-                             sums.dn, _strategy_rows(sums.strategy), tuple(worths), shares["rows"])
+                             sums.dn, _strategy_rows(sums.strategy), tuple(worths), shares["rows"],
+                             raise_chart(counts, sums.raises))
     return a, figures, sums.raises
+
+
+def raise_chart(counts: CountTable, raises: np.ndarray) -> StrategyChart:
+    """The raise decisions of every situation, weighted, by player strength and up-card rank."""
+    raised = np.zeros((len(CATEGORY_BY_STRENGTH), 13), dtype=np.int64)
+    total = np.zeros_like(raised)
+    strength = np.broadcast_to(counts.strength.astype(np.int64)[:, None], counts.up.shape)
+    weight = np.broadcast_to(counts.weight.astype(np.int64)[:, None], counts.up.shape)
+    up_rank = counts.up.astype(np.int64) >> 2
+    np.add.at(total, (strength, up_rank), weight)
+    np.add.at(raised, (strength, up_rank), weight * raises)
+    return StrategyChart(raised, total)
 
 
 def _options(variant: Variant) -> list[str]:

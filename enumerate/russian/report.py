@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
+from enumerate.analysis.strategy_text import raise_chart_markdown
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -108,12 +109,18 @@ def charts(a: Any) -> list[str]:
 
 
 def strategy_markdown(a: Any) -> str:
-    """strategy.md of a Russian Poker table."""
+    """strategy.md of a Russian Poker table: the raise decisions in words and by rank pattern
+    (as the plain game's), then how often each option is taken by hand category and up-card rank."""
     lines = [f"# Optimal strategy: {a.variant.name}", "", *option_lines(a.variant), "",
-             "Raise iff EV(raise) > -1 ante; insure iff the stake's EV is positive; buy the game against a dealer "
-             "hand that does not qualify iff that is worth more than the ante's pay. The charts give how often each "
-             "is done in each cell (the hands of a category differ by their ranks and suits); every cell: "
-             "strategy.csv.", "", *charts(a), ""]
+             "Raise iff EV(raise) > -1 ante, EV(raise) counting the insurance when it pays and every purchase of "
+             "the game that pays; insure iff the stake's EV is positive; buy the game against a dealer hand that "
+             "does not qualify iff that is worth more than the ante's pay.", ""]
+    if a.russian.chart is not None:
+        lines += ["## Raise or fold", "", raise_chart_markdown(a.russian.chart).replace(
+            "Exact, derived from the engine's counts: raise iff EV(raise) > EV(fold) = -1 ante.\n\n", "")
+            .replace("\n## ", "\n### ")]
+    lines += ["## How often each option is taken", "",
+              "The hands of a category differ by their ranks and suits; every cell: strategy.csv.", "", *charts(a), ""]
     return "\n".join(lines)
 
 

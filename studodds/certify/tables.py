@@ -19,6 +19,7 @@ from enumerate.analysis.base import Analysis
 from enumerate.analysis.certification import CertificationFigures
 from enumerate.analysis.distribution import DEFAULT_HANDS
 from enumerate.analysis.strategies import StrategiesJSON, StrategyComparison
+from enumerate.analysis.strategy_text import strategy_csv, strategy_markdown
 from enumerate.boxes.seen_game import SEEN_HAND as SEEN_HAND_GAME
 from enumerate.boxes.seen_game import CollusionExactJSON
 from enumerate.core import exact_game
@@ -40,7 +41,6 @@ from studodds.reports import pdf, xlsx
 from studodds.reports.html import report_html
 from studodds.reports.markdown import report_md
 from studodds.reports.protection import protection_markdown
-from studodds.reports.strategy import strategy_csv, strategy_markdown
 
 FILES = ("summary.json", "return_table.csv", "strategy.md", "strategy.csv", "report.md", "report.html", "variant.toml")
 #: Written beside FILES by ``batch --protection`` (and then checked like them).

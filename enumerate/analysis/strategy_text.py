@@ -1,6 +1,7 @@
 """The optimal strategy in readable form: ``strategy.md`` (always raise / always fold, and a
 raise/fold chart by the player's ranks against the up card's rank where it depends) and
-``strategy.csv`` (the exact share of situations raised in every cell)."""
+``strategy.csv`` (the exact share of situations raised in every cell) -- of the plain game, and
+the raise chart of every kind whose final hand is the dealt one (Russian Poker without draws)."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -34,7 +35,12 @@ def _rendered(kind: str, chart: StrategyChart, make: Callable[[StrategyChart], s
 def strategy_markdown(chart: StrategyChart, variant: Variant) -> str:
     """The readable strategy; the body is rendered once per distinct chart (a batch of
     paytables often shares one optimal strategy)."""
-    return f"# Optimal strategy: {variant.name}\n\n" + _rendered("md", chart, _strategy_markdown_body)
+    return f"# Optimal strategy: {variant.name}\n\n" + raise_chart_markdown(chart)
+
+
+def raise_chart_markdown(chart: StrategyChart) -> str:
+    """The raise decisions of ``chart`` in words and by rank pattern (rendered once per chart)."""
+    return _rendered("md", chart, _strategy_markdown_body)
 
 
 def _strategy_markdown_body(chart: StrategyChart) -> str:
