@@ -32,7 +32,9 @@ def register(sub: Any) -> None:
                                    "The slice's house edge, element of risk, standard deviation, return table with "
                                    "the fees, how often each action is best and the strategy by hand group; the "
                                    "measured cost of the whole game.  Shards of 32 classes; --checkpoint FOLDER "
-                                   "resumes; --scheduler runs the shards on Dask with the same result.")
+                                   "resumes; --scheduler runs the shards on Dask with the same result.  On a Russian "
+                                   "Poker table with draws, every situation class valued with its insurance and "
+                                   "purchases of the game too (shards of 8 classes).")
     variant_argument(p)
     p.add_argument("--up", metavar="RANKS", help="up-card ranks, e.g. 2-6,A (default: all)")
     p.add_argument("--hands", metavar="CATEGORIES",
