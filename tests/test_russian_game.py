@@ -14,7 +14,7 @@ from enumerate.analysis.base import analyze
 from enumerate.core.engine import COMPLETIONS
 from enumerate.game import kinds
 from enumerate.russian.final_hand import final_hand_value
-from enumerate.russian.game import EVENTS, analysis_of, game_sums, return_rows, without
+from enumerate.russian.game import EVENTS, analysis_of, game_sums, raise_chart, return_rows, without
 from enumerate.russian.settle import RussianSettlement
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category
@@ -82,6 +82,9 @@ def test_a_sampled_row_is_its_situations(us_counts):
     assert Fraction(sums.values, sums.scale * sums.dn * COMPLETIONS) == values
     rows, expected, second, _ = return_rows(v, sums, sums.situations * COMPLETIONS * sums.dn)
     assert expected == values / sums.situations
+    chart = raise_chart(us_counts, sums.raises)                    # strategy.md's chart: the same raises
+    assert chart.total.sum() == us_counts.n_situations and chart.raised.sum() == strategy[..., 1].sum()
+    assert chart.raised[int(us_counts.strength[row])].sum() == strategy[..., 1].sum()
     assert sum(r.probability for r in rows) == 1 and len({r.outcome for r in rows}) == len(rows)
 
 
