@@ -23,7 +23,7 @@ in units of 1 / scale antes, by exact integer comparison; its combinations then 
 keyed by (event, final hand's pay, insured), each row one net result.  The expected result and
 its second moment are sums over the rows; the expected result is checked equal to the sum of
 the situations' values on every run.  What each option is worth is the same game with the
-option taken away (:func:`option_worth`).
+option taken away (:func:`analyze_russian`, in the same pass over the situations).
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ BLOCK = 8192
 #: Core-seconds of one whole game with the bought game (docs/speed.md: the table alone 30 CPU s on
 #: 2 threads): what a count is projected from before it starts, never a figure of it.
 CORE_SECONDS = 30.0
-#: The options of Russian Poker a table may offer, by the variant's field (what :func:`option_worth` takes away).
+#: The options of Russian Poker a table may offer, by the variant's field (what :func:`analyze_russian` takes away).
 OPTIONS = {"two_combinations": "two combinations paid", "insurance": "insurance",
            "buy_game": "buying the game", "ante_no_qualify_with": "the ante's pay by hand (dealer short)"}
 

@@ -5,7 +5,8 @@ A table with ``[two_combinations]``, ``[insurance]``, ``[buy_game]`` or the ante
 dealer's whole hand (the bought game) and on pays beyond the category (two combinations), so none
 of the plain game's or the draws' analyses apply.  One hand's decisions are
 :mod:`enumerate.russian.hand`, valued by :mod:`enumerate.russian.final_hand`; the whole game of a
-table without draws is :mod:`enumerate.russian.game` (a table with draws: one hand only, for now).
+table without draws is :mod:`enumerate.russian.game`; of a table with draws, exact slices
+(:mod:`enumerate.russian.slice`, ``draws-exact``) until its rank-pattern kernel exists.
 """
 from __future__ import annotations
 
