@@ -62,19 +62,6 @@ def worth_rows(a: Any) -> list[list[str]]:
     return rows
 
 
-def by_category(strategy: Sequence[Mapping[str, Any]]) -> list[list[str]]:
-    """[hand category, situations, raised, insured, bought] summed over the up-card ranks."""
-    sums: dict[str, list[Fraction]] = {}
-    for e in strategy:
-        n = e["situations"]
-        s = sums.setdefault(e["hand_group"], [Fraction(0)] * 3 + [Fraction(0)])
-        s[0] += n
-        s[1] += _share(e["raise_share"]) * n
-        s[2] += _share(e["insure_share"]) * n
-    return [[group, f"{int(n):,}", _percent(raised / n), _percent(insured / n)]
-            for group, (n, raised, insured, _) in sums.items()]
-
-
 def chart_rows(strategy: Sequence[Mapping[str, Any]], column: str) -> list[list[str]]:
     """[hand category, cell per up rank A..2]: the share ``column`` of each cell, in percent
     (blank: no situation)."""
