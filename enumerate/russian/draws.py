@@ -30,9 +30,9 @@ import numpy as np
 from enumerate.draws.actions import BUY, action_label
 from enumerate.draws.hand import allowed_actions, draw_outcomes
 from enumerate.rules.variant import Variant
-from enumerate.russian.bought import net_scale, purchases
-from enumerate.russian.game import EVENTS, event_combinations, key_of, row_of
-from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength
+from enumerate.russian.bought import purchases
+from enumerate.russian.game import EVENTS, IntegerNets, event_columns, event_combinations, key_of, row_of
+from enumerate.russian.settle import HandPay, RussianSettlement, pays_by_strength
 from evaluator.errors import StudoddsError
 from evaluator.ranking import colex_indices
 
@@ -143,7 +143,8 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     lose = n - nq - win - tie
     drawn = unseen[subsets]
     pays, which = _final_pays(s, hand, action, drawn, strengths)
-    scale = net_scale(s, pays)
+    integer = IntegerNets.of(s, pays)
+    scale = integer.scale
     draws = len(subsets)
     dn, gains, bought = 1, np.zeros(draws, dtype=np.int64), np.zeros(draws, dtype=np.int64)
     ends = np.zeros((draws, 4), dtype=np.int64)
@@ -154,28 +155,17 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
         p = purchases(s, variant.qualifier.threshold, strengths, pays, which, masks, up, threads)
         dn, gains, bought, ends = p.unit // scale, p.gains, p.bought, p.outcomes
     states = (nq, win, tie, lose)
-    _check_bound(s, pays, scale * dn * n)
-    raised_value = sum((np.array([int(s.net(x, st) * scale) for x in pays], dtype=np.int64)[which] * c
-                        for st, c in zip(STATES, states)), np.zeros(draws, dtype=np.int64)) * dn + gains
-    stakes = np.array([int(s.insurance_stake(x) * scale) for x in pays], dtype=np.int64)[which]
-    insured = sum((int(s.insurance_net(Fraction(1), st)) * c for st, c in zip(STATES, states)),
-                  np.zeros(draws, dtype=np.int64)) * stakes * dn
-    insured = np.maximum(insured, 0)
-    fold = -scale * dn * n
-    raises = np.ones(draws, dtype=bool) if forced else raised_value + insured > fold
-    values = np.where(raises, raised_value + insured, fold)
-    ev = Fraction(_big_sum(values), scale * dn * n * draws) - fee
+    integer.check_bound(dn * n, "the draws")
+    best, fold, raises, taken = integer.decide(which, states, n, dn, gains, forced)
+    ev = Fraction(_big_sum(np.where(raises, best, fold)), scale * dn * n * draws) - fee
     discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
     kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"
-    taken = raises & (insured > 0)
     out = RussianAction(kind, discard, fee, draws, n, ev, int(raises.sum()), int(taken.sum()),
                         int(bought[raises].sum()), forced)
     if not rows:
         return out
-    comb = {"player_wins": win * dn, "dealer_does_not_qualify": (nq - bought) * dn, "push": tie * dn,
-            "dealer_wins": lose * dn, "bought_won": ends[:, 0], "bought_push": ends[:, 1],
-            "bought_lost": ends[:, 2], "bought_short": ends[:, 3]}
-    found = event_combinations(len(pays), which, taken, raises, comb, np.ones(draws, dtype=np.int64), n * dn)
+    found = event_combinations(len(pays), which, taken, raises, event_columns(states, bought, ends, dn),
+                               np.ones(draws, dtype=np.int64), n * dn)
     table = []
     for index, c in enumerate(found):
         if c:
@@ -187,11 +177,4 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     if sum(c for _, _, _, c in table) != draws * n * dn:
         raise AssertionError("an action's rows do not cover its draws and dealer hands")
     return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn,
-                               staked=Fraction(int(np.where(taken, stakes, 0).sum()), scale))
-
-
-def _check_bound(s: RussianSettlement, pays: tuple[HandPay, ...], unit: int) -> None:
-    """Refuse pays so large that a draw's value could leave 62 bits."""
-    top = max([abs(s.net(p, st)) for p in pays for st in STATES] + [abs(s.insurance_stake(p)) for p in pays])
-    if 4 * (top + 1) * unit >= 2**62:
-        raise StudoddsError("pays too large for exact 64-bit values of the draws")
+                               staked=Fraction(int(np.where(taken, integer.stake[which], 0).sum()), scale))

@@ -105,6 +105,55 @@ class GameSums:
         return int(self.strategy[..., 0].sum())
 
 
+@dataclass(frozen=True)
+class IntegerNets:
+    """A settlement's nets for some pays in integers, units of 1 / ``scale`` antes: per state and
+    pay (``nets``), the insurance stake per pay and what a unit stake nets per state -- what both
+    the whole game and one situation's draws value their final hands with (:meth:`decide`)."""
+
+    scale: int
+    nets: dict[str, np.ndarray]
+    stake: np.ndarray
+    ins_sign: tuple[int, ...]
+
+    @classmethod
+    def of(cls, s: RussianSettlement, pays: Sequence[HandPay]) -> "IntegerNets":
+        scale = net_scale(s, pays)
+        return cls(scale, {st: np.array([int(s.net(p, st) * scale) for p in pays], dtype=np.int64) for st in STATES},
+                   np.array([int(s.insurance_stake(p) * scale) for p in pays], dtype=np.int64),
+                   tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES))
+
+    def check_bound(self, unit: int, what: str) -> None:
+        """Refuse pays so large that a final hand's value (nets times ``unit`` combinations:
+        dealer hands x replacement shares) could leave 62 bits."""
+        top = max(int(np.abs(a).max(initial=0)) for a in (*self.nets.values(), self.stake))
+        if 4 * (top + self.scale) * unit >= 2**62:
+            raise StudoddsError(f"pays too large for exact 64-bit values of {what}")
+
+    def decide(self, which: np.ndarray, states: Sequence[np.ndarray], n: int, dn: int, gains: np.ndarray,
+               forced: bool = False) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+        """Per final hand (pay index ``which``, dealer counts ``states`` in the order of STATES,
+        over ``n`` dealer hands of ``dn`` combinations each, ``gains`` what its purchases add):
+        (what raising is worth, insured when that pays; what folding is worth; whether it raises,
+        or always when ``forced``; whether it raises and insures), in units of 1 / scale antes."""
+        zeros = np.zeros(len(which), dtype=np.int64)
+        raised = sum((self.nets[st][which] * c for st, c in zip(STATES, states)), zeros) * dn + gains
+        insurance = sum((sign * c for sign, c in zip(self.ins_sign, states)), zeros) * self.stake[which] * dn
+        best = raised + np.maximum(insurance, 0)
+        fold = -self.scale * dn * n
+        raises = np.ones(len(which), dtype=bool) if forced else best > fold
+        return best, fold, raises, raises & (insurance > 0)
+
+
+def event_columns(states: Sequence[np.ndarray], bought: np.ndarray, ends: np.ndarray, dn: int) -> dict[str, np.ndarray]:
+    """Per final hand, the combinations of each event but folding when it raises (dealer hands
+    of ``dn`` combinations; a bought game's by how it ends, ``ends``: won, pushed, lost, short)."""
+    nq, win, tie, lose = states
+    return {"player_wins": win * dn, "dealer_does_not_qualify": (nq - bought) * dn, "push": tie * dn,
+            "dealer_wins": lose * dn, "bought_won": ends[:, 0], "bought_push": ends[:, 1],
+            "bought_lost": ends[:, 2], "bought_short": ends[:, 3]}
+
+
 def _blocks(n: int) -> Iterator[slice]:
     for start in range(0, n, BLOCK):
         yield slice(start, min(n, start + BLOCK))
@@ -151,12 +200,10 @@ class _Game:
             raise StudoddsError(f"variant {variant.name!r}: {whole_game_refusal(variant)}")
         self.variant = variant
         self.pays, self.index = pays_by_strength(s)
-        self.scale = net_scale(s, self.pays)
+        self.integer = IntegerNets.of(s, self.pays)
+        self.scale = self.integer.scale
         self.dn = pool_multiple(46, s.buy_game.same_rank == "replaced_again") if s.buy_game is not None else 1
-        self.nets = {st: np.array([int(s.net(p, st) * self.scale) for p in self.pays], dtype=np.int64) for st in STATES}
-        self.stake = np.array([int(s.insurance_stake(p) * self.scale) for p in self.pays], dtype=np.int64)
-        self.ins_sign = [int(s.insurance_net(Fraction(1), st)) for st in STATES]
-        _check_bound(self.nets, self.stake, self.dn * COMPLETIONS)
+        self.integer.check_bound(self.dn * COMPLETIONS, "the whole game")
         self.keys = len(EVENTS) * len(self.pays) * 2
         self.combinations = np.zeros(self.keys, dtype=object)
         self.strategy = np.zeros((len(Category), 13, len(STRATEGY)), dtype=object)
@@ -185,25 +232,17 @@ class _Game:
         if p is not None:
             assert p.dn == dn and p.unit == self.scale * dn
         states = (nq, win, tie, lose)
-        raised = sum((self.nets[st][which] * c for st, c in zip(STATES, states)), zeros) * dn + gains
-        insurance = sum((sign * c for sign, c in zip(self.ins_sign, states)), zeros) * self.stake[which] * dn
-        insured = insurance > 0
-        best = raised + np.where(insured, insurance, 0)
-        fold = -self.scale * dn * n
-        raises = best > fold
+        best, fold, raises, insured = self.integer.decide(which, states, n, dn, gains)
         self.chosen[r, col] = raises
         value = np.where(raises, best, fold)
-        comb = {"player_wins": win * dn, "dealer_does_not_qualify": (nq - bought) * dn, "push": tie * dn,
-                "dealer_wins": lose * dn, "bought_won": ends[:, 0], "bought_push": ends[:, 1],
-                "bought_lost": ends[:, 2], "bought_short": ends[:, 3]}
+        comb = event_columns(states, bought, ends, dn)
         category = CATEGORY_BY_STRENGTH[counts.strength[r]].astype(np.int64)
-        insured &= raises
         for b in _blocks(len(r)):
             w = weight[b]
             high, low = np.divmod(value[b], 1 << 32)        # w * value may leave 64 bits
             self.values += (int((w * high).sum()) << 32) + int((w * low).sum())
             self.qualifies += int((w * (n - nq[b])).sum())
-            self.stakes += int((w * np.where(insured[b], self.stake[which[b]], 0)).sum())
+            self.stakes += int((w * np.where(insured[b], self.integer.stake[which[b]], 0)).sum())
             self.combinations += event_combinations(len(self.pays), which[b], insured[b], raises[b],
                                                     {k: v[b] for k, v in comb.items()}, w, n * dn)
             columns = (np.ones_like(w), raises[b], insured[b], best[b] == fold,
@@ -263,14 +302,6 @@ def _bincount(key: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, key, weights)
     return out.astype(object)
-
-
-def _check_bound(nets: dict[str, np.ndarray], stake: np.ndarray, unit: int) -> None:
-    """Refuse pays so large that a situation's value (nets in units of 1 / scale antes, times
-    ``unit`` combinations) could leave 62 bits."""
-    top = max(int(np.abs(a).max(initial=0)) for a in (*nets.values(), stake))
-    if 4 * (top + 1) * unit >= 2**62:
-        raise StudoddsError("pays too large for exact 64-bit values of the whole game")
 
 
 def _slug(text: str) -> str:
