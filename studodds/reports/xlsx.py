@@ -157,36 +157,25 @@ def _terms_formula(terms: Sequence[tuple[Fraction, tuple[str, ...]]], net: Fract
 
 
 def _net_formula(outcome: str, net: Fraction, pays: dict[str, tuple[Fraction, str]]) -> str | None:
-    """The net result of a return-table row as a formula over the Paytable inputs, when the rule
-    it encodes gives the exact net (a capped payout does not: that row keeps its number)."""
+    """The net result of a plain return-table row as a formula over the Paytable inputs, when the
+    rule it encodes gives the exact net (a capped payout does not: that row keeps its number)."""
     base, _, bonus_of = outcome.partition("_bonus_")
-    terms: list[tuple[int, str]] = []                   # (sign, input name); constants below
-    const = Fraction(0)
+    one = Fraction(1)
+    terms: list[tuple[Fraction, tuple[str, ...]]] = []
     if base.startswith("player_wins_") and f"pay_{base[len('player_wins_'):]}" in pays:
         cat = base[len("player_wins_"):]
-        terms = [(1, "ante_win"), (1, f"bonus_{cat}"), (1, "raise*pay")]
+        terms = [(one, ("ante_win",)), (one, (f"bonus_{cat}",)), (one, ("raise", f"pay_{cat}"))]
     elif base == "dealer_does_not_qualify":
-        terms = [(1, "ante_nq")]
+        terms = [(one, ("ante_nq",))]
     elif base == "dealer_wins":
-        terms, const = [(-1, "raise")], Fraction(-1)
+        terms = [(-one, ()), (-one, ("raise",))]
     elif base == "fold":
-        const = Fraction(-1)
+        terms = [(-one, ())]
     elif base != "push":
         return None
     if bonus_of:
-        terms.append((1, f"bonus_{bonus_of}"))
-    value, parts = const, [str(const)] if const else []
-    for sign, name in terms:
-        if name == "raise*pay":
-            cat = base[len("player_wins_"):]
-            value += pays["raise"][0] * pays[f"pay_{cat}"][0]
-            parts.append(f"{pays['raise'][1]}*{pays[f'pay_{cat}'][1]}")
-        else:
-            value += sign * pays[name][0]
-            parts.append(("-" if sign < 0 else "") + pays[name][1])
-    if value != net:
-        return None
-    return "=" + "+".join(parts).replace("+-", "-") if parts else "=0"
+        terms.append((one, (f"bonus_{bonus_of}",)))
+    return _terms_formula(terms, net, pays)
 
 
 #: Figures shown as percentages; the others are plain decimals (total loss and combinations: integers).
