@@ -3,6 +3,8 @@ ways of counting a slice of the game (:mod:`enumerate.draws.exact`, class by cla
 :mod:`enumerate.draws.switch_ranks`, by rank patterns)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from enumerate.draws import _hand
 from evaluator.cards import RANKS, format_card
 
@@ -16,6 +18,20 @@ BUY = _hand.BUY
 def action_kind(action: int) -> int:
     """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
     return BUY_KIND if action == BUY else bin(action).count("1")
+
+
+def check_best_actions(actions: Sequence[int], weights: Sequence[int], situations: Sequence[int],
+                       chart: Mapping[str, int]) -> None:
+    """A stored slice shard's best actions, one per class of weights ``weights``: ValueError unless
+    each is a switch mask or buying and they, the situations per kind and the chart's counts all
+    cover the classes' situations."""
+    if any(a > BUY for a in actions):
+        raise ValueError("a best action that is not a switch mask or buying")
+    by_kind = [0] * len(KINDS)
+    for a, w in zip(actions, weights):
+        by_kind[action_kind(a)] += w
+    if by_kind != list(situations) or sum(chart.values()) != sum(weights):
+        raise ValueError("its actions, situations and chart do not add up to its classes")
 
 
 def cards_drawn(kind: int) -> int:

@@ -68,7 +68,7 @@ from enumerate.core.slices import (
 )
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
-from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key
+from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key, check_best_actions
 from enumerate.draws.game import DrawFigures, group_strengths, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
@@ -171,18 +171,12 @@ class ShardSums:
         s = cls(data["digest"], [read_count(x) for x in sit], [[[read_count(x) for x in r] for r in o] for o in out],
                 read_fraction(data["ev"]), read_fraction(data["raised"]), {k: read_count(v) for k, v in chart.items()},
                 [read_count(a) for a in actions], keep if ranks else None, seconds)
-        if any(a > BUY or (a != BUY and a > 31) for a in s.actions):
-            raise ValueError("a best action that is not a switch mask or buying")
         total = int(weights.sum())
         if ranks:
             if sum(s.situations) != total or sum(s.chart.values()) != total:
                 raise ValueError("its situations and chart do not add up to its groups' situations")
         else:
-            by_kind = [0] * len(KINDS)
-            for a, w in zip(s.actions, weights.tolist()):
-                by_kind[action_kind(a)] += w
-            if by_kind != s.situations or sum(s.chart.values()) != total:
-                raise ValueError("its actions, situations and chart do not add up to its classes")
+            check_best_actions(s.actions, weights.tolist(), s.situations, s.chart)
         for j in range(len(KINDS)):
             combos = sum(r[NQ] + r[WIN] + r[TIE] + r[LOSE] + r[FOLDED] for r in s.outcomes[j])
             if combos != s.situations[j] * kind_denominator(j):

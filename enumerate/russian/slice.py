@@ -47,7 +47,7 @@ from enumerate.core.slices import (
     read_fields,
     read_fraction,
 )
-from enumerate.draws.actions import BUY, KINDS, action_kind
+from enumerate.draws.actions import BUY, KINDS, action_kind, check_best_actions
 from enumerate.draws.exact import chart_cell, chart_strategy
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
@@ -168,14 +168,8 @@ class SliceSums:
                 [read_count(x) for x in dens], read_fraction(data["ev"]), read_fraction(data["fees"]),
                 read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
                 {k: read_count(v) for k, v in chart.items()}, [read_count(a) for a in actions], seconds)
-        if any(a > BUY for a in s.actions):
-            raise ValueError("a best action that is not a switch mask or buying")
         total = int(weights.sum())
-        by_kind = [0] * len(KINDS)
-        for a, w in zip(s.actions, weights.tolist()):
-            by_kind[action_kind(a)] += w
-        if by_kind != s.situations or sum(s.chart.values()) != total:
-            raise ValueError("its actions, situations and chart do not add up to its classes")
+        check_best_actions(s.actions, weights.tolist(), s.situations, s.chart)
         for j in range(len(KINDS)):
             if sum(c for _, _, c in s.rows[j].values()) != s.situations[j] * s.denominators[j] \
                     or (s.situations[j] > 0) != (s.denominators[j] > 0):
