@@ -212,10 +212,9 @@ class _Game:
 
     @property
     def purchase_key(self) -> tuple[str, int] | None:
-        """What the purchases depend on (the rules but insurance, and the unit of the nets), or None: no purchases."""
-        if self.s.buy_game is None:
-            return None
-        return rules_text(replace(self.variant, insurance=None)), self.scale
+        """What the purchases depend on (:func:`_purchase_rules`, and the unit of the nets), or None: no purchases."""
+        rules = _purchase_rules(self.variant)
+        return None if rules is None else (rules, self.scale)
 
     def add(self, up: int, r: np.ndarray, col: np.ndarray, counts: CountTable,
             p: Purchases | None) -> None:
@@ -490,7 +489,7 @@ def analyze_russian(counts: CountTable, variant: Variant, threads: int = 1,
     situation's raise decision; with ``worth``, the same game without each option the table
     offers, and without all of them (52 progress steps a game)."""
     options = _options(variant) if worth else []
-    tables = [variant] + [without(variant, o) for o in options]
+    tables = _tables(variant, options)
     every = games_sums(counts, tables, threads, None if progress is None else lambda k: progress(k * len(tables)))
     sums = every[0]
     a, shares = analysis_of(variant, sums)
@@ -525,6 +524,17 @@ def _options(variant: Variant) -> list[str]:
     return names + (["all"] if len(names) > 1 else [])
 
 
+def _tables(variant: Variant, options: list[str]) -> list[Variant]:
+    """The table, then the same table without each of ``options`` (keys of :data:`OPTIONS`, or "all")."""
+    return [variant] + [without(variant, o) for o in options]
+
+
+def _purchase_rules(variant: Variant) -> str | None:
+    """What a table's purchases depend on besides the unit of its nets: its rules but insurance
+    (insurance is settled on the dealer's first five cards), or None: no purchases."""
+    return None if variant.buy_game is None else rules_text(replace(variant, insurance=None))
+
+
 def games(variant: Variant) -> int:
     """How many whole games :func:`analyze_russian` counts (the table, and it without each option)."""
     return 1 + len(_options(variant))
@@ -533,5 +543,4 @@ def games(variant: Variant) -> int:
 def purchase_passes(variant: Variant) -> int:
     """How many of those games count bought games of their own (the costly part: tables that
     differ only by insurance share them), at least one."""
-    tables = [variant] + [without(variant, o) for o in _options(variant)]
-    return max(1, len({rules_text(replace(v, insurance=None)) for v in tables if v.buy_game is not None}))
+    return max(1, len({_purchase_rules(v) for v in _tables(variant, _options(variant))} - {None}))
