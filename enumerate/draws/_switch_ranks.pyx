@@ -33,18 +33,22 @@ situation as above.
 
 A draw's value is :mod:`enumerate.draws.hand`'s: raise (the linear form less n * (c_tie -
 bonus)) or fold (-scale * n), the better one, or the raise when switching five forces it; n =
-C(46 - k, 4).  A situation's action is worth the sum over its draws, exact in units of
+C(46 - k, 4).  The linear form is the kernel's rule, per *class* of final hand: the plain game's
+classes are the categories, Russian Poker's the pays of its two combinations (a six bought paid
+by all six cards), each with the coefficients of the dealer's counts in the raise's value and in
+an insurance's, which is taken when it pays.  A situation's action is worth the sum over its draws, exact in units of
 1 / (scale * n * C(46, k)) antes, less the fee; its best action (keep, then fewer cards, then the
 masks' order over the sorted hand, then buying) is compared exactly in 128-bit integers.  Per group
 the kernel sums, weighted, per kind of best action (keep, switch 1..5, buy): situations, value, raised draws and
-the outcomes by final category (the columns of enumerate.draws.hand.OUTCOME_STATS), and the value
+the outcomes by class of final hand (the columns of enumerate.draws.hand.OUTCOME_STATS; an insured
+raise under its class + the number of classes), and the value
 of keeping in every situation (the normal game's, a check); per situation the best mask and
 whether keeping raises.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 from cython.parallel cimport prange
-from evaluator._eval cimport binom_table, category_table, key_tables
+from evaluator._eval cimport binom_table, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
 from enumerate.core._combinatorics cimport choose, popcount5, popcount32
@@ -59,18 +63,29 @@ OPENMP = bool(STUDODDS_OPENMP_COMPILED)
 #: True for the debug build (bounds and initialisation checks on).
 DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
-DEF NF = 82             # per action: value, raised draws, outcomes (10 categories x 8)
 DEF NA = 33             # actions per situation: the 32 switch masks, then buying (BUYA)
 DEF BUYA = 32           # the action "buy a sixth card"
-DEF KF = 83             # per kind of best action: situations, value, raised draws, outcomes
-DEF GF = 582            # a group's sums: 7 kinds (keep, switch 1..5, buy) x KF, then the value of keeping
+DEF MAXNF = 1026        # per action at most: value, raised draws, outcomes (128 classes x 8)
 DEF UNSEEN = 46
-#: Fields of a group's sums (7 kinds x 83, then the value of keeping).
-GROUP_FIELDS = GF
 #: The best action "buy a sixth card" (after the switch masks 0..31).
 BUY_ACTION = BUYA
-#: Fields per kind: situations, value, raised draws, then the outcomes (10 x 8).
-KIND_FIELDS = KF
+#: Outcome statistics per class of final hand (OUTCOME_STATS of enumerate.draws.hand).
+CLASS_STATS = 8
+#: The multisets of six ranks: a six bought is classed by its colex rank among them, without a flush.
+SIX_PATTERNS = 18564
+#: The most classes of final hand a table may have.
+MAX_CLASSES = (MAXNF - 2) // 8
+
+
+def kind_fields(int n_stat):
+    """Fields per kind of best action: situations, value, raised draws, then the outcomes
+    (n_stat classes x 8)."""
+    return 3 + 8 * n_stat
+
+
+def group_fields(int n_stat):
+    """Fields of a group's sums: 7 kinds (keep, switch 1..5, buy), then the value of keeping."""
+    return 7 * kind_fields(n_stat) + 1
 
 
 cdef inline int _kl(int c, int j, int nq) noexcept nogil:
@@ -110,33 +125,48 @@ def flush_tables(const int32_t[::1] fl_mask, const int32_t[::1] st_idx, const in
 
 
 cdef struct Rules:
-    # what values a draw: the raise form (scale, c_nq, c_tie, c_win, bonus), the qualifier cut,
-    # the cuts and flush class of every strength, the flush tables, the evaluator's tables
+    # what values a draw: the fold's scale, the qualifier cut, the cuts and flush class of every
+    # strength, the flush tables, the evaluator's tables; the class of a final hand (per strength,
+    # and for a six bought: by key without a flush, by its suited ranks with one) and per class the
+    # coefficients of nq, win, tie and n in the raise's value and the insurance's (NULL: none)
     int64_t scale
-    int64_t c_nq
-    int64_t c_tie
-    const int64_t* c_win
-    const int64_t* bonus
     int iq
     const int32_t* cut_lo
     const int32_t* cut_hi
     const int16_t* cls
     const int16_t* gtab
     int n_cls
-    const int16_t* category
     const int32_t* card_key
     const int16_t* by_key
     const int16_t* by_flush
+    int nf
+    int n_pay
+    const int16_t* pclass
+    const int64_t* cnet
+    const int64_t* cins
+    const int16_t* pc6
+    const int16_t* pc6_five
+    const int16_t* pc6_six
 
 
-cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int cat, int64_t n,
+cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n,
                         bint force, const Rules* R) noexcept nogil:
-    """Add m draws of final category cat with these dealer counts: the better of raise and fold
-    (the raise when forced), its value and its outcomes."""
-    cdef int64_t rv = nq * R.c_nq + win * R.c_win[cat] + tie * R.c_tie - n * (R.c_tie - R.bonus[cat])
+    """Add m draws of final class pc with these dealer counts: the better of raise (insured when
+    that pays) and fold (the raise when forced), its value and its outcomes -- by class, and an
+    insured raise by class + n_pay."""
+    cdef const int64_t* k = R.cnet + 4 * pc
+    cdef int64_t rv = nq * k[0] + win * k[1] + tie * k[2] + n * k[3]
+    cdef int64_t iv = 0
+    if R.cins != NULL:
+        k = R.cins + 4 * pc
+        iv = nq * k[0] + win * k[1] + tie * k[2] + n * k[3]
+    cdef bint insured = iv > 0
     cdef int64_t fold = -R.scale * n
-    cdef int64_t* st = row + 2 + 8 * cat
+    cdef int64_t* st
+    if insured:
+        rv += iv
     if force or rv > fold:
+        st = row + 2 + 8 * (pc + (R.n_pay if insured else 0))
         row[0] += m * rv
         row[1] += m
         st[0] += m
@@ -145,6 +175,7 @@ cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_
         st[3] += m * tie
         st[4] += m * (n - nq - win - tie)
     else:
+        st = row + 2 + 8 * pc
         row[0] += m * fold
         st[5] += m * n
         st[7] += m * nq
@@ -152,13 +183,13 @@ cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_
             st[6] += m
 
 
-cdef inline void _draw(int64_t* row, int64_t m, int st, int d0, const int64_t* cum, int64_t n, bint force,
+cdef inline void _draw(int64_t* row, int64_t m, int st, int pc, int d0, const int64_t* cum, int64_t n, bint force,
                        const Rules* R) noexcept nogil:
-    """m draws whose final hand has strength st, the dead s0 ranks d0, the rank part cum."""
+    """m draws whose final hand has strength st and class pc, the dead s0 ranks d0, the rank part cum."""
     cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + d0) * 3
     cdef int64_t q = cum[R.iq]
     _value(row, m, q + g[0], cum[R.cut_lo[st]] - q + g[1], cum[R.cut_hi[st]] - cum[R.cut_lo[st]] + g[2],
-           R.category[st], n, force, R)
+           pc, n, force, R)
 
 
 cdef bint _better(const int64_t* va, int ka, const int64_t* vb, int kb, const int64_t* tden,
@@ -213,7 +244,8 @@ cdef struct Drawn:
     int nm                    # the representative masks of k cards, and each one's final strength
     int mk[32]
     int sx[32]
-    int sb                    # buying: the best five of the six without a flush
+    int sb                    # buying: the best five of the six without a flush, and the six's class
+    int cb
 
 
 cdef void _hand(int ru, const int8_t* h, const uint8_t* allowed, const Rules* R, Hand* H) noexcept nogil:
@@ -315,17 +347,46 @@ cdef bint _drawn(const Hand* H, const int8_t* dv, const Rules* R, int* a2, Drawn
             x = R.by_key[H.key_h - H.rkey[H.rk[i]] + D.key_d]
             if x > D.sb:
                 D.sb = x
+        D.cb = R.pc6[_six_index(H.rk, D.dr[0])] if R.pc6 != NULL else R.pclass[D.sb]
     return 1
+
+
+cdef inline int _six_index(const int* rk, int r) noexcept nogil:
+    """The index of the six ranks rk[0..4] (sorted) and r among the multisets of six ranks: their
+    colex rank, sum of C(c_i, i + 1) over c_i = (i-th smallest rank) + i (SIX_PATTERNS of them)."""
+    cdef int i, j = 0, out = 0, c
+    cdef bint placed = 0
+    for i in range(6):
+        if not placed and (j == 5 or r <= rk[j]):
+            c = r + i
+            placed = 1
+        else:
+            c = rk[j] + i
+            j += 1
+        out += _binomial(c, i + 1)
+    return out
+
+
+cdef inline int _binomial(int n, int k) noexcept nogil:
+    """C(n, k) for the small n and k of _six_index (k up to 6: beyond the shared table's 5)."""
+    cdef int64_t out = 1
+    cdef int i
+    if k > n:
+        return 0
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return <int>out
 
 
 cdef inline void _switch_leaf(int64_t* A, int sh, int64_t mult, int d0, const Drawn* D, const int64_t* cum,
                               const Rules* R) noexcept nogil:
     """One leaf of the non-flush draws: every representative mask's draws, and buying's."""
-    cdef int j
+    cdef int j, st
     for j in range(D.nm):
-        _draw(A + (NA * sh + D.mk[j]) * NF, mult, D.sx[D.mk[j]], d0, cum, D.n, D.force, R)
+        st = D.sx[D.mk[j]]
+        _draw(A + (NA * sh + D.mk[j]) * R.nf, mult, st, R.pclass[st], d0, cum, D.n, D.force, R)
     if D.buy1:
-        _draw(A + (NA * sh + BUYA) * NF, mult, D.sb, d0, cum, D.n, 0, R)
+        _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, d0, cum, D.n, 0, R)
 
 
 cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* A,
@@ -372,15 +433,16 @@ cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, con
                     continue
                 d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
                 stf = R.by_flush[H.kbits[mask] | D.dbits]
-                row = C + (<int64_t>NA * s + mask) * NF
-                _draw(row, 1, stf, d0, cum, D.n, D.force, R)
-                _draw(row, -1, D.sx[H.rep[mask]], d0, cum, D.n, D.force, R)
+                row = C + (<int64_t>NA * s + mask) * R.nf
+                _draw(row, 1, stf, R.pclass[stf], d0, cum, D.n, D.force, R)
+                _draw(row, -1, D.sx[H.rep[mask]], R.pclass[D.sx[H.rep[mask]]], d0, cum, D.n, D.force, R)
 
 
-cdef void _buy_fixes(int ru, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
+cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
                      const Rules* R) noexcept nogil:
-    """Buying: the draws that give the six cards a flush (five of a suit), situation by situation."""
-    cdef int s, sigma, r, hs, stf, x, d0
+    """Buying: the draws that give the six cards a flush (five of a suit), situation by situation;
+    the six's class by its suited ranks and, with five of a suit, the other card's rank."""
+    cdef int s, sigma, r, hs, stf, x, d0, pc, five, other
     cdef int64_t* row
     for s in range(S.n_s):
         for sigma in range(4):
@@ -388,6 +450,7 @@ cdef void _buy_fixes(int ru, const Sits* S, const Drawn* D, const int64_t* cum, 
                 continue              # the drawn card is the player's or the up card
             hs = S.shv[S.sit_sh[s]] if sigma == 0 else S.dead[4 * s + sigma]
             stf = -1
+            five = -1                 # six suited; else the five suited ranks, the other card's rank
             if S.fsuit[s] == sigma:     # six suited cards: the best five of them
                 for r in range(13):
                     if ((hs | D.dbits) >> r) & 1:
@@ -395,43 +458,65 @@ cdef void _buy_fixes(int ru, const Sits* S, const Drawn* D, const int64_t* cum, 
                         if x > stf:
                             stf = x
             elif S.fsuit[s] >= 0:       # the hand's own flush
-                stf = R.by_flush[S.shv[S.sit_sh[s]] if S.fsuit[s] == 0 else S.dead[4 * s + S.fsuit[s]]]
+                five = S.shv[S.sit_sh[s]] if S.fsuit[s] == 0 else S.dead[4 * s + S.fsuit[s]]
+                other = D.dr[0]
+                stf = R.by_flush[five]
             elif popcount32(hs) == 4:   # four of the drawn card's suit
-                stf = R.by_flush[hs | D.dbits]
+                five = hs | D.dbits
+                other = _rank_sum(H) - _bits_sum(hs)
+                stf = R.by_flush[five]
             if stf <= D.sb:
                 continue
+            if R.pc6 == NULL:
+                pc = R.pclass[stf]
+            elif five < 0:
+                pc = R.pc6_six[hs | D.dbits]
+            else:
+                pc = R.pc6_five[13 * five + other]
             d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
-            row = C + (<int64_t>NA * s + BUYA) * NF
-            _draw(row, 1, stf, d0, cum, D.n, 0, R)
-            _draw(row, -1, D.sb, d0, cum, D.n, 0, R)
+            row = C + (<int64_t>NA * s + BUYA) * R.nf
+            _draw(row, 1, stf, pc, d0, cum, D.n, 0, R)
+            _draw(row, -1, D.sb, D.cb, d0, cum, D.n, 0, R)
+
+
+cdef inline int _rank_sum(const Hand* H) noexcept nogil:
+    """The sum of the hand's five ranks."""
+    return H.rk[0] + H.rk[1] + H.rk[2] + H.rk[3] + H.rk[4]
+
+
+cdef inline int _bits_sum(int bits) noexcept nogil:
+    """The sum of the ranks in a 13-bit set."""
+    cdef int r, out = 0
+    for r in range(13):
+        if (bits >> r) & 1:
+            out += r
+    return out
 
 
 cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int64_t* A, const int64_t* C,
                     const int64_t[::1] sit_w, bint buy, const int64_t* tden, const int64_t* fee_num,
-                    int64_t fee_den, int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised,
+                    int64_t fee_den, const Rules* R, int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised,
                     const int32_t* cancel) noexcept nogil:
     """Each situation's best action, its sums added by the action's kind with the situation's
     weight, and the value of keeping (the check against the count table)."""
-    cdef int s, bm, k, rb, i
+    cdef int s, bm, k, rb, i, nf = R.nf, kf = R.nf + 1
     cdef int64_t w
-    cdef int64_t tot[NF]
+    cdef int64_t tot[MAXNF]
     for s in range(S.n_s):
         if studodds_cancelled(cancel):
             break
         w = sit_w[s_lo + s]
-        bm = _best(s, A, C, S.sit_sh, H.rep, H.valid, buy, tden, fee_num, fee_den)
+        bm = _best(s, A, C, nf, S.sit_sh, H.rep, H.valid, buy, tden, fee_num, fee_den)
         k = 6 if bm == BUYA else popcount5(bm)
         rb = BUYA if bm == BUYA else H.rep[bm]
-        for i in range(NF):
-            tot[i] = A[(NA * S.sit_sh[s] + rb) * NF + i] + C[(<int64_t>NA * s + bm) * NF + i]
+        for i in range(nf):
+            tot[i] = A[(NA * S.sit_sh[s] + rb) * nf + i] + C[(<int64_t>NA * s + bm) * nf + i]
         best[s_lo + s] = <int8_t>bm
-        keep_raised[s_lo + s] = (A[(NA * S.sit_sh[s]) * NF + 1] + C[(<int64_t>NA * s) * NF + 1]) > 0
-        acc[KF * k] += w
-        acc[KF * k + 1] += <int128>w * tot[0]
-        acc[KF * k + 2] += <int128>w * tot[1]
-        for i in range(80):
-            acc[KF * k + 3 + i] += <int128>w * tot[2 + i]
-        acc[GF - 1] += <int128>w * (A[(NA * S.sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF])
+        keep_raised[s_lo + s] = (A[(NA * S.sit_sh[s]) * nf + 1] + C[(<int64_t>NA * s) * nf + 1]) > 0
+        acc[kf * k] += w
+        for i in range(nf):
+            acc[kf * k + 1 + i] += <int128>w * tot[i]
+        acc[7 * kf] += <int128>w * (A[(NA * S.sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf])
 
 
 cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint8_t[:, ::1] sit_cards,
@@ -455,8 +540,8 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     S.dead = <int*>malloc(S.n_s * 4 * sizeof(int))
     S.ksuit = <int8_t*>malloc(S.n_s * 32 * sizeof(int8_t))
     S.fsuit = <int8_t*>malloc(S.n_s * sizeof(int8_t))
-    cdef int64_t* A = <int64_t*>calloc(32 * NA * NF, sizeof(int64_t))
-    cdef int64_t* C = <int64_t*>calloc(<int64_t>S.n_s * NA * NF, sizeof(int64_t))
+    cdef int64_t* A = <int64_t*>calloc(32 * NA * R.nf, sizeof(int64_t))
+    cdef int64_t* C = <int64_t*>calloc(<int64_t>S.n_s * NA * R.nf, sizeof(int64_t))
     _hand(ru, h, allowed, R, &H)
     _situations(ru, s_lo, sit_cards, &S)
     for k in range(6):
@@ -479,8 +564,8 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
             if D.distinct:
                 _flush_fixes(ru, &H, &S, &D, cum, C, R)
                 if D.buy1:
-                    _buy_fixes(ru, &S, &D, cum, C, R)
-    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, fee_num, fee_den, acc, best, keep_raised, cancel)
+                    _buy_fixes(ru, &H, &S, &D, cum, C, R)
+    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, fee_num, fee_den, R, acc, best, keep_raised, cancel)
     free(cum)
     free(S.sit_sh)
     free(S.dead)
@@ -507,27 +592,36 @@ cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
     return 1
 
 
-cdef int _best(int s, const int64_t* A, const int64_t* C, const int* sit_sh, const int* rep, const bint* valid,
+cdef int _best(int s, const int64_t* A, const int64_t* C, int nf, const int* sit_sh, const int* rep, const bint* valid,
                bint buy, const int64_t* tden, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
     """The best action of situation s: keep, then by number of cards, then by mask, then buying;
     ties keep the first."""
     cdef int best = 0, kb = 0, k, mask
-    cdef int64_t vb = A[(NA * sit_sh[s]) * NF] + C[(<int64_t>NA * s) * NF]
+    cdef int64_t vb = A[(NA * sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf]
     cdef int64_t v
     for k in range(1, 6):
         for mask in range(32):
             if popcount5(mask) != k or not valid[mask]:
                 continue
-            v = A[(NA * sit_sh[s] + rep[mask]) * NF] + C[(<int64_t>NA * s + mask) * NF]
+            v = A[(NA * sit_sh[s] + rep[mask]) * nf] + C[(<int64_t>NA * s + mask) * nf]
             if _better(&v, k, &vb, kb, tden, fee_num, fee_den):
                 best = mask
                 kb = k
                 vb = v
     if buy:
-        v = A[(NA * sit_sh[s] + BUYA) * NF] + C[(<int64_t>NA * s + BUYA) * NF]
+        v = A[(NA * sit_sh[s] + BUYA) * nf] + C[(<int64_t>NA * s + BUYA) * nf]
         if _better(&v, 6, &vb, kb, tden, fee_num, fee_den):
             best = BUYA
     return best
+
+
+cdef bint _classes_within(const int16_t[::1] table, int n) noexcept:
+    """Whether every class in the table is one of 0..n-1."""
+    cdef Py_ssize_t i
+    for i in range(table.shape[0]):
+        if not 0 <= table[i] < n:
+            return 0
+    return 1
 
 
 def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, const uint8_t[:, ::1] sit_cards,
@@ -535,62 +629,87 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const uint8_t[:, ::1] hole_i, int iq,
                  const int32_t[::1] cut_lo, const int32_t[::1] cut_hi, const int16_t[::1] cls,
                  const int16_t[:, :, ::1] gtab, const uint8_t[::1] allowed, bint forced5,
-                 const int64_t[::1] coef, const int64_t[::1] c_win, const int64_t[::1] bonus,
+                 int64_t scale, const int16_t[::1] pclass, const int64_t[:, ::1] cnet, const int64_t[:, ::1] cins,
+                 const int16_t[::1] pc6, const int16_t[::1] pc6_five, const int16_t[::1] pc6_six,
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
                  int n_threads, int32_t[::1] cancel=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
-    out[i, f] = (low, high) words of the group's sums (GROUP_FIELDS), best[s] the best action's
-    mask and keep_raised[s] whether keeping raises.  dvec: every draw rank pattern, those of k
-    cards at d_off[k]..d_off[k + 1]; coef = (scale, c_nq, c_tie); tden[k] = scale * C(46 - k, 4)
-    * C(46, k) for k = 0..5 and tden[6] = tden[1] (buying); allowed[k] whether k cards may be
-    switched (allowed[0] unused), allowed[6] whether a sixth card may be bought; fees
-    fee_num[k] / fee_den (fee_num[6]: buying).  A best action is a switch mask or BUY_ACTION."""
+    out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
+    action's mask and keep_raised[s] whether keeping raises.  dvec: every draw rank pattern, those
+    of k cards at d_off[k]..d_off[k + 1]; tden[k] = scale * C(46 - k, 4) * C(46, k) for k = 0..5
+    and tden[6] = tden[1] (buying); allowed[k] whether k cards may be switched (allowed[0]
+    unused), allowed[6] whether a sixth card may be bought; fees fee_num[k] / fee_den
+    (fee_num[6]: buying).  A best action is a switch mask or BUY_ACTION.
+
+    The value of a final hand: its class pclass[strength] (n_pay = cnet.shape[0] classes), and
+    raising is worth nq * cnet[c, 0] + win * cnet[c, 1] + tie * cnet[c, 2] + n * cnet[c, 3] (in
+    units of 1 / scale antes per dealer set), plus the insurance's value by cins[c] when it is
+    positive (cins with no rows: no insurance); folding -scale * n.  n_stat = n_pay, or 2 *
+    n_pay with insurance (an insured raise counted under class c + n_pay).  A six bought is of
+    class pc6[the colex rank of its six ranks, a multiset] without a flush, pc6_five[13 * five + r] with five cards of a
+    suit (their ranks, and the other card's rank r), pc6_six[its ranks] all of a suit; with
+    pc6 empty, the class of its best five's strength."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
+    cdef int n_pay = cnet.shape[0]
+    cdef int n_stat = n_pay * (2 if cins.shape[0] else 1)
+    cdef int gf = 7 * (3 + 8 * n_stat) + 1
     if (hvec.shape[1] != 13 or sit_off.shape[0] != n + 1 or sit_cards.shape[1] != 5
             or sit_w.shape[0] != sit_cards.shape[0] or best.shape[0] != sit_cards.shape[0]
             or keep_raised.shape[0] != sit_cards.shape[0] or dvec.shape[1] != 13 or d_off.shape[0] != 7
             or hole_i.shape[1] != 4
             or cut_lo.shape[0] != 7462 or cut_hi.shape[0] != 7462 or cls.shape[0] != 7462
-            or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 7 or coef.shape[0] != 3
-            or c_win.shape[0] != 10 or bonus.shape[0] != 10 or tden.shape[0] != 7 or fee_num.shape[0] != 7
-            or out.shape[0] != n or out.shape[1] != GF or out.shape[2] != 2):
+            or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 7
+            or pclass.shape[0] != 7462 or cnet.shape[1] != 4 or (cins.shape[0] not in (0, n_pay))
+            or (cins.shape[0] and cins.shape[1] != 4) or tden.shape[0] != 7 or fee_num.shape[0] != 7
+            or out.shape[0] != n or out.shape[1] != gf or out.shape[2] != 2):
         raise ValueError("shapes do not match")
+    if not 0 < n_stat <= MAX_CLASSES:
+        raise ValueError(f"from 1 to {MAX_CLASSES} classes of final hand")
     if not 0 <= ru < 13:
         raise ValueError("up rank out of range")
-    if n == 0:
-        return
-    if sit_off[0] != 0 or sit_off[n] != sit_cards.shape[0]:
-        raise ValueError("the situations' offsets do not cover them")
     cdef Rules R
     cdef const int32_t* rank_bit
     cdef const int32_t* suit_bit
     key_tables(&R.card_key, &rank_bit, &suit_bit, &R.by_key, &R.by_flush)
-    R.scale = coef[0]
-    R.c_nq = coef[1]
-    R.c_tie = coef[2]
-    R.c_win = &c_win[0]
-    R.bonus = &bonus[0]
+    if pc6.shape[0] and (pc6.shape[0] != SIX_PATTERNS or pc6_five.shape[0] != 13 * MASKS * 2
+                         or pc6_six.shape[0] != MASKS * 2):
+        raise ValueError("the six-card classes do not cover every six")
+    if not (_classes_within(pclass, n_pay) and _classes_within(pc6, n_pay) and _classes_within(pc6_five, n_pay)
+            and _classes_within(pc6_six, n_pay)):
+        raise ValueError("a class of final hand out of range")
+    if n == 0:
+        return
+    if sit_off[0] != 0 or sit_off[n] != sit_cards.shape[0]:
+        raise ValueError("the situations' offsets do not cover them")
+    R.scale = scale
     R.iq = iq
     R.cut_lo = &cut_lo[0]
     R.cut_hi = &cut_hi[0]
     R.cls = &cls[0]
     R.gtab = &gtab[0, 0, 0]
     R.n_cls = gtab.shape[0]
-    R.category = category_table()
+    R.nf = 2 + 8 * n_stat
+    R.n_pay = n_pay
+    R.pclass = &pclass[0]
+    R.cnet = &cnet[0, 0]
+    R.cins = &cins[0, 0] if cins.shape[0] else NULL
+    R.pc6 = &pc6[0] if pc6.shape[0] else NULL
+    R.pc6_five = &pc6_five[0] if pc6.shape[0] else NULL
+    R.pc6_six = &pc6_six[0] if pc6.shape[0] else NULL
     cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
-    cdef int128* accs = <int128*>calloc(n * GF, sizeof(int128))
+    cdef int128* accs = <int128*>calloc(n * gf, sizeof(int128))
     try:
         for g in prange(n, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
             if studodds_cancelled(flag):
                 continue
             _group(ru, &hvec[g, 0], sit_off[g], sit_off[g + 1], sit_cards, sit_w, dvec, d_off, hole_i,
-                   &allowed[0], forced5, &tden[0], &fee_num[0], fee_den, &R, &accs[g * GF], best, keep_raised, flag)
+                   &allowed[0], forced5, &tden[0], &fee_num[0], fee_den, &R, &accs[g * gf], best, keep_raised, flag)
         for g in range(n):
-            for f in range(GF):
-                out[g, f, 0] = <uint64_t>accs[g * GF + f]
-                out[g, f, 1] = <uint64_t>(accs[g * GF + f] >> 64)
+            for f in range(gf):
+                out[g, f, 0] = <uint64_t>accs[g * gf + f]
+                out[g, f, 1] = <uint64_t>(accs[g * gf + f] >> 64)
     finally:
         free(accs)

@@ -92,8 +92,8 @@ def whole_game_projection(variant: Variant) -> Projection:
     """What counting ``variant``'s whole switch game from nothing costs (:func:`core_seconds_per_group`)."""
     return Projection("the whole switch game", whole_game_groups(), "group", core_seconds_per_group(variant))
 UNSEEN = 46
-KIND_FIELDS = _switch_ranks.KIND_FIELDS
-GROUP_FIELDS = _switch_ranks.GROUP_FIELDS
+KIND_FIELDS = _switch_ranks.kind_fields(len(Category))
+GROUP_FIELDS = _switch_ranks.group_fields(len(Category))
 N_STRENGTHS = 7462
 
 
@@ -227,19 +227,31 @@ def draw_patterns() -> tuple[np.ndarray, np.ndarray]:
 
 
 class SwitchRules:
-    """The table's rules as the kernel reads them: the raise form, which numbers of cards may be
-    switched and whether a sixth card may be bought (kind 6), their fees over one denominator,
-    whether switching five forces the raise, and each kind's unit tden[k] = scale * C(46 - k', 4)
-    * C(46, k'), k' = k but 1 for buying (a draw of one card)."""
+    """The table's rules as the kernel reads them: the classes of final hand and what raising and
+    insuring each is worth (by default the plain game's raise form by category, no insurance;
+    ``scale`` given: the caller sets them, as :mod:`enumerate.russian.ranks` does), which numbers
+    of cards may be switched and whether a sixth card may be bought (kind 6), their fees over one
+    denominator, whether switching five forces the raise, and each kind's unit tden[k] = scale *
+    C(46 - k', 4) * C(46, k'), k' = k but 1 for buying (a draw of one card)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, scale: int | None = None) -> None:
         reason = supported(variant)
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         d = variant.draws
         assert d is not None
-        value = raise_form(variant, math.comb(UNSEEN, 5))
-        self.value = value
+        none = np.zeros(0, dtype=np.int16)
+        self.cins, self.pc6, self.pc6_five, self.pc6_six = np.zeros((0, 4), dtype=np.int64), none, none, none
+        if scale is None:
+            value = raise_form(variant, math.comb(UNSEEN, 5))
+            self.scale = value.scale
+            # the classes of final hand are the categories: raising nets nq * c_nq + win * c_win +
+            # tie * c_tie - n * (c_tie - bonus), no insurance
+            self.pclass = CATEGORY_BY_STRENGTH.astype(np.int16)
+            self.cnet = np.array([[value.c_nq, value.c_win[c], value.c_tie, value.bonus[c] - value.c_tie]
+                                  for c in range(len(Category))], dtype=np.int64)
+        else:
+            self.scale = scale
         switch = d.switch.fees if d.switch is not None else {}
         self.allowed = np.array([1] + [int(k in switch) for k in range(1, 6)] + [int(d.buy_fee is not None)],
                                 dtype=np.uint8)
@@ -250,11 +262,15 @@ class SwitchRules:
         self.fee_num = np.array([int(f * self.fee_den) for f in fees], dtype=np.int64)
         self.forced5 = bool(d.switch is not None and d.switch.all_five_must_raise)
         self.draws = [math.comb(UNSEEN, cards_drawn(k)) for k in range(len(KINDS))]
-        self.tden = [value.scale * math.comb(UNSEEN - cards_drawn(k), 4) * self.draws[k] for k in range(len(KINDS))]
+        self.tden = [self.scale * math.comb(UNSEEN - cards_drawn(k), 4) * self.draws[k] for k in range(len(KINDS))]
         top = max(self.tden)
         if (2**62 * top * self.fee_den + int(np.abs(self.fee_num).max()) * top * top) >= 2**126:
             raise StudoddsError(f"variant {variant.name!r}: pays or fees too fine for exact 128-bit comparison")
-        self.coef = np.array([value.scale, value.c_nq, value.c_tie], dtype=np.int64)
+
+    @property
+    def n_stat(self) -> int:
+        """The kernel's outcome classes: the classes of final hand, twice with insurance."""
+        return self.cnet.shape[0] * (2 if self.cins.shape[0] else 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +278,7 @@ class SwitchRules:
 
 def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, categories: frozenset[Category],
                  threads: int = 1) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
-    """For the groups ``h`` (rank patterns) against the up rank ``ru``: (their sums (n, 582) of exact
+    """For the groups ``h`` (rank patterns) against the up rank ``ru``: (their sums (n, group_fields(rules.n_stat)) of exact
     ints, their situations (cards, weights) per group, the best mask and whether keeping raises
     per situation, all groups' situations in order)."""
     t = switch_tables(ru, qualifier)
@@ -272,14 +288,13 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
                                  dtype=np.uint8)
     w = np.ascontiguousarray(np.concatenate([x for _, x in sits]) if sits else np.zeros(0, np.int64), dtype=np.int64)
     dvec, d_off = draw_patterns()
-    out = np.zeros((h.shape[0], GROUP_FIELDS, 2), dtype=np.uint64)
+    out = np.zeros((h.shape[0], _switch_ranks.group_fields(rules.n_stat), 2), dtype=np.uint64)
     best = np.zeros(cards.shape[0], dtype=np.int8)
     keep_raised = np.zeros(cards.shape[0], dtype=np.uint8)
-    v = rules.value
     interruptible(lambda cancel: _switch_ranks.value_groups(
         ru, np.ascontiguousarray(h, dtype=np.int8), off, cards, w, dvec, d_off, t.hole_i, t.iq,
-        t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.coef,
-        np.ascontiguousarray(v.c_win, dtype=np.int64), np.ascontiguousarray(v.bonus, dtype=np.int64),
+        t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
+        rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
         np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
