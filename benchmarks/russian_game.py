@@ -21,7 +21,11 @@ Two ways to count it, each measured here on samples and projected to the whole g
 
 and, with ``--whole-game``, the exact whole game without the draws as it runs (wall and CPU time,
 ``--threads`` threads): the table alone, and with the same game without each option beside it
-(what ``analyze`` counts), of ``docs/variants/lunar-without-draws.toml``.
+(what ``analyze`` counts), of ``docs/variants/lunar-without-draws.toml``; with ``--no-purchase``,
+the game with the draws and no bought game by rank patterns (enumerate/russian/ranks.py): CPU
+time of sampled groups on one thread, projected to the whole game's groups.
+
+    python benchmarks/russian_game.py --no-purchase --groups 300
 """
 from __future__ import annotations
 
@@ -113,6 +117,24 @@ def no_draws(up_cards: int, seed: int) -> float:
     return spent / up_cards
 
 
+def no_purchase(groups: int, seed: int) -> None:
+    """CPU seconds a group of the rank patterns' game without the bought game, over ``groups``
+    sampled groups (one thread; the kernel's tables made beforehand), projected to the whole game."""
+    from enumerate.russian import ranks
+    h, up, _ = switch_ranks.groups(Slice())
+    pick = np.sort(np.random.default_rng(seed).choice(len(h), groups, replace=False))
+    every = frozenset(Slice().categories)
+    for name, text in TABLES.items():
+        v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + text.replace("[buy_game]\n", "")
+                               .replace('after = "hands_compared"\n', ""), "bench.toml")
+        ranks.rank_rules(v)
+        start = time.process_time()
+        ranks.shard_fields(v, h[pick], up[pick], every, threads=1)
+        per = (time.process_time() - start) / groups
+        print(f"{name}, without buying the game, by rank patterns: {per:.3f} CPU s a group, whole game "
+              f"{per * len(h) / 3600:.1f} core-hours (projected from {groups} groups)", flush=True)
+
+
 def whole_game(threads: int) -> None:
     """Time the exact whole game without the draws: the table alone, then with its options' worth."""
     from enumerate.rules.variant_file import load_variant_file
@@ -138,9 +160,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--whole-game", action="store_true", help="time the exact whole game without the draws instead")
     ap.add_argument("--threads", type=int, default=2, help="threads of --whole-game")
+    ap.add_argument("--no-purchase", action="store_true",
+                    help="time the game with the draws and no bought game by rank patterns instead")
     args = ap.parse_args()
     if args.whole_game:
         whole_game(args.threads)
+        return
+    if args.no_purchase:
+        no_purchase(args.groups, args.seed)
         return
     n_groups = len(switch_ranks.groups(Slice())[0])
     for name, text in TABLES.items():

@@ -244,7 +244,12 @@ def method(variant: Variant, by: Method | None = None) -> Method:
     (:mod:`enumerate.draws.switch_ranks`) wherever they apply -- every table with switches, with
     or without a sixth card for sale.  Situation class by situation class is the independent path
     (the tests run slices both ways and compare them)."""
-    refusal = switch_ranks.supported(variant)
+    return pick_method(variant, switch_ranks.supported(variant), by)
+
+
+def pick_method(variant: Variant, refusal: str | None, by: Method | None) -> Method:
+    """``by`` when given (refused when the rank patterns do not apply: ``refusal``, why), else by
+    rank patterns when they apply and situation class by situation class otherwise."""
     if by is None:
         return "rank_patterns" if refusal is None else "situation_classes"
     if by == "rank_patterns" and refusal is not None:

@@ -36,6 +36,7 @@ from enumerate.analysis.base import ReturnRow, ReturnRowJSON
 from enumerate.core import exact_game
 from enumerate.core.exact_game import ShardedGame, SliceRun
 from enumerate.core.jsonform import exact
+from enumerate.core.projection import plural
 from enumerate.core.shapes import Exact, Minimum, shape
 from enumerate.core.slices import (
     CLASSES,
@@ -47,10 +48,12 @@ from enumerate.core.slices import (
     read_fields,
     read_fraction,
 )
+from enumerate.draws import switch_ranks
 from enumerate.draws.actions import BUY, KINDS, action_kind, check_best_actions
-from enumerate.draws.exact import chart_cell, chart_strategy
+from enumerate.draws.exact import Method, chart_cell, chart_strategy, pick_method
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
+from enumerate.russian import ranks
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.settle import settlement_refusal
 from evaluator.errors import StudoddsError
@@ -137,11 +140,12 @@ class SliceSums:
                 "chart": self.chart, "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
-    def from_json(cls, data: Any, weights: np.ndarray) -> "SliceSums":
+    def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False) -> "SliceSums":
         """A stored shard, checked against the classes it must hold (their ``weights``): every
         field well formed and its counts adding up (its actions, situations and chart cover every
         class, each kind's rows its situations' combinations, its shares within them); ValueError
-        if not."""
+        if not.  ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.russian.ranks`):
+        ``weights`` are the groups' situations, and it holds no per-class actions."""
         seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
                                      "insured", "chart", "actions"})
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
@@ -160,8 +164,8 @@ class SliceSums:
                 read_count(row[2])
         if not isinstance(chart, dict) or not all(isinstance(k, str) and len(k) < 120 for k in chart):
             raise ValueError("the chart is not an object of counts")
-        if not isinstance(actions, list) or len(actions) != weights.shape[0]:
-            raise ValueError("one best action per class")
+        if not isinstance(actions, list) or len(actions) != (0 if ranks else weights.shape[0]):
+            raise ValueError("no per-class actions by rank patterns" if ranks else "one best action per class")
         if not isinstance(data["digest"], str):
             raise ValueError("no digest of the classes")
         s = cls(data["digest"], [read_count(x) for x in sit], [{k: list(v) for k, v in r.items()} for r in rows],
@@ -169,7 +173,11 @@ class SliceSums:
                 read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
                 {k: read_count(v) for k, v in chart.items()}, [read_count(a) for a in actions], seconds)
         total = int(weights.sum())
-        check_best_actions(s.actions, weights.tolist(), s.situations, s.chart)
+        if ranks:
+            if sum(s.situations) != total or sum(s.chart.values()) != total:
+                raise ValueError("its situations and chart do not add up to its groups' situations")
+        else:
+            check_best_actions(s.actions, weights.tolist(), s.situations, s.chart)
         for j in range(len(KINDS)):
             if sum(c for _, _, c in s.rows[j].values()) != s.situations[j] * s.denominators[j] \
                     or (s.situations[j] > 0) != (s.denominators[j] > 0):
@@ -217,6 +225,26 @@ BY_CLASSES: ShardedGame[SliceSums] = ShardedGame(
     cost=lambda variant: CORE_SECONDS_PER_CLASS)
 
 
+def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SliceSums:
+    """One shard of groups (player rank pattern, up rank) counted by rank patterns, on one thread."""
+    fields = ranks.shard_fields(variant, h, up, categories, threads=1)
+    return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
+
+
+#: The game of a Russian table with draws but no bought game, by rank patterns (enumerate.russian.ranks).
+BY_RANKS: ShardedGame[SliceSums] = ShardedGame(
+    key="russian_exact_ranks_checkpoint", command=COMMAND, unit="group", shard=ranks.SHARD, version=ranks.VERSION,
+    classes=lambda sl: switch_ranks.groups(sl), work=_rank_shard,
+    parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True), empty=SliceSums,
+    cost=switch_ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
+
+def method(variant: Variant, by: Method | None = None) -> Method:
+    """How a Russian table's slices are counted: ``by`` when given, else by rank patterns where
+    they apply (:func:`enumerate.russian.ranks.supported`: no bought game) and situation class by
+    situation class otherwise -- the independent path the tests compare them with."""
+    return pick_method(variant, ranks.supported(variant), by)
+
+
 class RussianSliceJSON(TypedDict):
     label: str
     up_ranks: list[str]
@@ -247,6 +275,7 @@ class RussianExactJSON(TypedDict):
     strategy: list[DrawStrategyRowJSON]
     core_seconds_per_class: float | None
     whole_game_core_hours: float | None
+    method: Literal["rank_patterns", "situation_classes"]
 
 
 @dataclass(frozen=True)
@@ -258,6 +287,7 @@ class RussianSlice:
     classes: int
     sums: SliceSums
     seconds_per_class: float | None      # core-seconds a class, measured by the shards (None: not recorded)
+    method: Method = "situation_classes"
 
     @property
     def situations(self) -> int:
@@ -268,9 +298,13 @@ class RussianSlice:
         return self.sums.ev / self.situations
 
     @property
+    def whole_game_classes(self) -> int:
+        return switch_ranks.whole_game_groups() if self.method == "rank_patterns" else CLASSES
+
+    @property
     def whole_game_core_hours(self) -> float | None:
         per = self.seconds_per_class
-        return None if per is None else per * CLASSES / 3600
+        return None if per is None else per * self.whole_game_classes / 3600
 
     def return_rows(self) -> tuple[ReturnRow, ...]:
         """The slice's return table: the best actions' final outcomes, each row one net result
@@ -325,15 +359,18 @@ class RussianSlice:
                 "return_table": [r.to_dict() for r in self.return_rows()],
                 "strategy": chart_strategy(self.sums.chart),
                 "core_seconds_per_class": self.seconds_per_class,
-                "whole_game_core_hours": self.whole_game_core_hours}
+                "whole_game_core_hours": self.whole_game_core_hours, "method": self.method}
 
     def text(self) -> str:
         """What ``studodds draws-exact`` prints for a Russian table."""
         e = self.expected
+        how = "by rank patterns" if self.method == "rank_patterns" else "situation class by situation class"
+        unit = "group" if self.method == "rank_patterns" else "class"
         lines = [f"Variant: {self.variant.name} - exact slice '{self.slice.label()}' of a Russian Poker table with "
-                 "draws, situation class by situation class",
-                 f"Situations: {self.situations:,} ({self.classes:,} classes up to suits, "
-                 f"{self.situations / SITUATIONS:.4%} of the game)",
+                 f"draws, {how}",
+                 f"Situations: {self.situations:,} ({self.classes:,} {plural(unit, self.classes)}"
+                 + (" (rank pattern, up rank), " if unit == "group" else " up to suits, ")
+                 + f"{self.situations / SITUATIONS:.4%} of the game)",
                  f"Expected result per ante: {float(e):+.6f}  exact {e}  (house edge {float(-e):.6%})",
                  f"Element of risk (per total wagered: ante, raise, insurance): {float(self.element_of_risk):.6%}; "
                  f"standard deviation {math.sqrt(self.variance):.6f} antes",
@@ -343,8 +380,9 @@ class RussianSlice:
                  "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
                                              for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
-            lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a class; the whole game "
-                         f"({CLASSES:,} classes) would take {self.whole_game_core_hours:,.0f} core-hours this way")
+            lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
+                         f"({self.whole_game_classes:,} {plural(unit)}) would take "
+                         f"{self.whole_game_core_hours:,.1f} core-hours this way")
         rows = self.return_rows()
         w = max(len(r.event) for r in rows)
         lines += ["", f"{'outcome':<{w}} {'net':>8} {'probability':>12} {'return':>11}"]
@@ -354,13 +392,21 @@ class RussianSlice:
 
 
 def slice_run(variant: Variant, variant_text: str, sl: Slice,
-              checkpoint: Path | ShardStore | None = None) -> SliceRun[SliceSums, RussianSlice]:
-    """The run of the slice ``sl`` of ``variant``, its ``checkpoint`` folder read and verified
-    before any work (:func:`enumerate.core.exact_game.open_run`)."""
+              checkpoint: Path | ShardStore | None = None, by: Method | None = None) -> SliceRun[SliceSums, RussianSlice]:
+    """The run of the slice ``sl`` of ``variant``, ``by`` a method (see :func:`method`), its
+    ``checkpoint`` folder read and verified before any work (:func:`enumerate.core.exact_game.open_run`)."""
     reason = slice_refusal(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    return exact_game.open_run(BY_CLASSES, variant, variant_text, sl, checkpoint,
-                               lambda total, n: RussianSlice(variant, sl, n, total,
-                                                             total.seconds / n if total.seconds else None))
+    how = method(variant, by)
+
+    def make(total: SliceSums, n: int) -> RussianSlice:
+        out = RussianSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
+        try:
+            out.return_rows()                 # its rows must give the best actions' EVs
+        except AssertionError as exc:
+            raise StudoddsError(f"the slice's sums do not add up ({exc})") from None
+        return out
+    return exact_game.open_run(BY_RANKS if how == "rank_patterns" else BY_CLASSES, variant, variant_text, sl,
+                               checkpoint, make)
 

@@ -1,0 +1,215 @@
+"""The game of a Russian Poker table with draws counted by rank patterns (no bought game yet).
+
+The rank-pattern kernel of the draws (:mod:`enumerate.draws.switch_ranks`, ``_switch_ranks.pyx``)
+values every draw of every situation of a group (player rank pattern, up rank) from the dealer's
+counts against the final hand -- no qualifier, win, tie of ``n`` hole-card sets -- through a
+linear form per *class* of final hand.  Russian Poker's options other than the bought game keep
+that form:
+
+* **two combinations**: a five-card hand's pay is a function of its strength
+  (:func:`enumerate.russian.settle.pays_by_strength`), so the classes are the distinct pays
+  (:class:`~enumerate.russian.settle.HandPay`, which also fixes the ante's pay when the dealer
+  does not qualify); a six bought is paid by all six cards -- a function of their ranks without a
+  flush (by the multiset of its six ranks), of the five suited ranks and the other card's rank
+  with five of a suit, of the six ranks with six of a suit: three tables the kernel reads;
+* **insurance**: linear in the same counts (a unit stake nets +1 when the dealer does not
+  qualify, -1 or 0 otherwise, times the class's limit), taken when it pays: an insured raise is
+  counted under its class + the number of classes, so the return table keeps it apart;
+* **the ante rule** and a maximum payout: in each class's nets.
+
+With n dealer sets, raising a hand of class c is worth (in units of 1 / scale antes, scale
+making every net whole) nq * (a_nq - a_lose) + win * (a_win - a_lose) + tie * (a_push - a_lose)
++ n * a_lose, a_state = the settlement's net (:class:`enumerate.russian.game.IntegerNets`), and
+insuring the same form over the stake's nets.  The kernel's sums per kind of best action --
+situations, value, raised draws, and per class (insured or not) the draws raised, their dealer
+counts by state, the folds -- are the return table's rows (:func:`enumerate.russian.game.row_of`,
+the action's fee taken off), in the units the situation-class path counts them, so a slice
+counted both ways gives the same integers (the tests compare them).
+
+The bought game is not counted this way yet (docs/russian.md, "The whole game: its cost"): a
+table with ``[buy_game]`` is counted class by class (:mod:`enumerate.russian.slice`).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.core.exact_game import rules_text
+from enumerate.core.slices import classes_digest
+from enumerate.draws import _switch_ranks
+from enumerate.draws.actions import KINDS, cards_drawn
+from enumerate.draws.exact import chart_cell
+from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, value_groups
+from enumerate.draws.switch_ranks import supported as switch_supported
+from enumerate.rules.variant import Variant
+from enumerate.russian.game import IntegerNets, row_of
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category
+
+#: The states of a raised hand in the order of the kernel's counts, and the events they are in a return table.
+_EVENTS = (("dealer_does_not_qualify", 1), ("player_wins", 2), ("push", 3), ("dealer_wins", 4))
+#: Groups per shard, as the plain draws' (about a core-minute of Russian Poker).
+SHARD = 64
+#: Bump when what a shard holds or how it is valued changes.
+VERSION = 1
+
+
+def supported(variant: Variant) -> str | None:
+    """Why the rank patterns do not count this Russian table's game with draws, or None."""
+    reason = settlement_refusal(variant) or switch_supported(variant)
+    if reason is not None:
+        return reason
+    if variant.buy_game is not None:
+        return "buying the game is not counted by rank patterns yet: it is counted situation class by situation class"
+    return None
+
+
+def six_index(ranks: tuple[int, ...]) -> int:
+    """The colex rank of six ranks (non-decreasing) among the multisets of six: sum of
+    C(ranks[i] + i, i + 1) -- the kernel's index of a six bought without a flush."""
+    return sum(math.comb(r + i, i + 1) for i, r in enumerate(ranks))
+
+
+def _six_cards(ranks: tuple[int, ...]) -> list[int]:
+    """Six cards of these ranks (non-decreasing), no five of a suit: the k-th card in suit k mod 4."""
+    return [4 * r + i % 4 for i, r in enumerate(ranks)]
+
+
+class RussianRankRules(SwitchRules):
+    """A Russian table's rules as the rank kernel reads them (see the module docstring): its
+    classes of final hand (``pays``), their nets and insurance, and the six-card tables."""
+
+    def __init__(self, variant: Variant) -> None:
+        reason = supported(variant)
+        if reason is not None:
+            raise StudoddsError(f"variant {variant.name!r}: {reason}")
+        s = RussianSettlement.of(variant)
+        pays5, index5 = pays_by_strength(s)
+        found: dict[HandPay, int] = {p: i for i, p in enumerate(pays5)}
+        d = variant.draws
+        assert d is not None
+        six = None
+        if d.buy_fee is not None:
+            six = self._six_tables(s, found)
+        pays = tuple(found)
+        nets = IntegerNets.of(s, pays)
+        super().__init__(variant, nets.scale)
+        self.settlement, self.pays, self.nets = s, pays, nets
+        self.pclass = index5.astype(np.int16)
+        lose = nets.nets["dealer_wins"]
+        self.cnet = np.ascontiguousarray(np.column_stack(
+            [nets.nets["dealer_does_not_qualify"] - lose, nets.nets["player_wins"] - lose,
+             nets.nets["push"] - lose, lose]), dtype=np.int64)
+        if s.insurance is not None:
+            sign = dict(zip(STATES, nets.ins_sign))
+            unit = [sign["dealer_does_not_qualify"] - sign["dealer_wins"], sign["player_wins"] - sign["dealer_wins"],
+                    sign["push"] - sign["dealer_wins"], sign["dealer_wins"]]
+            self.cins = np.ascontiguousarray(nets.stake[:, None] * np.array(unit, dtype=np.int64)[None, :])
+        if six is not None:
+            self.pc6, self.pc6_five, self.pc6_six = six
+        if self.n_stat > _switch_ranks.MAX_CLASSES:
+            raise StudoddsError(f"variant {variant.name!r}: more distinct pays than the rank patterns count "
+                                f"({self.n_stat} classes; at most {_switch_ranks.MAX_CLASSES})")
+        top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale)
+        if 8 * top * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
+            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
+
+    @staticmethod
+    def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The classes of the sixes a bought card makes (see the kernel's value_groups): by the
+        six's ranks without a flush, by the five suited ranks and the other rank, by six suited ranks."""
+        pc6 = np.zeros(_switch_ranks.SIX_PATTERNS, dtype=np.int16)
+        for ranks in itertools.combinations_with_replacement(range(13), 6):
+            if max(ranks.count(r) for r in set(ranks)) <= 4:
+                pc6[six_index(ranks)] = found.setdefault(s.hand_pay(_six_cards(ranks)), len(found))
+        five = np.zeros(13 * 8192, dtype=np.int16)
+        for suited in itertools.combinations(range(13), 5):
+            mask = sum(1 << r for r in suited)
+            for r in range(13):
+                cards = [4 * x for x in suited] + [4 * r + 1]
+                five[13 * mask + r] = found.setdefault(s.hand_pay(cards), len(found))
+        six = np.zeros(8192, dtype=np.int16)
+        for ranks6 in itertools.combinations(range(13), 6):
+            six[sum(1 << r for r in ranks6)] = found.setdefault(s.hand_pay([4 * x for x in ranks6]), len(found))
+        return pc6, five, six
+
+
+_RULES: dict[str, RussianRankRules] = {}
+
+
+def rank_rules(variant: Variant) -> RussianRankRules:
+    """The kernel's reading of ``variant`` (some tens of thousands of pays: made once a process
+    per table's rules)."""
+    key = rules_text(variant)
+    if key not in _RULES:
+        if len(_RULES) >= 4:
+            _RULES.clear()
+        _RULES[key] = RussianRankRules(variant)
+    return _RULES[key]
+
+
+def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: frozenset[Category],
+                 threads: int = 1) -> dict[str, Any]:
+    """A shard of groups (rank patterns ``h`` against the up ranks ``up``) counted by rank
+    patterns, as the fields of :class:`enumerate.russian.slice.SliceSums` (no per-class actions)."""
+    start = time.perf_counter()
+    rules = rank_rules(variant)
+    n_pay, n_stat = len(rules.pays), rules.n_stat
+    kf = _switch_ranks.kind_fields(n_stat)
+    total = np.zeros(_switch_ranks.group_fields(n_stat), dtype=object)
+    chart: dict[str, int] = {}
+    for ru in sorted(set(up.tolist())):
+        rows = np.flatnonzero(up == ru)
+        sums, sits, best, keep_raised = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories,
+                                                     threads)
+        total += sums.sum(axis=0)
+        i = 0
+        for cards, weights in sits:
+            for hand, w in zip(cards.tolist(), weights.tolist()):
+                j = 6 if int(best[i]) == _switch_ranks.BUY_ACTION else bin(int(best[i])).count("1")
+                key = chart_cell(tuple(hand), 4 * ru, j, bool(keep_raised[i]))
+                chart[key] = chart.get(key, 0) + w
+                i += 1
+    s = rules.settlement
+    situations, denominators = [0] * len(KINDS), [0] * len(KINDS)
+    table: list[dict[str, list[Any]]] = [{} for _ in KINDS]
+    ev = fees = staked = raised = insured = Fraction(0)
+    for j in range(len(KINDS)):
+        base = kf * j
+        situations[j] = int(total[base])
+        if not situations[j]:
+            continue
+        k = cards_drawn(j)
+        draws, fee = math.comb(UNSEEN, k), rules.fees[j]
+        denominators[j] = draws * math.comb(UNSEEN - k, 4)
+        ev += Fraction(int(total[base + 1]), rules.tden[j]) - fee * situations[j]
+        fees += fee * situations[j]
+        raised += Fraction(int(total[base + 2]), draws)
+        for c in range(n_stat):
+            pay, ins = c % n_pay, c >= n_pay
+            stat = [int(x) for x in total[base + 3 + 8 * c: base + 11 + 8 * c]]
+            if ins:
+                insured += Fraction(stat[0], draws)
+                staked += Fraction(int(rules.nets.stake[pay]) * stat[0], rules.scale * draws)
+            events = [(event, stat[i]) for event, i in _EVENTS] + [("fold", stat[5])]
+            for event, count in events:
+                if count:
+                    outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold")
+                    if fee:
+                        outcome, label = f"{outcome}_fee_{str(fee).replace('/', '_')}", f"{label}; fee {fee}"
+                    kept = table[j].setdefault(label, [outcome, str(net - fee), 0])
+                    kept[2] += count
+    return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
+            "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
+            "chart": chart, "actions": [], "seconds": time.perf_counter() - start}
+
+
+def shard_digest(h: np.ndarray, up: np.ndarray, weight: np.ndarray) -> str:
+    """The digest a rank shard's sums carry: of its groups."""
+    return classes_digest(h, up, weight)
