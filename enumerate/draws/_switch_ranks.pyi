@@ -4,7 +4,6 @@ import numpy as np
 OPENMP: bool
 DEBUG_BUILD: bool
 BUY_ACTION: int
-CLASS_STATS: int
 MAX_CLASSES: int
 SIX_PATTERNS: int
 

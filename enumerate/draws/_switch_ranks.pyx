@@ -69,8 +69,6 @@ DEF MAXNF = 1026        # per action at most: value, raised draws, outcomes (128
 DEF UNSEEN = 46
 #: The best action "buy a sixth card" (after the switch masks 0..31).
 BUY_ACTION = BUYA
-#: Outcome statistics per class of final hand (OUTCOME_STATS of enumerate.draws.hand).
-CLASS_STATS = 8
 #: The multisets of six ranks: a six bought is classed by its colex rank among them, without a flush.
 SIX_PATTERNS = 18564
 #: The most classes of final hand a table may have.

@@ -301,6 +301,26 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
     return hi * (1 << 64) + lo, sits, best, keep_raised
 
 
+def add_chart(chart: dict[str, int], labels: dict[tuple[int, ...], str], ru: int,
+              sits: list[tuple[np.ndarray, np.ndarray]], best: np.ndarray, keep_raised: np.ndarray) -> None:
+    """Count the situations ``sits`` of groups against the up rank ``ru`` (in order, each with its
+    best action and whether keeping raises) into the strategy chart's cells; ``labels`` keeps the
+    hand groups found (by ranks and the most cards of a suit)."""
+    i = 0
+    for cards, weights in sits:
+        for hand, wt in zip(cards.tolist(), weights.tolist()):
+            suits = [x & 3 for x in hand]
+            gk = (*sorted(x >> 2 for x in hand), max(suits.count(s) for s in range(4)))
+            group = labels.get(gk)
+            if group is None:
+                group = labels[gk] = hand_group(tuple(hand))
+            j = action_kind(int(best[i]))
+            label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
+            ck = chart_key(group, ru, label)
+            chart[ck] = chart.get(ck, 0) + wt
+            i += 1
+
+
 def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: frozenset[Category],
                  threads: int = 1) -> dict[str, Any]:
     """A shard's sums, as :class:`enumerate.draws.exact.ShardSums` holds them (the fields of its
@@ -329,20 +349,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                 for s in range(len(OUTCOME_STATS)):
                     outcomes[j][c][s] += int(total[base + 3 + 8 * c + s])
         keep += int(total[GROUP_FIELDS - 1])
-        i = 0
-        for cards, weights in sits:
-            for hand, wt in zip(cards.tolist(), weights.tolist()):
-                key = tuple(hand)
-                suits = [x & 3 for x in hand]
-                gk = (*sorted(x >> 2 for x in hand), max(suits.count(s) for s in range(4)))
-                group = labels.get(gk)
-                if group is None:
-                    group = labels[gk] = hand_group(key)
-                j = action_kind(int(best[i]))
-                label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
-                ck = chart_key(group, ru, label)
-                chart[ck] = chart.get(ck, 0) + wt
-                i += 1
+        add_chart(chart, labels, ru, sits, best, keep_raised)
     ev = sum((Fraction(value[j], rules.tden[j]) - rules.fees[j] * situations[j] for j in range(len(KINDS))),
              Fraction(0))
     raised_share = sum((Fraction(raised[j], rules.draws[j]) for j in range(len(KINDS))), Fraction(0))

@@ -170,10 +170,7 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     for index, c in enumerate(found):
         if c:
             e, pay, ins = key_of(index, len(pays))
-            outcome, label, net = row_of(s, EVENTS[e], pays[pay], bool(ins))
-            if fee:
-                outcome, label = f"{outcome}_fee_{str(fee).replace('/', '_')}", f"{label}; fee {fee}"
-            table.append((outcome, label, net - fee, int(c)))
+            table.append((*row_of(s, EVENTS[e], pays[pay], bool(ins), fee), int(c)))
     if sum(c for _, _, _, c in table) != draws * n * dn:
         raise AssertionError("an action's rows do not cover its draws and dealer hands")
     return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn,

@@ -317,8 +317,10 @@ def _combination_keys(pay: HandPay) -> tuple[str, ...]:
     return (pay.first.key,) + (() if pay.second is None else (pay.second.key,))
 
 
-def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool) -> tuple[str, str, Fraction]:
-    """The outcome id, the label and the net result (antes) of a return-table key."""
+def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
+           draw_fee: Fraction = Fraction(0)) -> tuple[str, str, Fraction]:
+    """The outcome id, the label and the net result (antes) of a return-table key, with the fee
+    of the draw action that led to it (``draw_fee``) taken off and named."""
     stake = s.insurance_stake(pay) if insured else Fraction(0)
     fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
     first_state = {"player_wins": "player_wins", "push": "push", "dealer_wins": "dealer_wins"}.get(
@@ -342,7 +344,9 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool) -> tup
         result = "won" if side > 0 else "lost" if side < 0 else "returned"
         outcome += f"_insured_{_slug(_stake_text(stake))}_{result}"
         label += f"; insurance of {_stake_text(stake)} {result}"
-    return outcome, label, net + side
+    if draw_fee:
+        outcome, label = f"{outcome}_fee_{str(draw_fee).replace('/', '_')}", f"{label}; fee {draw_fee}"
+    return outcome, label, net + side - draw_fee
 
 
 def return_rows(variant: Variant, sums: GameSums, total: int

@@ -40,11 +40,9 @@ from typing import Any
 import numpy as np
 
 from enumerate.core.exact_game import rules_text
-from enumerate.core.slices import classes_digest
 from enumerate.draws import _switch_ranks
 from enumerate.draws.actions import KINDS, cards_drawn
-from enumerate.draws.exact import chart_cell
-from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, value_groups
+from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, value_groups
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
 from enumerate.russian.game import IntegerNets, row_of
@@ -164,18 +162,13 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     kf = _switch_ranks.kind_fields(n_stat)
     total = np.zeros(_switch_ranks.group_fields(n_stat), dtype=object)
     chart: dict[str, int] = {}
+    labels: dict[tuple[int, ...], str] = {}
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
         sums, sits, best, keep_raised = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories,
                                                      threads)
         total += sums.sum(axis=0)
-        i = 0
-        for cards, weights in sits:
-            for hand, w in zip(cards.tolist(), weights.tolist()):
-                j = 6 if int(best[i]) == _switch_ranks.BUY_ACTION else bin(int(best[i])).count("1")
-                key = chart_cell(tuple(hand), 4 * ru, j, bool(keep_raised[i]))
-                chart[key] = chart.get(key, 0) + w
-                i += 1
+        add_chart(chart, labels, ru, sits, best, keep_raised)
     s = rules.settlement
     situations, denominators = [0] * len(KINDS), [0] * len(KINDS)
     table: list[dict[str, list[Any]]] = [{} for _ in KINDS]
@@ -200,16 +193,10 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
             events = [(event, stat[i]) for event, i in _EVENTS] + [("fold", stat[5])]
             for event, count in events:
                 if count:
-                    outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold")
-                    if fee:
-                        outcome, label = f"{outcome}_fee_{str(fee).replace('/', '_')}", f"{label}; fee {fee}"
-                    kept = table[j].setdefault(label, [outcome, str(net - fee), 0])
+                    outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee)
+                    kept = table[j].setdefault(label, [outcome, str(net), 0])
                     kept[2] += count
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
             "chart": chart, "actions": [], "seconds": time.perf_counter() - start}
 
-
-def shard_digest(h: np.ndarray, up: np.ndarray, weight: np.ndarray) -> str:
-    """The digest a rank shard's sums carry: of its groups."""
-    return classes_digest(h, up, weight)
