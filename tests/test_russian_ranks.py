@@ -1,16 +1,21 @@
-"""A Russian Poker table with draws but no bought game, counted by rank patterns
-(enumerate/russian/ranks.py), is the situation-class path's game to the last integer: per group
-of situations (rank pattern, up rank) its sums -- situations by best action, EVs, fees, raise and
-insurance shares, insurance staked, return-table rows, strategy chart -- are those of its
-situations valued one by one (enumerate/russian/draws.py, itself held to the literal brute force
-in test_russian_draws.py), under rules that move every term of the kernel's form: two
-combinations (a six bought paid by all six cards), insurance lost or returned, the ante returned
-or paid, the ante by hand, fees in halves.  A stored rank shard that does not add up is refused."""
+"""A Russian Poker table with draws, counted by rank patterns (enumerate/russian/ranks.py), is the
+situation-class path's game to the last integer: per group of situations (rank pattern, up rank)
+its sums -- situations by best action, EVs, fees, raise and insurance shares, insurance staked,
+return-table rows, strategy chart -- are those of its situations valued one by one
+(enumerate/russian/draws.py, itself held to the literal brute force in test_russian_draws.py),
+under rules that move every term of the kernel's form: two combinations (a six bought paid by all
+six cards), insurance lost or returned, the ante returned or paid, the ante by hand, fees in
+halves; and with the bought game (the kernel's final term) against the up ranks it counts it
+for, under both readings of every purchase rule.  A stored rank shard that does not add up is
+refused; the kernel's exact comparison of two actions is held to fractions."""
 import math
+from fractions import Fraction
 from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_russian_final_hand import variant
 
 from enumerate.core.slices import Slice
@@ -35,6 +40,23 @@ RANKS = "23456789TJQKA"
 GROUPS = [("33332", "7", {Category.QUADS}), ("AK952", "7", {Category.FLUSH}),
           ("AKQ99", "5", {Category.ONE_PAIR}), ("888AK", "Q", {Category.TRIPS}),
           ("A5433", "K", {Category.ONE_PAIR})]
+#: With the bought game: each rule set's purchase readings (the highest card replaced, again on
+#: its rank, hands compared; the lowest, kept, the qualifier applying again, a fee of a half) and
+#: groups against up ranks whose purchases never replace the up card -- quads, flushes (a
+#: flush's bought games, the draws that make one), trips with A-K (purchases that gain), and an
+#: exchange of three to five cards.
+BOUGHT = [
+    ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 1 = 1, 2 = 1 }\n[buy_card]\nfee = 1\n[two_combinations]\n"
+     "[insurance]\n[buy_game]\n", [("33332", "6", {Category.QUADS}), ("AK952", "5", {Category.FLUSH}),
+                                    ("888AK", "6", {Category.TRIPS})]),
+    ("[ante_pays]\ndealer_does_not_qualify_with = { straight = 4 }\n[switch]\nfees = { 1 = 1, 2 = \"1/2\" }\n"
+     "[buy_card]\nfee = 2\n[two_combinations]\nstraight_with_pair = \"straight_and_pair\"\n[insurance]\n"
+     "limit = \"the_payout\"\ndealer_qualifies = \"returned_unless_player_wins\"\n[buy_game]\nfee = \"1/2\"\n"
+     "replaces = \"lowest\"\nsame_rank = \"kept\"\nafter = \"qualifier_applies\"\n",
+     [("33332", "T", {Category.QUADS}), ("AK952", "J", {Category.FLUSH}), ("888AK", "K", {Category.TRIPS})]),
+    ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 3 = 1, 4 = 1, 5 = 1 }\n[two_combinations]\n[insurance]\n"
+     "[buy_game]\n", [("AK952", "4", {Category.FLUSH})]),
+]
 
 
 def pattern(text: str) -> np.ndarray:
@@ -44,18 +66,38 @@ def pattern(text: str) -> np.ndarray:
     return h
 
 
+def _both_ways(v, text: str, up: str, categories) -> rs.SliceSums:
+    """The group's sums by rank patterns, held to its situations valued one by one."""
+    h, ru = pattern(text), RANKS.index(up)
+    cards, weights = group_situations(h, ru, frozenset(categories))
+    fields = ranks.shard_fields(v, h[None, :], np.array([ru], dtype=np.uint8), frozenset(categories))
+    got = rs.SliceSums.from_json({"digest": "", **fields}, weights, ranks=True)
+    want = rs.value_shard(v, cards, np.full(len(cards), 4 * ru, dtype=np.uint8), weights)
+    for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "chart"):
+        assert getattr(got, name) == getattr(want, name), (text, up, name)
+    return got
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_a_group_by_rank_patterns_is_its_situations_one_by_one(rules):
     v = variant(rules)
     for text, up, categories in GROUPS:
-        h, ru = pattern(text), RANKS.index(up)
-        cards, weights = group_situations(h, ru, frozenset(categories))
-        fields = ranks.shard_fields(v, h[None, :], np.array([ru], dtype=np.uint8), frozenset(categories))
-        got = rs.SliceSums.from_json({"digest": "", **fields}, weights, ranks=True)
-        want = rs.value_shard(v, cards, np.full(len(cards), 4 * ru, dtype=np.uint8), weights)
-        for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "chart"):
-            assert getattr(got, name) == getattr(want, name), (text, up, name)
+        _both_ways(v, text, up, categories)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,groups", BOUGHT)
+def test_a_group_with_the_bought_game_by_rank_patterns_is_its_situations_one_by_one(rules, groups):
+    v = variant(rules)
+    for text, up, categories in groups:
+        got = _both_ways(v, text, up, categories)
+        assert any("game bought" in label for kind in got.rows for label in kind), (text, up)
+    plain = variant(rules.split("[buy_game]")[0])
+    text, up, categories = groups[-1]
+    fields = ranks.shard_fields(plain, pattern(text)[None, :], np.array([RANKS.index(up)], dtype=np.uint8),
+                                frozenset(categories))
+    assert Fraction(fields["ev"]) < got.ev                      # buying the game is worth something here
 
 
 def test_the_six_index_counts_every_multiset_of_six_ranks_once():
@@ -63,13 +105,57 @@ def test_the_six_index_counts_every_multiset_of_six_ranks_once():
     assert index == list(range(_switch_ranks.SIX_PATTERNS)) and math.comb(18, 6) == _switch_ranks.SIX_PATTERNS
 
 
-def test_the_bought_game_is_left_to_the_class_path():
+def test_the_bought_game_by_rank_patterns_only_where_a_purchase_never_replaces_the_up_card():
     buy = variant("[switch]\nfees = { 2 = 1 }\n[buy_game]\n")
-    assert "buying the game" in ranks.supported(buy)
-    assert rs.method(buy) == "situation_classes"
-    with pytest.raises(StudoddsError, match="buying the game is not counted by rank patterns"):
-        rs.method(buy, "rank_patterns")
+    assert ranks.bought_up_ranks(buy) == frozenset(range(5))                      # a deuce to a six
+    lowest = variant("[switch]\nfees = { 2 = 1 }\n[buy_game]\nreplaces = \"lowest\"\n")
+    assert ranks.bought_up_ranks(lowest) == frozenset(range(8, 13))               # a ten to an ace
+    assert "rank 7, 8, 9, T, J, Q, K, A is not counted" in ranks.supported(buy)
+    assert ranks.supported(buy, frozenset({0, 4})) is None
+    assert rs.method(buy) == "situation_classes" and rs.method(buy, sl=Slice.parse("A")) == "situation_classes"
+    assert rs.method(buy, sl=Slice.parse("2-6")) == "rank_patterns"
+    with pytest.raises(StudoddsError, match="against an up card of rank 7 is not counted by rank patterns"):
+        rs.method(buy, "rank_patterns", Slice.parse("2-7"))
+    with pytest.raises(StudoddsError, match="an up card of rank 7 is not counted"):
+        ranks.shard_fields(buy, pattern("AK952")[None, :], np.array([5], dtype=np.uint8), frozenset([Category.FLUSH]))
     assert rs.method(variant(RULE_SETS[0])) == "rank_patterns"
+
+
+def test_the_purchase_term_refuses_rank_sets_that_replace_the_up_card():
+    from enumerate.russian import _bought
+    from enumerate.russian.bought import rank_sets
+    one = np.ones(1, dtype=np.int64)
+    for ru, highest in ((5, True), (7, False)):
+        rules = _bought.Rules(4 * ru, rank_sets(ru, 1277 + 12 * 0, highest), -3, 1, 1277, False, True, 1)
+        with pytest.raises(ValueError, match="replaces the up card"):
+            _bought.RankTerm(rules, one, one, np.ones(7, dtype=np.int64))
+    rules = _bought.Rules(4, rank_sets(1, 1277, True), -3, 1, 1277, False, True, 1)
+    with pytest.raises(ValueError, match="shapes do not match"):
+        _bought.RankTerm(rules, one, np.ones(2, dtype=np.int64), np.ones(7, dtype=np.int64))
+    assert _bought.RankTerm(rules, one, one, np.ones(7, dtype=np.int64)).capsule() is not None
+
+
+def test_the_kernel_refuses_anything_but_a_final_term_capsule():
+    rules = ranks.RussianRankRules(variant(RULE_SETS[0]))
+    rules.term = lambda ru: object()                          # not a capsule
+    with pytest.raises(ValueError, match="invalid PyCapsule"):
+        value_groups(rules, variant(RULE_SETS[0]).qualifier.threshold, pattern("AK952")[None, :], 5,
+                     frozenset([Category.FLUSH]))
+
+
+_BIG = st.integers(-(2**100), 2**100)
+_UNIT = st.integers(1, 2**40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BIG, st.integers(0, 6), _BIG, st.integers(0, 6), st.lists(_UNIT, min_size=7, max_size=7),
+       st.lists(st.integers(1, 2**24), min_size=7, max_size=7), st.lists(st.integers(0, 7), min_size=7, max_size=7),
+       st.integers(1, 4))
+def test_the_kernels_exact_comparison_of_two_actions_is_that_of_fractions(va, ka, vb, kb, tden, unit, fee, fee_den):
+    got = _switch_ranks.better_for_tests(va, ka, vb, kb, tden, unit, fee, fee_den)
+    ev_a = Fraction(va, tden[ka] * unit[ka]) - Fraction(fee[ka], fee_den)
+    ev_b = Fraction(vb, tden[kb] * unit[kb]) - Fraction(fee[kb], fee_den)
+    assert got == (va > vb if ka == kb else ev_a > ev_b)
 
 
 def test_a_rank_shard_that_does_not_add_up_is_refused():

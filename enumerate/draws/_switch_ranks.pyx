@@ -36,18 +36,30 @@ bonus)) or fold (-scale * n), the better one, or the raise when switching five f
 C(46 - k, 4).  The linear form is the kernel's rule, per *class* of final hand: the plain game's
 classes are the categories, Russian Poker's the pays of its two combinations (a six bought paid
 by all six cards), each with the coefficients of the dealer's counts in the raise's value and in
-an insurance's, which is taken when it pays.  A situation's action is worth the sum over its draws, exact in units of
-1 / (scale * n * C(46, k)) antes, less the fee; its best action (keep, then fewer cards, then the
-masks' order over the sorted hand, then buying) is compared exactly in 128-bit integers.  Per group
-the kernel sums, weighted, per kind of best action (keep, switch 1..5, buy): situations, value, raised draws and
-the outcomes by class of final hand (the columns of enumerate.draws.hand.OUTCOME_STATS; an insured
-raise under its class + the number of classes), and the value
-of keeping in every situation (the normal game's, a check); per situation the best mask and
-whether keeping raises.
+an insurance's, which is taken when it pays.
+
+**A final term.**  A table may add to raising a term that is not linear in the dealer's counts
+but depends only on what a leaf fixes -- the final hand's strength and class, the unseen cards of
+each rank, the unseen s0 ranks (enumerate/draws/_final_term.pxd; Russian Poker's bought game, in
+enumerate/russian/_bought.pyx).  Its keys are prepared once per draw rank pattern and final hand,
+its values kept per key and unseen s0 ranks (the flush corrections of many situations meet the
+same ones); the values of kind k are then in units of 1 / (scale * unit[k]) per dealer set and the
+term's fields are counted per class beside the outcomes.
+
+A situation's action is worth the sum over its draws, exact in units of 1 / (scale * n * C(46, k)
+* unit[k]) antes, less the fee (values summed in 128 bits); its best action (keep, then fewer
+cards, then the masks' order over the sorted hand, then buying) is compared exactly in 256-bit
+integers.  Per group the kernel sums, weighted, per kind of best action (keep, switch 1..5, buy):
+situations, value, raised draws and the outcomes by class of final hand (the columns of
+enumerate.draws.hand.OUTCOME_STATS, then a final term's; an insured raise under its class + the
+number of classes), and the value of keeping in every situation (the normal game's, a check); per
+situation the best mask and whether keeping raises.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 from cython.parallel cimport prange
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from enumerate.draws._final_term cimport CAPSULE, FinalTerm
 from evaluator._eval cimport binom_table, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
@@ -57,6 +69,7 @@ from enumerate.core._rank_patterns cimport (MASKS, Leaves, flush_move, flush_sub
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
+    ctypedef unsigned long long uint128 "unsigned __int128"
 
 #: True if this module was compiled with OpenMP.
 OPENMP = bool(STUDODDS_OPENMP_COMPILED)
@@ -65,25 +78,29 @@ DEBUG_BUILD = bool(STUDODDS_DEBUG_COMPILED)
 
 DEF NA = 33             # actions per situation: the 32 switch masks, then buying (BUYA)
 DEF BUYA = 32           # the action "buy a sixth card"
-DEF MAXNF = 1026        # per action at most: value, raised draws, outcomes (128 classes x 8)
+DEF MAXCLS = 128        # classes of final hand (insured apart)
+DEF MAXTF = 5           # fields a final term adds per class
+DEF MAXNF = 2 + (8 + MAXTF) * MAXCLS   # per action at most: value, raised draws, outcomes by class
+DEF MAXKEYS = 96        # a final term's keys kept per draw rank pattern
+DEF MEMO = 64           # a key's values kept, by unseen s0 ranks (open addressing)
 DEF UNSEEN = 46
 #: The best action "buy a sixth card" (after the switch masks 0..31).
 BUY_ACTION = BUYA
 #: The multisets of six ranks: a six bought is classed by its colex rank among them, without a flush.
 SIX_PATTERNS = 18564
 #: The most classes of final hand a table may have.
-MAX_CLASSES = (MAXNF - 2) // 8
+MAX_CLASSES = MAXCLS
 
 
-def kind_fields(int n_stat):
+def kind_fields(int n_stat, int n_term=0):
     """Fields per kind of best action: situations, value, raised draws, then the outcomes
-    (n_stat classes x 8)."""
-    return 3 + 8 * n_stat
+    (n_stat classes x (8 + n_term): the kernel's 8, then a final term's)."""
+    return 3 + (8 + n_term) * n_stat
 
 
-def group_fields(int n_stat):
+def group_fields(int n_stat, int n_term=0):
     """Fields of a group's sums: 7 kinds (keep, switch 1..5, buy), then the value of keeping."""
-    return 7 * kind_fields(n_stat) + 1
+    return 7 * kind_fields(n_stat, n_term) + 1
 
 
 cdef inline int _kl(int c, int j, int nq) noexcept nogil:
@@ -145,60 +162,239 @@ cdef struct Rules:
     const int16_t* pc6
     const int16_t* pc6_five
     const int16_t* pc6_six
+    const FinalTerm* term     # a table's term added to raising (NULL: none), its fields per class
+    int n_tf
+    int per_cls               # fields per class: 8 + n_tf
 
 
-cdef inline void _value(int64_t* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n,
-                        bint force, const Rules* R) noexcept nogil:
+cdef struct Memo:
+    # one value of a key's term: its unseen s0 ranks (-1: empty), the term and its fields
+    int us0
+    int64_t gain
+    int64_t tf[MAXTF]
+
+
+cdef struct TermKeys:
+    # a final term's keys prepared for the draw rank pattern at hand (the unseen cards of each rank
+    # ``unseen``, drawn by an action of kind ``kind``): by (strength, class, kind), in ``slots``,
+    # each with its values by unseen s0 ranks (``memo``: the same key meets the same s0 ranks in
+    # many situations' flush corrections)
+    const int* unseen
+    int n
+    int st[MAXKEYS + 1]
+    int pc[MAXKEYS + 1]
+    int kind[MAXKEYS + 1]
+    bint live[MAXKEYS + 1]
+    char* slots
+    Memo* memo
+
+
+cdef inline int _term_slot(TermKeys* G, int st, int pc, int kind, const Rules* R) noexcept nogil:
+    """The slot of a final hand's prepared key (-1: the term is 0 for it); the last slot is
+    scratch, its values not kept, when the table of keys is full."""
+    cdef int i, j
+    for i in range(G.n):
+        if G.st[i] == st and G.pc[i] == pc and G.kind[i] == kind:
+            return i if G.live[i] else -1
+    i = G.n if G.n < MAXKEYS else MAXKEYS
+    G.st[i], G.pc[i], G.kind[i] = st, pc, kind
+    G.live[i] = R.term.prepare(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, st, pc, kind)
+    if i < MAXKEYS:
+        for j in range(MEMO):
+            G.memo[i * MEMO + j].us0 = -1
+    if G.n < MAXKEYS:
+        G.n += 1
+    return i if G.live[i] else -1
+
+
+cdef inline int64_t _term_value(TermKeys* G, int i, int us0, int64_t* tf, const Rules* R) noexcept nogil:
+    """The term of the key in slot i for the unseen s0 ranks us0 (kept in the slot's memo)."""
+    cdef int j, h = (us0 * 40503) & (MEMO - 1), f
+    cdef Memo* m
+    if i < MAXKEYS:
+        for j in range(MEMO):
+            m = &G.memo[i * MEMO + ((h + j) & (MEMO - 1))]
+            if m.us0 == us0:
+                for f in range(R.n_tf):
+                    tf[f] = m.tf[f]
+                return m.gain
+            if m.us0 < 0:
+                m.gain = R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us0, tf)
+                m.us0 = us0
+                for f in range(R.n_tf):
+                    m.tf[f] = tf[f]
+                return m.gain
+    return R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us0, tf)
+
+
+cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n,
+                        bint force, int64_t unit, int64_t gain, const int64_t* tf, const Rules* R) noexcept nogil:
     """Add m draws of final class pc with these dealer counts: the better of raise (insured when
     that pays) and fold (the raise when forced), its value and its outcomes -- by class, and an
-    insured raise by class + n_pay."""
+    insured raise by class + n_pay.  With a final term the values are in units of 1 / unit, the
+    raise's plus ``gain``, and its fields ``tf`` are counted with the raise's outcomes."""
     cdef const int64_t* k = R.cnet + 4 * pc
-    cdef int64_t rv = nq * k[0] + win * k[1] + tie * k[2] + n * k[3]
+    cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + gain
     cdef int64_t iv = 0
+    cdef int i
     if R.cins != NULL:
         k = R.cins + 4 * pc
-        iv = nq * k[0] + win * k[1] + tie * k[2] + n * k[3]
+        iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
     cdef bint insured = iv > 0
-    cdef int64_t fold = -R.scale * n
-    cdef int64_t* st
+    cdef int64_t fold = -R.scale * n * unit
+    cdef int128* st
     if insured:
         rv += iv
     if force or rv > fold:
-        st = row + 2 + 8 * (pc + (R.n_pay if insured else 0))
-        row[0] += m * rv
+        st = row + 2 + R.per_cls * (pc + (R.n_pay if insured else 0))
+        row[0] += <int128>m * rv
         row[1] += m
         st[0] += m
         st[1] += m * nq
         st[2] += m * win
         st[3] += m * tie
         st[4] += m * (n - nq - win - tie)
+        for i in range(R.n_tf):
+            st[8 + i] += <int128>m * tf[i]
     else:
-        st = row + 2 + 8 * pc
-        row[0] += m * fold
+        st = row + 2 + R.per_cls * pc
+        row[0] += <int128>m * fold
         st[5] += m * n
         st[7] += m * nq
         if rv == fold:
             st[6] += m
 
 
-cdef inline void _draw(int64_t* row, int64_t m, int st, int pc, int d0, const int64_t* cum, int64_t n, bint force,
-                       const Rules* R) noexcept nogil:
-    """m draws whose final hand has strength st and class pc, the dead s0 ranks d0, the rank part cum."""
-    cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + d0) * 3
+cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int kind, const int64_t* cum, int64_t n,
+                       bint force, int ru, TermKeys* G, const Rules* R) noexcept nogil:
+    """m draws whose final hand has strength st and class pc, the dead s0 ranks dead0 (13 bits),
+    the rank part cum; with a final term, its value for the unseen s0 ranks."""
+    cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + mask12(dead0, ru)) * 3
     cdef int64_t q = cum[R.iq]
+    cdef int64_t gain = 0, unit = 1
+    cdef int64_t tf[MAXTF]
+    cdef int i
+    if R.term != NULL:
+        unit = R.term.unit[kind]
+        for i in range(R.n_tf):
+            tf[i] = 0
+        i = _term_slot(G, st, pc, kind, R)
+        if i >= 0:
+            gain = _term_value(G, i, ~(dead0 | (1 << ru)) & 0x1FFF, tf, R)
     _value(row, m, q + g[0], cum[R.cut_lo[st]] - q + g[1], cum[R.cut_hi[st]] - cum[R.cut_lo[st]] + g[2],
-           pc, n, force, R)
+           pc, n, force, unit, gain, tf, R)
 
 
-cdef bint _better(const int64_t* va, int ka, const int64_t* vb, int kb, const int64_t* tden,
+cdef struct Big:
+    # a signed integer of up to 256 bits: sign and magnitude in four 64-bit words, lowest first
+    bint neg
+    uint64_t w[4]
+
+
+cdef inline void _big(Big* x, int128 v) noexcept nogil:
+    cdef uint128 m = <uint128>(-v) if v < 0 else <uint128>v
+    x.neg = v < 0
+    x.w[0] = <uint64_t>m
+    x.w[1] = <uint64_t>(m >> 64)
+    x.w[2] = 0
+    x.w[3] = 0
+
+
+cdef inline void _big_mul(Big* x, uint64_t y) noexcept nogil:
+    """x *= y (the products here stay far below 2**256)."""
+    cdef uint128 carry = 0, p
+    cdef int i
+    for i in range(4):
+        p = <uint128>x.w[i] * y + carry
+        x.w[i] = <uint64_t>p
+        carry = p >> 64
+
+
+cdef inline int _mag_cmp(const Big* a, const Big* b) noexcept nogil:
+    cdef int i
+    for i in range(3, -1, -1):
+        if a.w[i] != b.w[i]:
+            return 1 if a.w[i] > b.w[i] else -1
+    return 0
+
+
+cdef inline bint _big_less(const Big* a, const Big* b) noexcept nogil:
+    """a < b."""
+    cdef int c = _mag_cmp(a, b)
+    cdef bint za = (a.w[0] | a.w[1] | a.w[2] | a.w[3]) == 0, zb = (b.w[0] | b.w[1] | b.w[2] | b.w[3]) == 0
+    cdef bint na = a.neg and not za, nb = b.neg and not zb
+    if na != nb:
+        return na
+    return c > 0 if na else c < 0
+
+
+cdef inline void _big_sub(Big* x, const Big* y) noexcept nogil:
+    """x -= y."""
+    cdef Big t = y[0]
+    cdef Big out
+    cdef uint128 d
+    cdef uint64_t borrow = 0
+    cdef const Big* hi
+    cdef const Big* lo
+    cdef int i
+    t.neg = not t.neg
+    if x.neg == t.neg:                         # same signs: add the magnitudes
+        d = 0
+        for i in range(4):
+            d = <uint128>x.w[i] + t.w[i] + (d >> 64)
+            x.w[i] = <uint64_t>d
+        return
+    if _mag_cmp(x, &t) >= 0:                   # different signs: the larger magnitude less the smaller
+        hi, lo = x, &t
+    else:
+        hi, lo = &t, x
+    out.neg = hi.neg
+    for i in range(4):
+        d = <uint128>hi.w[i] - lo.w[i] - borrow
+        out.w[i] = <uint64_t>d
+        borrow = 1 if (<uint128>lo.w[i] + borrow) > hi.w[i] else 0
+    x[0] = out
+
+
+cdef void _side(Big* out, int128 v, int k, int other, const int64_t* tden, const int64_t* unit,
+                const int64_t* fee_num, int64_t fee_den) noexcept nogil:
+    """One side of _better: v * t[other] * fee_den - fee_num[k] * t[k] * t[other], t = tden * unit."""
+    cdef Big fee
+    _big(out, v)
+    _big_mul(out, tden[other])
+    _big_mul(out, unit[other])
+    _big_mul(out, fee_den)
+    _big(&fee, fee_num[k])
+    _big_mul(&fee, tden[k])
+    _big_mul(&fee, unit[k])
+    _big_mul(&fee, tden[other])
+    _big_mul(&fee, unit[other])
+    _big_sub(out, &fee)
+
+
+cdef bint _better(const int128* va, int ka, const int128* vb, int kb, const int64_t* tden, const int64_t* unit,
                   const int64_t* fee_num, int64_t fee_den) noexcept nogil:
-    """EV(a) > EV(b), exactly: EV = value / tden[k] - fee_num[k] / fee_den."""
-    cdef int128 lhs, rhs
+    """EV(a) > EV(b), exactly: EV = value / (tden[k] * unit[k]) - fee_num[k] / fee_den, both sides
+    times t[ka] * t[kb] * fee_den in 256 bits."""
+    cdef Big lhs, rhs
     if ka == kb:
         return va[0] > vb[0]
-    lhs = <int128>va[0] * tden[kb] * fee_den - <int128>fee_num[ka] * tden[ka] * tden[kb]
-    rhs = <int128>vb[0] * tden[ka] * fee_den - <int128>fee_num[kb] * tden[ka] * tden[kb]
-    return lhs > rhs
+    _side(&lhs, va[0], ka, kb, tden, unit, fee_num, fee_den)
+    _side(&rhs, vb[0], kb, ka, tden, unit, fee_num, fee_den)
+    return _big_less(&rhs, &lhs)
+
+
+def better_for_tests(va, int ka, vb, int kb, tden, unit, fee_num, int64_t fee_den):
+    """_better on Python ints (the tests hold it to Fractions)."""
+    cdef int128 a = (<int128>(<int64_t>(va >> 64)) << 64) | <uint64_t>(va & 0xFFFFFFFFFFFFFFFF)
+    cdef int128 b = (<int128>(<int64_t>(vb >> 64)) << 64) | <uint64_t>(vb & 0xFFFFFFFFFFFFFFFF)
+    cdef int64_t t[7]
+    cdef int64_t u[7]
+    cdef int64_t f[7]
+    cdef int i
+    for i in range(7):
+        t[i], u[i], f[i] = tden[i], unit[i], fee_num[i]
+    return bool(_better(&a, ka, &b, kb, t, u, f, fee_den))
 
 
 cdef struct Hand:
@@ -376,19 +572,19 @@ cdef inline int _binomial(int n, int k) noexcept nogil:
     return <int>out
 
 
-cdef inline void _switch_leaf(int64_t* A, int sh, int64_t mult, int d0, const Drawn* D, const int64_t* cum,
-                              const Rules* R) noexcept nogil:
+cdef inline void _switch_leaf(int128* A, int sh, int64_t mult, int dead0, int ru, const Drawn* D, const int64_t* cum,
+                              TermKeys* G, const Rules* R) noexcept nogil:
     """One leaf of the non-flush draws: every representative mask's draws, and buying's."""
     cdef int j, st
     for j in range(D.nm):
         st = D.sx[D.mk[j]]
-        _draw(A + (NA * sh + D.mk[j]) * R.nf, mult, st, R.pclass[st], d0, cum, D.n, D.force, R)
+        _draw(A + (NA * sh + D.mk[j]) * R.nf, mult, st, R.pclass[st], dead0, D.k, cum, D.n, D.force, ru, G, R)
     if D.buy1:
-        _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, d0, cum, D.n, 0, R)
+        _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, dead0, 6, cum, D.n, 0, ru, G, R)
 
 
-cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* A,
-                        const Rules* R) noexcept nogil:
+cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* A,
+                        TermKeys* G, const Rules* R) noexcept nogil:
     """The draws without a flush, per set SH of s0 ranks: the leaves of the drawn ranks whose s0
     card may be drawn (the shared traversal of enumerate/core/_rank_patterns.pxd)."""
     cdef const int32_t* binom = binom_table()
@@ -409,17 +605,17 @@ cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, co
             leaves_rank(&L)
         leaves_first(&L, 1, sh13, 0)
         while True:
-            _switch_leaf(A, sh, L.pre_m[L.n], mask12(L.pre_b0[L.n], ru), D, cum, R)
+            _switch_leaf(A, sh, L.pre_m[L.n], L.pre_b0[L.n], ru, D, cum, G, R)
             if not leaves_next(&L):
                 break
 
 
-cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
-                       const Rules* R) noexcept nogil:
+cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* C,
+                       TermKeys* G, const Rules* R) noexcept nogil:
     """The draws that complete a flush, situation by situation: each mask's flush draws valued as
     the flush instead of the non-flush hand the leaves counted."""
     cdef int s, j, mask, suit, sigma, d0, stf
-    cdef int64_t* row
+    cdef int128* row
     for s in range(S.n_s):
         for j in range(H.n_k[D.k]):
             mask = H.of_k[D.k][j]
@@ -429,19 +625,19 @@ cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, con
             for sigma in range(0 if suit == 4 else suit, (3 if suit == 4 else suit) + 1):
                 if D.dbits & S.dead[4 * s + sigma]:
                     continue
-                d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
+                d0 = S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0)
                 stf = R.by_flush[H.kbits[mask] | D.dbits]
                 row = C + (<int64_t>NA * s + mask) * R.nf
-                _draw(row, 1, stf, R.pclass[stf], d0, cum, D.n, D.force, R)
-                _draw(row, -1, D.sx[H.rep[mask]], R.pclass[D.sx[H.rep[mask]]], d0, cum, D.n, D.force, R)
+                _draw(row, 1, stf, R.pclass[stf], d0, D.k, cum, D.n, D.force, ru, G, R)
+                _draw(row, -1, D.sx[H.rep[mask]], R.pclass[D.sx[H.rep[mask]]], d0, D.k, cum, D.n, D.force, ru, G, R)
 
 
-cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int64_t* C,
-                     const Rules* R) noexcept nogil:
+cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* C,
+                     TermKeys* G, const Rules* R) noexcept nogil:
     """Buying: the draws that give the six cards a flush (five of a suit), situation by situation;
     the six's class by its suited ranks and, with five of a suit, the other card's rank."""
     cdef int s, sigma, r, hs, stf, x, d0, pc, five, other
-    cdef int64_t* row
+    cdef int128* row
     for s in range(S.n_s):
         for sigma in range(4):
             if D.dbits & S.dead[4 * s + sigma]:
@@ -471,10 +667,10 @@ cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const
                 pc = R.pc6_six[hs | D.dbits]
             else:
                 pc = R.pc6_five[13 * five + other]
-            d0 = mask12(S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0), ru)
+            d0 = S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0)
             row = C + (<int64_t>NA * s + BUYA) * R.nf
-            _draw(row, 1, stf, pc, d0, cum, D.n, 0, R)
-            _draw(row, -1, D.sb, D.cb, d0, cum, D.n, 0, R)
+            _draw(row, 1, stf, pc, d0, 6, cum, D.n, 0, ru, G, R)
+            _draw(row, -1, D.sb, D.cb, d0, 6, cum, D.n, 0, ru, G, R)
 
 
 cdef inline int _rank_sum(const Hand* H) noexcept nogil:
@@ -491,20 +687,20 @@ cdef inline int _bits_sum(int bits) noexcept nogil:
     return out
 
 
-cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int64_t* A, const int64_t* C,
-                    const int64_t[::1] sit_w, bint buy, const int64_t* tden, const int64_t* fee_num,
+cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int128* A, const int128* C,
+                    const int64_t[::1] sit_w, bint buy, const int64_t* tden, const int64_t* unit, const int64_t* fee_num,
                     int64_t fee_den, const Rules* R, int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised,
                     const int32_t* cancel) noexcept nogil:
     """Each situation's best action, its sums added by the action's kind with the situation's
     weight, and the value of keeping (the check against the count table)."""
     cdef int s, bm, k, rb, i, nf = R.nf, kf = R.nf + 1
     cdef int64_t w
-    cdef int64_t tot[MAXNF]
+    cdef int128 tot[MAXNF]
     for s in range(S.n_s):
         if studodds_cancelled(cancel):
             break
         w = sit_w[s_lo + s]
-        bm = _best(s, A, C, nf, S.sit_sh, H.rep, H.valid, buy, tden, fee_num, fee_den)
+        bm = _best(s, A, C, nf, S.sit_sh, H.rep, H.valid, buy, tden, unit, fee_num, fee_den)
         k = 6 if bm == BUYA else popcount5(bm)
         rb = BUYA if bm == BUYA else H.rep[bm]
         for i in range(nf):
@@ -513,7 +709,7 @@ cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int64_t* A
         keep_raised[s_lo + s] = (A[(NA * S.sit_sh[s]) * nf + 1] + C[(<int64_t>NA * s) * nf + 1]) > 0
         acc[kf * k] += w
         for i in range(nf):
-            acc[kf * k + 1 + i] += <int128>w * tot[i]
+            acc[kf * k + 1 + i] += w * tot[i]
         acc[7 * kf] += <int128>w * (A[(NA * S.sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf])
 
 
@@ -538,8 +734,16 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     S.dead = <int*>malloc(S.n_s * 4 * sizeof(int))
     S.ksuit = <int8_t*>malloc(S.n_s * 32 * sizeof(int8_t))
     S.fsuit = <int8_t*>malloc(S.n_s * sizeof(int8_t))
-    cdef int64_t* A = <int64_t*>calloc(32 * NA * R.nf, sizeof(int64_t))
-    cdef int64_t* C = <int64_t*>calloc(<int64_t>S.n_s * NA * R.nf, sizeof(int64_t))
+    cdef int128* A = <int128*>calloc(32 * NA * R.nf, sizeof(int128))
+    cdef int128* C = <int128*>calloc(<int64_t>S.n_s * NA * R.nf, sizeof(int128))
+    cdef TermKeys G
+    cdef int64_t unit[7]
+    G.unseen = a2
+    G.n = 0
+    G.slots = <char*>malloc((MAXKEYS + 1) * R.term.key_bytes) if R.term != NULL else NULL
+    G.memo = <Memo*>malloc(MAXKEYS * MEMO * sizeof(Memo)) if R.term != NULL else NULL
+    for k in range(7):
+        unit[k] = R.term.unit[k] if R.term != NULL else 1
     _hand(ru, h, allowed, R, &H)
     _situations(ru, s_lo, sit_cards, &S)
     for k in range(6):
@@ -558,12 +762,15 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
             if not _drawn(&H, &dvec[t, 0], R, a2, &D):
                 continue
             rank_part(a2, hole_i, binom_table(), cum)
-            _plain_leaves(ru, &H, &S, &D, cum, A, R)
+            G.n = 0                    # the term's keys are those of this draw pattern's unseen cards
+            _plain_leaves(ru, &H, &S, &D, cum, A, &G, R)
             if D.distinct:
-                _flush_fixes(ru, &H, &S, &D, cum, C, R)
+                _flush_fixes(ru, &H, &S, &D, cum, C, &G, R)
                 if D.buy1:
-                    _buy_fixes(ru, &H, &S, &D, cum, C, R)
-    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, fee_num, fee_den, R, acc, best, keep_raised, cancel)
+                    _buy_fixes(ru, &H, &S, &D, cum, C, &G, R)
+    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
+    free(G.slots)
+    free(G.memo)
     free(cum)
     free(S.sit_sh)
     free(S.dead)
@@ -590,25 +797,25 @@ cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
     return 1
 
 
-cdef int _best(int s, const int64_t* A, const int64_t* C, int nf, const int* sit_sh, const int* rep, const bint* valid,
-               bint buy, const int64_t* tden, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
+cdef int _best(int s, const int128* A, const int128* C, int nf, const int* sit_sh, const int* rep, const bint* valid,
+               bint buy, const int64_t* tden, const int64_t* unit, const int64_t* fee_num, int64_t fee_den) noexcept nogil:
     """The best action of situation s: keep, then by number of cards, then by mask, then buying;
     ties keep the first."""
     cdef int best = 0, kb = 0, k, mask
-    cdef int64_t vb = A[(NA * sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf]
-    cdef int64_t v
+    cdef int128 vb = A[(NA * sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf]
+    cdef int128 v
     for k in range(1, 6):
         for mask in range(32):
             if popcount5(mask) != k or not valid[mask]:
                 continue
             v = A[(NA * sit_sh[s] + rep[mask]) * nf] + C[(<int64_t>NA * s + mask) * nf]
-            if _better(&v, k, &vb, kb, tden, fee_num, fee_den):
+            if _better(&v, k, &vb, kb, tden, unit, fee_num, fee_den):
                 best = mask
                 kb = k
                 vb = v
     if buy:
         v = A[(NA * sit_sh[s] + BUYA) * nf] + C[(<int64_t>NA * s + BUYA) * nf]
-        if _better(&v, 6, &vb, kb, tden, fee_num, fee_den):
+        if _better(&v, 6, &vb, kb, tden, unit, fee_num, fee_den):
             best = BUYA
     return best
 
@@ -631,7 +838,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const int16_t[::1] pc6, const int16_t[::1] pc6_five, const int16_t[::1] pc6_six,
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
-                 int n_threads, int32_t[::1] cancel=None):
+                 int n_threads, int32_t[::1] cancel=None, object term=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
@@ -648,12 +855,22 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     n_pay with insurance (an insured raise counted under class c + n_pay).  A six bought is of
     class pc6[the colex rank of its six ranks, a multiset] without a flush, pc6_five[13 * five + r] with five cards of a
     suit (their ranks, and the other card's rank r), pc6_six[its ranks] all of a suit; with
-    pc6 empty, the class of its best five's strength."""
+    pc6 empty, the class of its best five's strength.
+
+    ``term``: a table's final term (a capsule, enumerate/draws/_final_term.pxd) added to raising
+    every final hand, its fields counted per class after the kernel's 8 (group_fields(n_stat,
+    n_term)); the values of kind k are then in units of 1 / (tden[k] * unit[k])."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
     cdef int n_pay = cnet.shape[0]
     cdef int n_stat = n_pay * (2 if cins.shape[0] else 1)
-    cdef int gf = 7 * (3 + 8 * n_stat) + 1
+    cdef const FinalTerm* fterm = NULL
+    if term is not None:
+        fterm = <const FinalTerm*>PyCapsule_GetPointer(term, CAPSULE)
+        if not 0 < fterm.n_fields <= MAXTF or fterm.key_bytes == 0:
+            raise ValueError("a final term's fields out of range")
+    cdef int n_tf = fterm.n_fields if fterm != NULL else 0
+    cdef int gf = 7 * (3 + (8 + n_tf) * n_stat) + 1
     if (hvec.shape[1] != 13 or sit_off.shape[0] != n + 1 or sit_cards.shape[1] != 5
             or sit_w.shape[0] != sit_cards.shape[0] or best.shape[0] != sit_cards.shape[0]
             or keep_raised.shape[0] != sit_cards.shape[0] or dvec.shape[1] != 13 or d_off.shape[0] != 7
@@ -689,7 +906,10 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.cls = &cls[0]
     R.gtab = &gtab[0, 0, 0]
     R.n_cls = gtab.shape[0]
-    R.nf = 2 + 8 * n_stat
+    R.term = fterm
+    R.n_tf = n_tf
+    R.per_cls = 8 + n_tf
+    R.nf = 2 + R.per_cls * n_stat
     R.n_pay = n_pay
     R.pclass = &pclass[0]
     R.cnet = &cnet[0, 0]

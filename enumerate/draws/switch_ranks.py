@@ -272,6 +272,13 @@ class SwitchRules:
         """The kernel's outcome classes: the classes of final hand, twice with insurance."""
         return self.cnet.shape[0] * (2 if self.cins.shape[0] else 1)
 
+    #: The fields a final term adds per outcome class (none here; enumerate/draws/_final_term.pxd).
+    n_term = 0
+
+    def term(self, ru: int) -> object | None:
+        """The final term the kernel adds to raising against the up rank ``ru`` (a capsule), or None."""
+        return None
+
 
 # ---------------------------------------------------------------------------------------------
 # One shard
@@ -288,14 +295,15 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
                                  dtype=np.uint8)
     w = np.ascontiguousarray(np.concatenate([x for _, x in sits]) if sits else np.zeros(0, np.int64), dtype=np.int64)
     dvec, d_off = draw_patterns()
-    out = np.zeros((h.shape[0], _switch_ranks.group_fields(rules.n_stat), 2), dtype=np.uint64)
+    out = np.zeros((h.shape[0], _switch_ranks.group_fields(rules.n_stat, rules.n_term), 2), dtype=np.uint64)
     best = np.zeros(cards.shape[0], dtype=np.int8)
     keep_raised = np.zeros(cards.shape[0], dtype=np.uint8)
     interruptible(lambda cancel: _switch_ranks.value_groups(
         ru, np.ascontiguousarray(h, dtype=np.int8), off, cards, w, dvec, d_off, t.hole_i, t.iq,
         t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
         rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
-        np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel))
+        np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel,
+        rules.term(ru)))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
     return hi * (1 << 64) + lo, sits, best, keep_raised

@@ -6,6 +6,7 @@ DEBUG_BUILD: bool
 SET_COLUMNS: int
 KEY_COLUMNS: int
 OUTCOME_NAMES: tuple[str, ...]
+TERM_FIELDS: int
 
 class Rules:
     def __init__(self, up: int, sets: np.ndarray, lose: int, fee: int, threshold: int,
@@ -16,3 +17,7 @@ def key_values(rules: Rules, player: np.ndarray, win: np.ndarray, ante: np.ndarr
 def hand_values(rules: Rules, player: np.ndarray, win: np.ndarray, ante: np.ndarray, unseen: np.ndarray, key: np.ndarray,
                 keys: np.ndarray, c: np.ndarray, pool: np.ndarray, count_nq: bool, unseen_count: int,
                 nq: np.ndarray, bought: np.ndarray, outcomes: np.ndarray, n_threads: int) -> int: ...
+
+class RankTerm:
+    def __init__(self, rules: Rules, win: np.ndarray, ante: np.ndarray, dn: np.ndarray) -> None: ...
+    def capsule(self) -> object: ...

@@ -32,13 +32,22 @@ f0 and the suited sets alone, as corrections (with [x] = the sums of a pool boug
 so ``key_values`` sums the first term once per *key* (strength, pay, L) and keeps every set's pool
 by outcome, and ``hand_values`` adds each final hand's corrections -- a few bit tests per rank
 set, the flush moves only where a suited set exists.
+
+**As a term of the draws' rank kernel** (``RankTerm``; enumerate/draws/_final_term.pxd): a leaf of
+draws fixes the key and the unseen cards of s0 -- which is all the corrections need when the up
+card is never the card replaced (its rank never the highest, or lowest, of a hand that does not
+qualify: then the four kept cards hold the up card, and can be of one suit only in s0).  The key
+also keeps each set's flush moves by kind (from one outcome to another, as a mask of ranks), so
+a leaf's suited sets are counted with a few popcounts.
 """
 import numpy as np
-from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from cython.parallel cimport prange
 from evaluator._eval cimport key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
-from enumerate.core._combinatorics cimport popcount64
+from cpython.pycapsule cimport PyCapsule_New
+from enumerate.core._combinatorics cimport popcount32, popcount64
+from enumerate.draws._final_term cimport CAPSULE, FinalTerm
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -167,12 +176,19 @@ cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* com
     cdef Net T = common[0]
     cdef int L[13]
     cdef int us[4]
-    cdef int j, o
-    cdef int64_t total, nq = 0, bought = 0
-    cdef int128 acc[OUTCOMES]
     T.player = player
     T.win = win
     T.ante = ante
+    _ranks(u, L, us)
+    _key_sums(L, &T, count_nq, out, c, pool)
+
+
+cdef void _key_sums(const int* L, const Net* Tp, bint count_nq, int64_t* out, int16_t* c, int32_t* pool) noexcept nogil:
+    """_key's sums from the unseen cards of each rank (L), the final hand's nets in Tp."""
+    cdef Net T = Tp[0]
+    cdef int j, o
+    cdef int64_t total, nq = 0, bought = 0
+    cdef int128 acc[OUTCOMES]
     for o in range(OUTCOMES):
         acc[o] = 0
     for j in range(T.n_sets):
@@ -181,7 +197,6 @@ cdef void _key(uint64_t u, int player, int64_t win, int64_t ante, const Net* com
         for o in range(KEY_FIELDS):
             out[o] = 0
         return
-    _ranks(u, L, us)
     for j in range(T.n_sets):
         total = _total(L, T.sets[3 * j] & ~(1 << T.ru))
         if total == 0:
@@ -232,49 +247,112 @@ cdef void _corrections(uint64_t u, int player, int64_t win, int64_t ante, const 
     cdef Net T = common[0]
     cdef int L[13]
     cdef int us[4]
-    cdef int j, r, s, o, rmask, rc, others, kbits, need
-    cdef int64_t f0, cnt, per
-    cdef int16_t cs[OUTCOMES]
-    cdef const int16_t* cj
-    cdef const int16_t* nf
-    cdef const int16_t* fl
     T.player = player
     T.win = win
     T.ante = ante
     _ranks(u, L, us)
+    _set_corrections(L, us, 1, &T, count_nq, c, pool, NULL, NULL, NULL, acc, nq, bought)
+
+
+DEF MOVES = 6           # a set's kinds of flush move kept by a rank key (more: counted rank by rank)
+
+
+cdef void _moves(const Net* T, const int32_t* pool, int64_t* per, int8_t* n_mv, uint32_t* mv) noexcept nogil:
+    """Per rank set bought (pool > 0): dn // its pool, and the flush moves of a replacement of the
+    kept cards' suit, by kind -- the ranks (13-bit mask << 8) whose replacement moves a purchase
+    from outcome ``from`` (bits 4-7) to ``to`` (bits 0-3); n_mv -1 when there are more kinds than
+    MOVES."""
+    cdef int j, r, rc, kbits, a, b, i, n
+    cdef const int16_t* nf
+    cdef const int16_t* fl
+    for j in range(T.n_sets):
+        n_mv[j] = 0
+        if pool[j] == 0:
+            continue
+        per[j] = T.dn // pool[j]
+        rc = T.sets[3 * j + 1]
+        kbits = T.sets[3 * j] & ~(1 << rc)
+        nf, fl = T.nf + 13 * j, T.fl + 13 * j
+        n = 0
+        for r in range(13):
+            if (kbits >> r) & 1 or (T.redraw and r == rc):
+                continue
+            a, b = _outcome(nf[r], T), _outcome(fl[r], T)
+            if a == b:
+                continue
+            for i in range(n):
+                if (mv[MOVES * j + i] & 0xFF) == ((a << 4) | b):
+                    mv[MOVES * j + i] |= <uint32_t>1 << (8 + r)
+                    break
+            else:
+                if n == MOVES:
+                    n = -1
+                    break
+                mv[MOVES * j + n] = (<uint32_t>1 << (8 + r)) | <uint32_t>((a << 4) | b)
+                n += 1
+        n_mv[j] = n
+
+
+cdef void _set_corrections(const int* L, const int* us, bint other_suits, const Net* Tp, bint count_nq,
+                           const int16_t* c, const int32_t* pool, const int64_t* per_j, const int8_t* n_mv,
+                           const uint32_t* mv, int128* acc, int64_t* nq, int64_t* bought) noexcept nogil:
+    """_corrections from the unseen cards of each rank (L) and of each suit (us); without
+    ``other_suits`` only us[s0] is known, and the sets whose four kept cards would be of another
+    suit (the up card replaced) are left out -- the caller's rank sets have none.  With per_j,
+    n_mv and mv (_moves: a key's dn // pool and flush moves by kind), the moves are counted by
+    kind, not rank by rank."""
+    cdef Net T = Tp[0]
+    cdef int j, r, s, o, i, rmask, rc, others, kbits, need, live = 0
+    cdef int64_t f0, cnt, per, gj, x
+    cdef uint32_t e
+    cdef int16_t cs[OUTCOMES]
+    cdef const int16_t* cj
+    cdef const int16_t* nf
+    cdef const int16_t* fl
+    for r in range(13):
+        if L[r]:
+            live |= 1 << r
     for j in range(T.n_sets):
         if pool[j] == 0 and not count_nq:
             continue                               # no hand of the key can buy against this set
         rmask, rc = T.sets[3 * j], T.sets[3 * j + 1]
         others, kbits = rmask & ~(1 << T.ru), rmask & ~(1 << rc)
-        if others & ~(us[0] | us[1] | us[2] | us[3]):
+        if others & ~live:
             continue                               # a rank of R with no unseen card: no such hand
         f0 = (others & ~us[T.s0]) == 0
         nq[0] -= f0
         if pool[j] == 0:
             continue
-        per = T.dn // pool[j]
+        per = per_j[j] if per_j != NULL else T.dn // pool[j]
         cj = c + OUTCOMES * j
-        if f0 and _gain(cj, &T) > 0:
+        gj = _gain(cj, &T)
+        if f0 and gj > 0:
             _take(-f0, cj, per, acc, bought)
         need = kbits & ~(1 << T.ru)                # the kept hole cards' ranks, all of suit s
         nf = T.nf + 13 * j
         fl = T.fl + 13 * j
         for s in range(4):
-            if (rc == T.ru and s == T.s0) or (rc != T.ru and s != T.s0) or need & ~us[s]:
+            if (rc == T.ru and (s == T.s0 or not other_suits)) or (rc != T.ru and s != T.s0) or need & ~us[s]:
                 continue                           # u removed: K suited in s0 is the flush; u kept: only s0
             cnt = 1 if rc == T.ru else L[rc] - ((us[T.s0] >> rc) & 1)      # c of another suit than s0
             if cnt == 0:
                 continue
             for o in range(OUTCOMES):
                 cs[o] = cj[o]
-            for r in range(13):
-                if not (kbits >> r) & 1 and (us[s] >> r) & 1 and not (T.redraw and r == rc):
-                    cs[_outcome(nf[r], &T)] -= 1   # the replacement of suit s makes a flush
-                    cs[_outcome(fl[r], &T)] += 1
+            if n_mv != NULL and n_mv[j] >= 0:
+                for i in range(n_mv[j]):
+                    e = mv[MOVES * j + i]
+                    x = popcount32((e >> 8) & us[s])
+                    cs[(e >> 4) & 15] -= x
+                    cs[e & 15] += x
+            else:
+                for r in range(13):
+                    if not (kbits >> r) & 1 and (us[s] >> r) & 1 and not (T.redraw and r == rc):
+                        cs[_outcome(nf[r], &T)] -= 1   # the replacement of suit s makes a flush
+                        cs[_outcome(fl[r], &T)] += 1
             if _gain(cs, &T) > 0:
                 _take(cnt, cs, per, acc, bought)
-            if _gain(cj, &T) > 0:
+            if gj > 0:
                 _take(-cnt, cj, per, acc, bought)
 
 
@@ -378,3 +456,140 @@ def hand_values(Rules rules, const int16_t[::1] player, const int64_t[::1] win, 
         overflow += _hand(&rules.T, unseen[i], player[i], win[i], ante[i], key[i], keys, c, pool, count_nq, &nq[i],
                           &bought[i], &outcomes[i, 0])
     return 2 if miscounted else 1 if overflow else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The bought game as a term of the draws' rank kernel (enumerate/draws/_final_term.pxd)
+
+cdef struct TermCtx:
+    # the rules every final hand shares, and per class of final hand its nets when it wins and when
+    # the dealer does not qualify (units 1 / scale); per kind the unit dn of its purchases
+    Net T
+    const int64_t* win
+    const int64_t* ante
+    int64_t dn[7]
+
+
+cdef struct TermKey:
+    # a prepared key: its rules and nets, its sums; its sets' pools follow (c, then pool)
+    Net T
+    int64_t out[KEY_FIELDS]
+
+
+cdef bint _term_prepare(const void* ctx, void* key, const int* unseen, int strength, int cls,
+                        int kind) noexcept nogil:
+    cdef const TermCtx* X = <const TermCtx*>ctx
+    cdef TermKey* K = <TermKey*>key
+    K.T = X.T
+    K.T.player = strength
+    K.T.win = X.win[cls]
+    K.T.ante = X.ante[cls]
+    K.T.dn = X.dn[kind]
+    if not _can_gain(&K.T):
+        return 0
+    cdef int16_t* c
+    cdef int32_t* pool
+    cdef int64_t* per
+    cdef int8_t* n_mv
+    cdef uint32_t* mv
+    _layout(key, K.T.n_sets, &c, &pool, &per, &n_mv, &mv)
+    _key_sums(unseen, &K.T, 0, K.out, c, pool)
+    _moves(&K.T, pool, per, n_mv, mv)
+    return 1
+
+
+cdef inline size_t _layout(const void* key, int n, int16_t** c, int32_t** pool, int64_t** per, int8_t** n_mv,
+                           uint32_t** mv) noexcept nogil:
+    """Where a rank key's arrays lie after its header (each 8-byte aligned); returns its size."""
+    cdef size_t at = _up8(sizeof(TermKey))
+    c[0] = <int16_t*>(<char*>key + at)
+    at += _up8(OUTCOMES * n * sizeof(int16_t))
+    pool[0] = <int32_t*>(<char*>key + at)
+    at += _up8(n * sizeof(int32_t))
+    per[0] = <int64_t*>(<char*>key + at)
+    at += n * sizeof(int64_t)
+    mv[0] = <uint32_t*>(<char*>key + at)
+    at += _up8(MOVES * n * sizeof(uint32_t))
+    n_mv[0] = <int8_t*>(<char*>key + at)
+    return at + _up8(n)
+
+
+cdef inline size_t _up8(size_t n) noexcept nogil:
+    return (n + 7) // 8 * 8
+
+
+cdef int64_t _term_value(const void* ctx, const void* key, const int* unseen, int unseen0,
+                         int64_t* fields) noexcept nogil:
+    """What buying adds to raising the key's final hand when the unseen s0 cards are of the ranks
+    unseen0: fields = (dealer hands bought, then the purchases won, pushed, lost, still short, as
+    shares of their pools in units 1 / dn)."""
+    cdef const TermKey* K = <const TermKey*>key
+    cdef int16_t* c
+    cdef int32_t* pool
+    cdef int64_t* per
+    cdef int8_t* n_mv
+    cdef uint32_t* mv
+    cdef int128 acc[OUTCOMES]
+    cdef int us[4]
+    cdef int64_t dq = 0, db = 0
+    cdef int o
+    for o in range(OUTCOMES):
+        acc[o] = (<int128>K.out[2 + 2 * o] << 62) + K.out[3 + 2 * o]
+    us[0] = unseen0
+    us[1] = us[2] = us[3] = 0
+    _layout(key, K.T.n_sets, &c, &pool, &per, &n_mv, &mv)
+    _set_corrections(unseen, us, 0, &K.T, 0, c, pool, per, n_mv, mv, acc, &dq, &db)
+    fields[0] = K.out[1] + db
+    for o in range(OUTCOMES):
+        fields[1 + o] = <int64_t>acc[o]
+    return <int64_t>acc[WIN] * K.T.win + <int64_t>acc[LOSE] * K.T.lose + <int64_t>acc[SHORT] * K.T.ante \
+        - (K.T.fee + K.T.ante) * K.T.dn * fields[0]
+
+
+#: The fields a bought-game term adds per class of final hand: bought, then each way a purchase ends.
+TERM_FIELDS = 1 + OUTCOMES
+
+
+cdef class RankTerm:
+    """The bought game as a term of the draws' rank kernel, against the up rank of ``rules`` (its
+    s0 the suit 0): nets per class of final hand ``win`` and ``ante`` (units 1 / scale, as the
+    kernel's), the purchases' unit ``dn[k]`` per kind of action.  ``capsule()`` hands the term to
+    the kernel.  Refused when a rank set replaces the up card: its four kept cards could be of a
+    suit the rank patterns do not follow."""
+    cdef TermCtx X
+    cdef FinalTerm term
+    cdef object keep
+
+    def __init__(self, Rules rules, const int64_t[::1] win, const int64_t[::1] ante, const int64_t[::1] dn):
+        if win.shape[0] != ante.shape[0] or win.shape[0] == 0 or dn.shape[0] != 7:
+            raise ValueError("shapes do not match")
+        cdef int j
+        cdef int16_t* c
+        cdef int32_t* pool
+        cdef int64_t* per
+        cdef int8_t* n_mv
+        cdef uint32_t* mv
+        for j in range(rules.T.n_sets):
+            if rules.T.sets[3 * j + 1] == rules.T.ru:
+                raise ValueError("a rank set replaces the up card: its purchases need the other suits' unseen cards")
+        if rules.T.s0 != 0:
+            raise ValueError("the rank kernel's up card is of suit 0")
+        w, a = np.array(win, dtype=np.int64), np.array(ante, dtype=np.int64)
+        self.keep = (rules, w, a)
+        cdef int64_t[::1] wv = w
+        cdef int64_t[::1] av = a
+        self.X.T = rules.T
+        self.X.win = &wv[0]
+        self.X.ante = &av[0]
+        for j in range(7):
+            self.X.dn[j] = dn[j]
+            self.term.unit[j] = dn[j]
+        self.term.ctx = &self.X
+        self.term.prepare = _term_prepare
+        self.term.value = _term_value
+        self.term.key_bytes = _layout(NULL, rules.T.n_sets, &c, &pool, &per, &n_mv, &mv)
+        self.term.n_fields = TERM_FIELDS
+
+    def capsule(self):
+        """The term for enumerate.draws._switch_ranks.value_groups (valid while this object lives)."""
+        return PyCapsule_New(&self.term, CAPSULE, NULL)

@@ -45,27 +45,48 @@ from enumerate.draws.actions import KINDS, cards_drawn
 from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, value_groups
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
-from enumerate.russian.game import IntegerNets, row_of
+from enumerate.russian import _bought
+from enumerate.russian.bought import pool_multiple, rank_sets
+from enumerate.russian.game import EVENTS, IntegerNets, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
-#: The states of a raised hand in the order of the kernel's counts, and the events they are in a return table.
-_EVENTS = (("dealer_does_not_qualify", 1), ("player_wins", 2), ("push", 3), ("dealer_wins", 4))
+#: Per return-table event, the kernel's outcome field that counts it when the hand raises (per
+#: dealer hand, or -- the bought games' ends -- in units of 1 / dn), and whether it is per dealer hand.
+_FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True), "bought_won": (9, False),
+           "bought_push": (10, False), "bought_lost": (11, False), "bought_short": (12, False)}
 #: Groups per shard, as the plain draws' (about a core-minute of Russian Poker).
 SHARD = 64
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 1
 
 
-def supported(variant: Variant) -> str | None:
-    """Why the rank patterns do not count this Russian table's game with draws, or None."""
+def supported(variant: Variant, up_ranks: frozenset[int] | None = None) -> str | None:
+    """Why the rank patterns do not count this Russian table's game with draws against the up
+    ranks ``up_ranks`` (None: all), or None."""
     reason = settlement_refusal(variant) or switch_supported(variant)
     if reason is not None:
         return reason
-    if variant.buy_game is not None:
-        return "buying the game is not counted by rank patterns yet: it is counted situation class by situation class"
+    b = variant.buy_game
+    if b is not None:
+        left = sorted(set(range(13) if up_ranks is None else up_ranks) - bought_up_ranks(variant))
+        if left:
+            return (f"buying the game against an up card of rank {', '.join('23456789TJQKA'[r] for r in left)} "
+                    f"is not counted by rank patterns yet (the dealer's {b.replaces} card may be the up card, and "
+                    "his four others of one suit): it is counted situation class by situation class")
     return None
+
+
+def bought_up_ranks(variant: Variant) -> frozenset[int]:
+    """The up ranks whose bought games the rank patterns count: those that are never the card a
+    purchase replaces (replacing the highest card: a deuce to a six; the lowest: a ten to an ace).
+    Against the others the dealer's four kept cards may all be of a suit other than the up card's,
+    which the rank patterns do not follow (docs/russian.md, "The whole game: its cost")."""
+    b = variant.buy_game
+    assert b is not None
+    q = variant.qualifier.threshold
+    return frozenset(ru for ru in range(13) if not (rank_sets(ru, q, b.replaces == "highest")[:, 1] == ru).any())
 
 
 def six_index(ranks: tuple[int, ...]) -> int:
@@ -84,7 +105,7 @@ class RussianRankRules(SwitchRules):
     classes of final hand (``pays``), their nets and insurance, and the six-card tables."""
 
     def __init__(self, variant: Variant) -> None:
-        reason = supported(variant)
+        reason = supported(variant, frozenset())          # the up ranks: when a shard is counted
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         s = RussianSettlement.of(variant)
@@ -111,12 +132,46 @@ class RussianRankRules(SwitchRules):
             self.cins = np.ascontiguousarray(nets.stake[:, None] * np.array(unit, dtype=np.int64)[None, :])
         if six is not None:
             self.pc6, self.pc6_five, self.pc6_six = six
+        self.dn = [1] * len(KINDS)
+        self._terms: dict[int, Any] = {}
+        if s.buy_game is not None:
+            self._bought_rules(variant, s, nets)
         if self.n_stat > _switch_ranks.MAX_CLASSES:
             raise StudoddsError(f"variant {variant.name!r}: more distinct pays than the rank patterns count "
                                 f"({self.n_stat} classes; at most {_switch_ranks.MAX_CLASSES})")
         top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale)
         if 8 * top * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
+
+    def _bought_rules(self, variant: Variant, s: RussianSettlement, nets: IntegerNets) -> None:
+        """The bought game as the kernel's final term: its unit per kind of action (a common
+        multiple of the replacement pools, 46 - k cards unseen) and the nets it reads."""
+        b = s.buy_game
+        assert b is not None
+        lose = nets.nets["dealer_wins"]
+        if (lose != lose[0]).any() or (nets.nets["push"] != 0).any():
+            raise StudoddsError(f"variant {variant.name!r}: the bought game's kernel needs one net for a lost hand "
+                                "and nothing for a push")
+        self.n_term = _bought.TERM_FIELDS
+        self.dn = [pool_multiple(UNSEEN - cards_drawn(k), b.same_rank == "replaced_again") for k in range(len(KINDS))]
+        self.threshold, self.lose, self.fee = variant.qualifier.threshold, int(lose[0]), int(b.fee * nets.scale)
+        top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale, abs(self.fee))
+        if 8 * top * 163_185 * max(self.dn) >= 2**62:
+            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit values of the bought game")
+
+    def term(self, ru: int) -> object | None:
+        """The bought game against the up rank ``ru`` as the kernel's final term (a capsule), or None."""
+        b = self.settlement.buy_game
+        if b is None:
+            return None
+        if ru not in self._terms:
+            rules = _bought.Rules(4 * ru, rank_sets(ru, self.threshold, b.replaces == "highest"), self.lose, self.fee,
+                                  self.threshold, b.after == "qualifier_applies", b.same_rank == "replaced_again",
+                                  self.dn[0])
+            self._terms[ru] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
+                                               self.nets.nets["dealer_does_not_qualify"],
+                                               np.array(self.dn, dtype=np.int64))
+        return self._terms[ru].capsule()
 
     @staticmethod
     def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -158,9 +213,12 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     patterns, as the fields of :class:`enumerate.russian.slice.SliceSums` (no per-class actions)."""
     start = time.perf_counter()
     rules = rank_rules(variant)
-    n_pay, n_stat = len(rules.pays), rules.n_stat
-    kf = _switch_ranks.kind_fields(n_stat)
-    total = np.zeros(_switch_ranks.group_fields(n_stat), dtype=object)
+    reason = supported(variant, frozenset(int(r) for r in up))
+    if reason is not None:
+        raise StudoddsError(f"variant {variant.name!r}: {reason}")
+    n_pay, n_stat, n_term = len(rules.pays), rules.n_stat, rules.n_term
+    kf, per = _switch_ranks.kind_fields(n_stat, n_term), 8 + n_term
+    total = np.zeros(_switch_ranks.group_fields(n_stat, n_term), dtype=object)
     chart: dict[str, int] = {}
     labels: dict[tuple[int, ...], str] = {}
     for ru in sorted(set(up.tolist())):
@@ -179,19 +237,22 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
         if not situations[j]:
             continue
         k = cards_drawn(j)
-        draws, fee = math.comb(UNSEEN, k), rules.fees[j]
-        denominators[j] = draws * math.comb(UNSEEN - k, 4)
-        ev += Fraction(int(total[base + 1]), rules.tden[j]) - fee * situations[j]
+        draws, fee, dn = math.comb(UNSEEN, k), rules.fees[j], rules.dn[j]
+        denominators[j] = draws * math.comb(UNSEEN - k, 4) * dn
+        ev += Fraction(int(total[base + 1]), rules.tden[j] * dn) - fee * situations[j]
         fees += fee * situations[j]
         raised += Fraction(int(total[base + 2]), draws)
         for c in range(n_stat):
             pay, ins = c % n_pay, c >= n_pay
-            stat = [int(x) for x in total[base + 3 + 8 * c: base + 11 + 8 * c]]
+            stat = [int(x) for x in total[base + 3 + per * c: base + 3 + per * (c + 1)]] + [0] * (13 - per)
             if ins:
                 insured += Fraction(stat[0], draws)
                 staked += Fraction(int(rules.nets.stake[pay]) * stat[0], rules.scale * draws)
-            events = [(event, stat[i]) for event, i in _EVENTS] + [("fold", stat[5])]
-            for event, count in events:
+            counts = {event: stat[i] * (dn if per_hand else 1) for event, (i, per_hand) in _FIELDS.items()}
+            counts["dealer_does_not_qualify"] = (stat[1] - stat[8]) * dn
+            counts["fold"] = stat[5] * dn
+            for event in EVENTS:
+                count = counts[event]
                 if count:
                     outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee)
                     kept = table[j].setdefault(label, [outcome, str(net), 0])

@@ -231,18 +231,20 @@ def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray
     return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
 
 
-#: The game of a Russian table with draws but no bought game, by rank patterns (enumerate.russian.ranks).
+#: The game of a Russian table with draws by rank patterns (enumerate.russian.ranks): without the
+#: bought game, or with it against up cards a purchase never replaces.
 BY_RANKS: ShardedGame[SliceSums] = ShardedGame(
     key="russian_exact_ranks_checkpoint", command=COMMAND, unit="group", shard=ranks.SHARD, version=ranks.VERSION,
     classes=lambda sl: switch_ranks.groups(sl), work=_rank_shard,
     parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True), empty=SliceSums,
     cost=switch_ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
 
-def method(variant: Variant, by: Method | None = None) -> Method:
-    """How a Russian table's slices are counted: ``by`` when given, else by rank patterns where
-    they apply (:func:`enumerate.russian.ranks.supported`: no bought game) and situation class by
-    situation class otherwise -- the independent path the tests compare them with."""
-    return pick_method(variant, ranks.supported(variant), by)
+def method(variant: Variant, by: Method | None = None, sl: Slice | None = None) -> Method:
+    """How a Russian table's slice ``sl`` (None: the whole game) is counted: ``by`` when given,
+    else by rank patterns where they apply (:func:`enumerate.russian.ranks.supported`: no bought
+    game, or one against up cards a purchase never replaces) and situation class by situation
+    class otherwise -- the independent path the tests compare them with."""
+    return pick_method(variant, ranks.supported(variant, None if sl is None else frozenset(sl.up_ranks)), by)
 
 
 class RussianSliceJSON(TypedDict):
@@ -398,7 +400,7 @@ def slice_run(variant: Variant, variant_text: str, sl: Slice,
     reason = slice_refusal(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    how = method(variant, by)
+    how = method(variant, by, sl)
 
     def make(total: SliceSums, n: int) -> RussianSlice:
         out = RussianSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
