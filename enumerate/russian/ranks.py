@@ -1,4 +1,4 @@
-"""The game of a Russian Poker table with draws counted by rank patterns (no bought game yet).
+"""The game of a Russian Poker table with draws counted by rank patterns.
 
 The rank-pattern kernel of the draws (:mod:`enumerate.draws.switch_ranks`, ``_switch_ranks.pyx``)
 values every draw of every situation of a group (player rank pattern, up rank) from the dealer's
@@ -26,8 +26,18 @@ counts by state, the folds -- are the return table's rows (:func:`enumerate.russ
 the action's fee taken off), in the units the situation-class path counts them, so a slice
 counted both ways gives the same integers (the tests compare them).
 
-The bought game is not counted this way yet (docs/russian.md, "The whole game: its cost"): a
-table with ``[buy_game]`` is counted class by class (:mod:`enumerate.russian.slice`).
+**The bought game** is the kernel's *final term* (``_bought.RankTerm``; the kernel's
+enumerate/draws/_final_term.pxd): what buying adds to raising a final hand depends on its
+strength and pay, the unseen cards of each rank and -- through the dealer's flushes and four kept
+cards of one suit -- the unseen cards of a suit, which a leaf of draws knows for s0, the up card's
+suit.  That is all it needs when the up card is never the card a purchase replaces (its rank never
+the highest of a dealer hand that does not qualify: a deuce to a six; or never the lowest, a ten
+to an ace, when the lowest is replaced): then the kept cards hold the up card, and are of one
+suit only in s0.  Against the other up ranks a slice is counted class by class
+(:mod:`enumerate.russian.slice`; docs/russian.md, "The whole game: its cost").  With the term the
+kernel's values are in units of 1 / (scale * dn), dn a common multiple of the replacement pools,
+and each class also counts the dealer hands bought and how the purchases end -- the return
+table's "game bought" rows.
 """
 from __future__ import annotations
 
@@ -43,6 +53,7 @@ from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
 from enumerate.draws.actions import KINDS, cards_drawn
 from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, value_groups
+from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
 from enumerate.russian import _bought
@@ -56,8 +67,12 @@ from evaluator.ranking import Category
 #: dealer hand, or -- the bought games' ends -- in units of 1 / dn), and whether it is per dealer hand.
 _FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True), "bought_won": (9, False),
            "bought_push": (10, False), "bought_lost": (11, False), "bought_short": (12, False)}
-#: Groups per shard, as the plain draws' (about a core-minute of Russian Poker).
+#: Groups per shard, as the plain draws' (about a core-minute of Russian Poker without the bought game).
 SHARD = 64
+#: How much more a group costs with the bought game (benchmarks/russian_game.py: 0.076 and 2.6 CPU s
+#: a group for the Lunar house rules without and with it, 0.090 and 6.1 for the classic ones): what
+#: a run is projected from, never a figure of it.
+PURCHASE_COST = 50.0
 #: Bump when what a shard holds or how it is valued changes.
 VERSION = 1
 
@@ -76,6 +91,13 @@ def supported(variant: Variant, up_ranks: frozenset[int] | None = None) -> str |
                     f"is not counted by rank patterns yet (the dealer's {b.replaces} card may be the up card, and "
                     "his four others of one suit): it is counted situation class by situation class")
     return None
+
+
+def core_seconds_per_group(variant: Variant) -> float:
+    """About what a group costs (:func:`enumerate.draws.switch_ranks.core_seconds_per_group`,
+    times :data:`PURCHASE_COST` with the bought game)."""
+    base = switch_core_seconds(variant)
+    return base * PURCHASE_COST if variant.buy_game is not None else base
 
 
 def bought_up_ranks(variant: Variant) -> frozenset[int]:

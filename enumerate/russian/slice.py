@@ -237,7 +237,7 @@ BY_RANKS: ShardedGame[SliceSums] = ShardedGame(
     key="russian_exact_ranks_checkpoint", command=COMMAND, unit="group", shard=ranks.SHARD, version=ranks.VERSION,
     classes=lambda sl: switch_ranks.groups(sl), work=_rank_shard,
     parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True), empty=SliceSums,
-    cost=switch_ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
+    cost=ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
 
 def method(variant: Variant, by: Method | None = None, sl: Slice | None = None) -> Method:
     """How a Russian table's slice ``sl`` (None: the whole game) is counted: ``by`` when given,

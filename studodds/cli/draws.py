@@ -31,10 +31,13 @@ def register(sub: Any) -> None:
                                    "suits, valued exactly: every switch set, every draw, every dealer completion. "
                                    "The slice's house edge, element of risk, standard deviation, return table with "
                                    "the fees, how often each action is best and the strategy by hand group; the "
-                                   "measured cost of the whole game.  Shards of 32 classes; --checkpoint FOLDER "
-                                   "resumes; --scheduler runs the shards on Dask with the same result.  On a Russian "
-                                   "Poker table with draws, every situation class valued with its insurance and "
-                                   "purchases of the game too (shards of 8 classes).")
+                                   "measured cost of the whole game.  Counted by rank patterns where they apply "
+                                   "(shards of 64 groups), else situation class by class (shards of 32 classes); "
+                                   "--checkpoint FOLDER resumes; --scheduler runs the shards on Dask with the same "
+                                   "result.  On a Russian Poker table with draws, every situation valued with its "
+                                   "insurance and purchases of the game too: by rank patterns without the bought "
+                                   "game, or with it against up cards a purchase never replaces (2-6 when the "
+                                   "highest card is replaced), else class by class (shards of 8 classes).")
     variant_argument(p)
     p.add_argument("--up", metavar="RANKS", help="up-card ranks, e.g. 2-6,A (default: all)")
     p.add_argument("--hands", metavar="CATEGORIES",
