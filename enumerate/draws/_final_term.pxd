@@ -16,6 +16,11 @@ ctypedef bint (*term_prepare_t)(const void* ctx, void* key, const int* unseen, i
                                 int kind) noexcept nogil
 ctypedef int64_t (*term_value_t)(const void* ctx, const void* key, const int* unseen, int unseen0,
                                  int64_t* fields) noexcept nogil
+ctypedef bint (*term_bound_t)(const void* ctx, const void* key, int64_t* base, int64_t* base_fields,
+                              int64_t* lo, int64_t* hi) noexcept nogil
+ctypedef void (*term_leaf_sum_t)(const void* ctx, const void* key, int unseen0, int n_opt, const int* ranks,
+                                 const int64_t* m0, const int64_t* m1, int64_t mult, int64_t* gain,
+                                 int64_t* fields) noexcept nogil
 
 
 cdef struct FinalTerm:
@@ -25,9 +30,17 @@ cdef struct FinalTerm:
     # value: the term for a prepared key when the unseen s0 cards are of the ranks ``unseen0``
     # (13 bits), in units of 1 / (scale * unit[kind]) antes summed over the dealer sets; writes
     # n_fields counts (summed by class of final hand beside the kernel's own)
+    # bound (NULL: none): whether the key's values over a set of leaves may be summed at once; then
+    # its value without the part that depends on the unseen s0 ranks (base, base_fields) and the
+    # least and most that part adds (lo, hi)
+    # leaf_sum: that part summed over leaves whose unseen s0 ranks are unseen0 less any of the
+    # ranks ``ranks`` (each absent in m0 of them, taken out in m1), times mult: the term (gain) and
+    # its fields
     const void* ctx
     term_prepare_t prepare
     term_value_t value
+    term_bound_t bound
+    term_leaf_sum_t leaf_sum
     size_t key_bytes
     int n_fields
     int64_t unit[7]

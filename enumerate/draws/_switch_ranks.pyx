@@ -44,7 +44,10 @@ each rank, the unseen s0 ranks (enumerate/draws/_final_term.pxd; Russian Poker's
 enumerate/russian/_bought.pyx).  Its keys are prepared once per draw rank pattern and final hand,
 its values kept per key and unseen s0 ranks (the flush corrections of many situations meet the
 same ones); the values of kind k are then in units of 1 / (scale * unit[k]) per dealer set and the
-term's fields are counted per class beside the outcomes.
+term's fields are counted per class beside the outcomes.  Where the term bounds its part that
+depends on the unseen s0 ranks, a mask's leaves of one set SH that all raise (or all fold)
+whatever that part is are valued together: the term sums that part over them at once
+(_term_leaves).
 
 A situation's action is worth the sum over its draws, exact in units of 1 / (scale * n * C(46, k)
 * unit[k]) antes, less the fee (values summed in 128 bits); its best action (keep, then fewer
@@ -269,11 +272,10 @@ cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int ki
                        bint force, int ru, TermKeys* G, const Rules* R) noexcept nogil:
     """m draws whose final hand has strength st and class pc, the dead s0 ranks dead0 (13 bits),
     the rank part cum; with a final term, its value for the unseen s0 ranks."""
-    cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + mask12(dead0, ru)) * 3
-    cdef int64_t q = cum[R.iq]
-    cdef int64_t gain = 0, unit = 1
+    cdef int64_t nq, win, tie, gain = 0, unit = 1
     cdef int64_t tf[MAXTF]
     cdef int i
+    _counts(st, dead0, cum, ru, R, &nq, &win, &tie)
     if R.term != NULL:
         unit = R.term.unit[kind]
         for i in range(R.n_tf):
@@ -281,8 +283,7 @@ cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int ki
         i = _term_slot(G, st, pc, kind, R)
         if i >= 0:
             gain = _term_value(G, i, ~(dead0 | (1 << ru)) & 0x1FFF, tf, R)
-    _value(row, m, q + g[0], cum[R.cut_lo[st]] - q + g[1], cum[R.cut_hi[st]] - cum[R.cut_lo[st]] + g[2],
-           pc, n, force, unit, gain, tf, R)
+    _value(row, m, nq, win, tie, pc, n, force, unit, gain, tf, R)
 
 
 cdef struct Big:
@@ -583,31 +584,141 @@ cdef inline void _switch_leaf(int128* A, int sh, int64_t mult, int dead0, int ru
         _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, dead0, 6, cum, D.n, 0, ru, G, R)
 
 
+DEF MAXLEAVES = 32      # leaves of one set SH: the s0 card of up to five drawn ranks drawn or not
+DEF LEAF_SUM = 4        # the fewest leaves a final term sums at once (below: leaf by leaf)
+
+
+cdef struct LeafSet:
+    # the leaves of one set SH (their weights and dead s0 ranks), and how they arise: the dead s0
+    # ranks of all of them (dead), times ``mult``, each rank of ``ranks`` with its s0 card absent
+    # (m0 draws) or drawn (m1)
+    int n
+    int64_t m[MAXLEAVES]
+    int d[MAXLEAVES]
+    int dead
+    int64_t mult
+    int n_opt
+    int ranks[5]
+    int64_t m0[5]
+    int64_t m1[5]
+
+
 cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* A,
                         TermKeys* G, const Rules* R) noexcept nogil:
     """The draws without a flush, per set SH of s0 ranks: the leaves of the drawn ranks whose s0
-    card may be drawn (the shared traversal of enumerate/core/_rank_patterns.pxd)."""
+    card may be drawn (the shared traversal of enumerate/core/_rank_patterns.pxd).  With a final
+    term, each mask's leaves are valued together where the term allows (_term_leaves)."""
     cdef const int32_t* binom = binom_table()
     cdef Leaves L
-    cdef int sh, sh13, i, r, o
+    cdef LeafSet E
+    cdef int sh, sh13, i, r, o, j, st
+    cdef int64_t a, b
     cdef bint live0
     for sh in range(S.n_sh):
         sh13 = S.shv[sh]
         leaves_start(&L)
+        E.dead, E.mult, E.n_opt, E.n = sh13, 1, 0, 0
         for i in range(D.nd):
             r = D.dr[i]
             live0 = r != ru and not (sh13 >> r) & 1
             o = H.a[r] - live0
-            if live0 and o >= D.dm[i] - 1:
-                leaves_option(&L, choose(o, D.dm[i] - 1, binom), 1 << r, 0)
-            if o >= D.dm[i]:
-                leaves_option(&L, choose(o, D.dm[i], binom), 0, 0)
+            a = choose(o, D.dm[i] - 1, binom) if live0 and o >= D.dm[i] - 1 else 0
+            b = choose(o, D.dm[i], binom) if o >= D.dm[i] else 0
+            if a:
+                leaves_option(&L, a, 1 << r, 0)
+            if b:
+                leaves_option(&L, b, 0, 0)
             leaves_rank(&L)
+            if a and b:
+                E.ranks[E.n_opt], E.m0[E.n_opt], E.m1[E.n_opt] = r, b, a
+                E.n_opt += 1
+            elif a:
+                E.dead |= 1 << r
+                E.mult *= a
+            else:
+                E.mult *= b
         leaves_first(&L, 1, sh13, 0)
         while True:
-            _switch_leaf(A, sh, L.pre_m[L.n], L.pre_b0[L.n], ru, D, cum, G, R)
+            if R.term == NULL:
+                _switch_leaf(A, sh, L.pre_m[L.n], L.pre_b0[L.n], ru, D, cum, G, R)
+            elif L.pre_m[L.n]:
+                E.m[E.n], E.d[E.n] = L.pre_m[L.n], L.pre_b0[L.n]
+                E.n += 1
             if not leaves_next(&L):
                 break
+        if R.term == NULL or E.n == 0:
+            continue
+        for j in range(D.nm):
+            st = D.sx[D.mk[j]]
+            _term_leaves(A + (NA * sh + D.mk[j]) * R.nf, &E, st, R.pclass[st], D.k, cum, D.n, D.force, ru, G, R)
+        if D.buy1:
+            _term_leaves(A + (NA * sh + BUYA) * R.nf, &E, D.sb, D.cb, 6, cum, D.n, 0, ru, G, R)
+
+
+cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, const int64_t* cum, int64_t n,
+                       bint force, int ru, TermKeys* G, const Rules* R) noexcept nogil:
+    """One mask's leaves of a set SH with a final term: summed at once when every leaf raises
+    whatever the term's part that depends on the unseen s0 ranks (its least, lo, still raises; the
+    same insurance decision) or folds whatever it is (its most, hi, still folds) -- the term's
+    leaf_sum then adds that part over them all; else leaf by leaf."""
+    cdef int i = -1, f, ins = -1
+    cdef int64_t base = 0, lo = 0, hi = 0, rv, iv, nq, win, tie, unit = R.term.unit[kind], fold = -R.scale * n * unit
+    cdef int64_t tf[MAXTF]
+    cdef int64_t sf[MAXTF]
+    cdef int64_t sg
+    cdef bint raise_all = 1, fold_all = not force
+    cdef const int64_t* k
+    cdef const void* key
+    cdef int128* stt
+    if E.n >= LEAF_SUM and R.term.bound != NULL:
+        i = _term_slot(G, st, pc, kind, R)
+    if i >= 0:
+        key = <const void*>(G.slots + i * R.term.key_bytes)
+        if not R.term.bound(R.term.ctx, key, &base, tf, &lo, &hi):
+            i = -1
+    if i >= 0:
+        for f in range(E.n):
+            _counts(st, E.d[f], cum, ru, R, &nq, &win, &tie)
+            k = R.cnet + 4 * pc
+            rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + base
+            iv = 0
+            if R.cins != NULL:
+                k = R.cins + 4 * pc
+                iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
+            if iv > 0:
+                rv += iv
+            if ins < 0:
+                ins = iv > 0
+            if (iv > 0) != ins or not (force or rv + lo > fold):
+                raise_all = 0
+            if not rv + hi < fold:
+                fold_all = 0
+        if not (raise_all or fold_all):
+            i = -1
+    if i < 0:
+        for f in range(E.n):
+            _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R)
+        return
+    for f in range(E.n):
+        _counts(st, E.d[f], cum, ru, R, &nq, &win, &tie)
+        _value(row, E.m[f], nq, win, tie, pc, n, raise_all, unit, base if raise_all else base + hi, tf, R)
+    if raise_all:
+        R.term.leaf_sum(R.term.ctx, key, ~(E.dead | (1 << ru)) & 0x1FFF, E.n_opt, E.ranks, E.m0, E.m1, E.mult,
+                        &sg, sf)
+        row[0] += sg
+        stt = row + 2 + R.per_cls * (pc + (R.n_pay if ins else 0))
+        for f in range(R.n_tf):
+            stt[8 + f] += sf[f]
+
+
+cdef inline void _counts(int st, int dead0, const int64_t* cum, int ru, const Rules* R, int64_t* nq, int64_t* win,
+                         int64_t* tie) noexcept nogil:
+    """The dealer's counts against a final hand of strength st with the dead s0 ranks dead0."""
+    cdef const int16_t* g = R.gtab + (<int64_t>R.cls[st] * MASKS + mask12(dead0, ru)) * 3
+    cdef int64_t q = cum[R.iq]
+    nq[0] = q + g[0]
+    win[0] = cum[R.cut_lo[st]] - q + g[1]
+    tie[0] = cum[R.cut_hi[st]] - cum[R.cut_lo[st]] + g[2]
 
 
 cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* C,

@@ -39,7 +39,12 @@ card is never the card replaced (its rank never the highest, or lowest, of a han
 qualify: then the four kept cards hold the up card, and can be of one suit only in s0).  The key
 also keeps each set's flush moves by kind (from one outcome to another, as a mask of ranks) and,
 when every set has at most one kind, its sets as columns a leaf reads without a branch
-(``_fast_sets``, ``_fast_value``): a few loads, a popcount and multiplies a set.
+(``_fast_sets``, ``_fast_value``): a few loads, a popcount and multiplies a set.  Over the leaves
+of one set of the player's s0 ranks, which differ only in which drawn ranks' s0 cards they take,
+those corrections are summed at once (``_term_leaf_sum``): per set, the dealer's s0 flushes by a
+product over those ranks, the suited sets by a polynomial in the number of flush moves the leaves
+take away -- when every leaf's raise or fold does not depend on them (``_term_bound``: each set's
+corrections lie between -(1 + L[rc]) times its gain and L[rc] times what its moves can add).
 """
 import numpy as np
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
@@ -640,6 +645,116 @@ cdef int64_t _term_value(const void* ctx, const void* key, const int* unseen, in
         - (K.T.fee + K.T.ante) * K.T.dn * fields[0]
 
 
+cdef inline int64_t _fields_gain(const Net* T, const int64_t* f) noexcept nogil:
+    """What purchases counted by fields f (bought, then the shares won, pushed, lost, short) add."""
+    return f[1 + WIN] * T.win + f[1 + LOSE] * T.lose + f[1 + SHORT] * T.ante - (T.fee + T.ante) * T.dn * f[0]
+
+
+cdef bint _term_bound(const void* ctx, const void* key, int64_t* base, int64_t* base_fields, int64_t* lo,
+                      int64_t* hi) noexcept nogil:
+    """A key of fast sets: its key sums' term and fields (base), and the least and most the
+    corrections add: each set's correction is at least -(1 + L[rc]) times its gain when bought (f0
+    and the suited sets take the purchase off), at most L[rc] times what its flush moves can add."""
+    cdef const TermKey* K = <const TermKey*>key
+    if K.n_fast < 0:
+        return 0
+    cdef const int64_t* F = _fast(key, K.T.n_sets)
+    cdef int cap = K.T.n_sets, i, o
+    cdef int64_t g, up
+    base_fields[0] = K.out[1]
+    for o in range(OUTCOMES):
+        base_fields[1 + o] = <int64_t>((<int128>K.out[2 + 2 * o] << 62) + K.out[3 + 2 * o])
+    base[0] = _fields_gain(&K.T, base_fields)
+    lo[0] = hi[0] = 0
+    for i in range(K.n_fast):
+        g = F[6 * cap + i]
+        if g > 0:
+            lo[0] -= (1 + F[3 * cap + i]) * g
+        up = g + popcount32(<uint32_t>F[4 * cap + i]) * F[7 * cap + i]
+        if up > 0 and up > g:
+            hi[0] += F[3 * cap + i] * (up - (g if g > 0 else 0))
+    return 1
+
+
+DEF MAXOPT = 5          # ranks of a leaf sum whose s0 card is drawn or not
+
+
+cdef void _term_leaf_sum(const void* ctx, const void* key, int unseen0, int n_opt, const int* ranks,
+                         const int64_t* m0, const int64_t* m1, int64_t mult, int64_t* gain,
+                         int64_t* fields) noexcept nogil:
+    """The corrections of a key of fast sets summed over leaves (see FinalTerm.leaf_sum): per set,
+    the dealer's s0 flushes over the leaves that leave its hole ranks' s0 cards unseen (a product
+    over the optional ranks), and its suited sets by the number of flush moves the leaves take
+    away (a polynomial over them, one branch per state of the removed card's s0 card)."""
+    cdef const TermKey* K = <const TermKey*>key
+    cdef const int64_t* F = _fast(key, K.T.n_sets)
+    cdef int cap = K.T.n_sets, i, j, t, o, r, deg, rc, x0, x
+    cdef int64_t p[MAXOPT + 2]
+    cdef int64_t q[MAXOPT + 2]
+    cdef int64_t acc[1 + OUTCOMES]
+    cdef int64_t f0w, bj, cnt_a, cnt_b, w, pos, shift
+    cdef bint rc_opt, rc_mv
+    for o in range(1 + OUTCOMES):
+        acc[o] = 0
+    for i in range(K.n_fast):
+        bj = F[5 * cap + i]
+        if (F[i] & ~unseen0) == 0 and bj:                  # f0: every hole card of the set s0
+            f0w = 1
+            for j in range(n_opt):
+                f0w *= m0[j] + (0 if (F[i] >> ranks[j]) & 1 else m1[j])
+            acc[0] -= f0w
+            for o in range(OUTCOMES):
+                acc[1 + o] -= f0w * F[(8 + o) * cap + i]
+        if F[cap + i] & ~unseen0:
+            continue                                       # a kept hole card's s0 card is seen: no suited set
+        rc = <int>F[2 * cap + i]
+        p[0] = 1
+        deg = 0
+        rc_opt = 0
+        rc_mv = (F[4 * cap + i] >> rc) & 1
+        for j in range(n_opt):
+            r = ranks[j]
+            if r == rc:
+                rc_opt = 1
+                cnt_a, cnt_b = m0[j], m1[j]
+            elif (F[cap + i] >> r) & 1:
+                for t in range(deg + 1):
+                    p[t] *= m0[j]
+            elif (F[4 * cap + i] >> r) & 1:                # a leaf taking r's s0 card takes a move away
+                p[deg + 1] = 0
+                for t in range(deg + 1, 0, -1):
+                    p[t] = p[t] * m0[j] + p[t - 1] * m1[j]
+                p[0] *= m0[j]
+                deg += 1
+            else:
+                for t in range(deg + 1):
+                    p[t] *= m0[j] + m1[j]
+        for t in range(deg + 2):
+            q[t] = 0
+        if rc_opt:                                          # rc's s0 card unseen (cnt L - 1) or taken (cnt L)
+            shift = 1 if rc_mv else 0
+            for t in range(deg + 1):
+                q[t] += p[t] * cnt_a * (F[3 * cap + i] - 1)
+                q[t + shift] += p[t] * cnt_b * F[3 * cap + i]
+            deg += shift
+        else:
+            for t in range(deg + 1):
+                q[t] = p[t] * (F[3 * cap + i] - ((unseen0 >> rc) & 1))
+        x0 = popcount32(<uint32_t>(F[4 * cap + i] & unseen0))
+        for t in range(deg + 1):
+            if q[t] == 0:
+                continue
+            x = x0 - t
+            pos = (F[6 * cap + i] + x * F[7 * cap + i]) > 0
+            w = q[t]
+            acc[0] += w * (pos - bj)
+            for o in range(OUTCOMES):
+                acc[1 + o] += w * (pos * (F[(8 + o) * cap + i] + x * F[(12 + o) * cap + i]) - bj * F[(8 + o) * cap + i])
+    for o in range(1 + OUTCOMES):
+        fields[o] = acc[o] * mult
+    gain[0] = _fields_gain(&K.T, fields)
+
+
 #: The fields a bought-game term adds per class of final hand: bought, then each way a purchase ends.
 TERM_FIELDS = 1 + OUTCOMES
 
@@ -681,6 +796,8 @@ cdef class RankTerm:
         self.term.ctx = &self.X
         self.term.prepare = _term_prepare
         self.term.value = _term_value
+        self.term.bound = _term_bound
+        self.term.leaf_sum = _term_leaf_sum
         self.term.key_bytes = _layout(NULL, rules.T.n_sets, &c, &pool, &per, &n_mv, &mv) \
             + FAST * rules.T.n_sets * sizeof(int64_t)
         self.term.n_fields = TERM_FIELDS
