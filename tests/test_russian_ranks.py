@@ -14,7 +14,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_russian_final_hand import variant
 
@@ -186,3 +186,41 @@ def test_the_kernel_refuses_a_class_out_of_range():
     h = pattern("AK952")[None, :]
     with pytest.raises(ValueError, match="a class of final hand out of range"):
         value_groups(rules, variant(RULE_SETS[0]).qualifier.threshold, h, 5, frozenset([Category.FLUSH]))
+
+
+_LEAF_RULES = ["[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 2 = 1 }\n[two_combinations]\n[insurance]\n[buy_game]\n",
+               "[switch]\nfees = { 2 = 1 }\n[buy_game]\nfee = \"1/2\"\nreplaces = \"lowest\"\nsame_rank = \"kept\"\n"
+               "after = \"qualifier_applies\"\n"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_LEAF_RULES), st.integers(0, 4), st.integers(2467, 7461),
+       st.lists(st.integers(0, 12), min_size=7, max_size=7), st.integers(0, 2**13 - 1),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(1, 3), st.integers(1, 3)), max_size=5), st.integers(1, 6))
+def test_a_keys_corrections_summed_over_leaves_are_its_leaves_one_by_one(rules, up, strength, dead, mask, opts, mult):
+    """The bought game's s0 corrections of one key summed over the leaves by a product and a
+    polynomial per rank set equal the leaves valued one by one, each within the key's bounds."""
+    from enumerate.russian import _bought
+    v = variant(rules)
+    rr = ranks.rank_rules(v)
+    ru = sorted(ranks.bought_up_ranks(v))[up]
+    rr.term(ru)
+    term = rr._terms[ru]
+    count = [0] * 13
+    count[ru] = 1
+    for r in dead:                                  # the final hand and the two discards: 44 cards unseen
+        while count[r] == 4:
+            r = (r + 1) % 13
+        count[r] += 1
+    unseen = np.array([4 - c for c in count], dtype=np.int32)
+    assert unseen.sum() == 44
+    unseen0 = mask & ~(1 << ru) & sum(1 << r for r in range(13) if unseen[r])
+    seen, opt = set(), []
+    for r, a, b in opts:
+        if (unseen0 >> r) & 1 and r not in seen:
+            seen.add(r)
+            opt.append((r, a, b))
+    got = _bought.leaf_sum_for_tests(term, unseen, strength, int(rr.pclass[strength]), 2, unseen0,
+                                     [o[0] for o in opt], [o[1] for o in opt], [o[2] for o in opt], mult)
+    assume(got is not None)                         # a key whose purchases may gain, of one kind of flush move a set
+    assert got[0] == got[1]

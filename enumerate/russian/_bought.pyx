@@ -484,7 +484,7 @@ cdef struct TermKey:
     int n_fast
 
 
-DEF FAST = 16           # a fast set's columns: others, need, rc, L[rc], moves, bj, gj, dg, then tc[4], dt[4]
+DEF FAST = 17           # a fast set's columns: others, need, rc, L[rc], moves, bj, gj, dg, tc[4], dt[4], per
 
 
 cdef bint _term_prepare(const void* ctx, void* key, const int* unseen, int strength, int cls,
@@ -557,6 +557,7 @@ cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t*
             F[(12 + o) * cap + n] = 0
         F[4 * cap + n] = 0
         F[7 * cap + n] = 0
+        F[16 * cap + n] = per[j]
         if n_mv[j] == 1:
             e = mv[MOVES * j]
             a, b = (e >> 4) & 15, e & 15
@@ -654,23 +655,25 @@ cdef bint _term_bound(const void* ctx, const void* key, int64_t* base, int64_t* 
                       int64_t* hi) noexcept nogil:
     """A key of fast sets: its key sums' term and fields (base), and the least and most the
     corrections add: each set's correction is at least -(1 + L[rc]) times its gain when bought (f0
-    and the suited sets take the purchase off), at most L[rc] times what its flush moves can add."""
+    and the suited sets take the purchase off), at most L[rc] times what its flush moves can add
+    (gains of one dealer hand in units of 1 / dn: the per-card gain times dn // pool)."""
     cdef const TermKey* K = <const TermKey*>key
     if K.n_fast < 0:
         return 0
     cdef const int64_t* F = _fast(key, K.T.n_sets)
     cdef int cap = K.T.n_sets, i, o
-    cdef int64_t g, up
+    cdef int64_t g, up, per
     base_fields[0] = K.out[1]
     for o in range(OUTCOMES):
         base_fields[1 + o] = <int64_t>((<int128>K.out[2 + 2 * o] << 62) + K.out[3 + 2 * o])
     base[0] = _fields_gain(&K.T, base_fields)
     lo[0] = hi[0] = 0
     for i in range(K.n_fast):
-        g = F[6 * cap + i]
+        per = F[16 * cap + i]
+        g = F[6 * cap + i] * per
         if g > 0:
             lo[0] -= (1 + F[3 * cap + i]) * g
-        up = g + popcount32(<uint32_t>F[4 * cap + i]) * F[7 * cap + i]
+        up = g + popcount32(<uint32_t>F[4 * cap + i]) * F[7 * cap + i] * per
         if up > 0 and up > g:
             hi[0] += F[3 * cap + i] * (up - (g if g > 0 else 0))
     return 1
@@ -805,3 +808,51 @@ cdef class RankTerm:
     def capsule(self):
         """The term for enumerate.draws._switch_ranks.value_groups (valid while this object lives)."""
         return PyCapsule_New(&self.term, CAPSULE, NULL)
+
+
+def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, int cls, int kind, int unseen0,
+                       ranks, m0, m1, int64_t mult):
+    """A key's corrections summed over leaves both ways, for the tests: (the term's leaf_sum, the
+    sum over every choice of the ranks' s0 cards of mult * weight * (value - base)), each as (gain,
+    fields), or None when the key is zero or not summed at once."""
+    cdef int L[13]
+    cdef int rk[MAXOPT]
+    cdef int64_t a0[MAXOPT]
+    cdef int64_t a1[MAXOPT]
+    cdef int64_t base, lo, hi, g, gain = 0, w
+    cdef int64_t bf[1 + OUTCOMES]
+    cdef int64_t f[1 + OUTCOMES]
+    cdef int64_t tot[1 + OUTCOMES]
+    cdef int64_t fs[1 + OUTCOMES]
+    cdef int n = len(ranks), i, sd, o, us
+    if unseen.shape[0] != 13 or not 0 <= n <= MAXOPT or len(m0) != n or len(m1) != n:
+        raise ValueError("shapes do not match")
+    for i in range(13):
+        L[i] = unseen[i]
+    for i in range(n):
+        rk[i], a0[i], a1[i] = ranks[i], m0[i], m1[i]
+    key = np.zeros(term.term.key_bytes, dtype=np.uint8)
+    cdef unsigned char[::1] kv = key
+    if not _term_prepare(&term.X, &kv[0], L, strength, cls, kind):
+        return None
+    if not _term_bound(&term.X, &kv[0], &base, bf, &lo, &hi):
+        return None
+    _term_leaf_sum(&term.X, &kv[0], unseen0, n, rk, a0, a1, mult, &gain, fs)
+    for o in range(1 + OUTCOMES):
+        tot[o] = 0
+    g = 0
+    for sd in range(1 << n):
+        w = mult
+        us = unseen0
+        for i in range(n):
+            if (sd >> i) & 1:
+                w *= a1[i]
+                us &= ~(1 << rk[i])
+            else:
+                w *= a0[i]
+        g += w * (_term_value(&term.X, &kv[0], L, us, f) - base)
+        if not lo <= _term_value(&term.X, &kv[0], L, us, f) - base <= hi:
+            raise AssertionError("a correction outside the key's bounds")
+        for o in range(1 + OUTCOMES):
+            tot[o] += w * (f[o] - bf[o])
+    return (gain, [fs[o] for o in range(1 + OUTCOMES)]), (g, [tot[o] for o in range(1 + OUTCOMES)])

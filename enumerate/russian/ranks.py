@@ -69,8 +69,8 @@ _FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True)
            "bought_push": (10, False), "bought_lost": (11, False), "bought_short": (12, False)}
 #: Groups per shard, as the plain draws' (about a core-minute of Russian Poker without the bought game).
 SHARD = 64
-#: How much more a group costs with the bought game (benchmarks/russian_game.py: 0.076 and 1.09 CPU s
-#: a group for the Lunar house rules without and with it, 0.090 and 2.11 for the classic ones): what
+#: How much more a group costs with the bought game (benchmarks/russian_game.py: 0.076 and 1.13 CPU s
+#: a group for the Lunar house rules without and with it, 0.090 and 2.14 for the classic ones): what
 #: a run is projected from, never a figure of it.
 PURCHASE_COST = 20.0
 #: Bump when what a shard holds or how it is valued changes.
