@@ -224,3 +224,12 @@ def test_a_keys_corrections_summed_over_leaves_are_its_leaves_one_by_one(rules, 
                                      [o[0] for o in opt], [o[1] for o in opt], [o[2] for o in opt], mult)
     assume(got is not None)                         # a key whose purchases may gain, of one kind of flush move a set
     assert got[0] == got[1]
+
+
+@pytest.mark.slow
+def test_a_slice_with_the_bought_game_by_rank_patterns_says_what_it_leaves_out():
+    v = variant(BOUGHT[0][0])
+    got = rs.slice_run(v, "", Slice.parse("2", "royal_flush")).run(threads=1)
+    assert got.method == "rank_patterns" and got.sums.situations[6] == got.situations
+    assert "against an up card 7-A the bought game is counted class by class" in got.text()
+    assert any("game bought" in r.event for r in got.return_rows())

@@ -382,9 +382,13 @@ class RussianSlice:
                  "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
                                              for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
+            rest = sorted(set(range(13)) - ranks.bought_up_ranks(self.variant)) \
+                if self.method == "rank_patterns" and self.variant.buy_game is not None else []
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
                          f"({self.whole_game_classes:,} {plural(unit)}) would take "
-                         f"{self.whole_game_core_hours:,.1f} core-hours this way")
+                         f"{self.whole_game_core_hours:,.1f} core-hours this way"
+                         + (f" at that rate (against an up card {'23456789TJQKA'[rest[0]]}-"
+                            f"{'23456789TJQKA'[rest[-1]]} the bought game is counted class by class)" if rest else ""))
         rows = self.return_rows()
         w = max(len(r.event) for r in rows)
         lines += ["", f"{'outcome':<{w}} {'net':>8} {'probability':>12} {'return':>11}"]
