@@ -165,6 +165,20 @@ cdef inline void _take(int64_t count, const int16_t* c, int64_t per, int128* acc
         acc[o] += <int128>count * c[o] * per
 
 
+cdef inline int128 _joined(const int64_t* out, int o) noexcept nogil:
+    """Outcome o's sum of a key's fields (the two 62-bit halves _split wrote)."""
+    return (<int128>out[2 + 2 * o] << 62) + out[3 + 2 * o]
+
+
+cdef inline int _live(const int* L) noexcept nogil:
+    """The ranks with an unseen card."""
+    cdef int r, out = 0
+    for r in range(13):
+        if L[r]:
+            out |= 1 << r
+    return out
+
+
 cdef inline void _split(const int128* acc, int64_t* out) noexcept nogil:
     """Each outcome's sum as its high and low 62 bits."""
     cdef int o
@@ -308,16 +322,13 @@ cdef void _set_corrections(const int* L, const int* us, bint other_suits, const 
     n_mv and mv (_moves: a key's dn // pool and flush moves by kind), the moves are counted by
     kind, not rank by rank."""
     cdef Net T = Tp[0]
-    cdef int j, r, s, o, i, rmask, rc, others, kbits, need, live = 0
+    cdef int j, r, s, o, i, rmask, rc, others, kbits, need, live = _live(L)
     cdef int64_t f0, cnt, per, gj, x
     cdef uint32_t e
     cdef int16_t cs[OUTCOMES]
     cdef const int16_t* cj
     cdef const int16_t* nf
     cdef const int16_t* fl
-    for r in range(13):
-        if L[r]:
-            live |= 1 << r
     for j in range(T.n_sets):
         if pool[j] == 0 and not count_nq:
             continue                               # no hand of the key can buy against this set
@@ -429,7 +440,7 @@ cdef int _hand(const Net* T, uint64_t u, int player, int64_t win, int64_t ante, 
     cdef int64_t dq = 0, db = 0
     cdef int o, overflow = 0
     for o in range(OUTCOMES):
-        acc[o] = (<int128>keys[k, 2 + 2 * o] << 62) + keys[k, 3 + 2 * o]
+        acc[o] = _joined(&keys[k, 0], o)
     if T.n_sets and (count_nq or not (win <= T.fee + ante and 0 <= T.fee + ante)):
         _corrections(u, player, win, ante, T, count_nq, &c[k, 0], &pool[k, 0], acc, &dq, &db)
     nq[0] = keys[k, 0] + dq
@@ -528,13 +539,10 @@ cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t*
     what a move adds to the gain, dg, and to each outcome's share, dt), whether it is bought
     (bj), its gain and its shares by outcome (tc).  -1 when a set has more than one kind of move
     (the corrections then go set by set)."""
-    cdef int j, r, o, a, b, rc, rmask, others, live = 0, n = 0, cap = T.n_sets
+    cdef int j, o, a, b, rc, rmask, others, live = _live(L), n = 0, cap = T.n_sets
     cdef int64_t gj
     cdef uint32_t e
     cdef const int16_t* cj
-    for r in range(13):
-        if L[r]:
-            live |= 1 << r
     for j in range(T.n_sets):
         if pool[j] == 0:
             continue
@@ -628,7 +636,7 @@ cdef int64_t _term_value(const void* ctx, const void* key, const int* unseen, in
     cdef int64_t dq = 0, db = 0
     cdef int o
     for o in range(OUTCOMES):
-        acc[o] = (<int128>K.out[2 + 2 * o] << 62) + K.out[3 + 2 * o]
+        acc[o] = _joined(K.out, o)
     cdef int64_t fa[OUTCOMES]
     if K.n_fast >= 0:
         _fast_value(_fast(key, K.T.n_sets), K.n_fast, K.T.n_sets, unseen0, &db, fa)
@@ -642,8 +650,7 @@ cdef int64_t _term_value(const void* ctx, const void* key, const int* unseen, in
     fields[0] = K.out[1] + db
     for o in range(OUTCOMES):
         fields[1 + o] = <int64_t>acc[o]
-    return <int64_t>acc[WIN] * K.T.win + <int64_t>acc[LOSE] * K.T.lose + <int64_t>acc[SHORT] * K.T.ante \
-        - (K.T.fee + K.T.ante) * K.T.dn * fields[0]
+    return _fields_gain(&K.T, fields)
 
 
 cdef inline int64_t _fields_gain(const Net* T, const int64_t* f) noexcept nogil:
@@ -665,7 +672,7 @@ cdef bint _term_bound(const void* ctx, const void* key, int64_t* base, int64_t* 
     cdef int64_t g, up, per
     base_fields[0] = K.out[1]
     for o in range(OUTCOMES):
-        base_fields[1 + o] = <int64_t>((<int128>K.out[2 + 2 * o] << 62) + K.out[3 + 2 * o])
+        base_fields[1 + o] = <int64_t>_joined(K.out, o)
     base[0] = _fields_gain(&K.T, base_fields)
     lo[0] = hi[0] = 0
     for i in range(K.n_fast):
@@ -819,7 +826,7 @@ def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, i
     cdef int rk[MAXOPT]
     cdef int64_t a0[MAXOPT]
     cdef int64_t a1[MAXOPT]
-    cdef int64_t base, lo, hi, g, gain = 0, w
+    cdef int64_t base, lo, hi, g, gain = 0, w, v
     cdef int64_t bf[1 + OUTCOMES]
     cdef int64_t f[1 + OUTCOMES]
     cdef int64_t tot[1 + OUTCOMES]
@@ -850,9 +857,10 @@ def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, i
                 us &= ~(1 << rk[i])
             else:
                 w *= a0[i]
-        g += w * (_term_value(&term.X, &kv[0], L, us, f) - base)
-        if not lo <= _term_value(&term.X, &kv[0], L, us, f) - base <= hi:
+        v = _term_value(&term.X, &kv[0], L, us, f) - base
+        if not lo <= v <= hi:
             raise AssertionError("a correction outside the key's bounds")
+        g += w * v
         for o in range(1 + OUTCOMES):
             tot[o] += w * (f[o] - bf[o])
     return (gain, [fs[o] for o in range(1 + OUTCOMES)]), (g, [tot[o] for o in range(1 + OUTCOMES)])
