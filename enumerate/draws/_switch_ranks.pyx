@@ -230,24 +230,31 @@ cdef inline int64_t _term_value(TermKeys* G, int i, int us0, int64_t* tf, const 
     return R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us0, tf)
 
 
+cdef inline int64_t _raised(int64_t nq, int64_t win, int64_t tie, int pc, int64_t n, int64_t unit, int64_t gain,
+                           const Rules* R, bint* insured) noexcept nogil:
+    """What raising a final hand of class pc is worth with these dealer counts (units 1 / unit,
+    plus ``gain``), insured when that pays (``insured``)."""
+    cdef const int64_t* k = R.cnet + 4 * pc
+    cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + gain
+    cdef int64_t iv = 0
+    if R.cins != NULL:
+        k = R.cins + 4 * pc
+        iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
+    insured[0] = iv > 0
+    return rv + iv if iv > 0 else rv
+
+
 cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n,
                         bint force, int64_t unit, int64_t gain, const int64_t* tf, const Rules* R) noexcept nogil:
     """Add m draws of final class pc with these dealer counts: the better of raise (insured when
     that pays) and fold (the raise when forced), its value and its outcomes -- by class, and an
     insured raise by class + n_pay.  With a final term the values are in units of 1 / unit, the
     raise's plus ``gain``, and its fields ``tf`` are counted with the raise's outcomes."""
-    cdef const int64_t* k = R.cnet + 4 * pc
-    cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + gain
-    cdef int64_t iv = 0
-    cdef int i
-    if R.cins != NULL:
-        k = R.cins + 4 * pc
-        iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
-    cdef bint insured = iv > 0
+    cdef bint insured
+    cdef int64_t rv = _raised(nq, win, tie, pc, n, unit, gain, R, &insured)
     cdef int64_t fold = -R.scale * n * unit
+    cdef int i
     cdef int128* st
-    if insured:
-        rv += iv
     if force or rv > fold:
         st = row + 2 + R.per_cls * (pc + (R.n_pay if insured else 0))
         row[0] += <int128>m * rv
@@ -282,7 +289,7 @@ cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int ki
             tf[i] = 0
         i = _term_slot(G, st, pc, kind, R)
         if i >= 0:
-            gain = _term_value(G, i, ~(dead0 | (1 << ru)) & 0x1FFF, tf, R)
+            gain = _term_value(G, i, _unseen0(dead0, ru), tf, R)
     _value(row, m, nq, win, tie, pc, n, force, unit, gain, tf, R)
 
 
@@ -662,12 +669,14 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
     same insurance decision) or folds whatever it is (its most, hi, still folds) -- the term's
     leaf_sum then adds that part over them all; else leaf by leaf."""
     cdef int i = -1, f, ins = -1
-    cdef int64_t base = 0, lo = 0, hi = 0, rv, iv, nq, win, tie, unit = R.term.unit[kind], fold = -R.scale * n * unit
+    cdef int64_t base = 0, lo = 0, hi = 0, rv, unit = R.term.unit[kind], fold = -R.scale * n * unit
+    cdef int64_t nq[MAXLEAVES]
+    cdef int64_t win[MAXLEAVES]
+    cdef int64_t tie[MAXLEAVES]
     cdef int64_t tf[MAXTF]
     cdef int64_t sf[MAXTF]
     cdef int64_t sg
-    cdef bint raise_all = 1, fold_all = not force
-    cdef const int64_t* k
+    cdef bint raise_all = 1, fold_all = not force, insured
     cdef const void* key
     cdef int128* stt
     if E.n >= LEAF_SUM and R.term.bound != NULL:
@@ -678,18 +687,11 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
             i = -1
     if i >= 0:
         for f in range(E.n):
-            _counts(st, E.d[f], cum, ru, R, &nq, &win, &tie)
-            k = R.cnet + 4 * pc
-            rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + base
-            iv = 0
-            if R.cins != NULL:
-                k = R.cins + 4 * pc
-                iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
-            if iv > 0:
-                rv += iv
+            _counts(st, E.d[f], cum, ru, R, &nq[f], &win[f], &tie[f])
+            rv = _raised(nq[f], win[f], tie[f], pc, n, unit, base, R, &insured)
             if ins < 0:
-                ins = iv > 0
-            if (iv > 0) != ins or not (force or rv + lo > fold):
+                ins = insured
+            if insured != ins or not (force or rv + lo > fold):
                 raise_all = 0
             if not rv + hi < fold:
                 fold_all = 0
@@ -700,15 +702,19 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
             _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R)
         return
     for f in range(E.n):
-        _counts(st, E.d[f], cum, ru, R, &nq, &win, &tie)
-        _value(row, E.m[f], nq, win, tie, pc, n, raise_all, unit, base if raise_all else base + hi, tf, R)
+        _value(row, E.m[f], nq[f], win[f], tie[f], pc, n, raise_all, unit, base if raise_all else base + hi, tf, R)
     if raise_all:
-        R.term.leaf_sum(R.term.ctx, key, ~(E.dead | (1 << ru)) & 0x1FFF, E.n_opt, E.ranks, E.m0, E.m1, E.mult,
+        R.term.leaf_sum(R.term.ctx, key, _unseen0(E.dead, ru), E.n_opt, E.ranks, E.m0, E.m1, E.mult,
                         &sg, sf)
         row[0] += sg
         stt = row + 2 + R.per_cls * (pc + (R.n_pay if ins else 0))
         for f in range(R.n_tf):
             stt[8 + f] += sf[f]
+
+
+cdef inline int _unseen0(int dead0, int ru) noexcept nogil:
+    """The ranks whose s0 card is unseen: neither dead nor the up card."""
+    return ~(dead0 | (1 << ru)) & 0x1FFF
 
 
 cdef inline void _counts(int st, int dead0, const int64_t* cum, int ru, const Rules* R, int64_t* nq, int64_t* win,
