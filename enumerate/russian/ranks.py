@@ -60,6 +60,7 @@ from enumerate.russian import _bought
 from enumerate.russian.bought import pool_multiple, rank_sets
 from enumerate.russian.game import EVENTS, IntegerNets, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
+from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -87,7 +88,7 @@ def supported(variant: Variant, up_ranks: frozenset[int] | None = None) -> str |
     if b is not None:
         left = sorted(set(range(13) if up_ranks is None else up_ranks) - bought_up_ranks(variant))
         if left:
-            return (f"buying the game against an up card of rank {', '.join('23456789TJQKA'[r] for r in left)} "
+            return (f"buying the game against an up card of rank {', '.join(RANKS[r] for r in left)} "
                     f"is not counted by rank patterns yet (the dealer's {b.replaces} card may be the up card, and "
                     "his four others of one suit): it is counted situation class by situation class")
     return None

@@ -56,6 +56,7 @@ from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import ranks
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.settle import settlement_refusal
+from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 
 COMMAND = "draws-exact"
@@ -387,8 +388,8 @@ class RussianSlice:
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
                          f"({self.whole_game_classes:,} {plural(unit)}) would take "
                          f"{self.whole_game_core_hours:,.1f} core-hours this way"
-                         + (f" at that rate (against an up card {'23456789TJQKA'[rest[0]]}-"
-                            f"{'23456789TJQKA'[rest[-1]]} the bought game is counted class by class)" if rest else ""))
+                         + (f" at that rate (against an up card {RANKS[rest[0]]}-"
+                            f"{RANKS[rest[-1]]} the bought game is counted class by class)" if rest else ""))
         rows = self.return_rows()
         w = max(len(r.event) for r in rows)
         lines += ["", f"{'outcome':<{w}} {'net':>8} {'probability':>12} {'return':>11}"]
