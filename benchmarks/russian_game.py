@@ -24,8 +24,9 @@ and, with ``--whole-game``, the exact whole game without the draws as it runs (w
 (what ``analyze`` counts), of ``docs/variants/lunar-without-draws.toml``; with ``--no-purchase``,
 the game with the draws and no bought game by rank patterns (enumerate/russian/ranks.py): CPU
 time of sampled groups on one thread, projected to the whole game's groups; with
-``--purchase-by-ranks``, the same with the bought game, against the up ranks the rank patterns
-count it for (a deuce to a six when the dealer's highest card is replaced).
+``--purchase-by-ranks``, the same with the bought game, sampled apart against a deuce to a six
+(the dealer's highest card replaced: never the up card) and against a seven to an ace (the up
+card may be the card replaced: the term's side part), each projected to its groups.
 
     python benchmarks/russian_game.py --no-purchase --groups 300
     python benchmarks/russian_game.py --purchase-by-ranks --groups 100
@@ -139,23 +140,28 @@ def no_purchase(groups: int, seed: int) -> None:
 
 
 def purchase_by_ranks(groups: int, seed: int) -> None:
-    """CPU seconds a group of the rank patterns' game *with* the bought game, against the up ranks
-    whose purchases they count (a purchase never replaces the up card: a deuce to a six), over
-    ``groups`` sampled groups of those ranks (one thread), projected to their groups."""
+    """CPU seconds a group of the rank patterns' game *with* the bought game, over ``groups``
+    sampled groups against a deuce to a six and as many against a seven to an ace (one thread),
+    each projected to its groups, and the whole game their sum."""
     from enumerate.russian import ranks
     h, up, _ = switch_ranks.groups(Slice())
     every = frozenset(Slice().categories)
+    rng = np.random.default_rng(seed)
+    parts = [("2-6", np.flatnonzero(up <= 4)), ("7-A", np.flatnonzero(up >= 5))]
+    picks = [np.sort(rng.choice(mine, groups, replace=False)) for _, mine in parts]
     for name, text in TABLES.items():
         v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + text, "bench.toml")
-        mine = np.flatnonzero(np.isin(up, sorted(ranks.bought_up_ranks(v))))
-        pick = np.sort(np.random.default_rng(seed).choice(mine, groups, replace=False))
         ranks.rank_rules(v)
-        start = time.process_time()
-        ranks.shard_fields(v, h[pick], up[pick], every, threads=1)
-        per = (time.process_time() - start) / groups
-        print(f"{name}, with buying the game, by rank patterns (up ranks 2-6): {per:.3f} CPU s a group, their "
-              f"{len(mine):,} groups {per * len(mine) / 3600:.1f} core-hours, at that rate the whole game "
-              f"{per * len(h) / 3600:.1f} (projected from {groups} groups)", flush=True)
+        hours = 0.0
+        for (label, mine), pick in zip(parts, picks):
+            start = time.process_time()
+            ranks.shard_fields(v, h[pick], up[pick], every, threads=1)
+            per = (time.process_time() - start) / groups
+            hours += per * len(mine) / 3600
+            print(f"{name}, with buying the game, by rank patterns, up ranks {label}: {per:.3f} CPU s a group, "
+                  f"their {len(mine):,} groups {per * len(mine) / 3600:.1f} core-hours (projected from {groups} "
+                  "groups)", flush=True)
+        print(f"{name}: the whole game {hours:.1f} core-hours (projected)", flush=True)
 
 
 def whole_game(threads: int) -> None:
@@ -186,7 +192,7 @@ def main() -> None:
     ap.add_argument("--no-purchase", action="store_true",
                     help="time the game with the draws and no bought game by rank patterns instead")
     ap.add_argument("--purchase-by-ranks", action="store_true",
-                    help="time the game with the draws and the bought game by rank patterns (up ranks 2-6) instead")
+                    help="time the game with the draws and the bought game by rank patterns instead")
     args = ap.parse_args()
     if args.purchase_by_ranks:
         purchase_by_ranks(args.groups, args.seed)

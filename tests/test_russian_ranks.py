@@ -5,9 +5,13 @@ return-table rows, strategy chart -- are those of its situations valued one by o
 (enumerate/russian/draws.py, itself held to the literal brute force in test_russian_draws.py),
 under rules that move every term of the kernel's form: two combinations (a six bought paid by all
 six cards), insurance lost or returned, the ante returned or paid, the ante by hand, fees in
-halves; and with the bought game (the kernel's final term) against the up ranks it counts it
-for, under both readings of every purchase rule.  A stored rank shard that does not add up is
-refused; the kernel's exact comparison of two actions is held to fractions."""
+halves; and with the bought game (the kernel's final term) under both readings of every purchase
+rule, against up ranks a purchase never replaces and against those it may (the term's side part:
+the dealer's hole cards of another suit).  The bounded sums -- leaves summed at once, side parts
+by pairs (s0 ranks, a suit's dead ranks) -- are also held to the term without bounds (every leaf
+by itself, every draw's suits apart), and the term's sums over leaves and draws to their leaves
+and draws one by one.  A stored rank shard that does not add up is refused; the kernel's exact
+comparison of two actions is held to fractions."""
 import math
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -23,7 +27,6 @@ from enumerate.draws import _switch_ranks
 from enumerate.draws.switch_ranks import group_situations, value_groups
 from enumerate.russian import ranks
 from enumerate.russian import slice as rs
-from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
 RULE_SETS = [
@@ -44,18 +47,20 @@ GROUPS = [("33332", "7", {Category.QUADS}), ("AK952", "7", {Category.FLUSH}),
 #: its rank, hands compared; the lowest, kept, the qualifier applying again, a fee of a half) and
 #: groups against up ranks whose purchases never replace the up card -- quads, flushes (a
 #: flush's bought games, the draws that make one), trips with A-K (purchases that gain), and an
-#: exchange of three to five cards.
+#: exchange of three to five cards -- then against up ranks a purchase may replace (the side part).
 BOUGHT = [
     ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 1 = 1, 2 = 1 }\n[buy_card]\nfee = 1\n[two_combinations]\n"
      "[insurance]\n[buy_game]\n", [("33332", "6", {Category.QUADS}), ("AK952", "5", {Category.FLUSH}),
-                                    ("888AK", "6", {Category.TRIPS})]),
+                                    ("888AK", "6", {Category.TRIPS}), ("888AK", "9", {Category.TRIPS}),
+                                    ("33332", "A", {Category.QUADS}), ("AK952", "Q", {Category.FLUSH})]),
     ("[ante_pays]\ndealer_does_not_qualify_with = { straight = 4 }\n[switch]\nfees = { 1 = 1, 2 = \"1/2\" }\n"
      "[buy_card]\nfee = 2\n[two_combinations]\nstraight_with_pair = \"straight_and_pair\"\n[insurance]\n"
      "limit = \"the_payout\"\ndealer_qualifies = \"returned_unless_player_wins\"\n[buy_game]\nfee = \"1/2\"\n"
      "replaces = \"lowest\"\nsame_rank = \"kept\"\nafter = \"qualifier_applies\"\n",
-     [("33332", "T", {Category.QUADS}), ("AK952", "J", {Category.FLUSH}), ("888AK", "K", {Category.TRIPS})]),
+     [("33332", "T", {Category.QUADS}), ("AK952", "J", {Category.FLUSH}), ("888AK", "K", {Category.TRIPS}),
+      ("888AK", "9", {Category.TRIPS})]),
     ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 3 = 1, 4 = 1, 5 = 1 }\n[two_combinations]\n[insurance]\n"
-     "[buy_game]\n", [("AK952", "4", {Category.FLUSH})]),
+     "[buy_game]\n", [("AK952", "4", {Category.FLUSH}), ("AK952", "8", {Category.FLUSH})]),
 ]
 
 
@@ -105,30 +110,40 @@ def test_the_six_index_counts_every_multiset_of_six_ranks_once():
     assert index == list(range(_switch_ranks.SIX_PATTERNS)) and math.comb(18, 6) == _switch_ranks.SIX_PATTERNS
 
 
-def test_the_bought_game_by_rank_patterns_only_where_a_purchase_never_replaces_the_up_card():
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,groups", BOUGHT)
+def test_the_bounded_sums_are_every_leaf_and_every_draws_suits_apart(rules, groups):
+    """The kernel's sums with the term's bounds (leaves summed at once, side parts by pairs) are
+    those without them (every leaf by itself, the side parts situation by situation with every
+    suit of the draws apart) -- which the side-part groups above only reach where a mask's leaves
+    do not all raise or all fold."""
+    v = variant(rules)
+    rr = ranks.rank_rules(v)
+    for text, up, categories in groups:
+        h, ru = pattern(text)[None, :], np.array([RANKS.index(up)], dtype=np.uint8)
+        want = ranks.shard_fields(v, h, ru, frozenset(categories))
+        try:
+            rr.bounded = False
+            got = ranks.shard_fields(v, h, ru, frozenset(categories))
+        finally:
+            rr.bounded = True
+        for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "chart"):
+            assert got[name] == want[name], (text, up, name)
+
+
+def test_the_bought_game_by_rank_patterns_against_every_up_card():
     buy = variant("[switch]\nfees = { 2 = 1 }\n[buy_game]\n")
-    assert ranks.bought_up_ranks(buy) == frozenset(range(5))                      # a deuce to a six
     lowest = variant("[switch]\nfees = { 2 = 1 }\n[buy_game]\nreplaces = \"lowest\"\n")
-    assert ranks.bought_up_ranks(lowest) == frozenset(range(8, 13))               # a ten to an ace
-    assert "rank 7, 8, 9, T, J, Q, K, A is not counted" in ranks.supported(buy)
-    assert ranks.supported(buy, frozenset({0, 4})) is None
-    assert rs.method(buy) == "situation_classes" and rs.method(buy, sl=Slice.parse("A")) == "situation_classes"
-    assert rs.method(buy, sl=Slice.parse("2-6")) == "rank_patterns"
-    with pytest.raises(StudoddsError, match="against an up card of rank 7 is not counted by rank patterns"):
-        rs.method(buy, "rank_patterns", Slice.parse("2-7"))
-    with pytest.raises(StudoddsError, match="an up card of rank 7 is not counted"):
-        ranks.shard_fields(buy, pattern("AK952")[None, :], np.array([5], dtype=np.uint8), frozenset([Category.FLUSH]))
+    for v in (buy, lowest):
+        assert ranks.supported(v) is None
+        assert rs.method(v) == "rank_patterns" and rs.method(v, sl=Slice.parse("A")) == "rank_patterns"
     assert rs.method(variant(RULE_SETS[0])) == "rank_patterns"
 
 
-def test_the_purchase_term_refuses_rank_sets_that_replace_the_up_card():
+def test_the_purchase_term_checks_its_shapes():
     from enumerate.russian import _bought
     from enumerate.russian.bought import rank_sets
     one = np.ones(1, dtype=np.int64)
-    for ru, highest in ((5, True), (7, False)):
-        rules = _bought.Rules(4 * ru, rank_sets(ru, 1277 + 12 * 0, highest), -3, 1, 1277, False, True, 1)
-        with pytest.raises(ValueError, match="replaces the up card"):
-            _bought.RankTerm(rules, one, one, np.ones(7, dtype=np.int64))
     rules = _bought.Rules(4, rank_sets(1, 1277, True), -3, 1, 1277, False, True, 1)
     with pytest.raises(ValueError, match="shapes do not match"):
         _bought.RankTerm(rules, one, np.ones(2, dtype=np.int64), np.ones(7, dtype=np.int64))
@@ -193,19 +208,13 @@ _LEAF_RULES = ["[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 2 = 1 }\n[two_c
                "after = \"qualifier_applies\"\n"]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(_LEAF_RULES), st.integers(0, 4), st.integers(2467, 7461),
-       st.lists(st.integers(0, 12), min_size=7, max_size=7), st.integers(0, 2**13 - 1),
-       st.lists(st.tuples(st.integers(0, 12), st.integers(1, 3), st.integers(1, 3)), max_size=5), st.integers(1, 6))
-def test_a_keys_corrections_summed_over_leaves_are_its_leaves_one_by_one(rules, up, strength, dead, mask, opts, mult):
-    """The bought game's s0 corrections of one key summed over the leaves by a product and a
-    polynomial per rank set equal the leaves valued one by one, each within the key's bounds."""
-    from enumerate.russian import _bought
+def _key_case(rules, ru, dead, mask, opts):
+    """A term against up rank ru, the unseen cards of each rank (the final hand and two discards
+    from ``dead``: 44 unseen), the unseen ranks ``mask`` allows of a suit, and distinct options."""
     v = variant(rules)
     rr = ranks.rank_rules(v)
-    ru = sorted(ranks.bought_up_ranks(v))[up]
     rr.term(ru)
-    term = rr._terms[ru]
+    term = rr._terms[ru, True]
     count = [0] * 13
     count[ru] = 1
     for r in dead:                                  # the final hand and the two discards: 44 cards unseen
@@ -214,22 +223,50 @@ def test_a_keys_corrections_summed_over_leaves_are_its_leaves_one_by_one(rules, 
         count[r] += 1
     unseen = np.array([4 - c for c in count], dtype=np.int32)
     assert unseen.sum() == 44
-    unseen0 = mask & ~(1 << ru) & sum(1 << r for r in range(13) if unseen[r])
+    us = mask & ~(1 << ru) & sum(1 << r for r in range(13) if unseen[r])
     seen, opt = set(), []
     for r, a, b in opts:
-        if (unseen0 >> r) & 1 and r not in seen:
+        if (us >> r) & 1 and r not in seen:
             seen.add(r)
             opt.append((r, a, b))
+    return rr, term, unseen, us, opt
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_LEAF_RULES), st.integers(0, 12), st.integers(2467, 7461),
+       st.lists(st.integers(0, 12), min_size=7, max_size=7), st.integers(0, 2**13 - 1),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(1, 3), st.integers(1, 3)), max_size=5), st.integers(1, 6))
+def test_a_keys_corrections_summed_over_leaves_are_its_leaves_one_by_one(rules, up, strength, dead, mask, opts, mult):
+    """The bought game's s0 corrections of one key summed over the leaves by a product and a
+    polynomial per rank set equal the leaves valued one by one, each within the key's bounds."""
+    from enumerate.russian import _bought
+    rr, term, unseen, unseen0, opt = _key_case(rules, up, dead, mask, opts)
     got = _bought.leaf_sum_for_tests(term, unseen, strength, int(rr.pclass[strength]), 2, unseen0,
                                      [o[0] for o in opt], [o[1] for o in opt], [o[2] for o in opt], mult)
     assume(got is not None)                         # a key whose purchases may gain, of one kind of flush move a set
     assert got[0] == got[1]
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_LEAF_RULES), st.integers(5, 12), st.integers(2467, 7461),
+       st.lists(st.integers(0, 12), min_size=7, max_size=7), st.integers(0, 2**13 - 1),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(0, 3), st.integers(1, 3)), max_size=5), st.integers(1, 6))
+def test_a_keys_side_part_summed_over_draws_is_its_draws_one_by_one(rules, up, strength, dead, mask, opts, mult):
+    """The bought game's side part of one key (the up card replaced, the hole cards of another
+    suit) summed over draws by sets and subsets of their moves equals the draws valued one by
+    one, each within the key's bounds."""
+    from enumerate.russian import _bought
+    rr, term, unseen, us, opt = _key_case(rules, up, dead, mask, opts)
+    got = _bought.leaf_sum_for_tests(term, unseen, strength, int(rr.pclass[strength]), 2, us,
+                                     [o[0] for o in opt], [o[1] for o in opt], [o[2] for o in opt], mult, side=True)
+    assume(got is not None and got[2])              # a key whose purchases may gain, with a side part
+    assert got[0] == got[1]
+
+
 @pytest.mark.slow
-def test_a_slice_with_the_bought_game_by_rank_patterns_says_what_it_leaves_out():
+def test_a_slice_with_the_bought_game_against_an_up_card_a_purchase_replaces():
     v = variant(BOUGHT[0][0])
-    got = rs.slice_run(v, "", Slice.parse("2", "royal_flush")).run(threads=1)
+    got = rs.slice_run(v, "", Slice.parse("9", "royal_flush")).run(threads=1)
     assert got.method == "rank_patterns" and got.sums.situations[6] == got.situations
-    assert "against an up card 7-A the bought game is counted class by class" in got.text()
+    assert "class by class" not in got.text()
     assert any("game bought" in r.event for r in got.return_rows())

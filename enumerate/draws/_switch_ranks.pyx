@@ -62,7 +62,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
 from cython.parallel cimport prange
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from enumerate.draws._final_term cimport CAPSULE, FinalTerm
+from enumerate.draws._final_term cimport CAPSULE, TERM_BOUNDED, TERM_LEAF_SUM, TERM_SIDE, FinalTerm
 from evaluator._eval cimport binom_table, key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from enumerate.core._cancel cimport studodds_cancelled
@@ -177,6 +177,20 @@ cdef struct Memo:
     int64_t tf[MAXTF]
 
 
+cdef struct SideSum:
+    # a side part summed over draws (FinalTerm.side_sum): its arguments (us -1: empty) and value
+    int us
+    int n_opt
+    int ranks[5]
+    int64_t m0[5]
+    int64_t m1[5]
+    int64_t mult
+    int64_t v[1 + MAXTF]
+
+
+DEF SSUM = 16           # a key's side sums kept (open addressing): pairs of several sets SH meet the same
+
+
 cdef struct TermKeys:
     # a final term's keys prepared for the draw rank pattern at hand (the unseen cards of each rank
     # ``unseen``, drawn by an action of kind ``kind``): by (strength, class, kind), in ``slots``,
@@ -187,9 +201,11 @@ cdef struct TermKeys:
     int st[MAXKEYS + 1]
     int pc[MAXKEYS + 1]
     int kind[MAXKEYS + 1]
-    bint live[MAXKEYS + 1]
+    int live[MAXKEYS + 1]     # prepare's flags: 0 (the term 0), TERM_LIVE, | TERM_SIDE
     char* slots
     Memo* memo
+    Memo* smemo               # a side part's values, by the unseen ranks of its suit
+    SideSum* ssum             # its sums over draws, by their arguments
 
 
 cdef inline int _term_slot(TermKeys* G, int st, int pc, int kind, const Rules* R) noexcept nogil:
@@ -205,6 +221,9 @@ cdef inline int _term_slot(TermKeys* G, int st, int pc, int kind, const Rules* R
     if i < MAXKEYS:
         for j in range(MEMO):
             G.memo[i * MEMO + j].us0 = -1
+            G.smemo[i * MEMO + j].us0 = -1
+        for j in range(SSUM):
+            G.ssum[i * SSUM + j].us = -1
     if G.n < MAXKEYS:
         G.n += 1
     return i if G.live[i] else -1
@@ -212,22 +231,40 @@ cdef inline int _term_slot(TermKeys* G, int st, int pc, int kind, const Rules* R
 
 cdef inline int64_t _term_value(TermKeys* G, int i, int us0, int64_t* tf, const Rules* R) noexcept nogil:
     """The term of the key in slot i for the unseen s0 ranks us0 (kept in the slot's memo)."""
-    cdef int j, h = (us0 * 40503) & (MEMO - 1), f
+    return _memo_value(G, G.memo, 0, i, us0, tf, R)
+
+
+cdef inline int64_t _term_side(TermKeys* G, int i, int us, int64_t* tf, const Rules* R) noexcept nogil:
+    """The side part of the key in slot i for one other suit whose unseen ranks are us (kept in the
+    slot's side memo)."""
+    return _memo_value(G, G.smemo, 1, i, us, tf, R)
+
+
+cdef inline int64_t _memo_value(TermKeys* G, Memo* memo, bint side, int i, int us, int64_t* tf,
+                                const Rules* R) noexcept nogil:
+    """The term's value (side: its side part) for the unseen ranks us, kept in ``memo``."""
+    cdef int j, h = (us * 40503) & (MEMO - 1), f
     cdef Memo* m
     if i < MAXKEYS:
         for j in range(MEMO):
-            m = &G.memo[i * MEMO + ((h + j) & (MEMO - 1))]
-            if m.us0 == us0:
+            m = &memo[i * MEMO + ((h + j) & (MEMO - 1))]
+            if m.us0 == us:
                 for f in range(R.n_tf):
                     tf[f] = m.tf[f]
                 return m.gain
             if m.us0 < 0:
-                m.gain = R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us0, tf)
-                m.us0 = us0
+                m.gain = _term_call(G, side, i, us, tf, R)
+                m.us0 = us
                 for f in range(R.n_tf):
                     m.tf[f] = tf[f]
                 return m.gain
-    return R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us0, tf)
+    return _term_call(G, side, i, us, tf, R)
+
+
+cdef inline int64_t _term_call(TermKeys* G, bint side, int i, int us, int64_t* tf, const Rules* R) noexcept nogil:
+    if side:
+        return R.term.side(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us, tf)
+    return R.term.value(R.term.ctx, G.slots + i * R.term.key_bytes, G.unseen, us, tf)
 
 
 cdef inline int64_t _raised(int64_t nq, int64_t win, int64_t tie, int pc, int64_t n, int64_t unit, int64_t gain,
@@ -276,12 +313,14 @@ cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t
 
 
 cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int kind, const int64_t* cum, int64_t n,
-                       bint force, int ru, TermKeys* G, const Rules* R) noexcept nogil:
+                       bint force, int ru, TermKeys* G, const Rules* R, const int* dsig) noexcept nogil:
     """m draws whose final hand has strength st and class pc, the dead s0 ranks dead0 (13 bits),
-    the rank part cum; with a final term, its value for the unseen s0 ranks."""
+    the rank part cum; with a final term, its value for the unseen s0 ranks, and with dsig (the
+    dead ranks of suits 1-3: m draws of known suits) its side parts."""
     cdef int64_t nq, win, tie, gain = 0, unit = 1
     cdef int64_t tf[MAXTF]
-    cdef int i
+    cdef int64_t sf[MAXTF]
+    cdef int i, s, f
     _counts(st, dead0, cum, ru, R, &nq, &win, &tie)
     if R.term != NULL:
         unit = R.term.unit[kind]
@@ -290,6 +329,11 @@ cdef inline void _draw(int128* row, int64_t m, int st, int pc, int dead0, int ki
         i = _term_slot(G, st, pc, kind, R)
         if i >= 0:
             gain = _term_value(G, i, _unseen0(dead0, ru), tf, R)
+            if dsig != NULL and G.live[i] & TERM_SIDE:
+                for s in range(3):
+                    gain += _term_side(G, i, ~dsig[s] & 0x1FFF, sf, R)
+                    for f in range(R.n_tf):
+                        tf[f] += sf[f]
     _value(row, m, nq, win, tie, pc, n, force, unit, gain, tf, R)
 
 
@@ -421,7 +465,10 @@ cdef struct Hand:
 
 cdef struct Sits:
     # a group's situations: their sets of s0 ranks (SH, deduplicated), dead ranks per suit, and
-    # the suit of the cards each mask keeps (4: none kept, -1: not one suit)
+    # the suit of the cards each mask keeps (4: none kept, -1: not one suit); the situations of
+    # each set SH (sit_order[sh_off[sh]..sh_off[sh + 1]]), and the pairs (SH, dead ranks of one
+    # other suit) they hold -- pair_d[pair_off[sh]..pair_off[sh + 1]], sit_pair[3 s + suit - 1] --
+    # with a value per pair (pv: 1 + MAXTF each)
     int n_s
     int n_sh
     int shv[32]
@@ -429,6 +476,12 @@ cdef struct Sits:
     int* dead
     int8_t* ksuit
     int8_t* fsuit
+    int* sit_order
+    int sh_off[33]
+    int* pair_d
+    int pair_off[33]
+    int* sit_pair
+    int64_t* pv
 
 
 cdef struct Drawn:
@@ -518,6 +571,37 @@ cdef void _situations(int ru, int64_t s_lo, const uint8_t[:, ::1] sit_cards, Sit
                         break
             S.ksuit[32 * s + mask] = suit
         S.fsuit[s] = S.ksuit[32 * s]          # the suit of a flush (all kept), -1 if none
+    _pairs(S)
+
+
+cdef void _pairs(Sits* S) noexcept nogil:
+    """The situations of each set SH, and the pairs (SH, dead ranks of one other suit) they hold."""
+    cdef int s, sh, i, j, sigma, d, n = 0
+    for sh in range(S.n_sh + 1):
+        S.sh_off[sh] = 0
+    for s in range(S.n_s):
+        S.sh_off[S.sit_sh[s] + 1] += 1
+    for sh in range(S.n_sh):
+        S.sh_off[sh + 1] += S.sh_off[sh]
+    for sh in range(S.n_sh):
+        S.pair_off[sh] = n
+        j = S.sh_off[sh]
+        for s in range(S.n_s):
+            if S.sit_sh[s] != sh:
+                continue
+            S.sit_order[j] = s
+            j += 1
+            for sigma in range(1, 4):
+                d = S.dead[4 * s + sigma]
+                for i in range(S.pair_off[sh], n):
+                    if S.pair_d[i] == d:
+                        break
+                else:
+                    S.pair_d[n] = d
+                    i = n
+                    n += 1
+                S.sit_pair[3 * s + sigma - 1] = i
+    S.pair_off[S.n_sh] = n
 
 
 cdef bint _drawn(const Hand* H, const int8_t* dv, const Rules* R, int* a2, Drawn* D) noexcept nogil:
@@ -586,9 +670,20 @@ cdef inline void _switch_leaf(int128* A, int sh, int64_t mult, int dead0, int ru
     cdef int j, st
     for j in range(D.nm):
         st = D.sx[D.mk[j]]
-        _draw(A + (NA * sh + D.mk[j]) * R.nf, mult, st, R.pclass[st], dead0, D.k, cum, D.n, D.force, ru, G, R)
+        _draw(A + (NA * sh + D.mk[j]) * R.nf, mult, st, R.pclass[st], dead0, D.k, cum, D.n, D.force, ru, G, R, NULL)
     if D.buy1:
-        _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, dead0, 6, cum, D.n, 0, ru, G, R)
+        _draw(A + (NA * sh + BUYA) * R.nf, mult, D.sb, D.cb, dead0, 6, cum, D.n, 0, ru, G, R, NULL)
+
+
+cdef struct Ctx:
+    # where one mask's leaves of a set SH go situation by situation (a term's side part): the
+    # group's hand, situations, draw and per-situation rows, the set and the (representative) mask
+    const Hand* H
+    Sits* S
+    const Drawn* D
+    int128* C
+    int sh
+    int mask
 
 
 DEF MAXLEAVES = 32      # leaves of one set SH: the s0 card of up to five drawn ranks drawn or not
@@ -610,7 +705,7 @@ cdef struct LeafSet:
     int64_t m1[5]
 
 
-cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* A,
+cdef void _plain_leaves(int ru, const Hand* H, Sits* S, const Drawn* D, const int64_t* cum, int128* A, int128* C,
                         TermKeys* G, const Rules* R) noexcept nogil:
     """The draws without a flush, per set SH of s0 ranks: the leaves of the drawn ranks whose s0
     card may be drawn (the shared traversal of enumerate/core/_rank_patterns.pxd).  With a final
@@ -618,9 +713,11 @@ cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, co
     cdef const int32_t* binom = binom_table()
     cdef Leaves L
     cdef LeafSet E
+    cdef Ctx X
     cdef int sh, sh13, i, r, o, j, st
     cdef int64_t a, b
     cdef bint live0
+    X.H, X.S, X.D, X.C = H, S, D, C
     for sh in range(S.n_sh):
         sh13 = S.shv[sh]
         leaves_start(&L)
@@ -655,20 +752,26 @@ cdef void _plain_leaves(int ru, const Hand* H, const Sits* S, const Drawn* D, co
                 break
         if R.term == NULL or E.n == 0:
             continue
+        X.sh = sh
         for j in range(D.nm):
             st = D.sx[D.mk[j]]
-            _term_leaves(A + (NA * sh + D.mk[j]) * R.nf, &E, st, R.pclass[st], D.k, cum, D.n, D.force, ru, G, R)
+            X.mask = D.mk[j]
+            _term_leaves(A + (NA * sh + D.mk[j]) * R.nf, &E, st, R.pclass[st], D.k, cum, D.n, D.force, ru, G, R, &X)
         if D.buy1:
-            _term_leaves(A + (NA * sh + BUYA) * R.nf, &E, D.sb, D.cb, 6, cum, D.n, 0, ru, G, R)
+            X.mask = BUYA
+            _term_leaves(A + (NA * sh + BUYA) * R.nf, &E, D.sb, D.cb, 6, cum, D.n, 0, ru, G, R, &X)
 
 
 cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, const int64_t* cum, int64_t n,
-                       bint force, int ru, TermKeys* G, const Rules* R) noexcept nogil:
+                       bint force, int ru, TermKeys* G, const Rules* R, const Ctx* X) noexcept nogil:
     """One mask's leaves of a set SH with a final term: summed at once when every leaf raises
-    whatever the term's part that depends on the unseen s0 ranks (its least, lo, still raises; the
-    same insurance decision) or folds whatever it is (its most, hi, still folds) -- the term's
-    leaf_sum then adds that part over them all; else leaf by leaf."""
-    cdef int i = -1, f, ins = -1
+    whatever the term's parts that depend on the unseen s0 ranks and on the other suits are (their
+    least, lo, still raises; the same insurance decision) or folds whatever they are (their most,
+    hi, still folds) -- the term's leaf_sum then adds the s0 part over them all (or they go leaf
+    by leaf, each deciding as all of them do), and a side part is added per situation by the
+    pairs (SH, dead ranks of a suit) it holds (_side_pairs); else leaf by leaf, and with a side
+    part situation by situation, every suit of the draws apart (_side_each)."""
+    cdef int i, f, ins = -1, flags = 0
     cdef int64_t base = 0, lo = 0, hi = 0, rv, unit = R.term.unit[kind], fold = -R.scale * n * unit
     cdef int64_t nq[MAXLEAVES]
     cdef int64_t win[MAXLEAVES]
@@ -676,40 +779,222 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
     cdef int64_t tf[MAXTF]
     cdef int64_t sf[MAXTF]
     cdef int64_t sg
-    cdef bint raise_all = 1, fold_all = not force, insured
-    cdef const void* key
+    cdef bint raise_all = 1, fold_all = not force, insured, side, summed
+    cdef const void* key = NULL
     cdef int128* stt
-    if E.n >= LEAF_SUM and R.term.bound != NULL:
-        i = _term_slot(G, st, pc, kind, R)
-    if i >= 0:
+    i = _term_slot(G, st, pc, kind, R)
+    side = i >= 0 and (G.live[i] & TERM_SIDE) != 0
+    if i >= 0 and R.term.bound != NULL and (side or E.n >= LEAF_SUM):
         key = <const void*>(G.slots + i * R.term.key_bytes)
-        if not R.term.bound(R.term.ctx, key, &base, tf, &lo, &hi):
-            i = -1
-    if i >= 0:
+        flags = R.term.bound(R.term.ctx, key, &base, tf, &lo, &hi)
+    summed = (flags & TERM_LEAF_SUM) != 0 and E.n >= LEAF_SUM
+    if side and not flags & TERM_BOUNDED:
+        _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)
+        return
+    if not (side or summed):
         for f in range(E.n):
-            _counts(st, E.d[f], cum, ru, R, &nq[f], &win[f], &tie[f])
-            rv = _raised(nq[f], win[f], tie[f], pc, n, unit, base, R, &insured)
-            if ins < 0:
-                ins = insured
-            if insured != ins or not (force or rv + lo > fold):
-                raise_all = 0
-            if not rv + hi < fold:
-                fold_all = 0
-        if not (raise_all or fold_all):
-            i = -1
-    if i < 0:
-        for f in range(E.n):
-            _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R)
+            _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R, NULL)
         return
     for f in range(E.n):
-        _value(row, E.m[f], nq[f], win[f], tie[f], pc, n, raise_all, unit, base if raise_all else base + hi, tf, R)
-    if raise_all:
-        R.term.leaf_sum(R.term.ctx, key, _unseen0(E.dead, ru), E.n_opt, E.ranks, E.m0, E.m1, E.mult,
-                        &sg, sf)
-        row[0] += sg
-        stt = row + 2 + R.per_cls * (pc + (R.n_pay if ins else 0))
-        for f in range(R.n_tf):
-            stt[8 + f] += sf[f]
+        _counts(st, E.d[f], cum, ru, R, &nq[f], &win[f], &tie[f])
+        rv = _raised(nq[f], win[f], tie[f], pc, n, unit, base, R, &insured)
+        if ins < 0:
+            ins = insured
+        if insured != ins or not (force or rv + lo > fold):
+            raise_all = 0
+        if not rv + hi < fold:
+            fold_all = 0
+    if not (raise_all or fold_all):
+        if side:
+            _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)
+        else:
+            for f in range(E.n):
+                _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R, NULL)
+        return
+    if summed:
+        for f in range(E.n):
+            _value(row, E.m[f], nq[f], win[f], tie[f], pc, n, raise_all, unit, base if raise_all else base + hi, tf, R)
+        if raise_all:
+            R.term.leaf_sum(R.term.ctx, key, _unseen0(E.dead, ru), E.n_opt, E.ranks, E.m0, E.m1, E.mult,
+                            &sg, sf)
+            row[0] += sg
+            stt = row + 2 + R.per_cls * (pc + (R.n_pay if ins else 0))
+            for f in range(R.n_tf):
+                stt[8 + f] += sf[f]
+    else:
+        for f in range(E.n):
+            _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R, NULL)
+    if side and raise_all:
+        _side_pairs(i, pc, ins, ru, X, G, R)
+
+
+cdef inline int _next_mask(const Ctx* X, int m) noexcept nogil:
+    """The next action after m (-1: the first) whose row a side part of X's mask goes to: every
+    valid mask with X's as its representative (buying: BUYA alone); -1 when none is left."""
+    if X.mask == BUYA:
+        return BUYA if m < 0 else -1
+    m += 1
+    while m < 32 and not (X.H.valid[m] and X.H.rep[m] == X.mask):
+        m += 1
+    return m if m < 32 else -1
+
+
+cdef void _side_pairs(int i, int pc, bint ins, int ru, const Ctx* X, TermKeys* G, const Rules* R) noexcept nogil:
+    """A side part over every draw of the set SH's leaves (all raise, insured as ``ins``): per pair
+    (SH, dead ranks d of one other suit) the term's side_sum -- per drawn rank r of multiplicity
+    dm, its cards neither s0 nor of that suit o2, the draws with that suit's card absent m0 = sum
+    over the s0 card's states of C(o2, dm - i0) and present m1 = C(o2, dm - i0 - 1) -- then per
+    situation the sum over its three suits' pairs, in each of its masks' rows."""
+    cdef const int32_t* binom = binom_table()
+    cdef Sits* S = X.S
+    cdef const Hand* H = X.H
+    cdef const Drawn* D = X.D
+    cdef const void* key = <const void*>(G.slots + i * R.term.key_bytes)
+    cdef int sh13 = S.shv[X.sh], p, t, r, dm, o, o2, i0, n_opt, s, j, m, f, w = 1 + R.n_tf
+    cdef bint live0, av
+    cdef int ranks[5]
+    cdef int64_t m0[5]
+    cdef int64_t m1[5]
+    cdef int64_t mult, a, b, g
+    cdef int64_t* pv
+    cdef int128* row
+    cdef int128* stt
+    for p in range(S.pair_off[X.sh], S.pair_off[X.sh + 1]):
+        pv = S.pv + p * w
+        for f in range(w):
+            pv[f] = 0
+        mult, n_opt = 1, 0
+        for t in range(D.nd):
+            r, dm = D.dr[t], D.dm[t]
+            live0 = r != ru and not (sh13 >> r) & 1
+            av = not (S.pair_d[p] >> r) & 1
+            o = H.a[r] - live0
+            o2 = o - av
+            a = b = 0
+            for i0 in range(1 + live0):
+                if o >= dm - i0:
+                    a += choose(o2, dm - i0, binom)
+                    if av:
+                        b += choose(o2, dm - i0 - 1, binom)
+            if b:
+                ranks[n_opt], m0[n_opt], m1[n_opt] = r, a, b
+                n_opt += 1
+            else:
+                mult *= a
+        if mult:
+            _side_sum(G, i, ~S.pair_d[p] & 0x1FFF, n_opt, ranks, m0, m1, mult, pv, R)
+    for j in range(S.sh_off[X.sh], S.sh_off[X.sh + 1]):
+        s = S.sit_order[j]
+        m = _next_mask(X, -1)
+        while m >= 0:
+            row = X.C + (<int64_t>NA * s + m) * R.nf
+            stt = row + 2 + R.per_cls * (pc + (R.n_pay if ins else 0))
+            for t in range(3):
+                pv = S.pv + S.sit_pair[3 * s + t] * w
+                row[0] += pv[0]
+                for f in range(R.n_tf):
+                    stt[8 + f] += pv[1 + f]
+            m = _next_mask(X, m)
+
+
+cdef void _side_sum(TermKeys* G, int i, int us, int n_opt, const int* ranks, const int64_t* m0, const int64_t* m1,
+                    int64_t mult, int64_t* v, const Rules* R) noexcept nogil:
+    """The term's side_sum for the key in slot i (v: gain, then fields), kept in the slot's side sums."""
+    cdef uint64_t h = <uint64_t>us * 0x9E3779B97F4A7C15ULL + <uint64_t>mult
+    cdef int t, j, f
+    cdef SideSum* e
+    cdef bint same
+    for t in range(n_opt):
+        h = (h ^ <uint64_t>(ranks[t] + 16 * m0[t] + 65536 * m1[t])) * 0x100000001B3ULL
+    if i < MAXKEYS:
+        for j in range(SSUM):
+            e = &G.ssum[i * SSUM + <int>((h + j) & (SSUM - 1))]
+            if e.us < 0:
+                R.term.side_sum(R.term.ctx, G.slots + i * R.term.key_bytes, us, n_opt, ranks, m0, m1, mult, &v[0], &v[1])
+                e.us, e.n_opt, e.mult = us, n_opt, mult
+                for t in range(n_opt):
+                    e.ranks[t], e.m0[t], e.m1[t] = ranks[t], m0[t], m1[t]
+                for f in range(1 + R.n_tf):
+                    e.v[f] = v[f]
+                return
+            same = e.us == us and e.n_opt == n_opt and e.mult == mult
+            t = 0
+            while same and t < n_opt:
+                same = e.ranks[t] == ranks[t] and e.m0[t] == m0[t] and e.m1[t] == m1[t]
+                t += 1
+            if same:
+                for f in range(1 + R.n_tf):
+                    v[f] = e.v[f]
+                return
+    R.term.side_sum(R.term.ctx, G.slots + i * R.term.key_bytes, us, n_opt, ranks, m0, m1, mult, &v[0], &v[1])
+
+
+cdef void _side_each(const LeafSet* E, int i, int st, int pc, int kind, const int64_t* cum, int64_t n, bint force,
+                     int ru, const Ctx* X, TermKeys* G, const Rules* R) noexcept nogil:
+    """A key with a side part whose leaves do not all raise (or all fold): situation by situation,
+    leaf by leaf, every choice of the other suits' cards of the drawn ranks (per rank, the cards
+    not s0 it draws among the suits whose card the situation has not: a draw each), valued whole
+    in each of the masks' rows."""
+    cdef Sits* S = X.S
+    cdef const Drawn* D = X.D
+    cdef int sh13 = S.shv[X.sh], j, s, f, t, r, need, sub, k, m, sg
+    cdef int idx[5]
+    cdef int nch[5]
+    cdef int ch[5][3]
+    cdef int tsig[3]
+    cdef bint took0
+    cdef int64_t nq, win, tie, t0, gain, unit = R.term.unit[kind]
+    cdef int64_t tf0[MAXTF]
+    cdef int64_t tf[MAXTF]
+    cdef int64_t sf[MAXTF]
+    cdef bint done
+    for j in range(S.sh_off[X.sh], S.sh_off[X.sh + 1]):
+        s = S.sit_order[j]
+        for f in range(E.n):
+            _counts(st, E.d[f], cum, ru, R, &nq, &win, &tie)
+            t0 = _term_value(G, i, _unseen0(E.d[f], ru), tf0, R)
+            done = 0
+            for t in range(D.nd):
+                r = D.dr[t]
+                took0 = (E.d[f] >> r) & 1 and not (sh13 >> r) & 1 and r != ru      # its s0 card drawn
+                need = D.dm[t] - took0
+                nch[t] = 0
+                idx[t] = 0
+                for sub in range(8):
+                    if popcount32(sub) != need:
+                        continue
+                    for sg in range(3):
+                        if (sub >> sg) & 1 and (S.dead[4 * s + 1 + sg] >> r) & 1:
+                            break
+                    else:
+                        ch[t][nch[t]] = sub
+                        nch[t] += 1
+                if nch[t] == 0:
+                    done = 1
+            while not done:
+                tsig[0] = tsig[1] = tsig[2] = 0
+                for t in range(D.nd):
+                    for sg in range(3):
+                        if (ch[t][idx[t]] >> sg) & 1:
+                            tsig[sg] |= 1 << D.dr[t]
+                gain = t0
+                for k in range(R.n_tf):
+                    tf[k] = tf0[k]
+                for sg in range(3):
+                    gain += _term_side(G, i, ~(S.dead[4 * s + 1 + sg] | tsig[sg]) & 0x1FFF, sf, R)
+                    for k in range(R.n_tf):
+                        tf[k] += sf[k]
+                m = _next_mask(X, -1)
+                while m >= 0:
+                    _value(X.C + (<int64_t>NA * s + m) * R.nf, 1, nq, win, tie, pc, n, force, unit, gain, tf, R)
+                    m = _next_mask(X, m)
+                done = 1
+                for t in range(D.nd):
+                    idx[t] += 1
+                    if idx[t] < nch[t]:
+                        done = 0
+                        break
+                    idx[t] = 0
 
 
 cdef inline int _unseen0(int dead0, int ru) noexcept nogil:
@@ -731,7 +1016,8 @@ cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, con
                        TermKeys* G, const Rules* R) noexcept nogil:
     """The draws that complete a flush, situation by situation: each mask's flush draws valued as
     the flush instead of the non-flush hand the leaves counted."""
-    cdef int s, j, mask, suit, sigma, d0, stf
+    cdef int s, j, mask, suit, sigma, d0, stf, x
+    cdef int dsig[3]
     cdef int128* row
     for s in range(S.n_s):
         for j in range(H.n_k[D.k]):
@@ -743,10 +1029,13 @@ cdef void _flush_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, con
                 if D.dbits & S.dead[4 * s + sigma]:
                     continue
                 d0 = S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0)
+                for x in range(3):
+                    dsig[x] = S.dead[4 * s + 1 + x] | (D.dbits if sigma == 1 + x else 0)
                 stf = R.by_flush[H.kbits[mask] | D.dbits]
                 row = C + (<int64_t>NA * s + mask) * R.nf
-                _draw(row, 1, stf, R.pclass[stf], d0, D.k, cum, D.n, D.force, ru, G, R)
-                _draw(row, -1, D.sx[H.rep[mask]], R.pclass[D.sx[H.rep[mask]]], d0, D.k, cum, D.n, D.force, ru, G, R)
+                _draw(row, 1, stf, R.pclass[stf], d0, D.k, cum, D.n, D.force, ru, G, R, dsig)
+                _draw(row, -1, D.sx[H.rep[mask]], R.pclass[D.sx[H.rep[mask]]], d0, D.k, cum, D.n, D.force, ru, G, R,
+                      dsig)
 
 
 cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const int64_t* cum, int128* C,
@@ -754,6 +1043,7 @@ cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const
     """Buying: the draws that give the six cards a flush (five of a suit), situation by situation;
     the six's class by its suited ranks and, with five of a suit, the other card's rank."""
     cdef int s, sigma, r, hs, stf, x, d0, pc, five, other
+    cdef int dsig[3]
     cdef int128* row
     for s in range(S.n_s):
         for sigma in range(4):
@@ -785,9 +1075,11 @@ cdef void _buy_fixes(int ru, const Hand* H, const Sits* S, const Drawn* D, const
             else:
                 pc = R.pc6_five[13 * five + other]
             d0 = S.shv[S.sit_sh[s]] | (D.dbits if sigma == 0 else 0)
+            for x in range(3):
+                dsig[x] = S.dead[4 * s + 1 + x] | (D.dbits if sigma == 1 + x else 0)
             row = C + (<int64_t>NA * s + BUYA) * R.nf
-            _draw(row, 1, stf, pc, d0, 6, cum, D.n, 0, ru, G, R)
-            _draw(row, -1, D.sb, D.cb, d0, 6, cum, D.n, 0, ru, G, R)
+            _draw(row, 1, stf, pc, d0, 6, cum, D.n, 0, ru, G, R, dsig)
+            _draw(row, -1, D.sb, D.cb, d0, 6, cum, D.n, 0, ru, G, R, dsig)
 
 
 cdef inline int _rank_sum(const Hand* H) noexcept nogil:
@@ -851,6 +1143,10 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     S.dead = <int*>malloc(S.n_s * 4 * sizeof(int))
     S.ksuit = <int8_t*>malloc(S.n_s * 32 * sizeof(int8_t))
     S.fsuit = <int8_t*>malloc(S.n_s * sizeof(int8_t))
+    S.sit_order = <int*>malloc(S.n_s * sizeof(int))
+    S.pair_d = <int*>malloc(3 * S.n_s * sizeof(int))
+    S.sit_pair = <int*>malloc(3 * S.n_s * sizeof(int))
+    S.pv = <int64_t*>malloc(3 * S.n_s * (1 + MAXTF) * sizeof(int64_t))
     cdef int128* A = <int128*>calloc(32 * NA * R.nf, sizeof(int128))
     cdef int128* C = <int128*>calloc(<int64_t>S.n_s * NA * R.nf, sizeof(int128))
     cdef TermKeys G
@@ -859,6 +1155,8 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     G.n = 0
     G.slots = <char*>malloc((MAXKEYS + 1) * R.term.key_bytes) if R.term != NULL else NULL
     G.memo = <Memo*>malloc(MAXKEYS * MEMO * sizeof(Memo)) if R.term != NULL else NULL
+    G.smemo = <Memo*>malloc(MAXKEYS * MEMO * sizeof(Memo)) if R.term != NULL else NULL
+    G.ssum = <SideSum*>malloc(MAXKEYS * SSUM * sizeof(SideSum)) if R.term != NULL else NULL
     for k in range(7):
         unit[k] = R.term.unit[k] if R.term != NULL else 1
     _hand(ru, h, allowed, R, &H)
@@ -880,7 +1178,7 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                 continue
             rank_part(a2, hole_i, binom_table(), cum)
             G.n = 0                    # the term's keys are those of this draw pattern's unseen cards
-            _plain_leaves(ru, &H, &S, &D, cum, A, &G, R)
+            _plain_leaves(ru, &H, &S, &D, cum, A, C, &G, R)
             if D.distinct:
                 _flush_fixes(ru, &H, &S, &D, cum, C, &G, R)
                 if D.buy1:
@@ -888,7 +1186,13 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
     free(G.slots)
     free(G.memo)
+    free(G.smemo)
+    free(G.ssum)
     free(cum)
+    free(S.sit_order)
+    free(S.pair_d)
+    free(S.sit_pair)
+    free(S.pv)
     free(S.sit_sh)
     free(S.dead)
     free(S.ksuit)
@@ -986,6 +1290,8 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
         fterm = <const FinalTerm*>PyCapsule_GetPointer(term, CAPSULE)
         if not 0 < fterm.n_fields <= MAXTF or fterm.key_bytes == 0:
             raise ValueError("a final term's fields out of range")
+        if (fterm.side == NULL) != (fterm.side_sum == NULL) or (fterm.side != NULL and fterm.bound == NULL):
+            raise ValueError("a final term's side part needs its sum and a bound")
     cdef int n_tf = fterm.n_fields if fterm != NULL else 0
     cdef int gf = 7 * (3 + (8 + n_tf) * n_stat) + 1
     if (hvec.shape[1] != 13 or sit_off.shape[0] != n + 1 or sit_cards.shape[1] != 5

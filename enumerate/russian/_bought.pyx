@@ -53,7 +53,7 @@ from evaluator._eval cimport key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from cpython.pycapsule cimport PyCapsule_New
 from enumerate.core._combinatorics cimport popcount32, popcount64
-from enumerate.draws._final_term cimport CAPSULE, FinalTerm
+from enumerate.draws._final_term cimport CAPSULE, TERM_BOUNDED, TERM_LEAF_SUM, TERM_LIVE, TERM_SIDE, FinalTerm
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -485,21 +485,32 @@ cdef struct TermCtx:
     const int64_t* win
     const int64_t* ante
     int64_t dn[7]
+    bint bounded
 
 
 cdef struct TermKey:
     # a prepared key: its rules and nets, its sums, the sets of its fast list (-1: none, the
-    # corrections go set by set); its arrays follow (_layout)
+    # corrections go set by set), its side sets (the up card replaced), its bounds (_bounds); its
+    # arrays follow (_layout), then the fast columns and the side sets' indices
     Net T
     int64_t out[KEY_FIELDS]
     int n_fast
+    int n_side
+    int flags                 # _bounds's, -1 until the first call for them
+    int L[13]                 # the unseen cards of each rank
+    int64_t base
+    int64_t base_fields[1 + OUTCOMES]
+    int64_t lo
+    int64_t hi
 
 
+DEF MAXOPT = 5          # ranks of a leaf sum whose s0 card (or side suit's) is drawn or not
+DEF SIDE = 15           # a side set's columns: j, need, moves, kinds, gj, dg, tc[4], dt[4], bj
 DEF FAST = 17           # a fast set's columns: others, need, rc, L[rc], moves, bj, gj, dg, tc[4], dt[4], per
 
 
-cdef bint _term_prepare(const void* ctx, void* key, const int* unseen, int strength, int cls,
-                        int kind) noexcept nogil:
+cdef int _term_prepare(const void* ctx, void* key, const int* unseen, int strength, int cls,
+                       int kind) noexcept nogil:
     cdef const TermCtx* X = <const TermCtx*>ctx
     cdef TermKey* K = <TermKey*>key
     K.T = X.T
@@ -514,11 +525,16 @@ cdef bint _term_prepare(const void* ctx, void* key, const int* unseen, int stren
     cdef int64_t* per
     cdef int8_t* n_mv
     cdef uint32_t* mv
+    cdef int j
     _layout(key, K.T.n_sets, &c, &pool, &per, &n_mv, &mv)
     _key_sums(unseen, &K.T, 0, K.out, c, pool)
     _moves(&K.T, pool, per, n_mv, mv)
     K.n_fast = _fast_sets(&K.T, unseen, c, pool, per, n_mv, mv, _fast(key, K.T.n_sets))
-    return 1
+    K.n_side = _side_sets(&K.T, unseen, c, pool, per, n_mv, mv, _side(key, K.T.n_sets))
+    K.flags = -1
+    for j in range(13):
+        K.L[j] = unseen[j]
+    return TERM_LIVE | (TERM_SIDE if K.n_side else 0)
 
 
 cdef inline int64_t* _fast(const void* key, int n) noexcept nogil:
@@ -531,6 +547,49 @@ cdef inline int64_t* _fast(const void* key, int n) noexcept nogil:
     return <int64_t*>(<char*>key + _layout(key, n, &c, &pool, &per, &n_mv, &mv))
 
 
+cdef inline int64_t* _side(const void* key, int n) noexcept nogil:
+    """A rank key's side columns (SIDE of n int64 each), after its fast list."""
+    return _fast(key, n) + FAST * n
+
+
+cdef int _side_sets(const Net* T, const int* L, const int16_t* c, const int32_t* pool, const int64_t* per,
+                    const int8_t* n_mv, const uint32_t* mv, int64_t* V) noexcept nogil:
+    """The key's sets that replace the up card and may be bought -- with the up card removed the
+    four kept cards are the dealer's hole cards, all of one other suit in some of his hands -- as
+    columns: the set, its hole ranks (need), the ranks whose replacement of that suit moves the
+    purchase (moves: of one kind when ``kinds`` is 0 or 1, else every kind's), its gain and what
+    a move adds to it (dg), its shares by outcome and what a move adds to each (dt), bought (bj)."""
+    cdef int j, o, n = 0, cap = T.n_sets, live = _live(L), a, b
+    cdef int64_t gj
+    cdef uint32_t e
+    cdef const int16_t* cj
+    for j in range(cap):
+        if not pool[j] or T.sets[3 * j + 1] != T.ru or T.sets[3 * j] & ~(1 << T.ru) & ~live:
+            continue
+        cj = c + OUTCOMES * j
+        gj = _gain(cj, T)
+        V[n] = j
+        V[cap + n] = T.sets[3 * j] & ~(1 << T.ru)
+        V[3 * cap + n] = n_mv[j] if n_mv[j] >= 0 else 2
+        V[4 * cap + n] = gj
+        V[5 * cap + n] = 0
+        V[14 * cap + n] = gj > 0
+        for o in range(OUTCOMES):
+            V[(6 + o) * cap + n] = cj[o] * per[j]
+            V[(10 + o) * cap + n] = 0
+        if n_mv[j] == 1:
+            e = mv[MOVES * j]
+            a, b = (e >> 4) & 15, e & 15
+            V[2 * cap + n] = (e >> 8) & 0x1FFF
+            V[5 * cap + n] = _net_of(b, T) - _net_of(a, T)
+            V[(10 + a) * cap + n] -= per[j]
+            V[(10 + b) * cap + n] += per[j]
+        else:
+            V[2 * cap + n] = _move_ranks(T, j)
+        n += 1
+    return n
+
+
 cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t* pool, const int64_t* per,
                     const int8_t* n_mv, const uint32_t* mv, int64_t* F) noexcept nogil:
     """The key's sets that may be bought, as columns the leaves' corrections read without a
@@ -538,7 +597,8 @@ cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t*
     (need), the rank replaced and its unseen cards, its one kind of flush move (a mask of ranks,
     what a move adds to the gain, dg, and to each outcome's share, dt), whether it is bought
     (bj), its gain and its shares by outcome (tc).  -1 when a set has more than one kind of move
-    (the corrections then go set by set)."""
+    (the corrections then go set by set).  A set replacing the up card has no suited s0 set (its
+    unseen count 0, no move): only its dealer's s0 flushes; its other suits are its side part."""
     cdef int j, o, a, b, rc, rmask, others, live = _live(L), n = 0, cap = T.n_sets
     cdef int64_t gj
     cdef uint32_t e
@@ -550,14 +610,14 @@ cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t*
         others = rmask & ~(1 << T.ru)
         if others & ~live:
             continue
-        if n_mv[j] < 0 or n_mv[j] > 1 or rc == T.ru:
+        if rc != T.ru and (n_mv[j] < 0 or n_mv[j] > 1):
             return -1
         cj = c + OUTCOMES * j
         gj = _gain(cj, T)
         F[0 * cap + n] = others
         F[1 * cap + n] = rmask & ~(1 << rc) & ~(1 << T.ru)
         F[2 * cap + n] = rc
-        F[3 * cap + n] = L[rc]
+        F[3 * cap + n] = L[rc] if rc != T.ru else 0     # the up card replaced: no suited s0 set (a side set)
         F[5 * cap + n] = gj > 0
         F[6 * cap + n] = gj
         for o in range(OUTCOMES):
@@ -566,7 +626,7 @@ cdef int _fast_sets(const Net* T, const int* L, const int16_t* c, const int32_t*
         F[4 * cap + n] = 0
         F[7 * cap + n] = 0
         F[16 * cap + n] = per[j]
-        if n_mv[j] == 1:
+        if n_mv[j] == 1 and rc != T.ru:
             e = mv[MOVES * j]
             a, b = (e >> 4) & 15, e & 15
             F[4 * cap + n] = (e >> 8) & 0x1FFF
@@ -658,35 +718,205 @@ cdef inline int64_t _fields_gain(const Net* T, const int64_t* f) noexcept nogil:
     return f[1 + WIN] * T.win + f[1 + LOSE] * T.lose + f[1 + SHORT] * T.ante - (T.fee + T.ante) * T.dn * f[0]
 
 
-cdef bint _term_bound(const void* ctx, const void* key, int64_t* base, int64_t* base_fields, int64_t* lo,
-                      int64_t* hi) noexcept nogil:
-    """A key of fast sets: its key sums' term and fields (base), and the least and most the
-    corrections add: each set's correction is at least -(1 + L[rc]) times its gain when bought (f0
-    and the suited sets take the purchase off), at most L[rc] times what its flush moves can add
-    (gains of one dealer hand in units of 1 / dn: the per-card gain times dn // pool)."""
-    cdef const TermKey* K = <const TermKey*>key
-    if K.n_fast < 0:
+cdef int _term_bound(const void* ctx, const void* key, int64_t* base, int64_t* base_fields, int64_t* lo,
+                     int64_t* hi) noexcept nogil:
+    """The key's bounds (_bounds, made at the first call): TERM_BOUNDED, with TERM_LEAF_SUM for a
+    key of fast sets."""
+    cdef TermKey* K = <TermKey*>key
+    cdef int o
+    cdef int16_t* c
+    cdef int32_t* pool
+    cdef int64_t* per
+    cdef int8_t* n_mv
+    cdef uint32_t* mv
+    if not (<const TermCtx*>ctx).bounded:
         return 0
-    cdef const int64_t* F = _fast(key, K.T.n_sets)
-    cdef int cap = K.T.n_sets, i, o
-    cdef int64_t g, up, per
-    base_fields[0] = K.out[1]
+    if K.flags < 0:
+        _layout(key, K.T.n_sets, &c, &pool, &per, &n_mv, &mv)
+        _bounds(K, key, K.L, c, pool, per)
+    base[0], lo[0], hi[0] = K.base, K.lo, K.hi
+    for o in range(1 + OUTCOMES):
+        base_fields[o] = K.base_fields[o]
+    return K.flags
+
+
+cdef void _bounds(TermKey* K, const void* key, const int* L, const int16_t* c, const int32_t* pool,
+                  const int64_t* per_j) noexcept nogil:
+    """A key's sums' term and fields (base), and the least and most its corrections add: each set's
+    s0 corrections are at least -(1 + L[rc]) times its gain when bought (f0 and the suited sets
+    take the purchase off), at most L[rc] times what its flush moves can add (gains of one dealer
+    hand in units of 1 / dn: the per-card gain times dn // pool); a set replacing the up card has
+    no suited s0 set, and in each of the three other suits one suited set at most (its side part).
+    The fast sets' moves are of one kind, counted exactly; the others' by _flush_bound."""
+    cdef int cap = K.T.n_sets, i, j, o, rc, live = _live(L)
+    cdef int64_t g, gp, up, per
+    cdef const int64_t* F = _fast(key, cap)
+    cdef const int64_t* V = _side(key, cap)
+    K.base_fields[0] = K.out[1]
     for o in range(OUTCOMES):
-        base_fields[1 + o] = <int64_t>_joined(K.out, o)
-    base[0] = _fields_gain(&K.T, base_fields)
-    lo[0] = hi[0] = 0
-    for i in range(K.n_fast):
-        per = F[16 * cap + i]
-        g = F[6 * cap + i] * per
-        if g > 0:
-            lo[0] -= (1 + F[3 * cap + i]) * g
-        up = g + popcount32(<uint32_t>F[4 * cap + i]) * F[7 * cap + i] * per
-        if up > 0 and up > g:
-            hi[0] += F[3 * cap + i] * (up - (g if g > 0 else 0))
-    return 1
+        K.base_fields[1 + o] = <int64_t>_joined(K.out, o)
+    K.base = _fields_gain(&K.T, K.base_fields)
+    K.lo = K.hi = 0
+    if K.n_fast >= 0:
+        K.flags = TERM_BOUNDED | TERM_LEAF_SUM
+        for i in range(K.n_fast):
+            per = F[16 * cap + i]
+            g = F[6 * cap + i] * per
+            if g > 0:
+                K.lo -= (1 + F[3 * cap + i]) * g
+            up = g + popcount32(<uint32_t>F[4 * cap + i]) * F[7 * cap + i] * per
+            if up > 0 and up > g:
+                K.hi += F[3 * cap + i] * (up - (g if g > 0 else 0))
+    else:
+        K.flags = TERM_BOUNDED
+        for j in range(cap):
+            if pool[j] == 0 or K.T.sets[3 * j] & ~(1 << K.T.ru) & ~live:
+                continue
+            rc, per = K.T.sets[3 * j + 1], per_j[j]
+            g = _gain(c + OUTCOMES * j, &K.T) * per
+            gp = g if g > 0 else 0
+            if rc == K.T.ru:
+                K.lo -= gp
+                continue
+            K.lo -= (1 + L[rc]) * gp
+            up = g + _flush_bound(j, &K.T) * per
+            if up > gp:
+                K.hi += L[rc] * (up - gp)
+    for i in range(K.n_side):
+        j = <int>V[i]
+        per = per_j[j]
+        g = _gain(c + OUTCOMES * j, &K.T) * per
+        gp = g if g > 0 else 0
+        K.lo -= 3 * gp
+        up = g + _flush_bound(j, &K.T) * per
+        if up > gp:
+            K.hi += 3 * (up - gp)
 
 
-DEF MAXOPT = 5          # ranks of a leaf sum whose s0 card is drawn or not
+cdef int _move_ranks(const Net* T, int j) noexcept nogil:
+    """The ranks whose replacement of the kept cards' suit moves set j's purchase to another outcome."""
+    cdef int r, rc = T.sets[3 * j + 1], kbits = T.sets[3 * j] & ~(1 << T.sets[3 * j + 1]), out = 0
+    cdef const int16_t* nf = T.nf + 13 * j
+    cdef const int16_t* fl = T.fl + 13 * j
+    for r in range(13):
+        if not (kbits >> r) & 1 and not (T.redraw and r == rc) and _outcome(nf[r], T) != _outcome(fl[r], T):
+            out |= 1 << r
+    return out
+
+
+cdef void _side_set(const TermKey* K, int j, int us, int64_t w, const int16_t* c, const int64_t* per_j,
+                    const int8_t* n_mv, const uint32_t* mv, int64_t* f) noexcept nogil:
+    """Adds w times side set j's correction when the suit's unseen ranks are ``us``: with the four
+    hole cards of that suit (its ranks all unseen), the up card's replacement of the suit makes a
+    flush -- that dealer hand's purchase with its moves in place of the one the key sums counted.
+    f: bought, then each outcome's shares (units 1 / dn)."""
+    cdef const Net* T = &K.T
+    cdef int need = T.sets[3 * j] & ~(1 << T.ru), kbits = need, r, o, i
+    cdef int16_t cs[OUTCOMES]
+    cdef const int16_t* cj = c + OUTCOMES * j
+    cdef int64_t x, per = per_j[j]
+    cdef uint32_t e
+    if need & ~us:
+        return
+    for o in range(OUTCOMES):
+        cs[o] = cj[o]
+    if n_mv[j] >= 0:
+        for i in range(n_mv[j]):
+            e = mv[MOVES * j + i]
+            x = popcount32((e >> 8) & us)
+            cs[(e >> 4) & 15] -= x
+            cs[e & 15] += x
+    else:
+        for r in range(13):
+            if not (kbits >> r) & 1 and (us >> r) & 1 and not (T.redraw and r == T.ru):
+                cs[_outcome(T.nf[13 * j + r], T)] -= 1
+                cs[_outcome(T.fl[13 * j + r], T)] += 1
+    if _gain(cs, T) > 0:
+        f[0] += w
+        for o in range(OUTCOMES):
+            f[1 + o] += w * cs[o] * per
+    if _gain(cj, T) > 0:
+        f[0] -= w
+        for o in range(OUTCOMES):
+            f[1 + o] -= w * cj[o] * per
+
+
+cdef int64_t _side_value(const void* ctx, const void* key, const int* unseen, int us, int64_t* fields) noexcept nogil:
+    """The side part of a key for one other suit whose unseen ranks are us (see FinalTerm.side)."""
+    cdef int64_t g
+    _side_sum(ctx, key, us, 0, NULL, NULL, NULL, 1, &g, fields)
+    return g
+
+
+cdef void _side_sum(const void* ctx, const void* key, int us, int n_opt, const int* ranks, const int64_t* m0,
+                    const int64_t* m1, int64_t mult, int64_t* gain, int64_t* fields) noexcept nogil:
+    """The side part summed over draws (see FinalTerm.side_sum), per side set: the options among
+    its hole ranks must leave the suit's card unseen (m0), the others outside its moves count
+    either way (m0 + m1); with moves of one kind, a polynomial in the number of them the draws
+    take away (as _term_leaf_sum's), else every subset of the options among its moves."""
+    cdef const TermKey* K = <const TermKey*>key
+    cdef int cap = K.T.n_sets
+    cdef const int64_t* V = _side(key, cap)
+    cdef int16_t* c
+    cdef int32_t* pool
+    cdef int64_t* per
+    cdef int8_t* n_mv
+    cdef uint32_t* mv
+    cdef int i, t, b, o, need, moves, nm, sub, u, deg, x
+    cdef int m[MAXOPT]
+    cdef int64_t p[MAXOPT + 1]
+    cdef int64_t acc[1 + OUTCOMES]
+    cdef int64_t w0, w, pos, bj
+    for o in range(1 + OUTCOMES):
+        acc[o] = 0
+    _layout(key, cap, &c, &pool, &per, &n_mv, &mv)
+    for i in range(K.n_side):
+        need, moves = <int>V[cap + i], <int>V[2 * cap + i]
+        if need & ~us:
+            continue
+        w0 = mult
+        nm = 0
+        for t in range(n_opt):
+            if (need >> ranks[t]) & 1:
+                w0 *= m0[t]
+            elif (moves >> ranks[t]) & 1:
+                m[nm] = t
+                nm += 1
+            else:
+                w0 *= m0[t] + m1[t]
+        if w0 == 0:
+            continue
+        if V[3 * cap + i] <= 1:                             # one kind of move: x of them, linear
+            p[0] = 1
+            for deg in range(nm):
+                p[deg + 1] = 0
+                for t in range(deg + 1, 0, -1):
+                    p[t] = p[t] * m0[m[deg]] + p[t - 1] * m1[m[deg]]
+                p[0] *= m0[m[deg]]
+            bj = V[14 * cap + i]
+            for t in range(nm + 1):
+                if p[t] == 0:
+                    continue
+                x = popcount32(<uint32_t>(moves & us)) - t
+                pos = (V[4 * cap + i] + x * V[5 * cap + i]) > 0
+                w = w0 * p[t]
+                acc[0] += w * (pos - bj)
+                for o in range(OUTCOMES):
+                    acc[1 + o] += w * (pos * (V[(6 + o) * cap + i] + x * V[(10 + o) * cap + i]) - bj * V[(6 + o) * cap + i])
+            continue
+        for sub in range(1 << nm):
+            w, u = w0, us
+            for b in range(nm):
+                if (sub >> b) & 1:
+                    w *= m1[m[b]]
+                    u &= ~(1 << ranks[m[b]])
+                else:
+                    w *= m0[m[b]]
+            if w:
+                _side_set(K, <int>V[i], u, w, c, per, n_mv, mv, acc)
+    for o in range(1 + OUTCOMES):
+        fields[o] = acc[o]
+    gain[0] = _fields_gain(&K.T, fields)
 
 
 cdef void _term_leaf_sum(const void* ctx, const void* key, int unseen0, int n_opt, const int* ranks,
@@ -773,13 +1003,16 @@ cdef class RankTerm:
     """The bought game as a term of the draws' rank kernel, against the up rank of ``rules`` (its
     s0 the suit 0): nets per class of final hand ``win`` and ``ante`` (units 1 / scale, as the
     kernel's), the purchases' unit ``dn[k]`` per kind of action.  ``capsule()`` hands the term to
-    the kernel.  Refused when a rank set replaces the up card: its four kept cards could be of a
-    suit the rank patterns do not follow."""
+    the kernel.  Where a rank set replaces the up card (its four kept cards the hole cards, of any
+    suit) the term has a side part per other suit (``side``, ``side_sum``).  Without ``bounded``
+    (for the tests) it gives the kernel no bounds: every leaf is valued by itself, and a side part
+    situation by situation, each suit of the draws apart."""
     cdef TermCtx X
     cdef FinalTerm term
     cdef object keep
 
-    def __init__(self, Rules rules, const int64_t[::1] win, const int64_t[::1] ante, const int64_t[::1] dn):
+    def __init__(self, Rules rules, const int64_t[::1] win, const int64_t[::1] ante, const int64_t[::1] dn,
+                 bint bounded=True):
         if win.shape[0] != ante.shape[0] or win.shape[0] == 0 or dn.shape[0] != 7:
             raise ValueError("shapes do not match")
         cdef int j
@@ -788,9 +1021,6 @@ cdef class RankTerm:
         cdef int64_t* per
         cdef int8_t* n_mv
         cdef uint32_t* mv
-        for j in range(rules.T.n_sets):
-            if rules.T.sets[3 * j + 1] == rules.T.ru:
-                raise ValueError("a rank set replaces the up card: its purchases need the other suits' unseen cards")
         if rules.T.s0 != 0:
             raise ValueError("the rank kernel's up card is of suit 0")
         w, a = np.array(win, dtype=np.int64), np.array(ante, dtype=np.int64)
@@ -798,6 +1028,7 @@ cdef class RankTerm:
         cdef int64_t[::1] wv = w
         cdef int64_t[::1] av = a
         self.X.T = rules.T
+        self.X.bounded = bounded
         self.X.win = &wv[0]
         self.X.ante = &av[0]
         for j in range(7):
@@ -808,8 +1039,10 @@ cdef class RankTerm:
         self.term.value = _term_value
         self.term.bound = _term_bound
         self.term.leaf_sum = _term_leaf_sum
+        self.term.side = _side_value
+        self.term.side_sum = _side_sum
         self.term.key_bytes = _layout(NULL, rules.T.n_sets, &c, &pool, &per, &n_mv, &mv) \
-            + FAST * rules.T.n_sets * sizeof(int64_t)
+            + (FAST + SIDE) * rules.T.n_sets * sizeof(int64_t)
         self.term.n_fields = TERM_FIELDS
 
     def capsule(self):
@@ -817,11 +1050,14 @@ cdef class RankTerm:
         return PyCapsule_New(&self.term, CAPSULE, NULL)
 
 
-def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, int cls, int kind, int unseen0,
-                       ranks, m0, m1, int64_t mult):
-    """A key's corrections summed over leaves both ways, for the tests: (the term's leaf_sum, the
-    sum over every choice of the ranks' s0 cards of mult * weight * (value - base)), each as (gain,
-    fields), or None when the key is zero or not summed at once."""
+def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, int cls, int kind, int us,
+                       ranks, m0, m1, int64_t mult, bint side=False):
+    """A key's sum over leaves both ways, for the tests: (the term's sum, the sum over every choice
+    of the ranks' cards of mult * weight * value), each as (gain, fields), and whether the key has
+    a side part.  The s0 part (leaf_sum; value less the key sums' base) when the unseen s0 ranks
+    are ``us``, None when the key is zero or not summed at once; with ``side`` the side part
+    (side_sum) when the suit's unseen ranks are ``us``, None when the key is zero.  Each value
+    is held to the key's bounds (a side part for each of the three suits)."""
     cdef int L[13]
     cdef int rk[MAXOPT]
     cdef int64_t a0[MAXOPT]
@@ -831,7 +1067,7 @@ def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, i
     cdef int64_t f[1 + OUTCOMES]
     cdef int64_t tot[1 + OUTCOMES]
     cdef int64_t fs[1 + OUTCOMES]
-    cdef int n = len(ranks), i, sd, o, us
+    cdef int n = len(ranks), i, sd, o, u, live, flags
     if unseen.shape[0] != 13 or not 0 <= n <= MAXOPT or len(m0) != n or len(m1) != n:
         raise ValueError("shapes do not match")
     for i in range(13):
@@ -840,27 +1076,40 @@ def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, i
         rk[i], a0[i], a1[i] = ranks[i], m0[i], m1[i]
     key = np.zeros(term.term.key_bytes, dtype=np.uint8)
     cdef unsigned char[::1] kv = key
-    if not _term_prepare(&term.X, &kv[0], L, strength, cls, kind):
+    live = _term_prepare(&term.X, &kv[0], L, strength, cls, kind)
+    if not live:
         return None
-    if not _term_bound(&term.X, &kv[0], &base, bf, &lo, &hi):
+    flags = _term_bound(&term.X, &kv[0], &base, bf, &lo, &hi)
+    if side:
+        _side_sum(&term.X, &kv[0], us, n, rk, a0, a1, mult, &gain, fs)
+    elif flags & TERM_LEAF_SUM:
+        _term_leaf_sum(&term.X, &kv[0], us, n, rk, a0, a1, mult, &gain, fs)
+    else:
         return None
-    _term_leaf_sum(&term.X, &kv[0], unseen0, n, rk, a0, a1, mult, &gain, fs)
     for o in range(1 + OUTCOMES):
         tot[o] = 0
     g = 0
     for sd in range(1 << n):
         w = mult
-        us = unseen0
+        u = us
         for i in range(n):
             if (sd >> i) & 1:
                 w *= a1[i]
-                us &= ~(1 << rk[i])
+                u &= ~(1 << rk[i])
             else:
                 w *= a0[i]
-        v = _term_value(&term.X, &kv[0], L, us, f) - base
-        if not lo <= v <= hi:
-            raise AssertionError("a correction outside the key's bounds")
+        if side:
+            v = _side_value(&term.X, &kv[0], L, u, f)
+            if not lo <= 3 * v <= hi:
+                raise AssertionError("a side part outside the key's bounds")
+        else:
+            v = _term_value(&term.X, &kv[0], L, u, f) - base
+            for o in range(1 + OUTCOMES):
+                f[o] -= bf[o]
+            if not lo <= v <= hi:
+                raise AssertionError("a correction outside the key's bounds")
         g += w * v
         for o in range(1 + OUTCOMES):
-            tot[o] += w * (f[o] - bf[o])
-    return (gain, [fs[o] for o in range(1 + OUTCOMES)]), (g, [tot[o] for o in range(1 + OUTCOMES)])
+            tot[o] += w * f[o]
+    return (gain, [fs[o] for o in range(1 + OUTCOMES)]), (g, [tot[o] for o in range(1 + OUTCOMES)]), \
+        bool(live & TERM_SIDE)

@@ -30,11 +30,12 @@ counted both ways gives the same integers (the tests compare them).
 enumerate/draws/_final_term.pxd): what buying adds to raising a final hand depends on its
 strength and pay, the unseen cards of each rank and -- through the dealer's flushes and four kept
 cards of one suit -- the unseen cards of a suit, which a leaf of draws knows for s0, the up card's
-suit.  That is all it needs when the up card is never the card a purchase replaces (its rank never
-the highest of a dealer hand that does not qualify: a deuce to a six; or never the lowest, a ten
-to an ace, when the lowest is replaced): then the kept cards hold the up card, and are of one
-suit only in s0.  Against the other up ranks a slice is counted class by class
-(:mod:`enumerate.russian.slice`; docs/russian.md, "The whole game: its cost").  With the term the
+suit.  When the purchase keeps the up card, the kept cards can be of one suit only in s0; when it
+replaces the up card (its rank the highest of a dealer hand that does not qualify, or the lowest
+when the lowest is replaced), his four hole cards may be of any other suit: that is the term's
+*side part*, a function of the final hand's key and of the unseen ranks of that suit, which the
+kernel adds per situation -- summed over the draws by the pairs (s0 ranks, the suit's dead ranks)
+where every leaf raises whatever the term adds, else every draw's suits apart.  With the term the
 kernel's values are in units of 1 / (scale * dn), dn a common multiple of the replacement pools,
 and each class also counts the dealer hands bought and how the purchases end -- the return
 table's "game bought" rows.
@@ -60,7 +61,6 @@ from enumerate.russian import _bought
 from enumerate.russian.bought import pool_multiple, rank_sets
 from enumerate.russian.game import EVENTS, IntegerNets, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
-from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -78,20 +78,9 @@ PURCHASE_COST = 20.0
 VERSION = 1
 
 
-def supported(variant: Variant, up_ranks: frozenset[int] | None = None) -> str | None:
-    """Why the rank patterns do not count this Russian table's game with draws against the up
-    ranks ``up_ranks`` (None: all), or None."""
-    reason = settlement_refusal(variant) or switch_supported(variant)
-    if reason is not None:
-        return reason
-    b = variant.buy_game
-    if b is not None:
-        left = sorted(set(range(13) if up_ranks is None else up_ranks) - bought_up_ranks(variant))
-        if left:
-            return (f"buying the game against an up card of rank {', '.join(RANKS[r] for r in left)} "
-                    f"is not counted by rank patterns yet (the dealer's {b.replaces} card may be the up card, and "
-                    "his four others of one suit): it is counted situation class by situation class")
-    return None
+def supported(variant: Variant) -> str | None:
+    """Why the rank patterns do not count this Russian table's game with draws, or None."""
+    return settlement_refusal(variant) or switch_supported(variant)
 
 
 def core_seconds_per_group(variant: Variant) -> float:
@@ -99,17 +88,6 @@ def core_seconds_per_group(variant: Variant) -> float:
     times :data:`PURCHASE_COST` with the bought game)."""
     base = switch_core_seconds(variant)
     return base * PURCHASE_COST if variant.buy_game is not None else base
-
-
-def bought_up_ranks(variant: Variant) -> frozenset[int]:
-    """The up ranks whose bought games the rank patterns count: those that are never the card a
-    purchase replaces (replacing the highest card: a deuce to a six; the lowest: a ten to an ace).
-    Against the others the dealer's four kept cards may all be of a suit other than the up card's,
-    which the rank patterns do not follow (docs/russian.md, "The whole game: its cost")."""
-    b = variant.buy_game
-    assert b is not None
-    q = variant.qualifier.threshold
-    return frozenset(ru for ru in range(13) if not (rank_sets(ru, q, b.replaces == "highest")[:, 1] == ru).any())
 
 
 def six_index(ranks: tuple[int, ...]) -> int:
@@ -128,7 +106,7 @@ class RussianRankRules(SwitchRules):
     classes of final hand (``pays``), their nets and insurance, and the six-card tables."""
 
     def __init__(self, variant: Variant) -> None:
-        reason = supported(variant, frozenset())          # the up ranks: when a shard is counted
+        reason = supported(variant)
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         s = RussianSettlement.of(variant)
@@ -156,7 +134,10 @@ class RussianRankRules(SwitchRules):
         if six is not None:
             self.pc6, self.pc6_five, self.pc6_six = six
         self.dn = [1] * len(KINDS)
-        self._terms: dict[int, Any] = {}
+        #: Whether the term bounds its parts so that leaves are summed at once (False: for the tests,
+        #: every leaf by itself and the side parts situation by situation).
+        self.bounded = True
+        self._terms: dict[tuple[int, bool], Any] = {}
         if s.buy_game is not None:
             self._bought_rules(variant, s, nets)
         if self.n_stat > _switch_ranks.MAX_CLASSES:
@@ -187,14 +168,14 @@ class RussianRankRules(SwitchRules):
         b = self.settlement.buy_game
         if b is None:
             return None
-        if ru not in self._terms:
+        if (ru, self.bounded) not in self._terms:
             rules = _bought.Rules(4 * ru, rank_sets(ru, self.threshold, b.replaces == "highest"), self.lose, self.fee,
                                   self.threshold, b.after == "qualifier_applies", b.same_rank == "replaced_again",
                                   self.dn[0])
-            self._terms[ru] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
-                                               self.nets.nets["dealer_does_not_qualify"],
-                                               np.array(self.dn, dtype=np.int64))
-        return self._terms[ru].capsule()
+            self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
+                                                             self.nets.nets["dealer_does_not_qualify"],
+                                                             np.array(self.dn, dtype=np.int64), self.bounded)
+        return self._terms[ru, self.bounded].capsule()
 
     @staticmethod
     def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -236,7 +217,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     patterns, as the fields of :class:`enumerate.russian.slice.SliceSums` (no per-class actions)."""
     start = time.perf_counter()
     rules = rank_rules(variant)
-    reason = supported(variant, frozenset(int(r) for r in up))
+    reason = supported(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
     n_pay, n_stat, n_term = len(rules.pays), rules.n_stat, rules.n_term

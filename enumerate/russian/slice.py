@@ -56,7 +56,6 @@ from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import ranks
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.settle import settlement_refusal
-from evaluator.cards import RANKS
 from evaluator.errors import StudoddsError
 
 COMMAND = "draws-exact"
@@ -241,11 +240,11 @@ BY_RANKS: ShardedGame[SliceSums] = ShardedGame(
     cost=ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
 
 def method(variant: Variant, by: Method | None = None, sl: Slice | None = None) -> Method:
-    """How a Russian table's slice ``sl`` (None: the whole game) is counted: ``by`` when given,
-    else by rank patterns where they apply (:func:`enumerate.russian.ranks.supported`: no bought
-    game, or one against up cards a purchase never replaces) and situation class by situation
-    class otherwise -- the independent path the tests compare them with."""
-    return pick_method(variant, ranks.supported(variant, None if sl is None else frozenset(sl.up_ranks)), by)
+    """How a Russian table's slice ``sl`` (None: the whole game; every slice is counted the same
+    way) is counted: ``by`` when given, else by rank patterns where they apply
+    (:func:`enumerate.russian.ranks.supported`) and situation class by situation class otherwise
+    -- the independent path the tests compare them with."""
+    return pick_method(variant, ranks.supported(variant), by)
 
 
 class RussianSliceJSON(TypedDict):
@@ -383,13 +382,9 @@ class RussianSlice:
                  "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
                                              for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
-            rest = sorted(set(range(13)) - ranks.bought_up_ranks(self.variant)) \
-                if self.method == "rank_patterns" and self.variant.buy_game is not None else []
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
                          f"({self.whole_game_classes:,} {plural(unit)}) would take "
-                         f"{self.whole_game_core_hours:,.1f} core-hours this way"
-                         + (f" at that rate (against an up card {RANKS[rest[0]]}-"
-                            f"{RANKS[rest[-1]]} the bought game is counted class by class)" if rest else ""))
+                         f"{self.whole_game_core_hours:,.1f} core-hours this way")
         rows = self.return_rows()
         w = max(len(r.event) for r in rows)
         lines += ["", f"{'outcome':<{w}} {'net':>8} {'probability':>12} {'return':>11}"]

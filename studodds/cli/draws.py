@@ -35,9 +35,7 @@ def register(sub: Any) -> None:
                                    "(shards of 64 groups), else situation class by class (shards of 32 classes); "
                                    "--checkpoint FOLDER resumes; --scheduler runs the shards on Dask with the same "
                                    "result.  On a Russian Poker table with draws, every situation valued with its "
-                                   "insurance and purchases of the game too: by rank patterns without the bought "
-                                   "game, or with it against up cards a purchase never replaces (2-6 when the "
-                                   "highest card is replaced), else class by class (shards of 8 classes).")
+                                   "insurance and purchases of the game too, by rank patterns.")
     variant_argument(p)
     p.add_argument("--up", metavar="RANKS", help="up-card ranks, e.g. 2-6,A (default: all)")
     p.add_argument("--hands", metavar="CATEGORIES",
