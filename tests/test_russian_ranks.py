@@ -78,7 +78,7 @@ def _both_ways(v, text: str, up: str, categories) -> rs.SliceSums:
     fields = ranks.shard_fields(v, h[None, :], np.array([ru], dtype=np.uint8), frozenset(categories))
     got = rs.SliceSums.from_json({"digest": "", **fields}, weights, ranks=True)
     want = rs.value_shard(v, cards, np.full(len(cards), 4 * ru, dtype=np.uint8), weights)
-    for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "chart"):
+    for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "qualifies", "chart"):
         assert getattr(got, name) == getattr(want, name), (text, up, name)
     return got
 
@@ -127,7 +127,7 @@ def test_the_bounded_sums_are_every_leaf_and_every_draws_suits_apart(rules, grou
             got = ranks.shard_fields(v, h, ru, frozenset(categories))
         finally:
             rr.bounded = True
-        for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "chart"):
+        for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "qualifies", "chart"):
             assert got[name] == want[name], (text, up, name)
 
 
@@ -177,7 +177,7 @@ def test_a_rank_shard_that_does_not_add_up_is_refused():
     weights = np.array([4, 8])
     good = {"digest": "", "situations": [12, 0, 0, 0, 0, 0, 0], "rows": [{"x": ["fold", "-1", 12 * 5]}] + [{}] * 6,
             "denominators": [5, 0, 0, 0, 0, 0, 0], "ev": "-12", "fees": "0", "staked": "0", "raised": "0",
-            "insured": "0", "chart": {"a|2|keep and fold": 12}, "actions": [], "seconds": 0.0}
+            "insured": "0", "qualifies": "6", "chart": {"a|2|keep and fold": 12}, "actions": [], "seconds": 0.0}
     assert rs.SliceSums.from_json(good, weights, ranks=True).situations[0] == 12
     for change, needle in [({"actions": [0, 0]}, "no per-class actions"),
                            ({"chart": {"a|2|keep and fold": 11}}, "do not add up"),

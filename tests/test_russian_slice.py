@@ -25,8 +25,8 @@ SIXTH = LUNAR + "[buy_card]\nfee = 1\n"
 SLICE = ("A,K", "royal_flush,straight_flush")
 
 
-def run(v, sl, checkpoint=None, threads=1):
-    return rs.slice_run(v, "", sl, checkpoint).run(threads=threads)
+def run(v, sl, checkpoint=None, threads=1, by="situation_classes"):
+    return rs.slice_run(v, "", sl, checkpoint, by).run(threads=threads)
 
 
 @pytest.fixture
@@ -54,6 +54,13 @@ def test_a_slice_is_its_situations_one_by_one():
                for h, u, a in zip(cards.tolist(), up.tolist(), got.sums.actions)]
     assert got.sums.staked == sum(Fraction(x, c.draws) * c.staked for x, c in zip(w, counted))
     assert got.variance > 0 and got.average_wager == 1 + 2 * got.sums.raised / sum(w) + got.sums.staked / sum(w)
+    assert got.sums.qualifies == sum(Fraction(x * b.qualifies, b.draws * b.completions) for x, b in zip(w, best))
+    assert 0 < got.sums.qualifies < sum(w)
+    ranked = run(v, sl, by="rank_patterns")                  # the default way: the same figures
+    strip = {"core_seconds_per_class", "whole_game_core_hours", "method", "classes"}
+    assert ranked.method == "rank_patterns" and rs.method(v, sl=sl) == "rank_patterns"
+    assert ({k: x for k, x in ranked.to_dict().items() if k not in strip}
+            == {k: x for k, x in got.to_dict().items() if k not in strip})
 
 
 @pytest.mark.slow
@@ -124,7 +131,7 @@ def test_a_slice_on_a_dask_cluster_equals_the_local_run(tmp_path, small_shards):
     sl = Slice.parse(*SLICE)
     local = run(v, sl, threads=2)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        remote = rs.slice_run(v, "", sl, tmp_path / "ck").run(scheduler=cluster.scheduler_address)
+        remote = rs.slice_run(v, "", sl, tmp_path / "ck", "situation_classes").run(scheduler=cluster.scheduler_address)
     strip = {"core_seconds_per_class", "whole_game_core_hours"}
     assert ({k: x for k, x in remote.to_dict().items() if k not in strip}
             == {k: x for k, x in local.to_dict().items() if k not in strip})

@@ -687,7 +687,7 @@ cdef struct Ctx:
 
 
 DEF MAXLEAVES = 32      # leaves of one set SH: the s0 card of up to five drawn ranks drawn or not
-DEF LEAF_SUM = 4        # the fewest leaves a final term sums at once (below: leaf by leaf)
+DEF LEAF_SUM = 2        # the fewest leaves a final term sums at once (below: leaf by leaf)
 
 
 cdef struct LeafSet:

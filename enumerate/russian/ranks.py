@@ -74,8 +74,9 @@ SHARD = 64
 #: a group for the Lunar house rules without and with it, 0.090 and 2.14 for the classic ones): what
 #: a run is projected from, never a figure of it.
 PURCHASE_COST = 20.0
-#: Bump when what a shard holds or how it is valued changes.
-VERSION = 1
+#: Bump when what a shard holds or how it is valued changes (2: the share of the best actions'
+#: dealer hands that qualify).
+VERSION = 2
 
 
 def supported(variant: Variant) -> str | None:
@@ -234,7 +235,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     s = rules.settlement
     situations, denominators = [0] * len(KINDS), [0] * len(KINDS)
     table: list[dict[str, list[Any]]] = [{} for _ in KINDS]
-    ev = fees = staked = raised = insured = Fraction(0)
+    ev = fees = staked = raised = insured = no_qualify = Fraction(0)
     for j in range(len(KINDS)):
         base = kf * j
         situations[j] = int(total[base])
@@ -247,6 +248,8 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
         fees += fee * situations[j]
         raised += Fraction(int(total[base + 2]), draws)
         for c in range(n_stat):
+            no_qualify += Fraction(int(total[base + 3 + per * c + 1]) + int(total[base + 3 + per * c + 7]),
+                                   draws * math.comb(UNSEEN - k, 4))
             pay, ins = c % n_pay, c >= n_pay
             stat = [int(x) for x in total[base + 3 + per * c: base + 3 + per * (c + 1)]] + [0] * (13 - per)
             if ins:
@@ -263,5 +266,6 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                     kept[2] += count
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
+            "qualifies": str(sum(situations) - no_qualify),
             "chart": chart, "actions": [], "seconds": time.perf_counter() - start}
 

@@ -61,8 +61,9 @@ from evaluator.errors import StudoddsError
 COMMAND = "draws-exact"
 #: Classes per shard: a class takes seconds, a shard about a core-minute.
 SHARD = 8
-#: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused.
-VERSION = 1
+#: Bump when what a shard holds or how it is valued changes: a checkpoint of another version is refused
+#: (2: the share of the best actions' dealer hands that qualify).
+VERSION = 2
 #: Core-seconds a class (benchmarks/russian_game.py: 5.5 for Lunar Poker's exchange of two to five
 #: cards or a sixth card, 13.8 for the classic one to five): what a run is projected from before it
 #: starts, never a figure of it.
@@ -89,8 +90,9 @@ class SliceSums:
     situations taking it, their draws' outcomes as return-table rows (in that kind's units: a
     situation counts ``denominators[kind]`` combinations -- its draws x dealer sets x replacement
     shares) and that denominator; the best actions' EVs (fees included), fees and insurance
-    staked; the shares of the best action's draws that raise and that insure; the strategy
-    chart's counts; per class the best action (a switch mask, or 32 for buying)."""
+    staked; the shares of the best action's draws that raise and that insure, and of its draws'
+    dealer hands that qualify (raised or folded); the strategy chart's counts; per class the best
+    action (a switch mask, or 32 for buying)."""
 
     digest: str = ""
     situations: list[int] = field(default_factory=lambda: [0] * len(KINDS))
@@ -101,6 +103,7 @@ class SliceSums:
     staked: Fraction = Fraction(0)
     raised: Fraction = Fraction(0)
     insured: Fraction = Fraction(0)
+    qualifies: Fraction = Fraction(0)
     chart: dict[str, int] = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
     #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
@@ -128,6 +131,7 @@ class SliceSums:
         self.staked += other.staked
         self.raised += other.raised
         self.insured += other.insured
+        self.qualifies += other.qualifies
         for k, v in other.chart.items():
             self.chart[k] = self.chart.get(k, 0) + v
         self.actions += other.actions
@@ -137,7 +141,7 @@ class SliceSums:
         return {"digest": self.digest, "situations": self.situations, "rows": self.rows,
                 "denominators": self.denominators, "ev": str(self.ev), "fees": str(self.fees),
                 "staked": str(self.staked), "raised": str(self.raised), "insured": str(self.insured),
-                "chart": self.chart, "actions": self.actions, "seconds": self.seconds}
+                "qualifies": str(self.qualifies), "chart": self.chart, "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
     def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False) -> "SliceSums":
@@ -147,7 +151,7 @@ class SliceSums:
         if not.  ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.russian.ranks`):
         ``weights`` are the groups' situations, and it holds no per-class actions."""
         seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
-                                     "insured", "chart", "actions"})
+                                     "insured", "qualifies", "chart", "actions"})
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
         rows, dens = data["rows"], data["denominators"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
@@ -171,7 +175,8 @@ class SliceSums:
         s = cls(data["digest"], [read_count(x) for x in sit], [{k: list(v) for k, v in r.items()} for r in rows],
                 [read_count(x) for x in dens], read_fraction(data["ev"]), read_fraction(data["fees"]),
                 read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
-                {k: read_count(v) for k, v in chart.items()}, [read_count(a) for a in actions], seconds)
+                read_fraction(data["qualifies"]), {k: read_count(v) for k, v in chart.items()},
+                [read_count(a) for a in actions], seconds)
         total = int(weights.sum())
         if ranks:
             if sum(s.situations) != total or sum(s.chart.values()) != total:
@@ -183,7 +188,8 @@ class SliceSums:
                     or (s.situations[j] > 0) != (s.denominators[j] > 0):
                 raise ValueError(f"its rows of '{KINDS[j]}' do not cover its situations' combinations")
         if not abs(s.ev) <= 10**9 * total or not 0 <= s.fees <= 10**9 * total \
-                or not 0 <= s.staked <= 10**9 * total or not 0 <= s.insured <= s.raised <= total:
+                or not 0 <= s.staked <= 10**9 * total or not 0 <= s.insured <= s.raised <= total \
+                or not 0 <= s.qualifies <= total:
             raise ValueError("an expected value, fee or share out of range")
         return s
 
@@ -206,6 +212,7 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
         s.staked += Fraction(w, best.draws) * best.staked
         s.raised += Fraction(w * best.raised, best.draws)
         s.insured += Fraction(w * best.insured, best.draws)
+        s.qualifies += Fraction(w * best.qualifies, best.draws * best.completions)
         key = chart_cell(tuple(hand), u, j, best.raised > 0)
         s.chart[key] = s.chart.get(key, 0) + w
         s.actions.append(action)
@@ -269,6 +276,7 @@ class RussianExactJSON(TypedDict):
     fees_per_hand_antes: Exact
     raise_share_of_draws: Exact
     insure_share_of_draws: Exact
+    dealer_qualifies_probability: Exact
     action_shares: dict[str, Exact]
     element_of_risk: Exact
     average_total_wager_antes: Exact
@@ -354,6 +362,7 @@ class RussianSlice:
                 "fees_per_hand_antes": exact(self.sums.fees / self.situations),
                 "raise_share_of_draws": exact(self.sums.raised / self.situations),
                 "insure_share_of_draws": exact(self.sums.insured / self.situations),
+                "dealer_qualifies_probability": exact(self.sums.qualifies / self.situations),
                 "action_shares": {KINDS[j]: exact(Fraction(n, self.situations))
                                   for j, n in enumerate(self.sums.situations) if n},
                 "element_of_risk": exact(self.element_of_risk), "average_total_wager_antes": exact(self.average_wager),
@@ -378,7 +387,8 @@ class RussianSlice:
                  f"standard deviation {math.sqrt(self.variance):.6f} antes",
                  f"Fees per hand: {float(self.sums.fees / self.situations):.6f} antes (not wagers)",
                  f"Draws of the best action that raise: {float(self.sums.raised / self.situations):.4%}; that insure: "
-                 f"{float(self.sums.insured / self.situations):.4%}",
+                 f"{float(self.sums.insured / self.situations):.4%}; their dealer hands that qualify: "
+                 f"{float(self.sums.qualifies / self.situations):.4%}",
                  "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
                                              for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
