@@ -16,7 +16,6 @@ from enumerate.game import kinds
 from enumerate.russian.final_hand import final_hand_value
 from enumerate.russian.game import EVENTS, analysis_of, game_sums, raise_chart, return_rows, without
 from enumerate.russian.settle import RussianSettlement
-from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category
 
 
@@ -108,9 +107,6 @@ def test_every_option_taken_away_is_the_plain_game(us_counts):
     assert {k: c for k, c in by_net.items() if c} == {k: c for k, c in plain_by_net.items() if c}
 
 
-def test_the_whole_game_with_draws_is_refused_in_one_line():
-    v = variant(LUNAR + "[buy_card]\nfee = 1\n")
-    with pytest.raises(StudoddsError, match="with draws is not counted yet") as e:
-        kinds.require(v, "analyze")
-    assert "\n" not in str(e.value)
+def test_a_table_with_or_without_draws_is_of_the_russian_kind():
+    assert kinds.require(variant(LUNAR + "[buy_card]\nfee = 1\n"), "analyze").name == "russian"   # test_russian_draws_game
     assert kinds.require(variant(LUNAR), "analyze").name == "russian"

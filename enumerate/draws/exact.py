@@ -506,24 +506,38 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
 # ---------------------------------------------------------------------------------------------
 # The whole game as an analysis (analyze, batch, check, diff)
 
-def _kept(total: ShardSums, groups: int) -> dict[str, Any]:
-    data = total.to_json()
-    data.pop("seconds")
-    data["digest"] = classes_digest(*switch_ranks.groups(Slice()))          # of every group it sums
-    return {"kind": "switch_game_sums", "version": switch_ranks.VERSION, "groups": groups, **data}
+def kept_groups_game(game: Any, file: str, kind: str, cache: str, title: str, version: int,
+                     from_json: Callable[[Any, np.ndarray], Any],
+                     verify: Callable[[Any], None] = lambda sums: None) -> KeptGame[Any]:
+    """The kept sums of a whole game over every group of rank patterns (``game`` counts them):
+    the total's JSON under ``kind`` with the ``version`` of its shards, the number of groups and the
+    digest of every group; read back by ``from_json(fields, weights)``, then ``verify(total)``
+    (AssertionError: they do not add up)."""
+    def to_kept(total: Any, groups: int) -> dict[str, Any]:
+        data = total.to_json()
+        data.pop("seconds")
+        data["digest"] = classes_digest(*switch_ranks.groups(Slice()))      # of every group it sums
+        return {"kind": kind, "version": version, "groups": groups, **data}
 
+    def from_kept(data: Any) -> Any:
+        groups = switch_ranks.groups(Slice())
+        if data.get("version") != version or data.get("groups") != groups[1].shape[0]:
+            raise ValueError(f"not the sums of {title} of this version")
+        total = from_json({k: v for k, v in data.items() if k not in ("kind", "version", "groups")},
+                          np.array([groups[2].sum()], dtype=np.int64))
+        try:
+            verify(total)
+        except AssertionError as exc:
+            raise ValueError(f"they do not add up ({exc})") from None
+        return total
 
-def _from_kept(data: Any) -> ShardSums:
-    groups = switch_ranks.groups(Slice())
-    if data.get("version") != switch_ranks.VERSION or data.get("groups") != groups[1].shape[0]:
-        raise ValueError("not the sums of a whole switch game of this version")
-    return ShardSums.from_json({k: v for k, v in data.items() if k not in ("kind", "version", "groups")},
-                               np.array([groups[2].sum()], dtype=np.int64), ranks=True)
+    return KeptGame(game, file, kind, cache, to_kept, from_kept, title)
 
 
 #: The whole switch game a certified table keeps (switch_game.json): what ``check`` reads back.
-SWITCH_GAME: KeptGame[ShardSums] = KeptGame(BY_RANKS, "switch_game.json", "switch_game_sums", "switch-game", _kept,
-                                            _from_kept, "a whole switch game")
+SWITCH_GAME: KeptGame[ShardSums] = kept_groups_game(
+    BY_RANKS, "switch_game.json", "switch_game_sums", "switch-game", "a whole switch game", switch_ranks.VERSION,
+    lambda fields, weights: ShardSums.from_json(fields, weights, ranks=True))
 
 
 def whole_game(variant: Variant, table: CountTable, *, threads: int = 1, progress: Callable[[int], None] | None = None,

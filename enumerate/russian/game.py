@@ -78,8 +78,8 @@ def whole_game_refusal(variant: Variant) -> str | None:
     if reason is not None:
         return reason
     if variant.draws is not None:
-        return ("the exact whole game of Russian Poker with draws is not counted yet (one hand with draws: studodds "
-                "hand; the options without draws: remove [switch] and [buy_card])")
+        return ("a table with draws: its whole game is counted by rank patterns (enumerate.russian.draws_game), "
+                "not by this module")
     return None
 
 

@@ -5,8 +5,11 @@ A table with ``[two_combinations]``, ``[insurance]``, ``[buy_game]`` or the ante
 dealer's whole hand (the bought game) and on pays beyond the category (two combinations), so none
 of the plain game's or the draws' analyses apply.  One hand's decisions are
 :mod:`enumerate.russian.hand`, valued by :mod:`enumerate.russian.final_hand`; the whole game of a
-table without draws is :mod:`enumerate.russian.game`; of a table with draws, exact slices
-(:mod:`enumerate.russian.slice`, ``draws-exact``) until its rank-pattern kernel exists.
+table without draws is :mod:`enumerate.russian.game`; of a table with draws
+:mod:`enumerate.russian.draws_game` (by rank patterns, kept by a certified table), and its exact
+slices :mod:`enumerate.russian.slice` (``draws-exact``).  A comparison of two tables (``diff``)
+compares their dealt hands' raise decisions: a table with draws decides after the draw, so it
+has none to compare.
 """
 from __future__ import annotations
 
@@ -44,26 +47,44 @@ class RussianGame:
         if analysis == "draws_exact":
             from enumerate.russian.slice import slice_refusal  # lazy: start-up time (the kernels)
             return slice_refusal(variant)
+        if variant.draws is not None:
+            if analysis == "diff":
+                return ("a comparison of two Russian Poker tables with draws is not built (their decisions come "
+                        "after the draw): compare their 'studodds analyze --json' figures")
+            from enumerate.russian.ranks import supported  # lazy: start-up time (the kernels)
+            return supported(variant)
         from enumerate.russian.game import whole_game_refusal  # lazy: start-up time (the kernels)
         return whole_game_refusal(variant)
 
     def analyze(self, counts: CountTable, variant: Variant, threads: int, progress: Callable[[int], None] | None,
                 use_cache: bool) -> tuple[Analysis, dict[str, Any]]:
+        if variant.draws is not None:
+            from enumerate.russian.draws_game import analyze_with_draws  # lazy: start-up time (the kernels)
+            return analyze_with_draws(counts, variant, threads, progress, use_cache)
         from enumerate.russian.game import analyze_russian  # lazy: start-up time (the kernels)
         result, figures, _ = analyze_russian(counts, variant, threads, progress)
         return result, {"russian": figures}
 
     def analysis_steps(self, counts: CountTable, variant: Variant) -> tuple[str, str, int] | None:
+        if variant.draws is not None:
+            from enumerate.draws.switch_ranks import whole_game_groups  # lazy: start-up time
+            return "the draws and the options, by rank patterns", "group", whole_game_groups()
         from enumerate.russian.game import games  # lazy: start-up time (the kernels)
         return "the table and it without each option, by up card", "up card", 52 * games(variant)
 
     def projection(self, variant: Variant) -> Projection | None:
+        if variant.draws is not None:
+            from enumerate.russian.draws_game import projection  # lazy: start-up time (the kernels)
+            return projection(variant)
         from enumerate.russian.game import CORE_SECONDS, purchase_passes  # lazy: start-up time (the kernels)
         return Projection("the whole game without the draws, and without each option (by its bought games)",
                           purchase_passes(variant), "pass", CORE_SECONDS)
 
     def kept_game(self, variant: Variant) -> KeptGame[Any] | None:
-        return None
+        if variant.draws is None:
+            return None
+        from enumerate.russian.draws_game import RUSSIAN_DRAWS_GAME  # lazy: start-up time (the kernels)
+        return RUSSIAN_DRAWS_GAME
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
              threads: int, progress: Callable[[int], None] | None) -> Any:

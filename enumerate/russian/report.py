@@ -1,6 +1,8 @@
 """What a Russian Poker table says in the reports (see :mod:`enumerate.analysis.sections`): its
 options, how often each is taken, what each is worth, the strategy by hand category and up-card
-rank, and the method of its whole game (:mod:`enumerate.russian.game`)."""
+rank, and the method of its whole game (:mod:`enumerate.russian.game`); with draws, their rules,
+fees and strategy by hand group as a table with draws says them (:mod:`enumerate.draws.report`)
+and the method of :mod:`enumerate.russian.draws_game`."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -9,6 +11,7 @@ from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
 from enumerate.analysis.strategy_text import raise_chart_markdown
+from enumerate.draws.report import DRAWS_REPORT, draws_lines
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -85,8 +88,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def charts(a: Any) -> list[str]:
-    """The Markdown charts by hand category and up-card rank."""
+    """The Markdown charts by hand category and up-card rank (none with draws: the strategy by
+    hand group is the draws')."""
     strategy = a.russian.strategy
+    if not strategy:
+        return []
     out = ["### Raised, percent of the situations, by hand category and up-card rank", "",
            *_table(["hand", *UP_RANKS], chart_rows(strategy, "raise_share"))]
     if a.variant.buy_game is not None:
@@ -131,6 +137,12 @@ class RussianReport(Sections):
     wagers = "ante + raise + insurance"
 
     def rules(self, variant: Any) -> list[str]:
+        if variant.draws is not None:
+            return option_lines(variant) + DRAWS_REPORT.rules(variant)[:1] + [
+                "- Strategy: optimal: the action with the largest exact EV less its fee in each of the 122,151,120 "
+                "(player hand, up card) situations; after the draw, raise iff EV(raise) > -1 ante, insure iff the "
+                "stake's EV is positive, and buy the game against each dealer hand that does not qualify iff that "
+                "is worth more than the ante's pay.", ""]
         return option_lines(variant) + [
             "- Strategy: optimal: raise iff EV(raise) > -1 ante, insure iff the stake's EV is positive, and buy the "
             "game against each dealer hand that does not qualify iff that is worth more than the ante's pay.", ""]
@@ -145,6 +157,12 @@ class RussianReport(Sections):
             note += (f"Each dealer hand counts {r.replacement_multiple:,} combinations, a common multiple of the "
                      "replacement cards a bought game may draw from (each replacement card an equal share of them), so "
                      "every outcome of a bought game is a whole number of combinations.")
+        if a.draws is not None:
+            pools = (", each dealer hand counting a common multiple of the bought games' replacement pools"
+                     if a.variant.buy_game is not None else "")
+            note += (" The outcomes are those of the best action's draws, each row's net less the action's fee; "
+                     f"switching k cards has C(46, k) draws facing C(46 - k, 4) dealer sets{pools}, and the kinds of "
+                     "action are brought to one denominator.")
         return ["", note]
 
     def strategy_columns(self, variant: Any) -> tuple[str, str]:
@@ -161,9 +179,13 @@ class RussianReport(Sections):
                     "The same table without the option, under its own optimal strategy (exact, the same counts):", "",
                     *_table(["table", "house edge", "element of risk", "the option lowers the house edge by"],
                             worth_rows(a))]
+        if a.draws is not None:
+            return out + ["", *draws_lines(a, markdown=True)]
         return out + ["", *charts(a)]
 
     def closing(self, a: Any, prov: Mapping[str, Any]) -> list[str]:
+        if a.draws is not None:
+            return _draws_method(a, prov)
         dn = a.russian.replacement_multiple if a.russian is not None else 1
         return ["## Method", "",
                 "Exact, in integers. Without draws the player's five cards are his final hand, so each of the "
@@ -188,9 +210,13 @@ class RussianReport(Sections):
         if a.russian.worth:
             out += ["", "What each option is worth (the same table without it, optimal strategy)",
                     [["table", "house edge", "element of risk", "option worth"], *worth_rows(a)]]
+        if a.draws is not None:
+            out += DRAWS_REPORT.text(a)
         return out
 
     def strategy_files(self, a: Any) -> dict[str, str]:
+        if a.draws is not None:
+            return DRAWS_REPORT.strategy_files(a)
         return {"strategy.md": strategy_markdown(a), "strategy.csv": strategy_csv(a.russian.strategy)}
 
     def workbook(self, analysis: Mapping[str, Any]) -> list[Sheet]:
@@ -203,8 +229,12 @@ class RussianReport(Sections):
         worth = [[w["without"], float(_share(w["house_edge_per_ante"])),
                   float(_share(w["element_of_risk_per_total_wager"])), float(_share(w["lowers_the_house_edge_by"]))]
                  for w in r["option_worth"]]
-        return [("Russian strategy", header, rows),
-                ("Option worth", ["table", "house_edge", "element_of_risk", "lowers_the_house_edge_by"], worth)]
+        sheets: list[Sheet] = []
+        if rows:
+            sheets.append(("Russian strategy", header, rows))
+        if worth:
+            sheets.append(("Option worth", ["table", "house_edge", "element_of_risk", "lowers_the_house_edge_by"], worth))
+        return sheets
 
     def workbook_inputs(self, analysis: Mapping[str, Any]) -> list[Input]:
         if not isinstance(analysis.get("russian"), Mapping):
@@ -266,6 +296,28 @@ class RussianReport(Sections):
         if not isinstance(r, Mapping) or not analysis["variant"].get("insurance"):
             return None
         return "insurance_staked_per_hand_antes", r["insurance_per_hand_antes"]
+
+
+def _draws_method(a: Any, prov: Mapping[str, Any]) -> list[str]:
+    """Method and provenance of a Russian table with draws (counted by rank patterns)."""
+    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
+    return ["## Method", "",
+            "Exact, in integers, by rank patterns. With the up card fixed, the dealer's outcomes against a final hand "
+            "depend on the cards out of play only through their ranks and the ranks whose card of the up card's suit "
+            "is out; for each player rank pattern and up rank one pass over the dealer's hole-card rank patterns per "
+            "rank pattern drawn serves every situation and every discard, and the draws that complete a flush are "
+            "corrected situation by situation. A final hand's pay is its two combinations' (a six bought paid by all "
+            "six cards); raising is worth a linear form of the dealer's counts, with the insurance when it pays; "
+            "buying the game adds, against each dealer hand that does not qualify, the better of the ante's pay and "
+            "its purchase, counted by the dealer's rank sets from the unseen cards of each rank, of the up card's "
+            "suit and -- where the purchase replaces the up card and his four hole cards are of another suit -- of "
+            "that suit, per situation. Every action of each of the 122,151,120 situations is the exact sum over its "
+            "draws (raise or fold, whichever is worth more), the best action less its fee chosen by exact integer "
+            "comparison. Sampled groups are recomputed situation by situation, draw by draw, dealer hand by dealer "
+            "hand and replacement by replacement by the test suite.",
+            "", *provenance_lines(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
+                                   f"{a.total_combinations // SITUATIONS:,} each, see the return table)",
+                                  "the plain game")]
 
 
 RUSSIAN_REPORT = RussianReport()

@@ -1,16 +1,16 @@
-"""An exact slice of a Russian Poker table with draws, situation class by situation class.
+"""An exact slice of a Russian Poker table with draws, by rank patterns or situation class by class.
 
-The whole game of a Russian table with draws is not counted by rank patterns yet
-(docs/russian.md: its cost, measured; one design question open), and valued situation by
-situation (:func:`enumerate.russian.draws.situation_actions`: every action, every draw, the
-raise, insurance and every purchase of the game decided exactly) it takes thousands of
-core-hours.  A *slice* -- up-card ranks x the player hand's categories, each situation up to
-suits with its weight (:class:`enumerate.core.slices.Slice`) -- stands on its own: every one of
-its situations is valued exactly, its best action taken, and the slice's exact expected result,
-action shares, raise and insurance shares, fees and strategy chart summed from them.  It runs as
-the other exact games do (:mod:`enumerate.core.exact_game`): shards of classes, a checkpoint
-folder that resumes, local threads or a Dask scheduler, the same integers however split -- the
-recipe for the whole game on a cluster is the slice of every situation.
+A *slice* -- up-card ranks x the player hand's categories, each situation up to suits with its
+weight (:class:`enumerate.core.slices.Slice`) -- stands on its own: every one of its situations
+is valued exactly, its best action taken, and the slice's exact expected result, action shares,
+raise and insurance shares, how often the dealer qualifies, fees and strategy chart summed from
+them.  It is counted by rank patterns (:mod:`enumerate.russian.ranks`; the slice of every
+situation is the whole game, :mod:`enumerate.russian.draws_game`) or, the independent path the
+tests hold them to, situation by situation (:func:`enumerate.russian.draws.situation_actions`:
+every action, every draw, the raise, insurance and every purchase of the game decided exactly;
+thousands of core-hours for the whole game).  It runs as the other exact games do
+(:mod:`enumerate.core.exact_game`): shards, a checkpoint folder that resumes, local threads or a
+Dask scheduler, the same integers however split.
 
 Its return table: every action of a situation keeps its draws' outcomes as return-table rows
 (a few percent more time; :func:`enumerate.russian.game.row_of`: the hand's event, its
@@ -136,6 +136,29 @@ class SliceSums:
             self.chart[k] = self.chart.get(k, 0) + v
         self.actions += other.actions
         self.seconds += other.seconds
+
+    def return_rows(self) -> tuple[ReturnRow, ...]:
+        """The return table: the best actions' final outcomes, each row one net result (the fee of
+        its action taken off), over one denominator -- the least common multiple of the kinds' --
+        so each situation counts as many combinations; AssertionError unless the rows cover the
+        combinations and give the best actions' EVs."""
+        kinds = [j for j in range(len(KINDS)) if self.situations[j]]
+        d = math.lcm(*(self.denominators[j] for j in kinds))
+        merged: dict[str, list[Any]] = {}
+        for j in kinds:
+            for label, (outcome, net, c) in self.rows[j].items():
+                kept = merged.setdefault(label, [outcome, Fraction(net), 0])
+                if kept[1] != Fraction(net):
+                    raise AssertionError(f"return-table row {label!r} holds two net results")
+                kept[2] += c * (d // self.denominators[j])
+        total = sum(self.situations) * d
+        rows = tuple(ReturnRow(o, label, net, c, Fraction(c, total), net * Fraction(c, total))
+                     for label, (o, net, c) in sorted(merged.items(), key=lambda x: (-x[1][1], x[0])))
+        if sum(r.combinations for r in rows) != total:
+            raise AssertionError("the slice's rows do not cover its combinations")
+        if sum((r.contribution for r in rows), Fraction(0)) != self.ev / sum(self.situations):
+            raise AssertionError("the slice's return table and its best actions' EVs disagree")
+        return rows
 
     def to_json(self) -> dict[str, Any]:
         return {"digest": self.digest, "situations": self.situations, "rows": self.rows,
@@ -317,27 +340,8 @@ class RussianSlice:
         return None if per is None else per * self.whole_game_classes / 3600
 
     def return_rows(self) -> tuple[ReturnRow, ...]:
-        """The slice's return table: the best actions' final outcomes, each row one net result
-        (the fee of its action taken off), over one denominator -- the least common multiple of
-        the kinds' -- so each situation counts as many combinations; checked against the EVs."""
-        s = self.sums
-        kinds = [j for j in range(len(KINDS)) if s.situations[j]]
-        d = math.lcm(*(s.denominators[j] for j in kinds))
-        merged: dict[str, list[Any]] = {}
-        for j in kinds:
-            for label, (outcome, net, c) in s.rows[j].items():
-                kept = merged.setdefault(label, [outcome, Fraction(net), 0])
-                if kept[1] != Fraction(net):
-                    raise AssertionError(f"return-table row {label!r} holds two net results")
-                kept[2] += c * (d // s.denominators[j])
-        total = self.situations * d
-        rows = tuple(ReturnRow(o, label, net, c, Fraction(c, total), net * Fraction(c, total))
-                     for label, (o, net, c) in sorted(merged.items(), key=lambda x: (-x[1][1], x[0])))
-        if sum(r.combinations for r in rows) != total:
-            raise AssertionError("the slice's rows do not cover its combinations")
-        if sum((r.contribution for r in rows), Fraction(0)) != self.expected:
-            raise AssertionError("the slice's return table and its best actions' EVs disagree")
-        return rows
+        """The slice's return table (:meth:`SliceSums.return_rows`)."""
+        return self.sums.return_rows()
 
     @property
     def variance(self) -> Fraction:

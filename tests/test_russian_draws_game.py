@@ -1,0 +1,77 @@
+"""The whole game of a Russian Poker table with draws through analyze, batch and check
+(enumerate/russian/draws_game.py): its figures are those of the slice of every situation counted
+by rank patterns, a certified table keeps their sums and ``check`` reads them back instead of
+counting, and an edited kept file is named (``diff`` refuses such tables: tests/test_russian_rules.py).
+
+The whole game takes a day of CPU; here the game's classes are cut to a few groups (five ranks in
+a row against an ace), which the protocol counts as it would the 80,119 -- the same shards, the
+same kept file, the same checks."""
+import json
+from fractions import Fraction
+
+import pytest
+from test_russian_final_hand import LUNAR, US
+
+from enumerate.core import exact_game
+from enumerate.core.slices import Slice, sealed, unsealed
+from enumerate.draws import switch_ranks
+from enumerate.game import kinds
+from enumerate.russian import slice as rs
+
+#: The house's Lunar options with a sixth card for sale (an exchange too would only cost time here).
+DRAWS = LUNAR + "[buy_card]\nfee = 1\n"
+#: Every group of five ranks in a row against an ace: its categories hold all of their situations.
+PART = Slice.parse("A", "straight,straight_flush,royal_flush")
+
+
+@pytest.fixture
+def small_game(monkeypatch, own_cache, tmp_path):
+    """The whole game cut to PART's groups; a table file of the Lunar rules with draws."""
+    groups = switch_ranks.groups
+    part = groups(PART)
+    monkeypatch.setattr(switch_ranks, "groups", lambda sl: part if sl == Slice() else groups(sl))
+    monkeypatch.setattr(switch_ranks, "whole_game_groups", lambda: part[1].shape[0])
+    path = tmp_path / "lunar-draws.toml"
+    path.write_text(US.replace('name = "lunar"', 'name = "lunar-draws"') + DRAWS)
+    return path
+
+
+@pytest.mark.slow
+def test_the_whole_game_with_draws_is_analysed_certified_and_checked(small_game, tmp_path, monkeypatch):
+    from studodds import api, certify
+    v = api.load_variant(small_game)
+    assert kinds.require(v, "analyze").name == "russian"
+    a = api.analyze(small_game)
+    part = rs.slice_run(v, "", PART).run(threads=1)
+    assert a.expected_return == part.expected and a.element_of_risk == part.element_of_risk
+    assert a.variance == part.variance and a.average_wager == part.average_wager
+    assert a.dealer_qualifies == part.sums.qualifies / part.situations and 0 < a.dealer_qualifies < 1
+    assert a.raise_probability == part.sums.raised / part.situations
+    assert [r.to_dict() for r in a.rows] == [r.to_dict() for r in part.return_rows()]
+    assert a.draws is not None and sum(a.draws.action_shares.values()) == 1
+    assert a.russian is not None and a.russian.insure_share == part.sums.insured / part.situations
+    assert 0 < a.russian.bought_of_no_qualify <= 1 and a.russian.fees_per_hand > 0
+
+    out = tmp_path / "out"
+    certify.batch([small_game], out, formats="md,html")
+    folder = out / v.name
+    kept = unsealed(json.loads((folder / "russian_game.json").read_text()))
+    assert kept["kind"] == "russian_game_sums" and Fraction(kept["ev"]) == part.sums.ev
+    report = (folder / "report.md").read_text()
+    assert "## Switching and buying" in report and "## The options" in report and "by rank patterns" in report
+    assert "Insurance:" in report and "Buying the game:" in report
+    assert "| hand group |" in (folder / "strategy.md").read_text()
+
+    def never(*args, **kwargs):
+        raise AssertionError("the check counted the game instead of reading its kept sums")
+    monkeypatch.setattr(exact_game, "run", never)
+    result = certify.check(out)
+    assert result.tables[0].status == "ok" and not result.tables[0].differences, result.tables[0]
+    assert result.tables[0].kept_sums == {"russian_game.json": "read back and verified"}
+
+    body = unsealed(json.loads((folder / "russian_game.json").read_text()))
+    body["ev"] = str(Fraction(body["ev"]) + 1)                                   # edited, resealed
+    (folder / "russian_game.json").write_text(json.dumps(sealed(body)))
+    t = certify.check(out).tables[0]
+    assert t.status != "ok" and t.differences[0].file == "russian_game.json"
+
