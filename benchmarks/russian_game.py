@@ -26,7 +26,8 @@ the game with the draws and no bought game by rank patterns (enumerate/russian/r
 time of sampled groups on one thread, projected to the whole game's groups; with
 ``--purchase-by-ranks``, the same with the bought game, sampled apart against a deuce to a six
 (the dealer's highest card replaced: never the up card) and against a seven to an ace (the up
-card may be the card replaced: the term's side part), each projected to its groups.
+card may be the card replaced: the term's side part), each projected to its groups, for the rule
+sets of ``docs/variants``: lunar-house, lunar-pennsylvania and russian-classic.
 
     python benchmarks/russian_game.py --no-purchase --groups 300
     python benchmarks/russian_game.py --purchase-by-ranks --groups 100
@@ -43,7 +44,7 @@ import numpy as np
 
 from enumerate.core.slices import Slice
 from enumerate.draws import switch_ranks
-from enumerate.rules.variant_file import parse_variant_text
+from enumerate.rules.variant_file import load_variant_file, parse_variant_text
 from enumerate.russian.draws import situation_actions
 
 US = Path(__file__).resolve().parents[1] / "enumerate" / "rules" / "variants" / "us-common.toml"
@@ -56,6 +57,8 @@ TABLES = {
         "[two_combinations]\n[insurance]\n[buy_game]\nafter = \"hands_compared\"\n"),
 }
 SITUATIONS = 6_319_573
+#: The rule sets whose whole games with the bought game are timed (docs/variants/NAME.toml).
+WHOLE_GAMES = ("lunar-house", "lunar-pennsylvania", "russian-classic")
 
 
 def class_path(text: str, count: int, seed: int) -> float:
@@ -149,8 +152,8 @@ def purchase_by_ranks(groups: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     parts = [("2-6", np.flatnonzero(up <= 4)), ("7-A", np.flatnonzero(up >= 5))]
     picks = [np.sort(rng.choice(mine, groups, replace=False)) for _, mine in parts]
-    for name, text in TABLES.items():
-        v = parse_variant_text(US.read_text().split("[ante_pays]")[0] + text, "bench.toml")
+    for name in WHOLE_GAMES:
+        v = load_variant_file(str(US.parents[3] / "docs" / "variants" / f"{name}.toml")).variant
         ranks.rank_rules(v)
         hours = 0.0
         for (label, mine), pick in zip(parts, picks):
@@ -166,7 +169,6 @@ def purchase_by_ranks(groups: int, seed: int) -> None:
 
 def whole_game(threads: int) -> None:
     """Time the exact whole game without the draws: the table alone, then with its options' worth."""
-    from enumerate.rules.variant_file import load_variant_file
     from enumerate.russian import game
     from studodds.api import count_table
     v = load_variant_file(str(Path(__file__).resolve().parents[1] / "docs" / "variants"

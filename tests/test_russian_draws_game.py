@@ -8,6 +8,7 @@ a row against an ace), which the protocol counts as it would the 80,119 -- the s
 same kept file, the same checks."""
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from test_russian_final_hand import LUNAR, US
@@ -16,8 +17,11 @@ from enumerate.core import exact_game
 from enumerate.core.slices import Slice, sealed, unsealed
 from enumerate.draws import switch_ranks
 from enumerate.game import kinds
+from enumerate.russian import draws_game, ranks
 from enumerate.russian import slice as rs
+from enumerate.russian.draws_game import RUSSIAN_DRAWS_GAME
 
+REPO = Path(__file__).resolve().parents[1]
 #: The house's Lunar options with a sixth card for sale (an exchange too would only cost time here).
 DRAWS = LUNAR + "[buy_card]\nfee = 1\n"
 #: Every group of five ranks in a row against an ace: its categories hold all of their situations.
@@ -75,3 +79,16 @@ def test_the_whole_game_with_draws_is_analysed_certified_and_checked(small_game,
     t = certify.check(out).tables[0]
     assert t.status != "ok" and t.differences[0].file == "russian_game.json"
 
+
+
+@pytest.mark.parametrize("name", ["lunar-house", "lunar-pennsylvania", "russian-classic"])
+def test_the_rule_sets_to_certify_are_whole_games_by_rank_patterns(name):
+    """Each rule set docs/russian.md certifies is a Russian table with draws that analyze and
+    batch count by rank patterns, and names the source of its rules."""
+    from studodds import api
+    v = api.load_variant(str(REPO / "docs" / "variants" / f"{name}.toml"))
+    kind = kinds.require(v, "analyze")
+    assert kind.name == "russian" and v.draws is not None and v.buy_game is not None
+    assert ranks.supported(v) is None and kind.kept_game(v) is RUSSIAN_DRAWS_GAME
+    assert "core-hours" in draws_game.projection(v).text(2)
+    assert v.description.count("(") >= 4, "each rule's source is named in the description"
