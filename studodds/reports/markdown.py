@@ -18,7 +18,7 @@ from evaluator.ranking import Category
 from studodds.reports.progressive import text as progressive_text
 from studodds.reports.sidebets import side_bets_markdown
 from studodds.reports.simulation import simulation_markdown
-from studodds.reports.text import net_example, pays_text
+from studodds.reports.text import full_house_example, pays_text
 
 
 def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[StrategyResult] = (),
@@ -62,9 +62,10 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         lines += ["Progressive side bet: " + ", ".join(f"{c.label} {p.pay_text(c)}" for c in sorted(p.pays, reverse=True)) +
                   f"; meter contribution {p.contribution}; seed {p.seed}; fold forfeits: "
                   f"{p.fold_forfeits} (see the section below).", ""]
+    example = f" ({full_house_example(a)})" if full_house_example(a) else ""
     lines += ["## Return table", "",
               "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes: a raise pay "
-              f"of X to 1 nets the ante's pay + {v.raise_antes}X ({net_example(a)}).", "",
+              f"of X to 1 nets the ante's pay + {v.raise_antes}X{example}.", "",
               "| outcome | net result (antes) | combinations | probability | return |", "|---|---:|---:|---:|---:|"]
     for r in a.rows:
         lines.append(f"| {r.event} | {pays_text(r.pays)} | {r.combinations:,} | {float(r.probability):.10f} | "
@@ -86,7 +87,12 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
     lines += ["", "## Figures", "", "| figure | value | exact |", "|---|---:|---|"]
     lines += [f"| {name} | {val} | `{ex}` |" for name, val, ex in fig]
     hand, unit = sections.strategy_columns(v)
-    lines += ["", "## Strategy statistics", "", f"| {hand} | {unit} raised | of | share |", "|---|---:|---:|---:|"]
+    lines += ["", "## Strategy statistics", ""]
+    if not a.raise_by_category:
+        lines.append("The raises by hand category are not kept for this table (its final hands are classed by "
+                     "what they pay, not by category): the strategy by hand group and up card stands for them.")
+    else:
+        lines += [f"| {hand} | {unit} raised | of | share |", "|---|---:|---:|---:|"]
     for c, (raised, total) in sorted(a.raise_by_category.items(), reverse=True):
         share = raised / total if total else 0
         lines.append(f"| {c.label} | {raised:,} | {total:,} | {share:.4%} |")

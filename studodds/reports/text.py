@@ -28,13 +28,19 @@ def exact(value: Fraction | int) -> str:
 
 
 def net_example(a: Analysis) -> str:
+    """How a winning hand's net result is made: :func:`full_house_example`, or the rule itself
+    where the table has no row of a full house alone (two combinations, draws' fees)."""
+    return full_house_example(a) or f"a raise pay of X to 1 nets the ante's pay + {a.variant.raise_antes}X"
+
+
+def full_house_example(a: Analysis) -> str | None:
     """How a winning hand's net result is made, from this table's own full house row: "a full
-    house at 8 to 1 nets 1 + 2 x 8 = 17" (the ante's pay, then the raise's)."""
+    house at 8 to 1 nets 1 + 2 x 8 = 17" (the ante's pay, then the raise's); None without one."""
     v = a.variant
     row = next((r for r in a.rows if r.outcome == "player_wins_full_house"), None)
     pay = next((p for c, p in v.raise_pays.items() if c.name == "FULL_HOUSE"), None)
     if row is None or pay is None:
-        return f"a raise pay of X to 1 nets the ante's pay + {v.raise_antes}X"
+        return None
     parts = f"{pays_text(v.ante_win)} + {v.raise_antes} x {pays_text(pay)}"
     bonus = row.pays - v.ante_win - v.raise_antes * pay
     if bonus > 0:
