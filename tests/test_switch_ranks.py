@@ -230,6 +230,7 @@ def test_a_switch_table_is_certified_and_checked(tmp_path, monkeypatch):
     few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
     real = swr.groups
     monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
+    monkeypatch.setattr(swr, "whole_game_groups", lambda: few[1].shape[0])   # not the cached count of every group
     monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: tmp_path / "switch-cache")
     out = tmp_path / "out"
     certify.batch([GALEWIND_FILE], out, formats="md")
@@ -287,6 +288,7 @@ def test_a_damaged_shard_of_the_user_cache_is_valued_again(tmp_path, monkeypatch
     few = tuple(a[-4:] for a in swr.groups(Slice.parse("A", None)))
     real = swr.groups
     monkeypatch.setattr(swr, "groups", lambda sl: few if sl.whole_game else real(sl))
+    monkeypatch.setattr(swr, "whole_game_groups", lambda: few[1].shape[0])   # not the cached count of every group
     cache = tmp_path / "switch-cache"
     monkeypatch.setattr(exact_game, "cache_folder", lambda kept, variant: cache)
     first = load_variant(GALEWIND_FILE)
