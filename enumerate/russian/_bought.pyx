@@ -95,6 +95,13 @@ cdef struct Net:
     int ru
     int s0
     int64_t dn
+    # per rank set j its replacement ranks that may make a flush (not kept; not the rank removed
+    # when it is replaced again), by their strength without a flush (cand_rank, cand_nf: 13 j +
+    # i, n_cand[j] of them), and the least of their flush strengths (fl_min[j]; 32767 if none)
+    const int8_t* cand_rank
+    const int16_t* cand_nf
+    const int8_t* n_cand
+    const int16_t* fl_min
 
 
 cdef inline int _outcome(int s, const Net* T) noexcept nogil:
@@ -236,12 +243,36 @@ cdef void _key_sums(const int* L, const Net* Tp, bint count_nq, int64_t* out, in
     _split(acc, out + 2)
 
 
+cdef inline bint _below_flushes(int j, const Net* T, int* lt, int* eq) noexcept nogil:
+    """When no outcome depends on the qualifier and the player's strength is below every flush a
+    replacement makes against rank set j -- so each such flush beats him -- the replacement ranks
+    that win (lt) and push (eq) without their flush, from the set's ranks sorted by strength: the
+    flush moves of the set are then lt from a win to a loss and eq from a push to a loss.  False
+    otherwise (the moves are found rank by rank)."""
+    cdef int i, v, base = 13 * j
+    if T.short_pays_ante or T.player >= T.fl_min[j]:
+        return 0
+    lt[0] = eq[0] = 0
+    for i in range(T.n_cand[j]):
+        v = T.cand_nf[base + i]
+        if v > T.player:
+            break
+        if v < T.player:
+            lt[0] |= 1 << T.cand_rank[base + i]
+        else:
+            eq[0] |= 1 << T.cand_rank[base + i]
+    return 1
+
+
 cdef inline int64_t _flush_bound(int j, const Net* T) noexcept nogil:
     """The most a replacement's flush may add to a rank set's sum of nets (whatever the suits)."""
-    cdef int r, kbits = T.sets[3 * j] & ~(1 << T.sets[3 * j + 1])
+    cdef int r, kbits = T.sets[3 * j] & ~(1 << T.sets[3 * j + 1]), lt, eq
     cdef int64_t out = 0, d
     cdef const int16_t* nf = T.nf + 13 * j
     cdef const int16_t* fl = T.fl + 13 * j
+    if _below_flushes(j, T, &lt, &eq):
+        d = T.lose - T.win
+        return popcount32(<uint32_t>lt) * (d if d > 0 else 0) + popcount32(<uint32_t>eq) * (T.lose if T.lose > 0 else 0)
     for r in range(13):
         if not (kbits >> r) & 1 and not (T.redraw and r == T.sets[3 * j + 1]):
             d = _net_of(_outcome(fl[r], T), T) - _net_of(_outcome(nf[r], T), T)
@@ -282,7 +313,8 @@ cdef void _moves(const Net* T, const int32_t* pool, int64_t* per, int8_t* n_mv, 
     kept cards' suit, by kind -- the ranks (13-bit mask << 8) whose replacement moves a purchase
     from outcome ``from`` (bits 4-7) to ``to`` (bits 0-3); n_mv -1 when there are more kinds than
     MOVES."""
-    cdef int j, r, rc, kbits, a, b, i, n
+    cdef int j, r, rc, kbits, a, b, i, n, lt, eq
+    cdef uint32_t ml, me
     cdef const int16_t* nf
     cdef const int16_t* fl
     for j in range(T.n_sets):
@@ -290,6 +322,21 @@ cdef void _moves(const Net* T, const int32_t* pool, int64_t* per, int8_t* n_mv, 
         if pool[j] == 0:
             continue
         per[j] = T.dn // pool[j]
+        if _below_flushes(j, T, &lt, &eq):               # kinds in the order of their lowest rank
+            ml = (<uint32_t>lt << 8) | ((WIN << 4) | LOSE)
+            me = (<uint32_t>eq << 8) | ((PUSH << 4) | LOSE)
+            if lt and eq:
+                if (lt & -lt) < (eq & -eq):
+                    mv[MOVES * j] = ml
+                    mv[MOVES * j + 1] = me
+                else:
+                    mv[MOVES * j] = me
+                    mv[MOVES * j + 1] = ml
+                n_mv[j] = 2
+            elif lt or eq:
+                mv[MOVES * j] = ml if lt else me
+                n_mv[j] = 1
+            continue
         rc = T.sets[3 * j + 1]
         kbits = T.sets[3 * j] & ~(1 << rc)
         nf, fl = T.nf + 13 * j, T.fl + 13 * j
@@ -389,6 +436,34 @@ cdef void _tables(const int32_t[:, ::1] sets, int16_t[::1] nf, int16_t[::1] fl) 
             fl[13 * j + r] = by_flush[kbits | (1 << r)] if not (kbits >> r) & 1 else -1
 
 
+cdef void _candidates(const int32_t[:, ::1] sets, const int16_t[::1] nf, const int16_t[::1] fl, bint redraw,
+                      int8_t[::1] cand_rank, int16_t[::1] cand_nf, int8_t[::1] n_cand, int16_t[::1] fl_min) noexcept nogil:
+    """Per rank set the ranks whose replacement may make a flush, sorted by their strength
+    without a flush (ties by rank), and the least of their flush strengths (Net)."""
+    cdef int j, r, i, n, kbits, rc, t
+    cdef int16_t v
+    for j in range(sets.shape[0]):
+        rc = sets[j, 1]
+        kbits = sets[j, 0] & ~(1 << rc)
+        n = 0
+        fl_min[j] = 32767
+        for r in range(13):
+            if (kbits >> r) & 1 or (redraw and r == rc):
+                continue
+            if fl[13 * j + r] < fl_min[j]:
+                fl_min[j] = fl[13 * j + r]
+            v = nf[13 * j + r]
+            i = n
+            while i > 0 and cand_nf[13 * j + i - 1] > v:       # insertion: stable, so ties keep rank order
+                cand_nf[13 * j + i] = cand_nf[13 * j + i - 1]
+                cand_rank[13 * j + i] = cand_rank[13 * j + i - 1]
+                i -= 1
+            cand_nf[13 * j + i] = v
+            cand_rank[13 * j + i] = <int8_t>r
+            n += 1
+        n_cand[j] = <int8_t>n
+
+
 cdef class Rules:
     """The rules and tables every final hand of one call shares."""
     cdef Net T
@@ -402,11 +477,20 @@ cdef class Rules:
         nf_np, fl_np = np.zeros(13 * n, dtype=np.int16), np.zeros(13 * n, dtype=np.int16)
         sets_np = np.array(sets, dtype=np.int32).reshape(-1)          # a copy: writable, kept
         _tables(sets, nf_np, fl_np)
-        self.keep = (nf_np, fl_np, sets_np)
+        cand_rank_np, cand_nf_np = np.zeros(13 * n, dtype=np.int8), np.zeros(13 * n, dtype=np.int16)
+        n_cand_np, fl_min_np = np.zeros(n, dtype=np.int8), np.full(n, 32767, dtype=np.int16)
+        _candidates(sets, nf_np, fl_np, redraw, cand_rank_np, cand_nf_np, n_cand_np, fl_min_np)
+        self.keep = (nf_np, fl_np, sets_np, cand_rank_np, cand_nf_np, n_cand_np, fl_min_np)
         cdef int16_t[::1] nf = nf_np
         cdef int16_t[::1] fl = fl_np
+        cdef int8_t[::1] cand_rank = cand_rank_np
+        cdef int16_t[::1] cand_nf = cand_nf_np
+        cdef int8_t[::1] n_cand = n_cand_np
+        cdef int16_t[::1] fl_min = fl_min_np
         cdef int32_t[::1] flat = sets_np if sets_np.size else np.zeros(1, dtype=np.int32)
         self.T.nf, self.T.fl, self.T.sets, self.T.n_sets = &nf[0], &fl[0], &flat[0], sets.shape[0]
+        self.T.cand_rank, self.T.cand_nf, self.T.n_cand, self.T.fl_min = &cand_rank[0], &cand_nf[0], &n_cand[0], \
+            &fl_min[0]
         self.T.lose, self.T.ante, self.T.fee, self.T.threshold = lose, 0, fee, threshold
         self.T.short_pays_ante, self.T.redraw, self.T.dn = short_pays_ante, redraw, dn
         self.T.ru, self.T.s0, self.T.player, self.T.win = up >> 2, up & 3, 0, 0
