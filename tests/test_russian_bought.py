@@ -43,6 +43,24 @@ def test_rank_sets_equal_every_dealer_hand(rules):
         assert fast.gain(0) == (slow.ev_raise - slow.ev_raise_taking_the_ante) * slow.dealer_sets, (cards, up, dead)
 
 
+@pytest.mark.parametrize("rules, hand, up", [(0, "9c Th Jh Qs Kc", "9d"), (1, "9c Tc Jc Qc Kh", "2d")],
+                         ids=["highest-replaced", "lowest-replaced"])
+def test_a_replacement_that_ties_without_its_flush(rules, hand, up):
+    """A straight bought against a dealer whose replacement makes the same straight -- a push --
+    and, of the suit of his four kept cards, a straight flush -- a loss: A Q J T 9 losing its ace
+    for a king (four kept cards of the up card's suit), or 2 9 T J Q its deuce, the up card, for a
+    king (four hole cards of spades); the pushes a flush takes away are counted as pushes, not
+    wins."""
+    v = variant(RULE_SETS[rules])
+    s = RussianSettlement.of(v)
+    cards, u = [parse_card(c) for c in hand.split()], parse_card(up)
+    slow = final_hand_value(v, cards, u, [], method="every_hand")
+    fast = purchases(s, v.qualifier.threshold, np.array([best_strength(cards)]), [slow.pay], np.zeros(1, int),
+                     np.array([_unseen(cards, u, [])], dtype=np.uint64), u, count_no_qualify=True)
+    assert slow.bought > 0 and int(fast.bought[0]) == slow.bought
+    assert fast.gain(0) == (slow.ev_raise - slow.ev_raise_taking_the_ante) * slow.dealer_sets
+
+
 def test_rank_sets_of_the_up_rank():
     """Every set holds the up rank and four others, none qualifying; the removed rank is the top."""
     sets = rank_sets(5, variant(RULE_SETS[0]).qualifier.threshold, True)

@@ -367,9 +367,11 @@ cdef void _set_corrections(const int* L, const int* us, bint other_suits, const 
     ``other_suits`` only us[s0] is known, and the sets whose four kept cards would be of another
     suit (the up card replaced) are left out -- the caller's rank sets have none.  With per_j,
     n_mv and mv (_moves: a key's dn // pool and flush moves by kind), the moves are counted by
-    kind, not rank by rank."""
+    kind; without them, from the set's sorted replacement ranks when the hand is below every
+    flush (_below_flushes), else rank by rank."""
     cdef Net T = Tp[0]
-    cdef int j, r, s, o, i, rmask, rc, others, kbits, need, live = _live(L)
+    cdef int j, r, s, o, i, rmask, rc, others, kbits, need, live = _live(L), lt = 0, eq = 0
+    cdef bint below
     cdef int64_t f0, cnt, per, gj, x
     cdef uint32_t e
     cdef int16_t cs[OUTCOMES]
@@ -395,6 +397,7 @@ cdef void _set_corrections(const int* L, const int* us, bint other_suits, const 
         need = kbits & ~(1 << T.ru)                # the kept hole cards' ranks, all of suit s
         nf = T.nf + 13 * j
         fl = T.fl + 13 * j
+        below = n_mv == NULL and _below_flushes(j, &T, &lt, &eq)
         for s in range(4):
             if (rc == T.ru and (s == T.s0 or not other_suits)) or (rc != T.ru and s != T.s0) or need & ~us[s]:
                 continue                           # u removed: K suited in s0 is the flush; u kept: only s0
@@ -409,6 +412,13 @@ cdef void _set_corrections(const int* L, const int* us, bint other_suits, const 
                     x = popcount32((e >> 8) & us[s])
                     cs[(e >> 4) & 15] -= x
                     cs[e & 15] += x
+            elif below:                                # every flush beats the hand: wins and pushes lost
+                x = popcount32(<uint32_t>(lt & us[s]))
+                cs[WIN] -= x
+                cs[LOSE] += x
+                x = popcount32(<uint32_t>(eq & us[s]))
+                cs[PUSH] -= x
+                cs[LOSE] += x
             else:
                 for r in range(13):
                     if not (kbits >> r) & 1 and (us[s] >> r) & 1 and not (T.redraw and r == rc):
