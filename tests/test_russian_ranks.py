@@ -105,6 +105,16 @@ def test_a_group_with_the_bought_game_by_rank_patterns_is_its_situations_one_by_
     assert Fraction(fields["ev"]) < got.ev                      # buying the game is worth something here
 
 
+@pytest.mark.slow
+def test_a_straight_the_replacement_ties_by_rank_patterns_is_its_situations_one_by_one():
+    """A straight kept against a nine: a dealer A Q J T 9 who buys a king ties it (a push), or
+    beats it with a straight flush when his four kept cards are of the up card's suit -- flush
+    moves from a push to a loss, counted by the keys as by the situations one by one."""
+    v = variant("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 1 = 1 }\n[buy_game]\n")
+    got = _both_ways(v, "9TJQK", "9", {Category.STRAIGHT})
+    assert any("game bought, push" in label for kind in got.rows for label in kind)
+
+
 def test_the_six_index_counts_every_multiset_of_six_ranks_once():
     index = sorted(ranks.six_index(r) for r in combinations_with_replacement(range(13), 6))
     assert index == list(range(_switch_ranks.SIX_PATTERNS)) and math.comb(18, 6) == _switch_ranks.SIX_PATTERNS
