@@ -180,6 +180,10 @@ class RussianReport(Sections):
                     *_table(["table", "house edge", "element of risk", "the option lowers the house edge by"],
                             worth_rows(a))]
         if a.draws is not None:
+            if not a.russian.worth:
+                out += ["", "What each option is worth with the draws is the same table without it, a whole game of "
+                            "its own: its variant file with that option's section taken out, counted and certified "
+                            "beside this one (this run counts the table as it is)."]
             return out + ["", *draws_lines(a, markdown=True)]
         return out + ["", *charts(a)]
 
