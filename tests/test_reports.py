@@ -331,6 +331,25 @@ def test_chart_labels_stay_inside_the_chart():
         assert 0 <= left and right <= width, (text, left, right, width)
 
 
+def test_a_long_return_table_is_charted_by_its_largest_rows_and_the_rest_summed():
+    """Up to CHART_ROWS rows every row is a bar (every committed table); past it the largest by
+    size keep the table's order and one bar holds the others' sum, so the bars add up to the
+    same return."""
+    from studodds.reports.html import CHART_LARGEST, CHART_ROWS, contribution_bars
+    def rows(n):
+        return [{"label": f"row {i}", "return_per_ante": {"value": (-1) ** i * (i % 17) / 1000}} for i in range(n)]
+    title, labels, values = contribution_bars(rows(CHART_ROWS))
+    assert len(labels) == CHART_ROWS and "largest" not in title
+    many = rows(3 * CHART_ROWS)
+    title, labels, values = contribution_bars(many)
+    assert len(labels) == CHART_LARGEST + 1 and f"of {3 * CHART_ROWS} rows" in title
+    assert labels[-1] == f"the other {3 * CHART_ROWS - CHART_LARGEST} rows together"
+    shown = [int(label.split()[1]) for label in labels[:-1]]
+    hidden = [abs(r["return_per_ante"]["value"]) for i, r in enumerate(many) if i not in shown]
+    assert shown == sorted(shown) and min(abs(values[k]) for k in range(CHART_LARGEST)) >= max(hidden)
+    assert abs(sum(values) - sum(r["return_per_ante"]["value"] for r in many)) < 1e-12
+
+
 def test_count_and_net_cells_are_numbers_that_do_not_wrap():
     from studodds.reports.html import markdown_to_html
     page = markdown_to_html("| hand | folded |\n|---|---:|\n| high card | 9,523,005,974,460 (-1) |\n| total | 0 (-1/2) |")

@@ -141,14 +141,34 @@ def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str)
     return "".join(parts)
 
 
+#: A return table longer than this is charted by its largest contributions, the rest summed in one bar.
+CHART_ROWS = 100
+#: How many of the largest contributions such a chart shows.
+CHART_LARGEST = 40
+
+
+def contribution_bars(rows: list[Mapping[str, Any]]) -> tuple[str, list[str], list[float]]:
+    """The return table's contribution chart: every row, or -- past :data:`CHART_ROWS` rows (a
+    game with draws and options has hundreds) -- the :data:`CHART_LARGEST` largest by size in
+    the table's order and one bar for the rest, summed and named."""
+    title = "Contribution to the return, per ante"
+    labels = [r["label"] for r in rows]
+    values = [r["return_per_ante"]["value"] for r in rows]
+    if len(rows) <= CHART_ROWS:
+        return title, labels, values
+    keep = set(sorted(range(len(rows)), key=lambda i: -abs(values[i]))[:CHART_LARGEST])
+    rest = [i for i in range(len(rows)) if i not in keep]
+    return (f"{title}: the {CHART_LARGEST} largest of {len(rows)} rows (the return table has them all)",
+            [labels[i] for i in sorted(keep)] + [f"the other {len(rest)} rows together"],
+            [values[i] for i in sorted(keep)] + [sum(values[i] for i in rest)])
+
+
 def report_html(markdown: str, summary: Mapping[str, Any]) -> str:
     """The HTML report: the Markdown report's content, and charts of the return table and of
     P(ahead) after N hands, from ``summary`` (the summary.json object)."""
     a = summary["analysis"]
     title = f"Caribbean Stud Poker: {a['variant']['name']}"
-    rows = a["return_table"]
-    charts = [bar_chart_svg("Contribution to the return, per ante", [r["label"] for r in rows],
-                            [r["return_per_ante"]["value"] for r in rows], "antes")]
+    charts = [bar_chart_svg(*contribution_bars(a["return_table"]), "antes")]
     cert = summary.get("certification")
     if cert:
         hands = cert["n_hands"]
