@@ -8,7 +8,8 @@
 #   sum_i C(a_i, i + 1), so the sets of k cards of 0..n-1 are exactly the indices 0..C(n, k) - 1
 #   and a set's index does not depend on n.  colex_rank / colex_unrank go both ways;
 #   colex_of_bits ranks the cards of a sorted hand picked by a bit mask (a subset of the hand).
-# * popcount32 / popcount64 count the bits of a card or rank mask (the compiler's builtins).
+# * popcount32 / popcount64 count the bits of a card or rank mask, lowest_bit32 gives the index
+#   of its lowest set bit (the compiler's builtins; lowest_bit32 of 0 is undefined).
 # * The subsets of a 5-card hand, as bit masks over its positions, are listed by size and then by
 #   value (subsets_by_size): 0, the 5 single cards, the 10 pairs, the 10 triples, the 5 quadruples,
 #   the whole hand.  A kernel that needs the subsets of at most 3 (or 4) cards takes the first
@@ -19,6 +20,7 @@ cdef extern from *:
     # bits set in a word (a card or rank mask): the compiler's builtins
     int popcount32 "__builtin_popcount"(unsigned int) nogil
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+    int lowest_bit32 "__builtin_ctz"(unsigned int) nogil
 
 
 cdef inline int popcount5(unsigned int m) noexcept nogil:

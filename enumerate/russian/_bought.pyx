@@ -52,7 +52,7 @@ from cython.parallel cimport prange
 from evaluator._eval cimport key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
 from cpython.pycapsule cimport PyCapsule_New
-from enumerate.core._combinatorics cimport popcount32, popcount64
+from enumerate.core._combinatorics cimport lowest_bit32, popcount32, popcount64
 from enumerate.draws._final_term cimport CAPSULE, TERM_BOUNDED, TERM_LEAF_SUM, TERM_LIVE, TERM_SIDE, FinalTerm
 
 cdef extern from *:
@@ -141,12 +141,12 @@ cdef inline void _ranks(uint64_t u, int* L, int* us) noexcept nogil:
 
 
 cdef inline int64_t _total(const int* L, int others) noexcept nogil:
-    """The hole-card sets of the ranks ``others``."""
-    cdef int r
+    """The hole-card sets of the ranks ``others`` (their set bits, lowest first)."""
+    cdef unsigned int m = <unsigned int>others
     cdef int64_t total = 1
-    for r in range(13):
-        if (others >> r) & 1:
-            total *= L[r]
+    while m:
+        total *= L[lowest_bit32(m)]
+        m &= m - 1
     return total
 
 
