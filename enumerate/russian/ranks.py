@@ -71,10 +71,10 @@ _FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True)
 #: Groups per shard, as the plain draws' (about a core-minute of Russian Poker without the bought game).
 SHARD = 64
 #: How much more a group costs with the bought game than the switch game's projection of its draws
-#: (benchmarks/russian_game.py --purchase-by-ranks, one thread, 2026-12-05: about 12 times for the
-#: Lunar house rules, 13 for Pennsylvania's, 22 for the classic ones with the ante paid): what a run
-#: is projected from, never a figure of it.
-PURCHASE_COST = 15.0
+#: (benchmarks/russian_game.py --purchase-by-ranks, one thread, 2026-12-05: about 9.4 times for the
+#: Lunar house rules, 8.4 for Pennsylvania's, 16.5 for the classic ones with the ante paid): what a
+#: run is projected from, never a figure of it.
+PURCHASE_COST = 11.0
 #: Bump when what a shard holds or how it is valued changes (2: the share of the best actions'
 #: dealer hands that qualify).
 VERSION = 2
