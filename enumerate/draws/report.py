@@ -148,7 +148,6 @@ def _draws_method(prov: Mapping[str, Any], a: Any) -> list[str]:
 
 def _several_method(prov: Mapping[str, Any], a: Any) -> list[str]:
     """Method and provenance of a table switching several cards (counted by rank patterns)."""
-    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
     d = a.variant.draws
     buying = ("Buying a sixth card is drawn like a one-card switch (the dealer's hole cards avoid all six cards) "
               "and valued at the best five of the six; the draws that give the six cards a flush are corrected "
@@ -166,8 +165,15 @@ def _several_method(prov: Mapping[str, Any], a: Any) -> list[str]:
             "The value of keeping, summed "
             "over every situation, is checked equal to the plain game's from its count table on every run; sampled "
             "groups are recomputed situation by situation through the dead-card engine by the test suite.",
-            "", *provenance_lines(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
-                                   f"{a.total_combinations // SITUATIONS:,} each, see the return table)", "the plain game")]
+            "", *rank_pattern_provenance(a, prov)]
+
+
+def rank_pattern_provenance(a: Any, prov: Mapping[str, Any]) -> list[str]:
+    """The provenance of a whole game counted by rank patterns: every situation counts as many
+    combinations (its draws' denominators brought to one)."""
+    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
+    return provenance_lines(prov, f"Combinations: {prov['total_combinations']:,} ({SITUATIONS:,} situations x "
+                                  f"{a.total_combinations // SITUATIONS:,} each, see the return table)", "the plain game")
 
 
 class DrawsReport(Sections):

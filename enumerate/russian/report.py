@@ -11,7 +11,7 @@ from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
 from enumerate.analysis.strategy_text import raise_chart_markdown
-from enumerate.draws.report import DRAWS_REPORT, draws_lines
+from enumerate.draws.report import DRAWS_REPORT, draws_lines, rank_pattern_provenance
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -304,7 +304,6 @@ class RussianReport(Sections):
 
 def _draws_method(a: Any, prov: Mapping[str, Any]) -> list[str]:
     """Method and provenance of a Russian table with draws (counted by rank patterns)."""
-    from enumerate.core.slices import SITUATIONS  # lazy: start-up time
     return ["## Method", "",
             "Exact, in integers, by rank patterns. With the up card fixed, the dealer's outcomes against a final hand "
             "depend on the cards out of play only through their ranks and the ranks whose card of the up card's suit "
@@ -319,9 +318,7 @@ def _draws_method(a: Any, prov: Mapping[str, Any]) -> list[str]:
             "draws (raise or fold, whichever is worth more), the best action less its fee chosen by exact integer "
             "comparison. Sampled groups are recomputed situation by situation, draw by draw, dealer hand by dealer "
             "hand and replacement by replacement by the test suite.",
-            "", *provenance_lines(prov, f"Combinations: {prov['total_combinations']:,} (122,151,120 situations x "
-                                   f"{a.total_combinations // SITUATIONS:,} each, see the return table)",
-                                  "the plain game")]
+            "", *rank_pattern_provenance(a, prov)]
 
 
 RUSSIAN_REPORT = RussianReport()

@@ -156,11 +156,11 @@ def contribution_bars(rows: list[Mapping[str, Any]]) -> tuple[str, list[str], li
     values = [r["return_per_ante"]["value"] for r in rows]
     if len(rows) <= CHART_ROWS:
         return title, labels, values
-    keep = set(sorted(range(len(rows)), key=lambda i: -abs(values[i]))[:CHART_LARGEST])
-    rest = [i for i in range(len(rows)) if i not in keep]
+    shown = sorted(sorted(range(len(rows)), key=lambda i: -abs(values[i]))[:CHART_LARGEST])
+    rest = sorted(set(range(len(rows))) - set(shown))
     return (f"{title}: the {CHART_LARGEST} largest of {len(rows)} rows (the return table has them all)",
-            [labels[i] for i in sorted(keep)] + [f"the other {len(rest)} rows together"],
-            [values[i] for i in sorted(keep)] + [sum(values[i] for i in rest)])
+            [labels[i] for i in shown] + [f"the other {len(rest)} rows together"],
+            [values[i] for i in shown] + [sum(values[i] for i in rest)])
 
 
 def report_html(markdown: str, summary: Mapping[str, Any]) -> str:

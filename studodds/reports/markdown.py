@@ -62,7 +62,8 @@ def report_md(a: GameAnalysis, provenance: Mapping[str, Any], simple: Sequence[S
         lines += ["Progressive side bet: " + ", ".join(f"{c.label} {p.pay_text(c)}" for c in sorted(p.pays, reverse=True)) +
                   f"; meter contribution {p.contribution}; seed {p.seed}; fold forfeits: "
                   f"{p.fold_forfeits} (see the section below).", ""]
-    example = f" ({full_house_example(a)})" if full_house_example(a) else ""
+    example = full_house_example(a)
+    example = f" ({example})" if example else ""
     lines += ["## Return table", "",
               "Net result: what the hand wins (+) or loses (-), ante and raise together, in antes: a raise pay "
               f"of X to 1 nets the ante's pay + {v.raise_antes}X{example}.", "",
