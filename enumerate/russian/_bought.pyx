@@ -314,7 +314,6 @@ cdef void _moves(const Net* T, const int32_t* pool, int64_t* per, int8_t* n_mv, 
     from outcome ``from`` (bits 4-7) to ``to`` (bits 0-3); n_mv -1 when there are more kinds than
     MOVES."""
     cdef int j, r, rc, kbits, a, b, i, n, lt, eq
-    cdef uint32_t ml, me
     cdef const int16_t* nf
     cdef const int16_t* fl
     for j in range(T.n_sets):
@@ -322,20 +321,13 @@ cdef void _moves(const Net* T, const int32_t* pool, int64_t* per, int8_t* n_mv, 
         if pool[j] == 0:
             continue
         per[j] = T.dn // pool[j]
-        if _below_flushes(j, T, &lt, &eq):               # kinds in the order of their lowest rank
-            ml = (<uint32_t>lt << 8) | ((WIN << 4) | LOSE)
-            me = (<uint32_t>eq << 8) | ((PUSH << 4) | LOSE)
-            if lt and eq:
-                if (lt & -lt) < (eq & -eq):
-                    mv[MOVES * j] = ml
-                    mv[MOVES * j + 1] = me
-                else:
-                    mv[MOVES * j] = me
-                    mv[MOVES * j + 1] = ml
-                n_mv[j] = 2
-            elif lt or eq:
-                mv[MOVES * j] = ml if lt else me
+        if _below_flushes(j, T, &lt, &eq):               # at most two kinds: from a win, from a push
+            if lt:
+                mv[MOVES * j] = (<uint32_t>lt << 8) | ((WIN << 4) | LOSE)
                 n_mv[j] = 1
+            if eq:
+                mv[MOVES * j + n_mv[j]] = (<uint32_t>eq << 8) | ((PUSH << 4) | LOSE)
+                n_mv[j] += 1
             continue
         rc = T.sets[3 * j + 1]
         kbits = T.sets[3 * j] & ~(1 << rc)
@@ -450,7 +442,7 @@ cdef void _candidates(const int32_t[:, ::1] sets, const int16_t[::1] nf, const i
                       int8_t[::1] cand_rank, int16_t[::1] cand_nf, int8_t[::1] n_cand, int16_t[::1] fl_min) noexcept nogil:
     """Per rank set the ranks whose replacement may make a flush, sorted by their strength
     without a flush (ties by rank), and the least of their flush strengths (Net)."""
-    cdef int j, r, i, n, kbits, rc, t
+    cdef int j, r, i, n, kbits, rc
     cdef int16_t v
     for j in range(sets.shape[0]):
         rc = sets[j, 1]
