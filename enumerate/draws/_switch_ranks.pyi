@@ -4,6 +4,7 @@ import numpy as np
 OPENMP: bool
 DEBUG_BUILD: bool
 BUY_ACTION: int
+ACTIONS: int
 MAX_CLASSES: int
 SIX_PATTERNS: int
 
@@ -20,4 +21,5 @@ def value_groups(ru: int, hvec: np.ndarray, sit_off: np.ndarray, sit_cards: np.n
                  scale: int, pclass: np.ndarray, cnet: np.ndarray, cins: np.ndarray, pc6: np.ndarray,
                  pc6_five: np.ndarray, pc6_six: np.ndarray, tden: np.ndarray, fee_num: np.ndarray,
                  fee_den: int, out: np.ndarray, best: np.ndarray, keep_raised: np.ndarray, n_threads: int,
-                 cancel: np.ndarray | None = None, term: object | None = None) -> None: ...
+                 cancel: np.ndarray | None = None, term: object | None = None,
+                 rows: np.ndarray | None = None) -> None: ...

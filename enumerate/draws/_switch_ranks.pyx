@@ -89,6 +89,8 @@ DEF MEMO = 64           # a key's values kept, by unseen s0 ranks (open addressi
 DEF UNSEEN = 46
 #: The best action "buy a sixth card" (after the switch masks 0..31).
 BUY_ACTION = BUYA
+#: Actions of a situation's rows: the 32 switch masks, then buying.
+ACTIONS = NA
 #: The multisets of six ranks: a six bought is classed by its colex rank among them, without a flush.
 SIX_PATTERNS = 18564
 #: The most classes of final hand a table may have.
@@ -1122,15 +1124,38 @@ cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int128* A,
         acc[7 * kf] += <int128>w * (A[(NA * S.sit_sh[s]) * nf] + C[(<int64_t>NA * s) * nf])
 
 
+cdef void _action_rows(const Hand* H, const Sits* S, const int128* A, const int128* C, bint buy, const Rules* R,
+                       uint64_t* rows) noexcept nogil:
+    """Every action's sums per situation of the group, unweighted, as rows[s, a, f] = (low, high)
+    words: a the switch mask over the sorted hand (0: keep) or BUY_ACTION, f the fields of a
+    kind's sums after the situations' count (value, raised draws, the outcomes by class); an
+    action not allowed is all 0."""
+    cdef int s, a, i, nf = R.nf
+    cdef int128 v
+    cdef uint64_t* out
+    for s in range(S.n_s):
+        for a in range(NA):
+            out = rows + (<int64_t>NA * s + a) * nf * 2
+            for i in range(nf):
+                if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
+                    v = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * nf + i] + C[(<int64_t>NA * s + a) * nf + i]
+                else:
+                    v = 0
+                out[2 * i] = <uint64_t>v
+                out[2 * i + 1] = <uint64_t>(v >> 64)
+
+
 cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint8_t[:, ::1] sit_cards,
                  const int64_t[::1] sit_w, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
                  const uint8_t[:, ::1] hole_i, const uint8_t* allowed, bint forced5,
                  const int64_t* tden, const int64_t* fee_num, int64_t fee_den, const Rules* R,
-                 int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel) noexcept nogil:
+                 int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised, const int32_t* cancel,
+                 uint64_t* rows) noexcept nogil:
     """A group's sums: for every number k of cards drawn (allowed[k]; allowed[6]: buying, with the
     one-card draws) and every draw rank pattern of k cards, the rank part of the dealer's hole
     patterns, the non-flush leaves per SH set (array A, by set and mask) and the flush
-    corrections per situation (array C, by situation and mask); then each situation's best."""
+    corrections per situation (array C, by situation and mask); then each situation's best, and
+    with ``rows`` every action's sums per situation (_action_rows)."""
     cdef Hand H
     cdef Sits S
     cdef Drawn D
@@ -1184,6 +1209,8 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
                 if D.buy1:
                     _buy_fixes(ru, &H, &S, &D, cum, C, &G, R)
     _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
+    if rows != NULL:
+        _action_rows(&H, &S, A, C, allowed[6], R, rows)
     free(G.slots)
     free(G.memo)
     free(G.smemo)
@@ -1259,11 +1286,13 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const int16_t[::1] pc6, const int16_t[::1] pc6_five, const int16_t[::1] pc6_six,
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
-                 int n_threads, int32_t[::1] cancel=None, object term=None):
+                 int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
-    action's mask and keep_raised[s] whether keeping raises.  dvec: every draw rank pattern, those
+    action's mask and keep_raised[s] whether keeping raises; with ``rows`` (n_situations, NA,
+    kind_fields(n_stat, n_term) - 1, 2), every action's sums per situation, unweighted (the
+    situation's row of each switch mask and of buying: one hand's every decision).  dvec: every draw rank pattern, those
     of k cards at d_off[k]..d_off[k + 1]; tden[k] = scale * C(46 - k, 4) * C(46, k) for k = 0..5
     and tden[6] = tden[1] (buying); allowed[k] whether k cards may be switched (allowed[0]
     unused), allowed[6] whether a sixth card may be bought; fees fee_num[k] / fee_den
@@ -1302,7 +1331,9 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
             or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 7
             or pclass.shape[0] != 7462 or cnet.shape[1] != 4 or (cins.shape[0] not in (0, n_pay))
             or (cins.shape[0] and cins.shape[1] != 4) or tden.shape[0] != 7 or fee_num.shape[0] != 7
-            or out.shape[0] != n or out.shape[1] != gf or out.shape[2] != 2):
+            or out.shape[0] != n or out.shape[1] != gf or out.shape[2] != 2
+            or (rows is not None and (rows.shape[0] != sit_cards.shape[0] or rows.shape[1] != NA
+                                      or rows.shape[2] != 2 + (8 + n_tf) * n_stat or rows.shape[3] != 2))):
         raise ValueError("shapes do not match")
     if not 0 < n_stat <= MAX_CLASSES:
         raise ValueError(f"from 1 to {MAX_CLASSES} classes of final hand")
@@ -1342,12 +1373,14 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.pc6_six = &pc6_six[0] if pc6.shape[0] else NULL
     cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
     cdef int128* accs = <int128*>calloc(n * gf, sizeof(int128))
+    cdef uint64_t* rows_p = &rows[0, 0, 0, 0] if rows is not None and rows.shape[0] else NULL
     try:
         for g in prange(n, nogil=True, schedule="dynamic", chunksize=1, num_threads=n_threads):
             if studodds_cancelled(flag):
                 continue
             _group(ru, &hvec[g, 0], sit_off[g], sit_off[g + 1], sit_cards, sit_w, dvec, d_off, hole_i,
-                   &allowed[0], forced5, &tden[0], &fee_num[0], fee_den, &R, &accs[g * gf], best, keep_raised, flag)
+                   &allowed[0], forced5, &tden[0], &fee_num[0], fee_den, &R, &accs[g * gf], best, keep_raised, flag,
+                   rows_p + sit_off[g] * NA * (R.nf * 2) if rows_p != NULL else NULL)
         for g in range(n):
             for f in range(gf):
                 out[g, f, 0] = <uint64_t>accs[g * gf + f]

@@ -4,13 +4,16 @@ For a table with the options of Russian Poker and no draws, the player's five ca
 final hand: against an up card he raises or folds, insures or not, and -- dealer hand by dealer
 hand -- buys the game or takes the ante (:mod:`enumerate.russian.final_hand` values all of it
 exactly).  With the draws, every allowed action (keep, exchange a set of cards, buy a sixth card)
-is valued with those decisions made optimally on every draw (:mod:`enumerate.russian.draws`).
+is valued with those decisions made optimally on every draw: by the whole game's rank-pattern
+kernel asked for one situation's every action (:mod:`enumerate.russian.situation_ranks`) where
+it counts the table, else draw by draw (:mod:`enumerate.russian.draws`; the tests hold the two
+to the same integers).
 Against every up card at once the hand's EV before the up card is seen is the mean over the 47
 up cards.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, ClassVar, Literal, TypedDict, TypeVar
@@ -21,6 +24,7 @@ from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
 from enumerate.russian.draws import RussianAction, RussianSituation, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
+from enumerate.russian.situation_ranks import by_ranks, situations_by_ranks
 from evaluator.cards import format_card, format_hand
 
 
@@ -196,6 +200,9 @@ def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threa
     final hand's on a table without draws, every action's on a table with them (a table the
     settlement does not model is refused by :class:`~enumerate.russian.settle.RussianSettlement`)."""
     ups = [up] if up is not None else [c for c in range(52) if c not in cards]
+    if by_ranks(variant):
+        rows = tuple(situations_by_ranks(variant, tuple(cards), ups, threads, progress))
+        return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows))
     if variant.draws is not None:
         return RussianHandDraws(tuple(cards), variant.name, *_per_up(
             ups, lambda u: situation_actions(variant, tuple(cards), u, threads), progress))
@@ -214,4 +221,9 @@ def _per_up(ups: list[int], value: Callable[[int], Row],
         rows.append(value(u))
         if progress is not None:
             progress(1)
-    return tuple(rows), None if len(ups) == 1 else sum((r.ev for r in rows), Fraction(0)) / len(rows)
+    return tuple(rows), _mean(rows)
+
+
+def _mean(rows: Sequence[RussianSituation | FinalHandValue]) -> Fraction | None:
+    """Against all 47 up cards, the mean of their values (the EV before the up card is seen)."""
+    return None if len(rows) == 1 else sum((r.ev for r in rows), Fraction(0)) / len(rows)

@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from enumerate.core.array_store import ArrayCache, keyed_path
+from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
 from enumerate.draws.actions import KINDS, cards_drawn
@@ -112,14 +114,7 @@ class RussianRankRules(SwitchRules):
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         s = RussianSettlement.of(variant)
-        pays5, index5 = pays_by_strength(s)
-        found: dict[HandPay, int] = {p: i for i, p in enumerate(pays5)}
-        d = variant.draws
-        assert d is not None
-        six = None
-        if d.buy_fee is not None:
-            six = self._six_tables(s, found)
-        pays = tuple(found)
+        pays, index5, six = pay_classes(variant, s)
         nets = IntegerNets.of(s, pays)
         super().__init__(variant, nets.scale)
         self.settlement, self.pays, self.nets = s, pays, nets
@@ -179,24 +174,82 @@ class RussianRankRules(SwitchRules):
                                                              np.array(self.dn, dtype=np.int64), self.bounded)
         return self._terms[ru, self.bounded].capsule()
 
-    @staticmethod
-    def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The classes of the sixes a bought card makes (see the kernel's value_groups): by the
-        six's ranks without a flush, by the five suited ranks and the other rank, by six suited ranks."""
-        pc6 = np.zeros(_switch_ranks.SIX_PATTERNS, dtype=np.int16)
-        for ranks in itertools.combinations_with_replacement(range(13), 6):
-            if max(ranks.count(r) for r in set(ranks)) <= 4:
-                pc6[six_index(ranks)] = found.setdefault(s.hand_pay(_six_cards(ranks)), len(found))
-        five = np.zeros(13 * 8192, dtype=np.int16)
-        for suited in itertools.combinations(range(13), 5):
-            mask = sum(1 << r for r in suited)
-            for r in range(13):
-                cards = [4 * x for x in suited] + [4 * r + 1]
-                five[13 * mask + r] = found.setdefault(s.hand_pay(cards), len(found))
-        six = np.zeros(8192, dtype=np.int16)
-        for ranks6 in itertools.combinations(range(13), 6):
-            six[sum(1 << r for r in ranks6)] = found.setdefault(s.hand_pay([4 * x for x in ranks6]), len(found))
-        return pc6, five, six
+#: Bump when the classes of final hand or the six-card tables are made differently.
+PAYS_VERSION = 1
+#: The arrays of a table's cached classes of final hand (:func:`pay_classes`).
+_PAY_ARRAYS = ("first", "second", "pay_num", "pay_den", "index5", "pc6", "pc6_five", "pc6_six")
+
+
+def pay_classes(variant: Variant, s: RussianSettlement) -> tuple[tuple[HandPay, ...], np.ndarray,
+                                                                   tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+    """The table's classes of final hand (its distinct pays: the five-card hands', then those only
+    a six bought makes), each five-card strength's class, and with a sixth card for sale the
+    six-card tables (:func:`_six_tables`).  Some 50,000 hands' two combinations: made once per
+    table's rules and kept in the user cache (keyed by the rules and the evaluator, checksummed,
+    and decoded with every class checked against the pays before use)."""
+    meta = {"kind": "russian-pays", "version": PAYS_VERSION, "evaluator": evaluator_fingerprint(),
+            "rules": rules_text(variant)}
+    stored = ArrayCache(keyed_path("russian-pays", meta), meta, "Russian Poker pays")
+    arrays = stored.load(_PAY_ARRAYS)
+    if arrays is not None and (found := _decoded(arrays)) is not None:
+        return found
+    pays5, index5 = pays_by_strength(s)
+    classes: dict[HandPay, int] = {p: i for i, p in enumerate(pays5)}
+    d = variant.draws
+    six = _six_tables(s, classes) if d is not None and d.buy_fee is not None else None
+    pays = tuple(classes)
+    if all(abs(p.pay.numerator) < 2**62 and p.pay.denominator < 2**62 for p in pays):
+        empty = np.zeros(0, dtype=np.int16)
+        stored.save({"first": np.array([int(p.first) for p in pays], dtype=np.int16),
+                     "second": np.array([-1 if p.second is None else int(p.second) for p in pays], dtype=np.int16),
+                     "pay_num": np.array([p.pay.numerator for p in pays], dtype=np.int64),
+                     "pay_den": np.array([p.pay.denominator for p in pays], dtype=np.int64),
+                     "index5": index5, **dict(zip(("pc6", "pc6_five", "pc6_six"), six or (empty,) * 3))})
+    return pays, index5, six
+
+
+def _decoded(a: dict[str, np.ndarray]) -> tuple[tuple[HandPay, ...], np.ndarray,
+                                               tuple[np.ndarray, np.ndarray, np.ndarray] | None] | None:
+    """Cached classes as :func:`pay_classes` returns them, or None when they do not hold together
+    (a pay that is no category, a class out of range, a table of the wrong size)."""
+    first, second, num, den = (a[k] for k in ("first", "second", "pay_num", "pay_den"))
+    n = len(first)
+    if not (n == len(second) == len(num) == len(den) and n > 0 and (den > 0).all()
+            and ((first >= 0) & (first < len(Category))).all()
+            and ((second >= -1) & (second < len(Category))).all()):
+        return None
+    pays = tuple(HandPay(Category(int(f)), None if g < 0 else Category(int(g)), Fraction(int(x), int(y)))
+                 for f, g, x, y in zip(first.tolist(), second.tolist(), num.tolist(), den.tolist()))
+    sizes = {"index5": 7462, "pc6": _switch_ranks.SIX_PATTERNS, "pc6_five": 13 * 8192, "pc6_six": 8192}
+    tables = {k: a[k] for k in sizes}
+    with_six = tables["pc6"].size > 0
+    for k, size in sizes.items():
+        t = tables[k]
+        if (t.size != size and (k == "index5" or with_six or t.size)) or (t.size and not ((t >= 0) & (t < n)).all()):
+            return None
+    six = tuple(np.array(tables[k], dtype=np.int16) for k in ("pc6", "pc6_five", "pc6_six")) if with_six else None
+    index5 = np.array(tables["index5"], dtype=np.int64)
+    index5.flags.writeable = False
+    return pays, index5, six  # type: ignore[return-value]
+
+
+def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classes of the sixes a bought card makes (see the kernel's value_groups): by the
+    six's ranks without a flush, by the five suited ranks and the other rank, by six suited ranks."""
+    pc6 = np.zeros(_switch_ranks.SIX_PATTERNS, dtype=np.int16)
+    for ranks in itertools.combinations_with_replacement(range(13), 6):
+        if max(ranks.count(r) for r in set(ranks)) <= 4:
+            pc6[six_index(ranks)] = found.setdefault(s.hand_pay(_six_cards(ranks)), len(found))
+    five = np.zeros(13 * 8192, dtype=np.int16)
+    for suited in itertools.combinations(range(13), 5):
+        mask = sum(1 << r for r in suited)
+        for r in range(13):
+            cards = [4 * x for x in suited] + [4 * r + 1]
+            five[13 * mask + r] = found.setdefault(s.hand_pay(cards), len(found))
+    six = np.zeros(8192, dtype=np.int16)
+    for ranks6 in itertools.combinations(range(13), 6):
+        six[sum(1 << r for r in ranks6)] = found.setdefault(s.hand_pay([4 * x for x in ranks6]), len(found))
+    return pc6, five, six
 
 
 _RULES: dict[str, RussianRankRules] = {}
