@@ -210,7 +210,7 @@ def hand(cards: CardsLike, up: str | int | None = None, *, variant: VariantLike 
     kind = hand_kind(v)
     with _bar(progress, kind.hand_steps(up_card)) as tick:
         return kind.hand(v, hand_cards, up_card, lambda: count_table(v, threads=threads, use_cache=use_cache, progress=progress),
-                         threads, tick)
+                         threads, tick, use_cache=use_cache)
 
 
 def _parsed(parameter: str, parse: Callable[[Any], Any], value: Any) -> Any:

@@ -174,3 +174,20 @@ def test_hostile_cached_classes_are_refused_never_raise(first, second, num, den,
         assert len(pays) == len(first) > 0 and index5.shape == (7462,)
         assert ((index5 >= 0) & (index5 < len(pays))).all()
         assert (tables is not None) == six
+
+
+@pytest.mark.parametrize("use_cache", [False, True])
+def test_hand_keeps_the_classes_only_when_the_cache_is_on(tmp_path, monkeypatch, use_cache):
+    """`hand --no-cache` neither reads nor writes a file of the cache; with the cache the table's
+    classes of final hand are kept for the next hand."""
+    from studodds import api
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("STUDODDS_CACHE_DIR", str(folder))
+    monkeypatch.setattr(ranks, "_RULES", {})
+    path = tmp_path / "lunar.toml"
+    path.write_text((DOCS / "lunar-house.toml").read_text())
+    h = api.hand("Jh Th 9h 8c 2s", up="Kd", variant=str(path), use_cache=use_cache, threads=1)
+    assert h.rows[0].best.label == "buy a sixth card"
+    kept = sorted(f.name.split("-f")[0] for f in folder.glob("*.bin")) if folder.exists() else []
+    assert kept == (["russian-pays"] if use_cache else [])
+    assert use_cache or not folder.exists()

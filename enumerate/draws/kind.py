@@ -84,7 +84,7 @@ class DrawsGame:
         return SWITCH_GAME
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
-             threads: int, progress: Callable[[int], None] | None) -> Any:
+             threads: int, progress: Callable[[int], None] | None, *, use_cache: bool = True) -> Any:
         from enumerate.draws.hand import hand_draws  # lazy: start-up time (the draws kernels)
         return hand_draws(variant, cards, up, threads=threads, progress=progress)
 

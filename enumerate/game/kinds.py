@@ -99,9 +99,10 @@ class HandKind(TableKind, Protocol):
     """A kind that supports one hand's EVs ("hand" in its ``supports``) has these too."""
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
-             threads: int, progress: Callable[[int], None] | None) -> Any:
+             threads: int, progress: Callable[[int], None] | None, *, use_cache: bool = True) -> Any:
         """The EVs of one player hand against ``up`` (or every up card); ``counts()`` gives
-        the count table when the kind needs it."""
+        the count table when the kind needs it; ``use_cache=False``: no other file of the disk
+        cache read or written either."""
 
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         """The progress bar of :meth:`hand` (label, unit, total), or None (too quick)."""

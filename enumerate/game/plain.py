@@ -79,7 +79,7 @@ class PlainGame:
         return None
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
-             threads: int, progress: Callable[[int], None] | None) -> Any:
+             threads: int, progress: Callable[[int], None] | None, *, use_cache: bool = True) -> Any:
         from enumerate.analysis.ev import hand_report  # lazy: start-up time
         return hand_report(counts(), variant, cards, up)
 

@@ -195,13 +195,13 @@ class RussianHandDraws:
 
 
 def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threads: int = 1,
-                 progress: Callable[[int], None] | None = None) -> RussianHand | RussianHandDraws:
+                 progress: Callable[[int], None] | None = None, *, use_cache: bool = True) -> RussianHand | RussianHandDraws:
     """The hand's decisions and values against ``up``, or against each of the 47 up cards: the
     final hand's on a table without draws, every action's on a table with them (a table the
     settlement does not model is refused by :class:`~enumerate.russian.settle.RussianSettlement`)."""
     ups = [up] if up is not None else [c for c in range(52) if c not in cards]
-    if by_ranks(variant):
-        rows = tuple(situations_by_ranks(variant, tuple(cards), ups, threads, progress))
+    if by_ranks(variant, use_cache=use_cache):
+        rows = tuple(situations_by_ranks(variant, tuple(cards), ups, threads, progress, use_cache=use_cache))
         return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows))
     if variant.draws is not None:
         return RussianHandDraws(tuple(cards), variant.name, *_per_up(

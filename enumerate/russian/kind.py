@@ -87,9 +87,9 @@ class RussianGame:
         return RUSSIAN_DRAWS_GAME
 
     def hand(self, variant: Variant, cards: tuple[int, ...], up: int | None, counts: Callable[[], CountTable],
-             threads: int, progress: Callable[[int], None] | None) -> Any:
+             threads: int, progress: Callable[[int], None] | None, *, use_cache: bool = True) -> Any:
         from enumerate.russian.hand import russian_hand  # lazy: start-up time
-        return russian_hand(variant, cards, up, threads, progress)
+        return russian_hand(variant, cards, up, threads, progress, use_cache=use_cache)
 
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None if up is not None else ("up cards", "up card", 47)

@@ -109,12 +109,12 @@ class RussianRankRules(SwitchRules):
     """A Russian table's rules as the rank kernel reads them (see the module docstring): its
     classes of final hand (``pays``), their nets and insurance, and the six-card tables."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, *, use_cache: bool = False) -> None:
         reason = supported(variant)
         if reason is not None:
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         s = RussianSettlement.of(variant)
-        pays, index5, six = pay_classes(variant, s)
+        pays, index5, six = pay_classes(variant, s, use_cache=use_cache)
         nets = IntegerNets.of(s, pays)
         super().__init__(variant, nets.scale)
         self.settlement, self.pays, self.nets = s, pays, nets
@@ -180,25 +180,27 @@ PAYS_VERSION = 1
 _PAY_ARRAYS = ("first", "second", "pay_num", "pay_den", "index5", "pc6", "pc6_five", "pc6_six")
 
 
-def pay_classes(variant: Variant, s: RussianSettlement) -> tuple[tuple[HandPay, ...], np.ndarray,
-                                                                   tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+def pay_classes(variant: Variant, s: RussianSettlement, *, use_cache: bool = True
+                ) -> tuple[tuple[HandPay, ...], np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
     """The table's classes of final hand (its distinct pays: the five-card hands', then those only
     a six bought makes), each five-card strength's class, and with a sixth card for sale the
-    six-card tables (:func:`_six_tables`).  Some 50,000 hands' two combinations: made once per
-    table's rules and kept in the user cache (keyed by the rules and the evaluator, checksummed,
-    and decoded with every class checked against the pays before use)."""
-    meta = {"kind": "russian-pays", "version": PAYS_VERSION, "evaluator": evaluator_fingerprint(),
-            "rules": rules_text(variant)}
-    stored = ArrayCache(keyed_path("russian-pays", meta), meta, "Russian Poker pays")
-    arrays = stored.load(_PAY_ARRAYS)
-    if arrays is not None and (found := _decoded(arrays)) is not None:
-        return found
+    six-card tables (:func:`_six_tables`).  Some 50,000 hands' two combinations: with ``use_cache``
+    made once per table's rules and kept in the user cache (keyed by the rules and the evaluator,
+    checksummed, and decoded with every class checked against the pays before use)."""
+    stored = None
+    if use_cache:
+        meta = {"kind": "russian-pays", "version": PAYS_VERSION, "evaluator": evaluator_fingerprint(),
+                "rules": rules_text(variant)}
+        stored = ArrayCache(keyed_path("russian-pays", meta), meta, "Russian Poker pays")
+        arrays = stored.load(_PAY_ARRAYS)
+        if arrays is not None and (found := _decoded(arrays)) is not None:
+            return found
     pays5, index5 = pays_by_strength(s)
     classes: dict[HandPay, int] = {p: i for i, p in enumerate(pays5)}
     d = variant.draws
     six = _six_tables(s, classes) if d is not None and d.buy_fee is not None else None
     pays = tuple(classes)
-    if all(abs(p.pay.numerator) < 2**62 and p.pay.denominator < 2**62 for p in pays):
+    if stored is not None and all(abs(p.pay.numerator) < 2**62 and p.pay.denominator < 2**62 for p in pays):
         empty = np.zeros(0, dtype=np.int16)
         stored.save({"first": np.array([int(p.first) for p in pays], dtype=np.int16),
                      "second": np.array([-1 if p.second is None else int(p.second) for p in pays], dtype=np.int16),
@@ -255,14 +257,16 @@ def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.nda
 _RULES: dict[str, RussianRankRules] = {}
 
 
-def rank_rules(variant: Variant) -> RussianRankRules:
+def rank_rules(variant: Variant, *, use_cache: bool = False) -> RussianRankRules:
     """The kernel's reading of ``variant`` (some tens of thousands of pays: made once a process
-    per table's rules)."""
+    per table's rules; with ``use_cache`` its classes of final hand read from, or kept in, the
+    disk cache -- what one hand asks for, where 0.85 s counts; a whole game's shards make them
+    in each process)."""
     key = rules_text(variant)
     if key not in _RULES:
         if len(_RULES) >= 4:
             _RULES.clear()
-        _RULES[key] = RussianRankRules(variant)
+        _RULES[key] = RussianRankRules(variant, use_cache=use_cache)
     return _RULES[key]
 
 

@@ -58,14 +58,16 @@ def situation_by_ranks(variant: Variant, cards: tuple[int, ...], up: int, thread
 
 
 def situations_by_ranks(variant: Variant, cards: tuple[int, ...], ups: list[int], threads: int = 1,
-                        progress: Callable[[int], None] | None = None) -> list[RussianSituation]:
+                        progress: Callable[[int], None] | None = None, *, use_cache: bool = True
+                        ) -> list[RussianSituation]:
     """:func:`situation_by_ranks` against each up card of ``ups`` (in their order), the up cards of
     one rank together: a group each, or -- one up card of its rank -- its kinds of action shared
-    among the threads (:func:`_kind_bins`); ``progress`` is called with the number of up cards done."""
+    among the threads (:func:`_kind_bins`); ``progress`` is called with the number of up cards done;
+    ``use_cache``: the table's classes of final hand read from (or kept in) the disk cache."""
     reason = supported(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    rules = rank_rules(variant)
+    rules = rank_rules(variant, use_cache=use_cache)
     found: dict[int, RussianSituation] = {}
     for ru in sorted({u >> 2 for u in ups}):
         mine = [u for u in ups if u >> 2 == ru]
@@ -162,13 +164,14 @@ def _situation(variant: Variant, rules: RussianRankRules, cards: tuple[int, ...]
     return RussianSituation(hand, up, tuple(out[i] for i in order))
 
 
-def by_ranks(variant: Variant) -> bool:
+def by_ranks(variant: Variant, *, use_cache: bool = False) -> bool:
     """Whether :func:`situation_by_ranks` values this table's situations (else the draws are
-    counted one by one): a table with draws whose rules the rank kernel reads."""
+    counted one by one): a table with draws whose rules the rank kernel reads (made here, with
+    ``use_cache`` their classes of final hand from the disk cache)."""
     if variant.draws is None or supported(variant) is not None:
         return False
     try:
-        rank_rules(variant)
+        rank_rules(variant, use_cache=use_cache)
     except StudoddsError:
         return False
     return True
