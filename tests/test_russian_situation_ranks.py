@@ -191,3 +191,29 @@ def test_hand_keeps_the_classes_only_when_the_cache_is_on(tmp_path, monkeypatch,
     kept = sorted(f.name.split("-f")[0] for f in folder.glob("*.bin")) if folder.exists() else []
     assert kept == (["russian-pays"] if use_cache else [])
     assert use_cache or not folder.exists()
+
+
+def test_a_terms_capsule_keeps_its_term_alive():
+    """The kernel reads a term through its capsule: the capsule holds the term, so a term dropped
+    from the rules (or made twice by two threads at once) is never freed under a running call."""
+    import gc
+    import sys
+    rules = ranks.RussianRankRules(variant(LUNAR + DRAWS))
+    capsule = rules.term(9)
+    term = rules._terms[9, True]
+    held = sys.getrefcount(term)
+    rules._terms.clear()
+    del capsule
+    gc.collect()
+    assert sys.getrefcount(term) == held - 2          # the rules' and the capsule's references gone
+
+
+def test_two_threads_on_rules_made_afresh_value_one_hand_alike(monkeypatch):
+    """One hand's kinds in two calls side by side, the term not made before (each call once made
+    its own, one freeing the other's under it): the same as on one thread."""
+    v = variant(LUNAR + DRAWS)
+    hand, up = _situation("Jh Th 9h 8c 2s", "Kd")
+    one = situation_ranks.situation_by_ranks(v, hand, up, threads=1)
+    for _ in range(3):
+        monkeypatch.setattr(ranks, "_RULES", {})
+        assert situation_ranks.situation_by_ranks(v, hand, up, threads=2) == one

@@ -51,7 +51,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from cython.parallel cimport prange
 from evaluator._eval cimport key_tables
 from evaluator._buildinfo cimport STUDODDS_DEBUG_COMPILED, STUDODDS_OPENMP_COMPILED
-from cpython.pycapsule cimport PyCapsule_New
+from cpython.pycapsule cimport PyCapsule_GetContext, PyCapsule_New, PyCapsule_SetContext
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from enumerate.core._combinatorics cimport lowest_bit32, popcount32, popcount64
 from enumerate.draws._final_term cimport CAPSULE, TERM_BOUNDED, TERM_LEAF_SUM, TERM_LIVE, TERM_SIDE, FinalTerm
 
@@ -1132,8 +1133,17 @@ cdef class RankTerm:
         self.term.n_fields = TERM_FIELDS
 
     def capsule(self):
-        """The term for enumerate.draws._switch_ranks.value_groups (valid while this object lives)."""
-        return PyCapsule_New(&self.term, CAPSULE, NULL)
+        """The term for enumerate.draws._switch_ranks.value_groups: the capsule holds a reference to
+        this object, so the term lives as long as any capsule of it does."""
+        cap = PyCapsule_New(&self.term, CAPSULE, _release_owner)
+        Py_INCREF(self)
+        PyCapsule_SetContext(cap, <void*>self)
+        return cap
+
+
+cdef void _release_owner(object capsule) noexcept:
+    """A term's capsule is freed: the reference it held to its RankTerm is given back."""
+    Py_XDECREF(<PyObject*>PyCapsule_GetContext(capsule))
 
 
 def leaf_sum_for_tests(RankTerm term, const int32_t[::1] unseen, int strength, int cls, int kind, int us,

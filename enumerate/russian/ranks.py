@@ -169,9 +169,10 @@ class RussianRankRules(SwitchRules):
             rules = _bought.Rules(4 * ru, rank_sets(ru, self.threshold, b.replaces == "highest"), self.lose, self.fee,
                                   self.threshold, b.after == "qualifier_applies", b.same_rank == "replaced_again",
                                   self.dn[0])
-            self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
-                                                             self.nets.nets["dealer_does_not_qualify"],
-                                                             np.array(self.dn, dtype=np.int64), self.bounded)
+            # setdefault: a term once given out is never replaced (its capsule does not keep it alive)
+            self._terms.setdefault((ru, self.bounded), _bought.RankTerm(
+                rules, self.nets.nets["player_wins"], self.nets.nets["dealer_does_not_qualify"],
+                np.array(self.dn, dtype=np.int64), self.bounded))
         return self._terms[ru, self.bounded].capsule()
 
 #: Bump when the classes of final hand or the six-card tables are made differently.

@@ -73,7 +73,8 @@ def situations_by_ranks(variant: Variant, cards: tuple[int, ...], ups: list[int]
         mine = [u for u in ups if u >> 2 == ru]
         frames = [_frame(cards, u) for u in mine]
         bins = _kind_bins(rules.allowed, threads if len(mine) == 1 else 1)
-        rows = interruptible(partial(_rows, rules, variant, ru, frames, bins, threads))
+        term = rules.term(ru)          # made here, once: the calls side by side share it
+        rows = interruptible(partial(_rows, rules, variant, ru, term, frames, bins, threads))
         for i, u in enumerate(mine):
             found[u] = _situation(variant, rules, cards, u, frames[i], rows[i])
         if progress is not None:
@@ -99,8 +100,9 @@ def _kind_bins(allowed: np.ndarray, threads: int) -> list[list[int]]:
     return [b for b in bins if len(b) > 1] or bins[:1]
 
 
-def _rows(rules: RussianRankRules, variant: Variant, ru: int, frames: list[tuple[tuple[int, ...], dict[int, int]]],
-          bins: list[list[int]], threads: int, cancel: np.ndarray) -> np.ndarray:
+def _rows(rules: RussianRankRules, variant: Variant, ru: int, term: object | None,
+          frames: list[tuple[tuple[int, ...], dict[int, int]]], bins: list[list[int]], threads: int,
+          cancel: np.ndarray) -> np.ndarray:
     """The kernel's rows of the situations ``frames`` against the up rank ru (each its own group),
     each bin of kinds in a call of its own, those calls side by side; every action's row from the
     call that values its kind."""
@@ -122,7 +124,7 @@ def _rows(rules: RussianRankRules, variant: Variant, ru: int, frames: list[tuple
             rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six, np.array(rules.tden, dtype=np.int64),
             rules.fee_num, rules.fee_den, np.zeros((n, _switch_ranks.group_fields(n_stat, n_term), 2), dtype=np.uint64),
             np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.uint8), max(1, threads // len(bins)), cancel,
-            rules.term(ru), rows)
+            term, rows)
         return rows
 
     if len(bins) == 1:
