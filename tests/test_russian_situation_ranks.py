@@ -169,6 +169,7 @@ def test_hostile_cached_classes_are_refused_never_raise(first, second, num, den,
               "pc6_five": np.zeros(13 * 8192 if six else 0, dtype=np.int16),
               "pc6_six": np.zeros(8192 if six else 0, dtype=np.int16)}
     got = ranks._decoded(arrays)
+    assert ranks._decoded({**arrays, "index5": arrays["index5"].astype(float)}) is None     # only integers
     if got is not None:
         pays, index5, tables = got
         assert len(pays) == len(first) > 0 and index5.shape == (7462,)

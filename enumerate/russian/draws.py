@@ -88,6 +88,12 @@ class RussianSituation:
     up: int
     actions: tuple[RussianAction, ...]
 
+    @classmethod
+    def ranked(cls, cards: tuple[int, ...], up: int, actions: list[RussianAction]) -> RussianSituation:
+        """The situation with ``actions`` (in the table's order) best first, ties in that order."""
+        order = sorted(range(len(actions)), key=lambda i: (-actions[i].ev, i))
+        return cls(cards, up, tuple(actions[i] for i in order))
+
     @property
     def best(self) -> RussianAction:
         return self.actions[0]
@@ -116,8 +122,7 @@ def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads
         assert fee is not None
         forced = action == 31 and d.switch is not None and d.switch.all_five_must_raise
         out.append(_action(variant, s, hand, up, unseen, action, k, fee, forced, threads, rows))
-    order = sorted(range(len(out)), key=lambda i: (-out[i].ev, i))
-    return RussianSituation(hand, up, tuple(out[i] for i in order))
+    return RussianSituation.ranked(hand, up, out)
 
 
 def _final_pays(s: RussianSettlement, hand: tuple[int, ...], action: int, drawn: np.ndarray,

@@ -175,7 +175,9 @@ class RussianRankRules(SwitchRules):
                 np.array(self.dn, dtype=np.int64), self.bounded))
         return self._terms[ru, self.bounded].capsule()
 
-#: Bump when the classes of final hand or the six-card tables are made differently.
+#: Bump when the classes of final hand or the six-card tables are made differently -- the tables'
+#: layout, or a pay of :meth:`enumerate.russian.settle.RussianSettlement.hand_pay` for the same rules
+#: (the cache is keyed by the rules and the evaluator, not by the code that pays them).
 PAYS_VERSION = 1
 #: The arrays of a table's cached classes of final hand (:func:`pay_classes`).
 _PAY_ARRAYS = ("first", "second", "pay_num", "pay_den", "index5", "pc6", "pc6_five", "pc6_six")
@@ -215,6 +217,8 @@ def _decoded(a: dict[str, np.ndarray]) -> tuple[tuple[HandPay, ...], np.ndarray,
                                                tuple[np.ndarray, np.ndarray, np.ndarray] | None] | None:
     """Cached classes as :func:`pay_classes` returns them, or None when they do not hold together
     (a pay that is no category, a class out of range, a table of the wrong size)."""
+    if not all(a[k].dtype.kind in "iu" and a[k].ndim == 1 for k in _PAY_ARRAYS):
+        return None
     first, second, num, den = (a[k] for k in ("first", "second", "pay_num", "pay_den"))
     n = len(first)
     if not (n == len(second) == len(num) == len(den) and n > 0 and (den > 0).all()

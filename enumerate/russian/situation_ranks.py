@@ -28,16 +28,13 @@ import numpy as np
 
 from enumerate.core.parallel import interruptible
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import BUY, cards_drawn
+from enumerate.draws.actions import BUY, action_kind, cards_drawn
 from enumerate.draws.hand import allowed_actions
 from enumerate.draws.switch_ranks import UNSEEN, draw_patterns, switch_tables
 from enumerate.rules.variant import Variant
 from enumerate.russian.draws import RussianAction, RussianSituation
 from enumerate.russian.ranks import RussianRankRules, rank_rules, supported
 from evaluator.errors import StudoddsError
-
-#: The kind of an action (keep, switch 1..5, buy) as the kernel's sums index it.
-_BUY_KIND = 6
 
 
 def _frame(cards: tuple[int, ...], up: int) -> tuple[tuple[int, ...], dict[int, int]]:
@@ -134,7 +131,7 @@ def _rows(rules: RussianRankRules, variant: Variant, ru: int, term: object | Non
     rows = np.zeros(shape, dtype=np.uint64)
     for b, (kinds, part) in enumerate(zip(bins, parts)):
         for a in range(_switch_ranks.ACTIONS):
-            k = _BUY_KIND if a == BUY else bin(a).count("1")
+            k = action_kind(a)
             if k in kinds and (k or b == 0):
                 rows[:, a] = part[:, a]
     return rows
@@ -149,7 +146,7 @@ def _situation(variant: Variant, rules: RussianRankRules, cards: tuple[int, ...]
     n_pay, n_stat, per = len(rules.pays), rules.n_stat, 8 + rules.n_term
     out = []
     for action in allowed_actions(variant):
-        j = _BUY_KIND if action == BUY else bin(action).count("1")
+        j = action_kind(action)
         k = cards_drawn(j)
         discard = () if action in (0, BUY) else tuple(c for i, c in enumerate(hand) if (action >> i) & 1)
         mask = BUY if action == BUY else sum(1 << i for i, c in enumerate(framed) if back[c] in discard)
@@ -162,8 +159,7 @@ def _situation(variant: Variant, rules: RussianRankRules, cards: tuple[int, ...]
             kind, discard, fee, draws, n, Fraction(row[0], rules.tden[j] * rules.dn[j]) - fee, row[1],
             sum(st[0] for c, st in enumerate(stats) if c >= n_pay), sum(st[8] for st in stats) if rules.n_term else 0,
             action == 31 and bool(rules.forced5), draws * n - sum(st[1] + st[7] for st in stats)))
-    order = sorted(range(len(out)), key=lambda i: (-out[i].ev, i))
-    return RussianSituation(hand, up, tuple(out[i] for i in order))
+    return RussianSituation.ranked(hand, up, out)
 
 
 def by_ranks(variant: Variant, *, use_cache: bool = False) -> bool:
