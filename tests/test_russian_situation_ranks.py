@@ -56,6 +56,16 @@ def test_the_cheap_actions_equal_the_draws_one_by_one():
     assert situation_ranks.situation_by_ranks(v, hand, up, threads=2) == mine    # its kinds in two calls
 
 
+@pytest.mark.parametrize("draws", ["[buy_card]\nfee = 1\n", "[switch]\nfees = { 1 = 1 }\n",
+                                   "[switch]\nfees = { 1 = 1, 2 = \"1/2\" }\n[buy_card]\nfee = 2\n"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tables_of_a_few_cheap_actions_equal_the_draws_one_by_one(draws, threads):
+    """A sixth card alone, one-card exchanges alone, and fees that differ by kind: every action."""
+    v = variant(LUNAR + draws)
+    hand, up = _situation("Qc Qd 9h As Kd", "3h")
+    assert situation_ranks.situation_by_ranks(v, hand, up, threads=threads) == situation_actions(v, hand, up)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 @pytest.mark.parametrize("allowed", [[1, 1, 1, 1, 1, 1, 1], [1, 0, 1, 1, 1, 1, 1], [1, 0, 0, 0, 0, 0, 1],
                                      [1, 0, 1, 0, 0, 0, 0]])
