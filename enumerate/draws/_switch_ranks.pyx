@@ -1131,16 +1131,19 @@ cdef void _action_rows(const Hand* H, const Sits* S, const int128* A, const int1
     kind's sums after the situations' count (value, raised draws, the outcomes by class); an
     action not allowed is all 0."""
     cdef int s, a, i, nf = R.nf
+    cdef bint valid
     cdef int128 v
+    cdef const int128* ra
+    cdef const int128* rc
     cdef uint64_t* out
     for s in range(S.n_s):
         for a in range(NA):
             out = rows + (<int64_t>NA * s + a) * nf * 2
+            valid = buy if a == BUYA else H.valid[a]
+            ra = A + (NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * nf
+            rc = C + (<int64_t>NA * s + a) * nf
             for i in range(nf):
-                if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
-                    v = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * nf + i] + C[(<int64_t>NA * s + a) * nf + i]
-                else:
-                    v = 0
+                v = ra[i] + rc[i] if valid else 0
                 out[2 * i] = <uint64_t>v
                 out[2 * i + 1] = <uint64_t>(v >> 64)
 

@@ -169,10 +169,9 @@ class RussianRankRules(SwitchRules):
             rules = _bought.Rules(4 * ru, rank_sets(ru, self.threshold, b.replaces == "highest"), self.lose, self.fee,
                                   self.threshold, b.after == "qualifier_applies", b.same_rank == "replaced_again",
                                   self.dn[0])
-            # setdefault: a term once given out is never replaced (its capsule does not keep it alive)
-            self._terms.setdefault((ru, self.bounded), _bought.RankTerm(
-                rules, self.nets.nets["player_wins"], self.nets.nets["dealer_does_not_qualify"],
-                np.array(self.dn, dtype=np.int64), self.bounded))
+            self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
+                                                             self.nets.nets["dealer_does_not_qualify"],
+                                                             np.array(self.dn, dtype=np.int64), self.bounded)
         return self._terms[ru, self.bounded].capsule()
 
 #: Bump when the classes of final hand or the six-card tables are made differently -- the tables'
@@ -232,7 +231,7 @@ def _decoded(a: dict[str, np.ndarray]) -> tuple[tuple[HandPay, ...], np.ndarray,
     with_six = tables["pc6"].size > 0
     for k, size in sizes.items():
         t = tables[k]
-        if (t.size != size and (k == "index5" or with_six or t.size)) or (t.size and not ((t >= 0) & (t < n)).all()):
+        if t.size != (size if k == "index5" or with_six else 0) or not ((t >= 0) & (t < n)).all():
             return None
     six = tuple(np.array(tables[k], dtype=np.int16) for k in ("pc6", "pc6_five", "pc6_six")) if with_six else None
     index5 = np.array(tables["index5"], dtype=np.int64)
