@@ -481,9 +481,10 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
 
 def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
-    return tables, and the situations whose optimal action flips."""
+    return tables, the situations whose optimal action flips and, for tables with draws, the
+    strategy charts' cells that change."""
     threads, use_cache, progress = Run.of("diff", run)          # checked once; threads resolved to an int
-    from enumerate.game.diff import VariantDiff, flips  # lazy: start-up time
+    from enumerate.game.diff import VariantDiff, flips, strategy_changes  # lazy: start-up time
     sa, sb = variant_source(a), variant_source(b)
     va, vb = sa.variant, sb.variant
     labels = None
@@ -493,8 +494,8 @@ def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDi
         require(v, "diff")                        # before any counting
     ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
     cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
-    return VariantDiff(_analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache),
-                       flips(ca, va, cb, vb, threads), labels)
+    ga, gb = _analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache)
+    return VariantDiff(ga, gb, flips(ca, va, cb, vb, threads), labels, strategy_changes(ga, gb))
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,

@@ -1,7 +1,7 @@
 """The whole game of a Russian Poker table with draws through analyze, batch and check
 (enumerate/russian/draws_game.py): its figures are those of the slice of every situation counted
 by rank patterns, a certified table keeps their sums and ``check`` reads them back instead of
-counting, and an edited kept file is named (``diff`` refuses such tables: tests/test_russian_rules.py).
+counting, an edited kept file is named, and two such tables are compared by their strategy charts.
 
 The whole game takes a day of CPU; here the game's classes are cut to a few groups (five ranks in
 a row against an ace), which the protocol counts as it would the 80,119 -- the same shards, the
@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import jsonschema
 import pytest
 from test_russian_final_hand import LUNAR, US
 
@@ -95,3 +96,41 @@ def test_the_rule_sets_to_certify_are_whole_games_by_rank_patterns(name):
     assert ranks.supported(v) is None and kind.kept_game(v) is RUSSIAN_DRAWS_GAME
     assert "core-hours" in draws_game.projection(v).text(2)
     assert v.description.count("(") >= 4, "each rule's source is named in the description"
+
+
+@pytest.mark.slow
+def test_two_tables_with_draws_are_compared_by_their_strategy_charts(small_game, tmp_path):
+    """``diff`` of two Russian tables with draws: the figures and return tables of their whole
+    games, no flips by situation (none is kept), and the strategy charts cell by cell -- with a
+    sixth card priced out of reach in B every situation that bought one in A moves, and no other."""
+    from cli_runner import run_cli
+
+    from studodds import api
+    dear = tmp_path / "lunar-dear.toml"
+    dear.write_text(small_game.read_text().replace('name = "lunar-draws"', 'name = "lunar-dear"')
+                    .replace("[buy_card]\nfee = 1\n", "[buy_card]\nfee = 1000\n"))
+    a, b = api.analyze(small_game), api.analyze(dear)
+    d = api.diff(small_game, dear)
+    assert d.flips is None and d.strategy is not None
+    out = d.to_dict()
+    assert out["action_flips"] is None
+    assert Fraction(out["figures"]["house_edge_per_ante"]["delta"]["exact"]) == b.house_edge - a.house_edge != 0
+    assert [c.to_dict()["rule"] for c in d.rule_changes()] == ["buy_card.fee_antes"]
+    bought = {(r["hand_group"], r["up_rank"]): Fraction(r["actions"].get("buy a sixth card", {"exact": "0"})["exact"])
+              * r["situations"] for r in a.draws.strategy}
+    assert sum(bought.values()) > 0 and all(
+        "buy a sixth card" not in r["actions"] for r in b.draws.strategy)
+    s = d.strategy
+    assert s.cells_compared == len(a.draws.strategy) and s.situations == sum(r["situations"] for r in a.draws.strategy)
+    assert {(c.hand_group, c.up_rank): c.moved_at_least for c in s.cells} == {k: n for k, n in bought.items() if n}
+    assert s.moved_at_least == sum(bought.values())
+    assert [c.moved_at_least for c in s.cells] == sorted((c.moved_at_least for c in s.cells), reverse=True)
+
+    r = run_cli("diff", str(small_game), str(dear), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == out                                # the CLI prints the API's object
+    schema = json.loads((REPO / "studodds" / "schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(out)
+    text = run_cli("diff", str(dear), str(small_game)).stdout
+    assert "Optimal action flips by situation: not compared" in text
+    assert f"at least {s.moved_at_least:,} of {s.situations:,} situations take another action" in text

@@ -1,17 +1,25 @@
-"""What a paytable change changes: headline figures, return tables, and the situations whose
-optimal action flips."""
+"""What a paytable change changes: headline figures, return tables, the situations whose
+optimal action flips and, for tables that decide after a draw, the strategy by hand group.
+
+A kind that keeps every situation's decision (the plain game, the switch game) gives the flips
+situation by situation.  A whole game counted by rank patterns keeps its strategy only as a
+chart -- per hand group and up-card rank, how many situations take each action -- so two such
+tables are compared cell by cell: each action's situations in A and in B, and, exactly, the
+least number of situations that must take another action for the counts to move from A's to
+B's (half the sum of the counts' absolute changes: no fewer situations can have changed, and the
+chart cannot say that more did)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 import numpy as np
 
 from enumerate.analysis.base import ReturnRowJSON
 from enumerate.core.engine import CountTable
 from enumerate.core.jsonform import exact, exact_or_none
-from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, shape
+from enumerate.core.shapes import CategoryKey, Count, Exact, ExactOrNull, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.kinds import diff_kind
@@ -28,6 +36,26 @@ class FlipCellJSON(TypedDict):
     up_rank: str
     raise_to_fold: Count
     fold_to_raise: Count
+
+
+class StrategyCellJSON(TypedDict):
+    """One hand group against one up-card rank whose actions' shares change from A to B."""
+
+    hand_group: str
+    up_rank: Annotated[str, Pattern("^[2-9TJQKA]$")]
+    situations: Count
+    actions_a: dict[str, Exact]
+    actions_b: dict[str, Exact]
+    moved_at_least: Count
+
+
+class StrategyChangesJSON(TypedDict):
+    """The strategy charts of two tables with draws compared cell by cell."""
+
+    cells_compared: Count
+    situations: Count
+    moved_at_least: Count
+    cells: list[StrategyCellJSON]
 
 
 class FlipsJSON(TypedDict):
@@ -84,7 +112,8 @@ class DiffJSON(TypedDict):
     figures: dict[str, DiffFigureJSON]
     standard_deviation_antes: BothJSON
     return_table: list[DiffRowJSON]
-    action_flips: FlipsJSON
+    action_flips: FlipsJSON | None
+    strategy_changes: NotRequired[StrategyChangesJSON]
     side_bets: NotRequired[list[SideBetEdgesJSON]]
 
 
@@ -105,11 +134,14 @@ class Flips:
                           for (c, r), (tf, tr) in self.cells.items()]}
 
 
-def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, threads: int = 1) -> Flips:
+def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, threads: int = 1) -> Flips | None:
     """Per player category and up-card rank, the situations where optimal play raises the dealt
-    hand under one variant and not the other (each kind of table says what it raises)."""
-    threads = threads
-    ra, rb = diff_kind(a).raises_dealt_hand(counts_a, a, threads), diff_kind(b).raises_dealt_hand(counts_b, b, threads)
+    hand under one variant and not the other (each kind of table says what it raises); None when
+    a table's kind keeps no decision per situation (its strategy chart is compared instead)."""
+    ra = diff_kind(a).raises_dealt_hand(counts_a, a, threads)
+    rb = diff_kind(b).raises_dealt_hand(counts_b, b, threads) if ra is not None else None
+    if ra is None or rb is None:
+        return None
     w = counts_a.weight.astype(np.int64)[:, None]
     cat = CATEGORY_BY_STRENGTH[counts_a.strength].astype(np.int64)[:, None]
     up_rank = counts_a.up.astype(np.int64) >> 2
@@ -124,6 +156,76 @@ def flips(counts_a: CountTable, a: Variant, counts_b: CountTable, b: Variant, th
     to_fold = sum(v[0] for v in cells.values())
     to_raise = sum(v[1] for v in cells.values())
     return Flips(to_fold, to_raise, {k: tuple(v) for k, v in sorted(cells.items())})
+
+
+@dataclass(frozen=True)
+class StrategyCell:
+    """One cell of two strategy charts: each action's situations in A and in B."""
+
+    hand_group: str
+    up_rank: str
+    situations: int
+    a: dict[str, int]
+    b: dict[str, int]
+
+    @property
+    def moved_at_least(self) -> int:
+        """The fewest situations that take another action in B (half the counts' total change)."""
+        return sum(abs(self.b.get(k, 0) - self.a.get(k, 0)) for k in set(self.a) | set(self.b)) // 2
+
+    def to_dict(self) -> StrategyCellJSON:
+        def shares(c: dict[str, int]) -> dict[str, Exact]:
+            return {k: exact(Fraction(n, self.situations)) for k, n in sorted(c.items(), key=lambda x: (-x[1], x[0]))}
+        return {"hand_group": self.hand_group, "up_rank": self.up_rank, "situations": self.situations,
+                "actions_a": shares(self.a), "actions_b": shares(self.b), "moved_at_least": self.moved_at_least}
+
+
+@dataclass(frozen=True)
+class StrategyChanges:
+    """Two tables' strategy charts (by hand group and up-card rank) compared: the cells that change."""
+
+    cells_compared: int
+    situations: int
+    cells: tuple[StrategyCell, ...]
+
+    @property
+    def moved_at_least(self) -> int:
+        return sum(c.moved_at_least for c in self.cells)
+
+    def to_dict(self) -> StrategyChangesJSON:
+        return {"cells_compared": self.cells_compared, "situations": self.situations,
+                "moved_at_least": self.moved_at_least, "cells": [c.to_dict() for c in self.cells]}
+
+
+def _chart_counts(a: GameAnalysis) -> dict[tuple[str, str], tuple[int, dict[str, int]]] | None:
+    """A table's strategy chart as counts: (hand group, up rank) -> (situations, action -> situations)."""
+    if a.draws is None or not a.draws.strategy:
+        return None
+    out: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
+    for row in a.draws.strategy:
+        n = row["situations"]
+        counts = {}
+        for label, share in row["actions"].items():
+            c = Fraction(share["exact"]) * n
+            if c.denominator != 1:
+                raise AssertionError("a strategy chart's share is not a whole number of situations")
+            counts[label] = int(c)
+        out[(row["hand_group"], row["up_rank"])] = (n, counts)
+    return out
+
+
+def strategy_changes(a: GameAnalysis, b: GameAnalysis) -> StrategyChanges | None:
+    """The cells of A's and B's strategy charts whose actions' counts differ (the cells where the
+    one chart has situations the other lacks are not compared), the most moved first; None unless
+    both tables keep a chart (tables with draws)."""
+    ca, cb = _chart_counts(a), _chart_counts(b)
+    if ca is None or cb is None:
+        return None
+    both = [k for k in ca if k in cb and ca[k][0] == cb[k][0]]
+    cells = [StrategyCell(g, r, ca[(g, r)][0], ca[(g, r)][1], cb[(g, r)][1]) for g, r in both
+             if {k: v for k, v in ca[(g, r)][1].items() if v} != {k: v for k, v in cb[(g, r)][1].items() if v}]
+    cells.sort(key=lambda c: -c.moved_at_least)            # stable: the charts' order among equals
+    return StrategyChanges(len(both), sum(ca[k][0] for k in both), tuple(cells))
 
 
 #: The headline figures a diff compares, as (JSON key, GameAnalysis attribute).
@@ -141,10 +243,14 @@ class VariantDiff:
 
     a: GameAnalysis
     b: GameAnalysis
-    flips: Flips
+    #: the situations whose raise of the dealt hand flips; None when a table keeps no decision per
+    #: situation (a Russian Poker table with draws: its ``strategy`` chart is compared instead)
+    flips: Flips | None
     #: how the two tables are named in print: their names, or, when both have one name, the
     #: name and where each came from ("us-common (built-in)", "us-common (my/us-common.toml)")
     labels: tuple[str, str] | None = None
+    #: the strategy charts compared cell by cell, when both tables have draws
+    strategy: StrategyChanges | None = None
 
     @property
     def label_a(self) -> str:
@@ -197,8 +303,10 @@ class VariantDiff:
                         for key, attr in DIFF_FIGURES},
             "standard_deviation_antes": {"a": self.a.standard_deviation, "b": self.b.standard_deviation},
             "return_table": table,
-            "action_flips": self.flips.to_dict(),
+            "action_flips": self.flips.to_dict() if self.flips is not None else None,
         }
+        if self.strategy is not None:
+            out["strategy_changes"] = self.strategy.to_dict()
         if bets:
             out["side_bets"] = [{"name": n, "house_edge_a": exact_or_none(x), "house_edge_b": exact_or_none(y),
                                  "delta": None if x is None or y is None else exact(y - x)} for n, x, y in bets]

@@ -112,9 +112,10 @@ class HandKind(TableKind, Protocol):
 class DiffKind(TableKind, Protocol):
     """A kind that supports a comparison of two tables ("diff" in its ``supports``) has this too."""
 
-    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray | None:
         """Per situation (row, up column of the count table): does optimal play raise with the
-        hand as dealt?"""
+        hand as dealt?  None when the kind's whole game keeps no decision per situation (a game
+        counted by rank patterns keeps its strategy chart, which the diff compares instead)."""
 
 
 @runtime_checkable

@@ -8,8 +8,8 @@ of the plain game's or the draws' analyses apply.  One hand's decisions are
 table without draws is :mod:`enumerate.russian.game`; of a table with draws
 :mod:`enumerate.russian.draws_game` (by rank patterns, kept by a certified table), and its exact
 slices :mod:`enumerate.russian.slice` (``draws-exact``).  A comparison of two tables (``diff``)
-compares their dealt hands' raise decisions: a table with draws decides after the draw, so it
-has none to compare.
+compares their dealt hands' raise decisions; a table with draws decides after the draw and its
+whole game keeps its strategy as a chart by hand group and up card, which the diff compares.
 """
 from __future__ import annotations
 
@@ -48,9 +48,6 @@ class RussianGame:
             from enumerate.russian.slice import slice_refusal  # lazy: start-up time (the kernels)
             return slice_refusal(variant)
         if variant.draws is not None:
-            if analysis == "diff":
-                return ("a comparison of two Russian Poker tables with draws is not built (their decisions come "
-                        "after the draw): compare their 'studodds analyze --json' figures")
             from enumerate.russian.ranks import supported  # lazy: start-up time (the kernels)
             return supported(variant)
         from enumerate.russian.game import whole_game_refusal  # lazy: start-up time (the kernels)
@@ -98,7 +95,9 @@ class RussianGame:
         from enumerate.russian.slice import slice_run  # lazy: start-up time (the kernels)
         return slice_run(variant, variant_text, sl, checkpoint)
 
-    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
+    def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray | None:
+        if variant.draws is not None:
+            return None                  # decided after the draw, per situation not kept: the chart is compared
         from enumerate.russian.game import game_sums  # lazy: start-up time (the kernels)
         return game_sums(counts, variant, threads).raises
 

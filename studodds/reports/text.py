@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.analysis.strategies import StrategyComparison
     from enumerate.draws.hand import HandDraws
     from enumerate.game.analysis import GameAnalysis
-    from enumerate.game.diff import VariantDiff
+    from enumerate.game.diff import StrategyChanges, VariantDiff
 
 
 def exact(value: Fraction | int) -> str:
@@ -213,10 +213,39 @@ def diff_text(d: VariantDiff) -> str:
             fb = f"{float(y):.6%}" if y is not None else "-"
             delta = f"{float(y - x):+.6%}" if x is not None and y is not None else "-"
             out.append(f"{name:<34} {fa:>11} {fb:>11} {delta:>11}")
-    out += ["", f"Optimal action flips: {f.to_fold:,} situations raise -> fold, {f.to_raise:,} fold -> raise "
-                f"(of 122,151,120)"]
-    if f.cells:
-        out.append(f"{'player hand':<18} {'up card':>7} {'raise->fold':>12} {'fold->raise':>12}")
-        for (cat, up), (tf, tr) in f.cells.items():
-            out.append(f"{cat.label:<18} {RANKS[up]:>7} {tf:>12,} {tr:>12,}")
+    if f is not None:
+        out += ["", f"Optimal action flips: {f.to_fold:,} situations raise -> fold, {f.to_raise:,} fold -> raise "
+                    f"(of 122,151,120)"]
+        if f.cells:
+            out.append(f"{'player hand':<18} {'up card':>7} {'raise->fold':>12} {'fold->raise':>12}")
+            for (cat, up), (tf, tr) in f.cells.items():
+                out.append(f"{cat.label:<18} {RANKS[up]:>7} {tf:>12,} {tr:>12,}")
+    else:
+        out += ["", "Optimal action flips by situation: not compared (a table that decides after the draw keeps "
+                    "its strategy by hand group and up card" + (", compared below)" if d.strategy else ")")]
+    if d.strategy is not None:
+        out += ["", _strategy_changes_text(d.strategy)]
+    return "\n".join(out)
+
+
+#: The cells of a strategy comparison printed (the JSON has every one).
+STRATEGY_CELLS_SHOWN = 30
+
+
+def _strategy_changes_text(s: StrategyChanges) -> str:
+    """The strategy charts' changed cells, the most moved first: each action's share in A and B."""
+    out = [f"Strategy by hand group and up card: {len(s.cells):,} of {s.cells_compared:,} cells change; at least "
+           f"{s.moved_at_least:,} of {s.situations:,} situations take another action"]
+    if not s.cells:
+        return out[0]
+
+    def shares(c: dict[str, int], n: int) -> str:
+        return ", ".join(f"{k} {k_n / n:.1%}" for k, k_n in sorted(c.items(), key=lambda x: (-x[1], x[0])) if k_n)
+    w = max(len(c.hand_group) for c in s.cells[:STRATEGY_CELLS_SHOWN])
+    out.append(f"{'hand group':<{w}} {'up':>2} {'situations':>10} {'moved':>9}  actions A -> actions B")
+    for c in s.cells[:STRATEGY_CELLS_SHOWN]:
+        out.append(f"{c.hand_group:<{w}} {c.up_rank:>2} {c.situations:>10,} {c.moved_at_least:>9,}  "
+                   f"{shares(c.a, c.situations)} -> {shares(c.b, c.situations)}")
+    if len(s.cells) > STRATEGY_CELLS_SHOWN:
+        out.append(f"... and {len(s.cells) - STRATEGY_CELLS_SHOWN:,} more cells (--json lists every one)")
     return "\n".join(out)
