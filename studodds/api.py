@@ -29,7 +29,7 @@ import numbers
 import os
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, Union, Unpack
@@ -152,10 +152,14 @@ def clear_memory() -> None:
     _TABLES.clear()
 
 
-def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, **run: Unpack[RunOptions]) -> GameAnalysis:
+def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, checkpoint: str | Path | None = None,
+            **run: Unpack[RunOptions]) -> GameAnalysis:
     """Exact return table and figures of a variant under optimal strategy; its sanity warnings
     are :meth:`~enumerate.analysis.base.Analysis.warnings`, and with ``strict`` the first one is
-    a :class:`ParameterError` instead (the rules' warnings before any counting).
+    a :class:`ParameterError` instead (the rules' warnings before any counting).  ``checkpoint``:
+    a folder for the shards of a whole game counted in shards (a table with draws, two boxes)
+    instead of the user cache -- the folder of a ``draws_exact`` run of the whole game is read
+    and verified, and what it lacks is counted into it (:func:`whole_game_shards`).
 
     >>> a = analyze("us-common")
     >>> a.total_loss
@@ -168,12 +172,33 @@ def analyze(variant: VariantLike = DEFAULT_VARIANT, *, strict: bool = False, **r
     if strict and rule_warnings(v):
         raise strict_error(v.name, rule_warnings(v))
     kind = require(v, "analyze")                  # before any counting
-    table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    with _bar(progress, kind.analysis_steps(table, v)) as tick:
-        a = _analyze(table, v, threads, progress=tick, use_cache=use_cache)
+    with whole_game_shards(v, checkpoint):        # the folder read and verified before any counting
+        table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
+        with _bar(progress, kind.analysis_steps(table, v)) as tick:
+            a = _analyze(table, v, threads, progress=tick, use_cache=use_cache)
     if strict and a.warnings():
         raise strict_error(v.name, a.warnings())
     return a
+
+
+@contextlib.contextmanager
+def whole_game_shards(variant: Variant, checkpoint: str | Path | None) -> Iterator[None]:
+    """Within the block the whole game of ``variant`` keeps its shards in the folder
+    ``checkpoint`` (None: in the user cache, as always): ParameterError when the table's whole
+    game is not counted in shards, or the folder is not a checkpoint of it (another table's, an
+    edited shard: :func:`enumerate.core.exact_game.shards_in`)."""
+    folder = _checkpoint_folder(checkpoint)
+    if folder is None:
+        yield
+        return
+    kept = kind_of(variant).kept_game(variant)
+    if kept is None:
+        raise ParameterError("checkpoint", f"table {variant.name!r}: its whole game is not counted in shards (only a "
+                                           "long whole game is: draws by rank patterns, two boxes): leave out "
+                                           "--checkpoint")
+    from enumerate.core import exact_game  # lazy: start-up time
+    with exact_game.shards_in(kept, variant, folder):
+        yield
 
 
 def _bar(progress: bool, steps: tuple[str, str, int] | None) -> Any:

@@ -162,6 +162,15 @@ def test_every_key_of_the_variant_file_refuses_a_wrong_value(tmp_path, base, old
     (("check", "--no-switch-game", "nowhere"), "FOLDER"),
     (("diff", "us-common", "/dev/zero"), "not a regular file"),
     (("variants", "--threads", "0"), "--threads"),
+    (("analyze", "us-common", "--checkpoint", "ck"), "its whole game is not counted in shards"),
+    (("batch", "us-common", "--checkpoint", "ck", "--out", "o"), "its whole game is not counted in shards"),
+    (("batch", "us-common", "royal-200", "--checkpoint", "ck", "--out", "o"), "certify that table alone"),
+    (("batch", "--checkpoint", "ck", "--out", "o"), "certify that table alone"),
+    (("analyze", "sixth-card", "--checkpoint", "ck"), "its whole game is not counted in shards"),
+    (("analyze", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "--checkpoint", "/nonexistent/ck"),
+     "/nonexistent: no such folder"),
+    (("analyze", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "--checkpoint", "/dev/null"), "not a folder"),
+    (("analyze", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "--checkpoint", " "), "a folder path"),
 ])
 def test_every_option_refuses_what_it_cannot_take(tmp_path, us_counts, args, needle):
     refused(tmp_path, *args, needle=needle)

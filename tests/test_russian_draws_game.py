@@ -134,3 +134,61 @@ def test_two_tables_with_draws_are_compared_by_their_strategy_charts(small_game,
     text = run_cli("diff", str(dear), str(small_game)).stdout
     assert "Optimal action flips by situation: not compared" in text
     assert f"at least {s.moved_at_least:,} of {s.situations:,} situations take another action" in text
+
+
+@pytest.mark.slow
+def test_a_whole_game_counted_elsewhere_is_certified_from_its_checkpoint(small_game, own_cache, tmp_path):
+    """``draws-exact`` of the whole game with ``--checkpoint`` (as on a cluster), then ``batch
+    --checkpoint`` of that folder: the table is certified from those shards -- none counted again,
+    none written to the user cache -- and a shard the folder lacks is counted into it."""
+    from cli_runner import run_cli
+
+    from studodds import api, certify
+    v = api.load_variant(small_game)
+    ck = tmp_path / "ck"
+    whole = api.draws_exact(small_game, checkpoint=ck)
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in ck.iterdir()}
+    assert any(n.startswith("shard-") for n in before)
+    cache = exact_game.cache_folder(RUSSIAN_DRAWS_GAME, v)
+    out = tmp_path / "out"
+    r = run_cli("batch", str(small_game), "--checkpoint", str(ck), "--out", str(out), "--formats", "md", "--json")
+    assert r.returncode == 0, r.stderr
+    assert {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in ck.iterdir()} == before   # read, not counted
+    assert not cache.exists() or not any(cache.iterdir())
+    kept = unsealed(json.loads((out / v.name / "russian_game.json").read_text()))
+    assert Fraction(kept["ev"]) == whole.sums.ev
+    assert json.loads((out / v.name / "summary.json").read_text())["analysis"]["expected_return_per_ante"]["exact"] \
+        == str(whole.expected)
+    assert certify.check(out).ok
+
+    shard = next(ck.glob("shard-*.json"))
+    shard.unlink()                                            # a shard the run has not done yet
+    a = api.analyze(small_game, checkpoint=ck)
+    assert a.expected_return == whole.expected
+    assert not cache.exists() or not any(cache.iterdir())                           # counted into the checkpoint, not the cache
+
+    def sums(raw: bytes) -> dict:
+        return {k: v for k, v in json.loads(raw)["sums"].items() if k != "seconds"}
+    assert sums(shard.read_bytes()) == sums(before[shard.name][1])
+
+
+@pytest.mark.slow
+def test_a_checkpoint_that_is_not_the_tables_whole_game_is_refused_before_anything_is_written(small_game, own_cache,
+                                                                                              tmp_path):
+    from test_reliability_hostile import refused
+
+    from studodds import api
+    ck = tmp_path / "ck"
+    api.draws_exact(small_game, checkpoint=ck)
+    other = tmp_path / "other.toml"
+    other.write_text(small_game.read_text().replace("fee = 1\n", "fee = 2\n"))
+    refused(tmp_path, "batch", str(other), "--checkpoint", str(ck), "--out", str(tmp_path / "out"),
+            needle="made for another variant file")
+    refused(tmp_path, "analyze", str(other), "--checkpoint", str(ck), needle="made for another variant file")
+    shard = sorted(ck.glob("shard-*.json"))[0]
+    body = json.loads(shard.read_text())
+    body["sums"]["ev"] = "0" if body["sums"].get("ev") != "0" else "1"
+    shard.write_text(json.dumps(body))
+    refused(tmp_path, "batch", str(small_game), "--checkpoint", str(ck), "--out", str(tmp_path / "out"),
+            needle=f"{shard.name}: its checksum does not match its content")
+    assert not (tmp_path / "out").exists()

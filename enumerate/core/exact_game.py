@@ -16,7 +16,8 @@ as a :class:`ShardedGame`; this module runs any of them:
   is caught there, :func:`~enumerate.core.slices.sums_do_not_add_up`).
 * :func:`whole_game` -- every class, its shards kept in the user cache under the game's name and
   the table's rules (:func:`rules_text`: without its name and description, so a table renamed
-  reads the same shards), or the sums a certified table keeps given instead (:func:`given`),
+  reads the same shards) or in a checkpoint folder the user names (:func:`shards_in`: a whole
+  game counted elsewhere with ``draws-exact``), or the sums a certified table keeps given instead (:func:`given`),
   checked as a run checks its own (:class:`~enumerate.core.slices.KeptSumsError` when they do
   not add up).
 * :class:`KeptGame` -- a whole game a certified table keeps as sums: the file, the object's
@@ -221,6 +222,27 @@ def given(kept: KeptGame[S], variant: Any, data: Any) -> Iterator[None]:
         _GIVEN.pop(key, None)
 
 
+#: Checkpoint folders named for whole games (:func:`shards_in`), by (kept file, rules text).
+_FOLDERS: dict[tuple[str, str], ShardStore] = {}
+
+
+@contextmanager
+def shards_in(kept: KeptGame[S], variant: Any, folder: Path) -> Iterator[None]:
+    """Within the block the whole game of ``variant`` keeps its shards in the user's checkpoint
+    ``folder`` instead of the user cache: the folder a ``draws-exact`` run of the whole game
+    wrote (the same key: the game, the table's rules, every class), so a run done elsewhere -- on
+    a cluster, in shards over days -- is certified from its shards.  The folder is read and
+    verified now, as any checkpoint (ParameterError naming what is wrong: another table's, an
+    edited shard, a file no run writes); the shards it lacks are counted into it."""
+    store = ShardStore(folder, checkpoint_key(kept.game, variant, "", Slice()), kept.game.command)
+    key = (kept.file, rules_text(variant))
+    _FOLDERS[key] = store
+    try:
+        yield
+    finally:
+        _FOLDERS.pop(key, None)
+
+
 def cache_folder(kept: KeptGame[Any], variant: Any) -> Path:
     """Where the whole game of a table keeps its shards under the user cache (made if missing):
     a checkpoint like any other, verified when read, keyed by the run's key, so that an
@@ -237,8 +259,8 @@ def whole_game(kept: KeptGame[S], variant: Any, counts: Any, *, threads: int = 1
                progress: Callable[[int], None] | None = None, use_cache: bool = True) -> tuple[S, int]:
     """(the exact total of every class of ``kept``'s game, the number of classes): the sums
     given by :func:`given`, checked as a run checks its own (KeptSumsError when they do not add
-    up), or counted (:func:`run`), the shards kept in :func:`cache_folder` (``use_cache=False``:
-    counted anew, in memory)."""
+    up), or counted (:func:`run`), the shards kept in the checkpoint folder named by
+    :func:`shards_in`, else in :func:`cache_folder` (``use_cache=False``: counted anew, in memory)."""
     game, sl = kept.game, Slice()
     found = _GIVEN.get((kept.file, rules_text(variant)))
     if found is not None:
@@ -247,8 +269,10 @@ def whole_game(kept: KeptGame[S], variant: Any, counts: Any, *, threads: int = 1
         if problem is not None:
             raise KeptSumsError(f"they do not add up ({problem})")
         return found, classes[1].shape[0]
-    store = ShardStore(cache_folder(kept, variant) if use_cache else None, checkpoint_key(game, variant, "", sl),
-                       game.command, owned=True)
+    store = _FOLDERS.get((kept.file, rules_text(variant)))
+    if store is None:
+        store = ShardStore(cache_folder(kept, variant) if use_cache else None, checkpoint_key(game, variant, "", sl),
+                           game.command, owned=True)
     return run(game, variant, sl, store, counts=counts, threads=threads, progress=progress)
 
 

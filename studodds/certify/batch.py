@@ -11,7 +11,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypedDict
@@ -132,7 +132,8 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
           formats: Iterable[str] | str | None = None, hands: Iterable[int] = DEFAULT_HANDS,
           protection: Iterable[int] = (), seen_hand: bool = False, strict: bool = False, simulate: int = 0,
           simulate_seed: int = 0,
-          replace: bool = False, threads: int | None = None, use_cache: bool = True, progress: bool = False) -> BatchResult:
+          replace: bool = False, checkpoint: str | Path | None = None, threads: int | None = None,
+          use_cache: bool = True, progress: bool = False) -> BatchResult:
     """Certify ``variants`` (names, .toml files or folders of them; none: every built-in) into
     ``out/<variant>/``.  ``formats``: see :func:`report_formats`; ``hands``: the N-hand table;
     ``protection``: exposure levels (-1: no dealer card, 0..4 hole cards) of protection.json,
@@ -141,7 +142,9 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
     sanity warning is an error, and then nothing is written;
     ``simulate``: games of the simulation check each table's report gains (0: none), from
     ``simulate_seed``; ``replace``: replace table folders that already hold files (refused
-    otherwise, before any work).
+    otherwise, before any work); ``checkpoint``: one table's whole game counted in shards kept in
+    that folder instead of the user cache (a ``draws-exact`` run of the whole game, done
+    elsewhere, certified from its shards: :func:`studodds.api.whole_game_shards`).
 
     Every table is rendered into a staging folder first and moved into place only when all are
     complete (see the module docstring)."""
@@ -177,11 +180,16 @@ def batch(variants: Sequence[str | Path] = (), out: str | Path = "results", *,
             raise ParameterError("out", f"{occupied[0]}: already holds a table; add --replace to replace "
                                         f"{'it' if len(occupied) == 1 else f'it and {len(occupied) - 1} more'}, "
                                         "or write the new tables elsewhere with --out DIR")
+    if checkpoint is not None and len(sources) != 1:
+        raise ParameterError("checkpoint", f"a checkpoint folder holds one table's whole game, and {len(sources)} "
+                                           "tables are named: certify that table alone")
+    shards = api.whole_game_shards(sources[0].variant, checkpoint) if checkpoint is not None else nullcontext()
     made = [f for f in (root, *root.parents) if not f.exists()]           # the folders this batch creates
     try:
-        writable_folder(root, "out", make=True)
-        return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress, simulation,
-                        seen_hand)
+        with shards:                           # the folder read and verified before anything is written
+            writable_folder(root, "out", make=True)
+            return _certify(sources, root, chosen, counts_of_hands, levels, strict, threads, use_cache, progress,
+                            simulation, seen_hand)
     except BaseException:
         for folder in made:                    # deepest first: a batch that fails leaves no folder of its own
             try:

@@ -16,6 +16,7 @@ from studodds.cli.common import (
     games_number,
     strict,
     warn,
+    whole_game_checkpoint,
     whole_numbers,
 )
 
@@ -51,6 +52,7 @@ def register(sub: Any) -> None:
     p.add_argument("--simulate-seed", type=int, default=0, metavar="SEED",
                    help="seed of the simulation check (default 0); the same seed gives the same figures")
     strict(p)
+    whole_game_checkpoint(p)
     common(p)
     p.set_defaults(func=batch)
 
@@ -79,7 +81,8 @@ def batch(args: argparse.Namespace) -> int:
     from studodds import certify  # lazy: start-up time
     result = certify.batch(args.variants, args.out, formats=args.formats, hands=whole_numbers("hands", args.hands),
                            protection=levels, seen_hand=args.seen_hand, strict=args.strict, simulate=args.simulate,
-                           simulate_seed=args.simulate_seed, replace=args.replace, **api_options(args))
+                           simulate_seed=args.simulate_seed, replace=args.replace, checkpoint=args.checkpoint,
+                           **api_options(args))
     for name, w in result.warnings:
         warn(name, [w])
     for note in result.notes:

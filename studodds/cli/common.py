@@ -125,6 +125,13 @@ def strict(p: argparse.ArgumentParser) -> None:
                    help="treat sanity warnings (player edge, pay below a weaker hand's, vacuous qualifier) as errors")
 
 
+def whole_game_checkpoint(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--checkpoint", metavar="FOLDER",
+                   help="keep the shards of a whole game counted in shards (draws by rank patterns, two boxes) in "
+                        "FOLDER instead of the user cache: the folder of a 'draws-exact --checkpoint' run of the "
+                        "whole game is read, verified and completed (one table)")
+
+
 def api_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments every API call takes, from the common options."""
     return {"threads": args.threads, "use_cache": not args.no_cache, "progress": not args.quiet}

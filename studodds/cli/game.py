@@ -19,6 +19,7 @@ from studodds.cli.common import (
     variant_argument,
     variant_of,
     warn,
+    whole_game_checkpoint,
 )
 from studodds.reports.text import diff_text, hand_text, strategies_text, summary_text
 
@@ -59,6 +60,7 @@ def register(sub: Any) -> None:
                                    "(default: the common US paytable).")
     variant_argument(p)
     strict(p)
+    whole_game_checkpoint(p)
     common(p)
     p.set_defaults(func=analyze)
 
@@ -108,7 +110,7 @@ def register(sub: Any) -> None:
 
 
 def analyze(args: argparse.Namespace) -> int:
-    a = api.analyze(variant_of(args), strict=args.strict, **api_options(args))
+    a = api.analyze(variant_of(args), strict=args.strict, checkpoint=args.checkpoint, **api_options(args))
     warn(a.variant.name, a.warnings())
     emit(args, a, summary_text)
     return 0
