@@ -7,6 +7,7 @@ BUY_ACTION: int
 ACTIONS: int
 MAX_CLASSES: int
 SIX_PATTERNS: int
+RANK_MASKS: int
 
 def kind_fields(n_stat: int, n_term: int = 0) -> int: ...
 def group_fields(n_stat: int, n_term: int = 0) -> int: ...

@@ -93,6 +93,9 @@ BUY_ACTION = BUYA
 ACTIONS = NA
 #: The multisets of six ranks: a six bought is classed by its colex rank among them, without a flush.
 SIX_PATTERNS = 18564
+#: The 13-bit masks of ranks: a suited six is classed by its mask, a suited five with another
+#: card by 13 * mask + the other card's rank.
+RANK_MASKS = 2 * MASKS
 #: The most classes of final hand a table may have.
 MAX_CLASSES = MAXCLS
 

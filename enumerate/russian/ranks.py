@@ -64,7 +64,7 @@ from enumerate.russian.bought import pool_multiple, rank_sets
 from enumerate.russian.game import EVENTS, IntegerNets, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
 from evaluator.errors import StudoddsError
-from evaluator.ranking import Category
+from evaluator.ranking import N_STRENGTHS, Category
 
 #: Per return-table event, the kernel's outcome field that counts it when the hand raises (per
 #: dealer hand, or -- the bought games' ends -- in units of 1 / dn), and whether it is per dealer hand.
@@ -226,7 +226,8 @@ def _decoded(a: dict[str, np.ndarray]) -> tuple[tuple[HandPay, ...], np.ndarray,
         return None
     pays = tuple(HandPay(Category(int(f)), None if g < 0 else Category(int(g)), Fraction(int(x), int(y)))
                  for f, g, x, y in zip(first.tolist(), second.tolist(), num.tolist(), den.tolist()))
-    sizes = {"index5": 7462, "pc6": _switch_ranks.SIX_PATTERNS, "pc6_five": 13 * 8192, "pc6_six": 8192}
+    sizes = {"index5": N_STRENGTHS, "pc6": _switch_ranks.SIX_PATTERNS, "pc6_five": 13 * _switch_ranks.RANK_MASKS,
+             "pc6_six": _switch_ranks.RANK_MASKS}
     tables = {k: a[k] for k in sizes}
     with_six = tables["pc6"].size > 0
     for k, size in sizes.items():
@@ -246,13 +247,13 @@ def _six_tables(s: RussianSettlement, found: dict[HandPay, int]) -> tuple[np.nda
     for ranks in itertools.combinations_with_replacement(range(13), 6):
         if max(ranks.count(r) for r in set(ranks)) <= 4:
             pc6[six_index(ranks)] = found.setdefault(s.hand_pay(_six_cards(ranks)), len(found))
-    five = np.zeros(13 * 8192, dtype=np.int16)
+    five = np.zeros(13 * _switch_ranks.RANK_MASKS, dtype=np.int16)
     for suited in itertools.combinations(range(13), 5):
         mask = sum(1 << r for r in suited)
         for r in range(13):
             cards = [4 * x for x in suited] + [4 * r + 1]
             five[13 * mask + r] = found.setdefault(s.hand_pay(cards), len(found))
-    six = np.zeros(8192, dtype=np.int16)
+    six = np.zeros(_switch_ranks.RANK_MASKS, dtype=np.int16)
     for ranks6 in itertools.combinations(range(13), 6):
         six[sum(1 << r for r in ranks6)] = found.setdefault(s.hand_pay([4 * x for x in ranks6]), len(found))
     return pc6, five, six
