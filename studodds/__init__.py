@@ -60,7 +60,8 @@ _LAZY = {
         "analyze", "burn_card", "certification", "clear_memory", "collusion", "collusion_exact", "collusion_table",
         "count_table", "design_file", "diff", "draws_exact", "draws_sample", "edge_sort", "ev_table", "hand",
         "hole_cards", "load_variant", "openmp_enabled", "progressive", "search", "seen_hand_game", "self_check",
-        "sensitivity", "simulate", "simulate_many", "solve", "strategies", "table_kind", "variants")},
+        "sensitivity", "simulate", "simulate_many", "solve", "strategies", "table_kind", "variants",
+        "whole_game_shards")},
 }
 
 __all__ = sorted([*_LAZY, "__version__"])
@@ -121,6 +122,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         strategies,
         table_kind,
         variants,
+        whole_game_shards,
     )
 
 
