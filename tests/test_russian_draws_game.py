@@ -67,7 +67,7 @@ def test_the_whole_game_with_draws_is_analysed_certified_and_checked(small_game,
     assert "Insurance:" in report and "Buying the game:" in report
     assert "nets the ante's pay + 2X." in report and "(a raise pay" not in report    # no full house row to show
     assert "the strategy by hand group and up card stands for them" in report     # and no empty table
-    assert "a whole game of its own" in report                                   # what each option is worth
+    assert "a whole game of its own" in report and "'studodds diff' of the two" in report   # each option's worth
     assert "| hand group |" in (folder / "strategy.md").read_text()
 
     def never(*args, **kwargs):

@@ -183,7 +183,8 @@ class RussianReport(Sections):
             if not a.russian.worth:
                 out += ["", "What each option is worth with the draws is the same table without it, a whole game of "
                             "its own: its variant file with that option's section taken out, counted and certified "
-                            "beside this one (this run counts the table as it is)."]
+                            "beside this one (this run counts the table as it is); 'studodds diff' of the two gives "
+                            "the option's worth exactly, with the strategy cells it moves."]
             return out + ["", *draws_lines(a, markdown=True)]
         return out + ["", *charts(a)]
 
