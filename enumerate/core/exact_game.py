@@ -29,6 +29,7 @@ not read rules), so any object with ``to_dict()`` serves.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Iterator
@@ -205,29 +206,35 @@ class KeptGame(Generic[S]):
     title: str
 
 
-#: Whole games given instead of counted, by (kept file, rules text).
+#: Whole games given instead of counted (:func:`given`), and checkpoint folders named for whole
+#: games (:func:`shards_in`), each by :func:`_table_key`.
 _GIVEN: dict[tuple[str, str], Any] = {}
-
-
-@contextmanager
-def given(kept: KeptGame[S], variant: Any, data: Any) -> Iterator[None]:
-    """Within the block the whole game of ``variant`` is read from the kept object ``data``
-    (:func:`read_kept`; ValueError when it is not one) instead of counted; :func:`whole_game`
-    checks it as a run checks its own."""
-    key = (kept.file, rules_text(variant))
-    _GIVEN[key] = read_kept(kept, data)
-    try:
-        yield
-    finally:
-        _GIVEN.pop(key, None)
-
-
-#: Checkpoint folders named for whole games (:func:`shards_in`), by (kept file, rules text).
 _FOLDERS: dict[tuple[str, str], ShardStore] = {}
 
 
+def _table_key(kept: KeptGame[Any], variant: Any) -> tuple[str, str]:
+    """Which whole game of which table's rules an entry of _GIVEN or _FOLDERS is for."""
+    return kept.file, rules_text(variant)
+
+
 @contextmanager
-def shards_in(kept: KeptGame[S], variant: Any, folder: Path) -> Iterator[None]:
+def _registered(registry: dict[tuple[str, str], Any], key: tuple[str, str], value: Any) -> Iterator[None]:
+    """``value`` under ``key`` in ``registry`` for the block."""
+    registry[key] = value
+    try:
+        yield
+    finally:
+        registry.pop(key, None)
+
+
+def given(kept: KeptGame[S], variant: Any, data: Any) -> contextlib.AbstractContextManager[None]:
+    """Within the block the whole game of ``variant`` is read from the kept object ``data``
+    (:func:`read_kept`; ValueError when it is not one) instead of counted; :func:`whole_game`
+    checks it as a run checks its own."""
+    return _registered(_GIVEN, _table_key(kept, variant), read_kept(kept, data))
+
+
+def shards_in(kept: KeptGame[S], variant: Any, folder: Path) -> contextlib.AbstractContextManager[None]:
     """Within the block the whole game of ``variant`` keeps its shards in the user's checkpoint
     ``folder`` instead of the user cache: the folder a ``draws-exact`` run of the whole game
     wrote (the same key: the game, the table's rules, every class), so a run done elsewhere -- on
@@ -235,12 +242,7 @@ def shards_in(kept: KeptGame[S], variant: Any, folder: Path) -> Iterator[None]:
     verified now, as any checkpoint (ParameterError naming what is wrong: another table's, an
     edited shard, a file no run writes); the shards it lacks are counted into it."""
     store = ShardStore(folder, checkpoint_key(kept.game, variant, "", Slice()), kept.game.command)
-    key = (kept.file, rules_text(variant))
-    _FOLDERS[key] = store
-    try:
-        yield
-    finally:
-        _FOLDERS.pop(key, None)
+    return _registered(_FOLDERS, _table_key(kept, variant), store)
 
 
 def cache_folder(kept: KeptGame[Any], variant: Any) -> Path:
@@ -261,15 +263,15 @@ def whole_game(kept: KeptGame[S], variant: Any, counts: Any, *, threads: int = 1
     given by :func:`given`, checked as a run checks its own (KeptSumsError when they do not add
     up), or counted (:func:`run`), the shards kept in the checkpoint folder named by
     :func:`shards_in`, else in :func:`cache_folder` (``use_cache=False``: counted anew, in memory)."""
-    game, sl = kept.game, Slice()
-    found = _GIVEN.get((kept.file, rules_text(variant)))
+    game, sl, key = kept.game, Slice(), _table_key(kept, variant)
+    found = _GIVEN.get(key)
     if found is not None:
         classes = game.classes(sl)
         problem = None if game.check is None else game.check(variant, counts, classes, sl, found)
         if problem is not None:
             raise KeptSumsError(f"they do not add up ({problem})")
         return found, classes[1].shape[0]
-    store = _FOLDERS.get((kept.file, rules_text(variant)))
+    store = _FOLDERS.get(key)
     if store is None:
         store = ShardStore(cache_folder(kept, variant) if use_cache else None, checkpoint_key(game, variant, "", sl),
                            game.command, owned=True)
