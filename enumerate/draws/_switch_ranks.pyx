@@ -49,6 +49,16 @@ depends on the unseen s0 ranks, a mask's leaves of one set SH that all raise (or
 whatever that part is are valued together: the term sums that part over them at once
 (_term_leaves).
 
+**Leaving out what no situation takes.**  When the term never takes away (it adds what an option
+gains) and the table gives the coefficients of a raise worth at least raising with it (cnet_hi:
+every dealer hand that does not qualify bought and won, say), the group's actions are first valued
+without the term twice, for values alone -- by the linear form (a lower bound of each action) and
+by cnet_hi (an upper bound) -- and a discard whose upper bound is below some action's lower bound
+in every situation of the group is left out of the term's pass (_prune): it cannot be any
+situation's best, so the best actions and every sum the group keeps are the same integers; the
+term's keys, leaves and side parts of the discards left out are never made.  (Every action's rows,
+for one hand, are valued in full.)
+
 A situation's action is worth the sum over its draws, exact in units of 1 / (scale * n * C(46, k)
 * unit[k]) antes, less the fee (values summed in 128 bits); its best action (keep, then fewer
 cards, then the masks' order over the sorted hand, then buying) is compared exactly in 256-bit
@@ -60,6 +70,7 @@ situation the best mask and whether keeping raises.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memset
 from cython.parallel cimport prange
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from enumerate.draws._final_term cimport CAPSULE, TERM_BOUNDED, TERM_LEAF_SUM, TERM_SIDE, FinalTerm
@@ -171,6 +182,7 @@ cdef struct Rules:
     const int16_t* pc6_five
     const int16_t* pc6_six
     const FinalTerm* term     # a table's term added to raising (NULL: none), its fields per class
+    const int64_t* cnet_hi    # with a term: coefficients whose raise bounds raising with it (NULL: none)
     int n_tf
     int per_cls               # fields per class: 8 + n_tf
 
@@ -1164,10 +1176,9 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     with ``rows`` every action's sums per situation (_action_rows)."""
     cdef Hand H
     cdef Sits S
-    cdef Drawn D
     cdef int a2[13]
-    cdef int k, mask
-    cdef Py_ssize_t t
+    cdef int k
+    cdef bint buy
     cdef int64_t* cum = <int64_t*>malloc((hole_i.shape[0] + 1) * sizeof(int64_t))
     S.n_s = <int>(s_hi - s_lo)
     S.sit_sh = <int*>malloc(S.n_s * sizeof(int))
@@ -1192,29 +1203,11 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
         unit[k] = R.term.unit[k] if R.term != NULL else 1
     _hand(ru, h, allowed, R, &H)
     _situations(ru, s_lo, sit_cards, &S)
-    for k in range(6):
-        D.k = k
-        D.buy1 = allowed[6] and k == 1
-        if (k > 0 and not allowed[k] and not D.buy1) or studodds_cancelled(cancel):
-            continue
-        D.n = choose(UNSEEN - k, 4, binom_table())
-        D.force = forced5 and k == 5
-        D.nm = 0
-        for mask in range(32):
-            if popcount5(mask) == k and H.valid[mask] and H.rep[mask] == mask:
-                D.mk[D.nm] = mask
-                D.nm += 1
-        for t in range(d_off[k], d_off[k + 1]):
-            if not _drawn(&H, &dvec[t, 0], R, a2, &D):
-                continue
-            rank_part(a2, hole_i, binom_table(), cum)
-            G.n = 0                    # the term's keys are those of this draw pattern's unseen cards
-            _plain_leaves(ru, &H, &S, &D, cum, A, C, &G, R)
-            if D.distinct:
-                _flush_fixes(ru, &H, &S, &D, cum, C, &G, R)
-                if D.buy1:
-                    _buy_fixes(ru, &H, &S, &D, cum, C, &G, R)
-    _sum_best(s_lo, &H, &S, A, C, sit_w, allowed[6], tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
+    buy = allowed[6]
+    if R.term != NULL and R.cnet_hi != NULL and rows == NULL:
+        buy = _prune(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, tden, fee_num, fee_den, R, cancel)
+    _pass(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, R, cancel)
+    _sum_best(s_lo, &H, &S, A, C, sit_w, buy, tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
     if rows != NULL:
         _action_rows(&H, &S, A, C, allowed[6], R, rows)
     free(G.slots)
@@ -1232,6 +1225,129 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     free(S.fsuit)
     free(A)
     free(C)
+
+
+cdef void _pass(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
+                const uint8_t[:, ::1] hole_i, bint buy, bint forced5, int64_t* cum, int* a2, int128* A, int128* C,
+                TermKeys* G, const Rules* R, const int32_t* cancel) noexcept nogil:
+    """Every draw of the group's valid masks (and with ``buy``, of buying): for every number k of
+    cards drawn and every draw rank pattern of k cards, the rank part of the dealer's hole
+    patterns, the non-flush leaves per SH set into A and the flush corrections per situation into
+    C.  ``a2`` is G's ``unseen`` (G unused without a final term)."""
+    cdef Drawn D
+    cdef int k, mask
+    cdef Py_ssize_t t
+    for k in range(6):
+        D.k = k
+        D.buy1 = buy and k == 1
+        if (k > 0 and H.n_k[k] == 0 and not D.buy1) or studodds_cancelled(cancel):
+            continue
+        D.n = choose(UNSEEN - k, 4, binom_table())
+        D.force = forced5 and k == 5
+        D.nm = 0
+        for mask in range(32):
+            if popcount5(mask) == k and H.valid[mask] and H.rep[mask] == mask:
+                D.mk[D.nm] = mask
+                D.nm += 1
+        for t in range(d_off[k], d_off[k + 1]):
+            if not _drawn(H, &dvec[t, 0], R, a2, &D):
+                continue
+            rank_part(a2, hole_i, binom_table(), cum)
+            if R.term != NULL:
+                G.n = 0                # the term's keys are those of this draw pattern's unseen cards
+            _plain_leaves(ru, H, S, &D, cum, A, C, G, R)
+            if D.distinct:
+                _flush_fixes(ru, H, S, &D, cum, C, G, R)
+                if D.buy1:
+                    _buy_fixes(ru, H, S, &D, cum, C, G, R)
+
+
+DEF VALUE_NF = 10       # a pass for values alone: value, raised draws and one block of outcomes every class shares
+
+
+cdef void _values(const Hand* H, const Sits* S, const int128* A, const int128* C, bint buy, int128* v) noexcept nogil:
+    """Each situation's value of every valid action (v[NA * s + a]) from a pass for values alone."""
+    cdef int s, a
+    for s in range(S.n_s):
+        for a in range(NA):
+            if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
+                v[NA * s + a] = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * VALUE_NF] \
+                    + C[(<int64_t>NA * s + a) * VALUE_NF]
+
+
+cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
+                 const uint8_t[:, ::1] hole_i, bint buy, bint forced5, int64_t* cum, int* a2, const int64_t* tden,
+                 const int64_t* fee_num, int64_t fee_den, const Rules* R, const int32_t* cancel) noexcept nogil:
+    """Leave out of the final term's pass the discards (and buying) that cannot be any situation's
+    best: valued without the term twice -- by the linear form (lo: no less than nothing added,
+    as the term never takes away) and by R.cnet_hi (hi: what raising with the term is worth at
+    most) -- a representative mask goes when, in every situation of the group, some action's lo
+    beats the hi of every mask discarding the same ranks; its masks are then not valid.  Returns
+    whether buying stays.  The best action, and so every sum the group keeps, is the same (the
+    tests hold the two passes to the same integers)."""
+    cdef Rules Q = R[0]
+    cdef int s, a, k, kb, r, m
+    cdef int64_t one[7]
+    cdef bint gone
+    cdef int128* A0 = <int128*>calloc(32 * NA * VALUE_NF, sizeof(int128))
+    cdef int128* C0 = <int128*>calloc(<int64_t>S.n_s * NA * VALUE_NF, sizeof(int128))
+    cdef int128* lo = <int128*>malloc(<int64_t>S.n_s * NA * sizeof(int128))
+    cdef int128* hi = <int128*>malloc(<int64_t>S.n_s * NA * sizeof(int128))
+    cdef int128* lb = <int128*>malloc(S.n_s * sizeof(int128))
+    cdef int* kl = <int*>malloc(S.n_s * sizeof(int))
+    for k in range(7):
+        one[k] = 1
+    Q.term, Q.n_tf, Q.per_cls, Q.nf = NULL, 0, 0, VALUE_NF
+    _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)
+    _values(H, S, A0, C0, buy, lo)
+    memset(A0, 0, 32 * NA * VALUE_NF * sizeof(int128))
+    memset(C0, 0, <int64_t>S.n_s * NA * VALUE_NF * sizeof(int128))
+    Q.cnet = R.cnet_hi
+    _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)
+    _values(H, S, A0, C0, buy, hi)
+    for s in range(S.n_s):                  # each situation's best lower bound
+        lb[s], kl[s] = lo[NA * s], 0
+        for a in range(1, NA):
+            if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
+                k = 6 if a == BUYA else popcount5(a)
+                if _better(&lo[NA * s + a], k, &lb[s], kl[s], tden, one, fee_num, fee_den):
+                    lb[s], kl[s] = lo[NA * s + a], k
+    for r in range(1, NA):
+        if not ((r == BUYA and buy) or (r < BUYA and H.valid[r] and H.rep[r] == r)):
+            continue
+        k = 6 if r == BUYA else popcount5(r)
+        gone = 1
+        for m in range(r, NA if r == BUYA else 32):
+            if m != r and (r == BUYA or not H.valid[m] or H.rep[m] != r):
+                continue
+            for s in range(S.n_s):
+                if not _better(&lb[s], kl[s], &hi[NA * s + m], k, tden, one, fee_num, fee_den):
+                    gone = 0
+                    break
+            if not gone:
+                break
+        if not gone:
+            continue
+        if r == BUYA:
+            buy = 0
+        else:
+            for m in range(r, 32):
+                if H.rep[m] == r:
+                    H.valid[m] = 0
+    for k in range(6):
+        H.n_k[k] = 0
+    for m in range(32):
+        if H.valid[m]:
+            k = popcount5(m)
+            H.of_k[k][H.n_k[k]] = m
+            H.n_k[k] += 1
+    free(A0)
+    free(C0)
+    free(lo)
+    free(hi)
+    free(lb)
+    free(kl)
+    return buy
 
 
 cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
@@ -1292,7 +1408,8 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const int16_t[::1] pc6, const int16_t[::1] pc6_five, const int16_t[::1] pc6_six,
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
-                 int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None):
+                 int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None,
+                 const int64_t[:, ::1] cnet_hi=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
@@ -1315,7 +1432,10 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
 
     ``term``: a table's final term (a capsule, enumerate/draws/_final_term.pxd) added to raising
     every final hand, its fields counted per class after the kernel's 8 (group_fields(n_stat,
-    n_term)); the values of kind k are then in units of 1 / (tden[k] * unit[k])."""
+    n_term)); the values of kind k are then in units of 1 / (tden[k] * unit[k]).  ``cnet_hi``
+    (with a term that is never negative): coefficients as cnet's of a raise worth no less than
+    raising with the term, by which the discards no situation of a group can take are left out
+    of the term's pass (not with ``rows``)."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
     cdef int n_pay = cnet.shape[0]
@@ -1337,6 +1457,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
             or gtab.shape[1] != MASKS or gtab.shape[2] != 3 or allowed.shape[0] != 7
             or pclass.shape[0] != 7462 or cnet.shape[1] != 4 or (cins.shape[0] not in (0, n_pay))
             or (cins.shape[0] and cins.shape[1] != 4) or tden.shape[0] != 7 or fee_num.shape[0] != 7
+            or (cnet_hi is not None and (cnet_hi.shape[0] != n_pay or cnet_hi.shape[1] != 4))
             or out.shape[0] != n or out.shape[1] != gf or out.shape[2] != 2
             or (rows is not None and (rows.shape[0] != sit_cards.shape[0] or rows.shape[1] != NA
                                       or rows.shape[2] != 2 + (8 + n_tf) * n_stat or rows.shape[3] != 2))):
@@ -1373,6 +1494,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.n_pay = n_pay
     R.pclass = &pclass[0]
     R.cnet = &cnet[0, 0]
+    R.cnet_hi = &cnet_hi[0, 0] if cnet_hi is not None and fterm != NULL else NULL
     R.cins = &cins[0, 0] if cins.shape[0] else NULL
     R.pc6 = &pc6[0] if pc6.shape[0] else NULL
     R.pc6_five = &pc6_five[0] if pc6.shape[0] else NULL

@@ -274,6 +274,10 @@ class SwitchRules:
 
     #: The fields a final term adds per outcome class (none here; enumerate/draws/_final_term.pxd).
     n_term = 0
+    #: With a final term that never takes away: the coefficients (as ``cnet``) of a raise worth at
+    #: least raising with the term, by which the kernel leaves out the discards no situation of a
+    #: group can take (None: every discard valued with the term).
+    cnet_hi: np.ndarray | None = None
 
     def term(self, ru: int) -> object | None:
         """The final term the kernel adds to raising against the up rank ``ru`` (a capsule), or None."""
@@ -303,7 +307,7 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
         t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
         rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
         np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel,
-        rules.term(ru)))
+        rules.term(ru), None, rules.cnet_hi))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
     return hi * (1 << 64) + lo, sits, best, keep_raised

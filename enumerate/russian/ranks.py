@@ -39,6 +39,12 @@ where every leaf raises whatever the term adds, else every draw's suits apart.  
 kernel's values are in units of 1 / (scale * dn), dn a common multiple of the replacement pools,
 and each class also counts the dealer hands bought and how the purchases end -- the return
 table's "game bought" rows.
+
+The kernel leaves out of the term's pass the discards that cannot be any situation's best (see
+``_switch_ranks.pyx``): an action is worth no less than without the purchase (a purchase is
+made only when it gains) and no more than when every dealer hand that does not qualify is bought
+and ends in the purchase's best outcome less the fee (``cnet_hi``) -- a linear form, valued
+without the term.  The same integers: the tests compare the groups both ways.
 """
 from __future__ import annotations
 
@@ -159,6 +165,16 @@ class RussianRankRules(SwitchRules):
         top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale, abs(self.fee))
         if 8 * top * 163_185 * max(self.dn) >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit values of the bought game")
+        # What buying can add at most: each dealer hand that does not qualify is bought and ends
+        # in the purchase's best outcome (won, lost, pushed at 0 or still short: the ante's pay)
+        # less the fee, when that beats the ante's pay -- the kernel's upper bound of raising with
+        # the bought game, which lets it leave out the discards no situation can take.
+        short = nets.nets["dealer_does_not_qualify"]
+        most = np.maximum.reduce([nets.nets["player_wins"], lose, np.zeros_like(lose), short]) - self.fee
+        self.cnet_hi = self.cnet.copy()
+        self.cnet_hi[:, 0] += np.maximum(most - short, 0)
+        if 8 * int(np.abs(self.cnet_hi).max()) * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
+            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
 
     def term(self, ru: int) -> object | None:
         """The bought game against the up rank ``ru`` as the kernel's final term (a capsule), or None."""
