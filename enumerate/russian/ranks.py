@@ -78,11 +78,13 @@ _FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True)
            "bought_push": (10, False), "bought_lost": (11, False), "bought_short": (12, False)}
 #: Groups per shard, as the plain draws' (about a core-minute of Russian Poker without the bought game).
 SHARD = 64
-#: How much more a group costs with the bought game than the switch game's projection of its draws
-#: (benchmarks/russian_game.py --purchase-by-ranks, one thread, 2026-12-05: about 9.4 times for the
-#: Lunar house rules, 8.4 for Pennsylvania's, 16.5 for the classic ones with the ante paid): what a
-#: run is projected from, never a figure of it.
-PURCHASE_COST = 11.0
+#: How much more a group costs with the bought game than the switch game's projection of its draws,
+#: with the ante returned on a win and with it paid (benchmarks/russian_game.py --purchase-by-ranks,
+#: one thread, 2026-12-05, the discards no situation takes left out: 1.9 times for the Lunar house
+#: rules, 1.7 for Pennsylvania's, 5.5 for the classic ones -- a win that also pays the ante makes a
+#: purchase's most worth more above its least, so fewer discards are left out): what a run is
+#: projected from, never a figure of it.
+PURCHASE_COST = (2.0, 5.5)
 #: Bump when what a shard holds or how it is valued changes (2: the share of the best actions'
 #: dealer hands that qualify).
 VERSION = 2
@@ -97,7 +99,9 @@ def core_seconds_per_group(variant: Variant) -> float:
     """About what a group costs (:func:`enumerate.draws.switch_ranks.core_seconds_per_group`,
     times :data:`PURCHASE_COST` with the bought game)."""
     base = switch_core_seconds(variant)
-    return base * PURCHASE_COST if variant.buy_game is not None else base
+    if variant.buy_game is None:
+        return base
+    return base * PURCHASE_COST[variant.ante_win > 0]
 
 
 def six_index(ranks: tuple[int, ...]) -> int:
