@@ -151,9 +151,15 @@ def read_fields(data: Any, fields: set[str]) -> float:
     return float(seconds)
 
 
+#: Counts a stored shard or kept whole game may hold are below this: the largest, a whole game's
+#: return-table rows with the bought game, count situations x draws x dealer hole-card sets x
+#: replacement shares (the house's Lunar Poker: 1.5e27 combinations, about 2**91).
+COUNT_LIMIT = 1 << 128
+
+
 def read_count(x: Any) -> int:
     """A count of a stored shard: a non-negative integer in range (ValueError if not)."""
-    if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >= 1 << 80:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >= COUNT_LIMIT:
         raise ValueError(f"a count out of range: {str(x)[:40]}")
     return x
 
