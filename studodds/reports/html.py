@@ -118,7 +118,12 @@ def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str)
     width, row = 720, 20
     left = max(120, int(6.5 * max(len(label) for label in labels)) + 12)
     right = max(60, int(6.5 * max(len(t) for t in texts)) + 12)
-    height = row * len(labels) + 40
+    # the title over the bars (bold: about 7 px a character), or, too long for that, from the
+    # chart's left edge in lines
+    x_title = left if 7 * len(title) <= width - left else 4
+    lines = _title_lines(title, (width - x_title) // 7)
+    top = 24 + 14 * (len(lines) - 1)
+    height = row * len(labels) + top + 16
     span = max(abs(v) for v in values) or 1.0
     lo = min(0.0, min(values))
     hi = max(0.0, max(values))
@@ -126,19 +131,32 @@ def bar_chart_svg(title: str, labels: list[str], values: list[float], unit: str)
     zero = left + (-lo) * scale
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{html.escape(title)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
-             f'<text x="{left}" y="14" font-weight="bold">{html.escape(title)}</text>']
+             f'aria-label="{html.escape(title)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">']
+    parts += [f'<text x="{x_title}" y="{14 + 14 * i}" font-weight="bold">{html.escape(line)}</text>'
+              for i, line in enumerate(lines)]
     for k, (label, v) in enumerate(zip(labels, values)):
-        y = 24 + k * row
+        y = top + k * row
         x0, x1 = sorted((zero, zero + v * scale))
         color = "#2e7d32" if v >= 0 else "#c62828"
         parts.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(label)}</text>')
         parts.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 0.5):.1f}" height="{row - 6}" fill="{color}"/>')
         # the value stands right of the bar (a negative bar's right of the axis, clear of the labels)
         parts.append(f'<text x="{x1 + 4:.1f}" y="{y + 13}">{html.escape(texts[k])}</text>')
-    parts.append(f'<line x1="{zero:.1f}" y1="20" x2="{zero:.1f}" y2="{height - 8}" stroke="#333"/>')
+    parts.append(f'<line x1="{zero:.1f}" y1="{top - 4}" x2="{zero:.1f}" y2="{height - 8}" stroke="#333"/>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _title_lines(title: str, most: int) -> list[str]:
+    """A chart's title in lines of at most ``most`` characters, broken between words (a longer
+    word stands on a line of its own)."""
+    lines: list[str] = []
+    for word in title.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 #: A return table longer than this is charted by its largest contributions, the rest summed in one bar.
