@@ -322,13 +322,18 @@ def test_chart_labels_stay_inside_the_chart():
     """Every label's estimated extent (6.5 px a character at 11 px) lies inside the SVG, with a
     viewBox so that a narrow column scales the chart instead of clipping it."""
     from studodds.reports.html import bar_chart_svg
-    svg = bar_chart_svg("t", ["player wins with three of a kind", "dealer wins", "a"], [0.38545, -0.47775, 0.0], "antes")
-    width = int(re.search(r'width="(\d+)"', svg).group(1))
-    assert f'viewBox="0 0 {width} ' in svg
-    for x, anchor, text in re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?[^>]*>([^<]*)</text>', svg):
-        extent = 6.5 * len(text)
-        left, right = (float(x) - extent, float(x)) if anchor else (float(x), float(x) + extent)
-        assert 0 <= left and right <= width, (text, left, right, width)
+    labels = ["player wins with three of a kind", "dealer wins", "a"]
+    long_title = "Contribution to the return, per ante: the 40 largest of 201 rows (the return table has them all)"
+    for title in ("t", long_title):
+        svg = bar_chart_svg(title, labels, [0.38545, -0.47775, 0.0], "antes")
+        width = int(re.search(r'width="(\d+)"', svg).group(1))
+        assert f'viewBox="0 0 {width} ' in svg
+        texts = re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?( font-weight="bold")?>([^<]*)</text>', svg)
+        assert " ".join(t for _, _, bold, t in texts if bold) == title            # the whole title, in lines
+        for x, anchor, bold, text in texts:
+            extent = (7 if bold else 6.5) * len(text)
+            left, right = (float(x) - extent, float(x)) if anchor else (float(x), float(x) + extent)
+            assert 0 <= left and right <= width, (text, left, right, width)
 
 
 def test_a_long_return_table_is_charted_by_its_largest_rows_and_the_rest_summed():

@@ -19,11 +19,11 @@ combinations, not its category): the strategy chart stands for them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from enumerate.analysis.base import Analysis
+from enumerate.analysis.base import Analysis, ReturnRow
 from enumerate.core import exact_game
 from enumerate.core.engine import CountTable
 from enumerate.core.exact_game import KeptGame
@@ -35,7 +35,8 @@ from enumerate.draws.exact import chart_strategy, kept_groups_game
 from enumerate.draws.game import DrawFigures
 from enumerate.rules.variant import Variant
 from enumerate.russian import ranks
-from enumerate.russian.game import RussianFigures
+from enumerate.russian.game import RussianFigures, row_meanings
+from enumerate.russian.shapes import ReturnRowMeaningJSON
 from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums
 
 UNSEEN = 46
@@ -89,11 +90,22 @@ def game_analysis(s: RussianSlice) -> tuple[Analysis, dict[str, Any]]:
         insured_of_raised=sums.insured / sums.raised if sums.raised else Fraction(0),
         bought_of_no_qualify=Fraction(bought, bought + short) if bought + short else Fraction(0),
         fees_per_hand=price * Fraction(bought, total), insurance_per_hand=sums.staked / n,
-        replacement_multiple=1, strategy=(), worth=(), rows=())
+        replacement_multiple=1, strategy=(), worth=(), rows=_meanings(v, rows, kinds))
     draws = DrawFigures(sums.fees / n, {KINDS[j]: Fraction(sums.situations[j], n) for j in kinds}, {},
                         tuple(chart_strategy(sums.chart)))
     return a, {"russian": russian, "draws": draws,
                "kept_sums": exact_game.kept_json(RUSSIAN_DRAWS_GAME, sums, s.classes)}
+
+
+def _meanings(v: Variant, rows: Sequence[ReturnRow], kinds: list[int]) -> tuple[ReturnRowMeaningJSON, ...]:
+    """What each of the whole game's return-table rows is (its event, insurance and combinations:
+    the workbook's live net results), from every row the table's classes and fees can make."""
+    rules = ranks.rank_rules(v)
+    known = row_meanings(v, rules.pays, sorted({rules.fees[j] for j in kinds}))
+    missing = [r.outcome for r in rows if r.outcome not in known]
+    if missing:
+        raise AssertionError(f"return-table rows no rule names: {missing[:3]}")
+    return tuple(known[r.outcome] for r in rows)
 
 
 def analyze_with_draws(counts: CountTable, variant: Variant, threads: int = 1,

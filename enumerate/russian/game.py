@@ -317,6 +317,13 @@ def _combination_keys(pay: HandPay) -> tuple[str, ...]:
     return (pay.first.key,) + (() if pay.second is None else (pay.second.key,))
 
 
+def draw_fee_of(outcome: str) -> Fraction:
+    """The draw action's fee a return-table row's outcome id names (its "_fee_N" or "_fee_N_D"
+    ending, as :func:`row_of` writes it; 0 without one)."""
+    m = re.search(r"_fee_(\d+)(?:_(\d+))?$", outcome)
+    return Fraction(0) if m is None else Fraction(int(m.group(1)), int(m.group(2) or 1))
+
+
 def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
            draw_fee: Fraction = Fraction(0)) -> tuple[str, str, Fraction]:
     """The outcome id, the label and the net result (antes) of a return-table key, with the fee
@@ -347,6 +354,23 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     if draw_fee:
         outcome, label = f"{outcome}_fee_{str(draw_fee).replace('/', '_')}", f"{label}; fee {draw_fee}"
     return outcome, label, net + side - draw_fee
+
+
+def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[Fraction]
+                 ) -> dict[str, ReturnRowMeaningJSON]:
+    """What every return-table row a table can have is, by outcome id: each event, class of final
+    hand (``pays``), insured or not and draw fee, as :func:`row_of` names it (a whole game's
+    rows, counted by labels, are read back through this)."""
+    s = RussianSettlement.of(variant)
+    out: dict[str, ReturnRowMeaningJSON] = {}
+    for event in EVENTS:
+        for hand in pays:
+            for insured in (False, True) if s.insurance is not None else (False,):
+                for fee in draw_fees:
+                    outcome, _, _ = row_of(s, event, hand, insured, fee)
+                    out.setdefault(outcome, {"outcome": outcome, "event": cast(Any, event),
+                                             "combinations": list(_combination_keys(hand)), "insured": insured})
+    return out
 
 
 def return_rows(variant: Variant, sums: GameSums, total: int

@@ -12,6 +12,7 @@ from typing import Any
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
 from enumerate.analysis.strategy_text import raise_chart_markdown
 from enumerate.draws.report import DRAWS_REPORT, draws_lines, rank_pattern_provenance
+from enumerate.russian.game import draw_fee_of
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -287,6 +288,9 @@ class RussianReport(Sections):
                 terms = [(-one, ())]
             if e.startswith("bought_"):
                 terms.append((-one, ("buy_game_fee",)))
+            fee = draw_fee_of(m["outcome"])
+            if fee:
+                terms.append((-fee, ()))                # the draw's fee (the Switching section's rule)
             if m["insured"]:
                 first_five = {"player_wins": -one, "push": -one, "dealer_wins": -one}.get(e, one)
                 if dealer_qualifies != "lost" and e in ("push", "dealer_wins"):

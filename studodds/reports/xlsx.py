@@ -262,7 +262,7 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     figure("house_edge_per_ante", a["house_edge_per_ante"]["value"], a["house_edge_per_ante"]["exact"],
            "=-{expected_return_per_ante}")
     figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
-           f'=1-SUMIF({col["key"]},"fold",{col["prob"]})')
+           f'=1-SUMPRODUCT((LEFT({col["key"]},4)="fold")*{col["prob"]})')     # fold rows, with a fee or not
     if extra_wager is not None:                    # a wager beyond ante and raise (insurance)
         figure(extra_wager[0], extra_wager[1]["value"], extra_wager[1]["exact"])
     figure("average_total_wager_antes", a["average_total_wager_antes"]["value"], a["average_total_wager_antes"]["exact"],
