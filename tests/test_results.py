@@ -37,7 +37,7 @@ def test_committed_results_are_reproduced(whole_draws_games):
     assert "us-common: unchanged (protection.json not checked: --no-protection)" in r.stdout
     assert "lunar-without-draws: unchanged" in r.stdout          # Russian Poker's options, counted anew
     for name, kept in (("us-common-two-boxes", "boxes_game.json"), ("oasis-galewind", "switch_game.json"),
-                       ("russian-draws", "switch_game.json")):
+                       ("russian-draws", "switch_game.json"), ("lunar-house", "russian_game.json")):
         assert f"{name}: unchanged (whole games verified from their kept sums: {kept};" in r.stdout
 
 
@@ -47,7 +47,7 @@ def test_every_kept_whole_game_is_sealed_and_named():
     from enumerate.core.slices import unsealed
     from enumerate.game.kinds import kind_of
     from enumerate.rules.variant_file import load_variant_file
-    names = {"draws": "switch_game.json", "boxes": "boxes_game.json"}
+    names = {"draws": "switch_game.json", "boxes": "boxes_game.json", "russian": "russian_game.json"}
     for folder in sorted((REPO / "results").iterdir()):
         v = load_variant_file(folder / "variant.toml").variant
         kind = kind_of(v)

@@ -192,3 +192,33 @@ def test_a_checkpoint_that_is_not_the_tables_whole_game_is_refused_before_anythi
     refused(tmp_path, "batch", str(small_game), "--checkpoint", str(ck), "--out", str(tmp_path / "out"),
             needle=f"{shard.name}: its checksum does not match its content")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_stored_count_of_a_whole_game_with_the_bought_game_reads_back():
+    """A kept whole game's return-table rows count situations x draws x dealer sets x replacement
+    shares: the house's Lunar game 1.5e27 combinations (about 2**91), read back; a count no
+    whole game can reach, or not a count, is refused."""
+    from enumerate.core.slices import COUNT_LIMIT, read_count
+    total = 1478262843475644020034240000
+    assert read_count(total) == total and total < COUNT_LIMIT
+    for bad in (COUNT_LIMIT, -1, True, 1.0, "1"):
+        with pytest.raises(ValueError):
+            read_count(bad)
+
+
+@pytest.mark.parametrize("fee", [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(3)])
+def test_a_rows_draw_fee_is_read_back_from_its_outcome(fee):
+    """The workbook's live net results take a row's draw fee from its outcome id, which row_of
+    writes: every event, insured or not, reads back the fee it was made with."""
+    from test_russian_final_hand import variant
+
+    from enumerate.russian.game import draw_fee_of, row_of
+    from enumerate.russian.settle import HandPay, RussianSettlement
+    from evaluator.ranking import Category
+    s = RussianSettlement.of(variant(LUNAR))
+    pay = HandPay(Category.TRIPS, Category.HIGH_CARD, Fraction(4))
+    for event in ("player_wins", "bought_won", "dealer_does_not_qualify", "bought_short", "push", "bought_push",
+                  "dealer_wins", "bought_lost", "fold"):
+        for insured in (False, True):
+            outcome, _, _ = row_of(s, event, pay, insured, fee)
+            assert draw_fee_of(outcome) == fee, (event, insured, outcome)
