@@ -532,14 +532,9 @@ cdef void _hand(int ru, const int8_t* h, const uint8_t* allowed, const Rules* R,
             i += 1
     for i in range(5):
         H.key_h += H.rkey[H.rk[i]]
-    for k in range(6):
-        H.n_k[k] = 0
     for mask in range(32):
         k = popcount5(mask)
         H.valid[mask] = mask == 0 or allowed[k]
-        if H.valid[mask]:
-            H.of_k[k][H.n_k[k]] = mask
-            H.n_k[k] += 1
         H.key_x[mask] = 0
         H.kbits[mask] = 0
         for i in range(5):
@@ -552,6 +547,24 @@ cdef void _hand(int ru, const int8_t* h, const uint8_t* allowed, const Rules* R,
             if popcount5(m2) == k and _same_ranks(mask, m2, H.rk):
                 H.rep[mask] = m2
                 break
+    _index_valid(H)
+
+
+cdef void _index_valid(Hand* H) noexcept nogil:
+    """The valid masks of each number of cards (of_k, n_k), from ``valid``."""
+    cdef int k, mask
+    for k in range(6):
+        H.n_k[k] = 0
+    for mask in range(32):
+        if H.valid[mask]:
+            k = popcount5(mask)
+            H.of_k[k][H.n_k[k]] = mask
+            H.n_k[k] += 1
+
+
+cdef inline bint _allowed(const Hand* H, int a, bint buy) noexcept nogil:
+    """Whether action a (a switch mask, or BUYA with ``buy``) may be taken."""
+    return buy if a == BUYA else H.valid[a]
 
 
 cdef void _situations(int ru, int64_t s_lo, const uint8_t[:, ::1] sit_cards, Sits* S) noexcept nogil:
@@ -1154,7 +1167,7 @@ cdef void _action_rows(const Hand* H, const Sits* S, const int128* A, const int1
     for s in range(S.n_s):
         for a in range(NA):
             out = rows + (<int64_t>NA * s + a) * nf * 2
-            valid = buy if a == BUYA else H.valid[a]
+            valid = _allowed(H, a, buy)
             ra = A + (NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * nf
             rc = C + (<int64_t>NA * s + a) * nf
             for i in range(nf):
@@ -1270,7 +1283,7 @@ cdef void _values(const Hand* H, const Sits* S, const int128* A, const int128* C
     cdef int s, a
     for s in range(S.n_s):
         for a in range(NA):
-            if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
+            if _allowed(H, a, buy):
                 v[NA * s + a] = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * VALUE_NF] \
                     + C[(<int64_t>NA * s + a) * VALUE_NF]
 
@@ -1286,7 +1299,7 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     whether buying stays.  The best action, and so every sum the group keeps, is the same (the
     tests hold the two passes to the same integers)."""
     cdef Rules Q = R[0]
-    cdef int s, a, k, kb, r, m
+    cdef int s, a, k, r, m
     cdef int64_t one[7]
     cdef bint gone
     cdef int128* A0 = <int128*>calloc(32 * NA * VALUE_NF, sizeof(int128))
@@ -1308,12 +1321,12 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     for s in range(S.n_s):                  # each situation's best lower bound
         lb[s], kl[s] = lo[NA * s], 0
         for a in range(1, NA):
-            if (a == BUYA and buy) or (a < BUYA and H.valid[a]):
+            if _allowed(H, a, buy):
                 k = 6 if a == BUYA else popcount5(a)
                 if _better(&lo[NA * s + a], k, &lb[s], kl[s], tden, one, fee_num, fee_den):
                     lb[s], kl[s] = lo[NA * s + a], k
     for r in range(1, NA):
-        if not ((r == BUYA and buy) or (r < BUYA and H.valid[r] and H.rep[r] == r)):
+        if not _allowed(H, r, buy) or (r < BUYA and H.rep[r] != r):
             continue
         k = 6 if r == BUYA else popcount5(r)
         gone = 1
@@ -1334,13 +1347,7 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
             for m in range(r, 32):
                 if H.rep[m] == r:
                     H.valid[m] = 0
-    for k in range(6):
-        H.n_k[k] = 0
-    for m in range(32):
-        if H.valid[m]:
-            k = popcount5(m)
-            H.of_k[k][H.n_k[k]] = m
-            H.n_k[k] += 1
+    _index_valid(H)
     free(A0)
     free(C0)
     free(lo)

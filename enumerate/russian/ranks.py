@@ -115,6 +115,13 @@ def _six_cards(ranks: tuple[int, ...]) -> list[int]:
     return [4 * r + i % 4 for i, r in enumerate(ranks)]
 
 
+def _check_draws_bound(variant: Variant, top: int) -> None:
+    """Refuse coefficients so large (``top``, in 1 / scale antes) that a final hand's value over
+    every dealer set of the largest draw could leave 62 bits."""
+    if 8 * top * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
+        raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
+
+
 class RussianRankRules(SwitchRules):
     """A Russian table's rules as the rank kernel reads them (see the module docstring): its
     classes of final hand (``pays``), their nets and insurance, and the six-card tables."""
@@ -150,9 +157,8 @@ class RussianRankRules(SwitchRules):
         if self.n_stat > _switch_ranks.MAX_CLASSES:
             raise StudoddsError(f"variant {variant.name!r}: more distinct pays than the rank patterns count "
                                 f"({self.n_stat} classes; at most {_switch_ranks.MAX_CLASSES})")
-        top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale)
-        if 8 * top * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
-            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
+        _check_draws_bound(variant, max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)),
+                                        self.scale))
 
     def _bought_rules(self, variant: Variant, s: RussianSettlement, nets: IntegerNets) -> None:
         """The bought game as the kernel's final term: its unit per kind of action (a common
@@ -177,8 +183,7 @@ class RussianRankRules(SwitchRules):
         most = np.maximum.reduce([nets.nets["player_wins"], lose, np.zeros_like(lose), short]) - self.fee
         self.cnet_hi = self.cnet.copy()
         self.cnet_hi[:, 0] += np.maximum(most - short, 0)
-        if 8 * int(np.abs(self.cnet_hi).max()) * 163_185 * math.comb(UNSEEN, 5) >= 2**62:
-            raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit evaluation of its draws")
+        _check_draws_bound(variant, int(np.abs(self.cnet_hi).max()))
 
     def term(self, ru: int) -> object | None:
         """The bought game against the up rank ``ru`` as the kernel's final term (a capsule), or None."""
