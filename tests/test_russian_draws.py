@@ -16,8 +16,8 @@ DRAWS = "[switch]\nfees = { 1 = 1, 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n[buy_card]\nfee
 HAND, UP = tuple(sorted(parse_hand("Qc Qd 9h Ac Kd"))), parse_card("7s")
 
 
-def one_by_one(v, action: int, fee) -> Fraction:
-    """The action's EV: every final hand valued on its own, the better of raising and folding."""
+def final_hands(v, action: int) -> list:
+    """The action's final hands, each valued on its own."""
     unseen = [c for c in range(52) if c not in HAND and c != UP]
     if action == 0:
         finals = [(HAND, ())]
@@ -27,7 +27,7 @@ def one_by_one(v, action: int, fee) -> Fraction:
         discard = tuple(c for j, c in enumerate(HAND) if (action >> j) & 1)
         kept = tuple(c for c in HAND if c not in discard)
         finals = [(kept + (c,), discard) for c in unseen]
-    return sum((final_hand_value(v, f, UP, dead).ev for f, dead in finals), Fraction(0)) / len(finals) - fee
+    return [final_hand_value(v, f, UP, dead) for f, dead in finals]
 
 
 @pytest.mark.parametrize("rules, actions", [(0, [0, 4])] + [pytest.param(k, [0, 1, BUY], marks=pytest.mark.slow)
@@ -37,7 +37,12 @@ def test_actions_equal_their_final_hands_one_by_one(rules, actions):
     got = situation_actions(v, HAND, UP, actions=actions)
     for a in got.actions:
         action = 0 if a.kind == "keep" else BUY if a.kind == "buy" else sum(1 << HAND.index(c) for c in a.discard)
-        assert a.ev == one_by_one(v, action, a.fee), a.label
+        finals = final_hands(v, action)
+        assert a.ev == sum((f.ev for f in finals), Fraction(0)) / len(finals) - a.fee, a.label
+        raised = [f for f in finals if f.raises]                 # what the options chart counts
+        assert (a.raised, a.insured, a.short, a.bought) == (
+            len(raised), sum(f.insure for f in raised), sum(f.no_qualify for f in raised),
+            sum(f.bought for f in raised)), a.label
 
 
 def test_options_that_change_nothing_leave_the_draws_table():

@@ -69,6 +69,17 @@ def test_the_whole_game_with_draws_is_analysed_certified_and_checked(small_game,
     assert "the strategy by hand group and up card stands for them" in report     # and no empty table
     assert "a whole game of its own" in report and "'studodds diff' of the two" in report   # each option's worth
     assert "| hand group |" in (folder / "strategy.md").read_text()
+    # how often the options after the draw are taken, by hand group and up card: they share out the whole's
+    rows = a.draws.strategy
+    for share, whole in (("raise_share", part.sums.raised), ("insure_share", part.sums.insured)):
+        assert sum(Fraction(r[share]["exact"]) * r["situations"] for r in rows) == whole, share
+    assert part.sums.raised > 0
+    assert any(Fraction(r["bought_share_of_no_qualify"]["exact"]) > 0 for r in rows)
+    assert "### How often the options after the draw are taken" in report
+    strategy = (folder / "strategy.md").read_text()
+    assert "### Insured, percent of the best action's draws" in strategy and "### Games bought" in strategy
+    assert (folder / "strategy.csv").read_text().startswith(
+        "hand_group,up_rank,situations,action,share,share_exact,raise_share,raise_share_exact,insure_share,")
 
     def never(*args, **kwargs):
         raise AssertionError("the check counted the game instead of reading its kept sums")

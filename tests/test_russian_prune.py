@@ -52,7 +52,7 @@ def _both(rules, qualifier: int, h: np.ndarray, ru: int, hi) -> tuple:
     kept = rules.cnet_hi
     try:
         rules.cnet_hi = hi
-        sums, _, best, keep = value_groups(rules, qualifier, h[None, :], ru, ALL)
+        sums, _, best, keep, _ = value_groups(rules, qualifier, h[None, :], ru, ALL)
     finally:
         rules.cnet_hi = kept
     return sums.tolist(), best.tolist(), keep.tolist()

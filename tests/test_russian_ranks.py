@@ -1,7 +1,7 @@
 """A Russian Poker table with draws, counted by rank patterns (enumerate/russian/ranks.py), is the
 situation-class path's game to the last integer: per group of situations (rank pattern, up rank)
 its sums -- situations by best action, EVs, fees, raise and insurance shares, insurance staked,
-return-table rows, strategy chart -- are those of its situations valued one by one
+return-table rows, strategy chart, options taken by hand group -- are those of its situations valued one by one
 (enumerate/russian/draws.py, itself held to the literal brute force in test_russian_draws.py),
 under rules that move every term of the kernel's form: two combinations (a six bought paid by all
 six cards), insurance lost or returned, the ante returned or paid, the ante by hand, fees in
@@ -25,7 +25,7 @@ from test_russian_final_hand import variant
 from enumerate.core.slices import Slice
 from enumerate.draws import _switch_ranks
 from enumerate.draws.switch_ranks import group_situations, value_groups
-from enumerate.russian import ranks
+from enumerate.russian import options, ranks
 from enumerate.russian import slice as rs
 from evaluator.ranking import Category
 
@@ -78,8 +78,11 @@ def _both_ways(v, text: str, up: str, categories) -> rs.SliceSums:
     fields = ranks.shard_fields(v, h[None, :], np.array([ru], dtype=np.uint8), frozenset(categories))
     got = rs.SliceSums.from_json({"digest": "", **fields}, weights, ranks=True)
     want = rs.value_shard(v, cards, np.full(len(cards), 4 * ru, dtype=np.uint8), weights)
-    for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "qualifies", "chart"):
+    for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "qualifies", "chart",
+                 "options"):
         assert getattr(got, name) == getattr(want, name), (text, up, name)
+    assert got.options and sum(c[0] for c in got.options.values()) == got.raised    # the cells share out the raises
+    assert sum(c[1] for c in got.options.values()) == got.insured
     return got
 
 
@@ -98,6 +101,7 @@ def test_a_group_with_the_bought_game_by_rank_patterns_is_its_situations_one_by_
     for text, up, categories in groups:
         got = _both_ways(v, text, up, categories)
         assert any("game bought" in label for kind in got.rows for label in kind), (text, up)
+        assert any(c[3] > 0 for c in got.options.values()), (text, up)     # the cells count the games bought
     plain = variant(rules.split("[buy_game]")[0])
     text, up, categories = groups[-1]
     fields = ranks.shard_fields(plain, pattern(text)[None, :], np.array([RANKS.index(up)], dtype=np.uint8),
@@ -194,6 +198,29 @@ def test_a_rank_shard_that_does_not_add_up_is_refused():
                            ({"situations": [11, 1, 0, 0, 0, 0, 0]}, "rows of 'keep' do not cover")]:
         with pytest.raises(ValueError, match=needle):
             rs.SliceSums.from_json({**good, **change}, weights, ranks=True)
+    assert rs.SliceSums.from_json(good, weights, ranks=True).options is None      # kept before the options were
+    cells = {**good, "options": {"a|2": ["0", "0", "0", "0"]}}
+    assert rs.SliceSums.from_json(cells, weights, ranks=True).options == {"a|2": [0, 0, 0, 0]}
+    for cells_json, needle in [([], "not an object"), ({"a|3": ["0"] * 4}, "do not cover"), ({}, "do not cover"),
+                            ({"a|2": ["0"] * 3}, "not \\[raised"), ({"a|2": "0000"}, "not \\[raised"),
+                            ({"a|2": ["1", "2", "0", "0"]}, "out of range"), ({"a|2": ["13", "0", "0", "0"]}, "out of range"),
+                            ({"a|2": ["1", "0", "1", "2"]}, "out of range"), ({"a|2": ["-1", "0", "0", "0"]}, "out of range"),
+                            ({"a|2": ["x", "0", "0", "0"]}, "")]:
+        with pytest.raises(ValueError, match=needle):
+            rs.SliceSums.from_json({**good, "options": cells_json}, weights, ranks=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+                    lambda c: st.lists(c, max_size=5) | st.dictionaries(st.text(max_size=6), c, max_size=4),
+                    max_leaves=12))
+def test_stored_option_cells_of_any_shape_are_read_or_refused_with_a_value_error(data):
+    chart = {"a|2|keep and fold": 12}
+    try:
+        got = options.from_json(data, chart)
+    except ValueError:
+        return
+    assert set(got) == {"a|2"} and all(len(c) == 4 for c in got.values())
 
 
 def test_a_slice_by_rank_patterns_prints_its_method():

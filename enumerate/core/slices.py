@@ -140,10 +140,10 @@ def run_key(kind: str, variant_text: str, sl: Slice, shard: int, version: int) -
             "slice": sl.key(), "shard": shard, "version": version, "evaluator": evaluator_fingerprint()}
 
 
-def read_fields(data: Any, fields: set[str]) -> float:
+def read_fields(data: Any, fields: set[str], optional: frozenset[str] = frozenset()) -> float:
     """A stored shard's sums: ValueError unless ``data`` is an object of exactly ``fields`` (and
-    optionally "seconds", a time); returns the seconds (0.0 when absent)."""
-    if not isinstance(data, dict) or not fields <= set(data) <= fields | {"seconds"}:
+    optionally "seconds", a time, and any of ``optional``); returns the seconds (0.0 when absent)."""
+    if not isinstance(data, dict) or not fields <= set(data) <= fields | optional | {"seconds"}:
         raise ValueError("a shard's sums have the wrong fields")
     seconds = data.get("seconds", 0.0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < 1e9:

@@ -185,6 +185,9 @@ cdef struct Rules:
     const int64_t* cnet_hi    # with a term: coefficients whose raise bounds raising with it (NULL: none)
     int n_tf
     int per_cls               # fields per class: 8 + n_tf
+    const int8_t* sit_col     # per field of a kind's sums, the situation's column it adds to (-1: none; NULL: no columns)
+    int n_col
+    int64_t* sit_sums         # per situation, its best action's selected fields summed by column
 
 
 cdef struct Memo:
@@ -1131,7 +1134,8 @@ cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int128* A,
                     int64_t fee_den, const Rules* R, int128* acc, int8_t[::1] best, uint8_t[::1] keep_raised,
                     const int32_t* cancel) noexcept nogil:
     """Each situation's best action, its sums added by the action's kind with the situation's
-    weight, and the value of keeping (the check against the count table)."""
+    weight, and the value of keeping (the check against the count table); with columns, the best
+    action's selected fields summed per situation, unweighted."""
     cdef int s, bm, k, rb, i, nf = R.nf, kf = R.nf + 1
     cdef int64_t w
     cdef int128 tot[MAXNF]
@@ -1146,6 +1150,10 @@ cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int128* A,
             tot[i] = A[(NA * S.sit_sh[s] + rb) * nf + i] + C[(<int64_t>NA * s + bm) * nf + i]
         best[s_lo + s] = <int8_t>bm
         keep_raised[s_lo + s] = (A[(NA * S.sit_sh[s]) * nf + 1] + C[(<int64_t>NA * s) * nf + 1]) > 0
+        if R.sit_col != NULL:
+            for i in range(nf):
+                if R.sit_col[i] >= 0:
+                    R.sit_sums[(s_lo + s) * R.n_col + R.sit_col[i]] += <int64_t>tot[i]
         acc[kf * k] += w
         for i in range(nf):
             acc[kf * k + 1 + i] += w * tot[i]
@@ -1416,7 +1424,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
                  int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None,
-                 const int64_t[:, ::1] cnet_hi=None):
+                 const int64_t[:, ::1] cnet_hi=None, const int8_t[::1] sit_col=None, int64_t[:, ::1] sit_sums=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
@@ -1442,7 +1450,10 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     n_term)); the values of kind k are then in units of 1 / (tden[k] * unit[k]).  ``cnet_hi``
     (with a term that is never negative): coefficients as cnet's of a raise worth no less than
     raising with the term, by which the discards no situation of a group can take are left out
-    of the term's pass (not with ``rows``)."""
+    of the term's pass (not with ``rows``).  ``sit_col`` (kind_fields(n_stat, n_term) - 1: per field
+    after the situations' count, a column of ``sit_sums`` or -1) with ``sit_sums`` (n_situations,
+    columns; zeroed by the caller): each situation's best action's fields summed by column --
+    fields that count draws or dealer sets (they fit 64 bits), not values."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
     cdef int n_pay = cnet.shape[0]
@@ -1466,6 +1477,9 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
             or (cins.shape[0] and cins.shape[1] != 4) or tden.shape[0] != 7 or fee_num.shape[0] != 7
             or (cnet_hi is not None and (cnet_hi.shape[0] != n_pay or cnet_hi.shape[1] != 4))
             or out.shape[0] != n or out.shape[1] != gf or out.shape[2] != 2
+            or ((sit_col is None) != (sit_sums is None))
+            or (sit_col is not None and (sit_col.shape[0] != 2 + (8 + n_tf) * n_stat
+                                         or sit_sums.shape[0] != sit_cards.shape[0]))
             or (rows is not None and (rows.shape[0] != sit_cards.shape[0] or rows.shape[1] != NA
                                       or rows.shape[2] != 2 + (8 + n_tf) * n_stat or rows.shape[3] != 2))):
         raise ValueError("shapes do not match")
@@ -1506,6 +1520,12 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.pc6 = &pc6[0] if pc6.shape[0] else NULL
     R.pc6_five = &pc6_five[0] if pc6.shape[0] else NULL
     R.pc6_six = &pc6_six[0] if pc6.shape[0] else NULL
+    R.sit_col, R.n_col, R.sit_sums = NULL, 0, NULL
+    if sit_col is not None and sit_sums.shape[1] > 0 and sit_sums.shape[0] > 0:
+        for f in range(sit_col.shape[0]):
+            if not -1 <= sit_col[f] < sit_sums.shape[1]:
+                raise ValueError("a situation column out of range")
+        R.sit_col, R.n_col, R.sit_sums = &sit_col[0], <int>sit_sums.shape[1], &sit_sums[0, 0]
     cdef const int32_t* flag = &cancel[0] if cancel is not None else NULL
     cdef int128* accs = <int128*>calloc(n * gf, sizeof(int128))
     cdef uint64_t* rows_p = &rows[0, 0, 0, 0] if rows is not None and rows.shape[0] else NULL

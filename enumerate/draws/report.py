@@ -106,14 +106,26 @@ def draws_strategy_markdown(a: Any) -> str:
 
 def draws_strategy_csv(strategy: Sequence[Mapping[str, Any]]) -> str:
     """strategy.csv of a table with draws: hand group, up rank, situations, action, the share of
-    the situations that take it (a decimal beside the exact fraction, as everywhere)."""
-    lines = ["hand_group,up_rank,situations,action,share,share_exact"]
+    the situations that take it (a decimal beside the exact fraction, as everywhere); a Russian
+    Poker table's cells also with how often the options after the draw are taken."""
+    extra = [k for k in _OPTION_SHARES if strategy and all(k in e for e in strategy)]
+    lines = [",".join(["hand_group,up_rank,situations,action,share,share_exact", *(f"{k},{k}_exact" for k in extra)])]
     for e in strategy:
+        options = "".join(f",{_decimal(e[k]['exact'])},{e[k]['exact']}" for k in extra)
         for action, share in e["actions"].items():
-            exact_share = Fraction(share["exact"])
-            decimal = str(exact_share.numerator) if exact_share.denominator == 1 else f"{float(exact_share):.12f}"
-            lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{decimal},{share['exact']}")
+            lines.append(f"\"{e['hand_group']}\",{e['up_rank']},{e['situations']},{action},{_decimal(share['exact'])},"
+                         f"{share['exact']}{options}")
     return "\n".join(lines) + "\n"
+
+
+#: The shares of the options after the draw a Russian Poker table's rows may hold, each cell's
+#: (one value per hand group and up rank, repeated on its actions' lines).
+_OPTION_SHARES = ("raise_share", "insure_share", "bought_share_of_no_qualify")
+
+
+def _decimal(text: str) -> str:
+    x = Fraction(text)
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.12f}"
 
 
 def _draws_units(a: Any) -> str:

@@ -3,7 +3,7 @@ engine (:mod:`enumerate.draws.game`): the analysis's shape names it, and the eng
 loaded at start-up."""
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 
 from enumerate.core.shapes import Count, Exact, MinProperties, Pattern, PropertyNames, shape
 
@@ -15,6 +15,10 @@ class DrawStrategyRowJSON(TypedDict):
     up_rank: Annotated[str, Pattern("^[2-9TJQKA]$")]
     situations: Count
     actions: Annotated[dict[str, Exact], MinProperties(1)]
+    # a Russian Poker table's options after the draw (enumerate.russian.options; runs that keep them)
+    raise_share: NotRequired[Exact]
+    insure_share: NotRequired[Exact]
+    bought_share_of_no_qualify: NotRequired[Exact]
 
 
 @shape("draws")

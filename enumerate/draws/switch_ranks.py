@@ -46,7 +46,7 @@ import math
 import time
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -278,6 +278,9 @@ class SwitchRules:
     #: least raising with the term, by which the kernel leaves out the discards no situation of a
     #: group can take (None: every discard valued with the term).
     cnet_hi: np.ndarray | None = None
+    #: Per field of a kind's sums after the situations' count, the column of each situation's sums
+    #: it adds to (-1: none), or None: no sums per situation (:func:`value_groups`).
+    sit_col: np.ndarray | None = None
 
     def term(self, ru: int) -> object | None:
         """The final term the kernel adds to raising against the up rank ``ru`` (a capsule), or None."""
@@ -287,11 +290,23 @@ class SwitchRules:
 # ---------------------------------------------------------------------------------------------
 # One shard
 
+class GroupValues(NamedTuple):
+    """What :func:`value_groups` returns for its groups against one up rank."""
+
+    #: per group its sums (n, group_fields(n_stat, n_term)), exact ints
+    sums: np.ndarray
+    #: per group its situations (cards, weights)
+    sits: list[tuple[np.ndarray, np.ndarray]]
+    #: per situation, every group's in order: the best action's mask, whether keeping raises
+    best: np.ndarray
+    keep_raised: np.ndarray
+    #: per situation, the best action's fields summed by the rules' columns (``sit_col``), or None
+    columns: np.ndarray | None
+
+
 def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, categories: frozenset[Category],
-                 threads: int = 1) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
-    """For the groups ``h`` (rank patterns) against the up rank ``ru``: (their sums (n, group_fields(rules.n_stat)) of exact
-    ints, their situations (cards, weights) per group, the best mask and whether keeping raises
-    per situation, all groups' situations in order)."""
+                 threads: int = 1) -> GroupValues:
+    """The groups ``h`` (rank patterns) against the up rank ``ru`` valued by the kernel."""
     t = switch_tables(ru, qualifier)
     sits = [group_situations(row, ru, categories) for row in h]
     off = np.cumsum([0] + [c.shape[0] for c, _ in sits]).astype(np.int64)
@@ -302,35 +317,45 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
     out = np.zeros((h.shape[0], _switch_ranks.group_fields(rules.n_stat, rules.n_term), 2), dtype=np.uint64)
     best = np.zeros(cards.shape[0], dtype=np.int8)
     keep_raised = np.zeros(cards.shape[0], dtype=np.uint8)
+    col = rules.sit_col
+    columns = None if col is None else np.zeros((cards.shape[0], int(col.max(initial=-1)) + 1), dtype=np.int64)
     interruptible(lambda cancel: _switch_ranks.value_groups(
         ru, np.ascontiguousarray(h, dtype=np.int8), off, cards, w, dvec, d_off, t.hole_i, t.iq,
         t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
         rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
         np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel,
-        rules.term(ru), None, rules.cnet_hi))
+        rules.term(ru), None, rules.cnet_hi, col, columns))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
-    return hi * (1 << 64) + lo, sits, best, keep_raised
+    return GroupValues(hi * (1 << 64) + lo, sits, best, keep_raised, columns)
 
 
-def add_chart(chart: dict[str, int], labels: dict[tuple[int, ...], str], ru: int,
-              sits: list[tuple[np.ndarray, np.ndarray]], best: np.ndarray, keep_raised: np.ndarray) -> None:
-    """Count the situations ``sits`` of groups against the up rank ``ru`` (in order, each with its
-    best action and whether keeping raises) into the strategy chart's cells; ``labels`` keeps the
-    hand groups found (by ranks and the most cards of a suit)."""
-    i = 0
-    for cards, weights in sits:
-        for hand, wt in zip(cards.tolist(), weights.tolist()):
+def situation_groups(labels: dict[tuple[int, ...], str], sits: list[tuple[np.ndarray, np.ndarray]]) -> list[str]:
+    """The hand group of each situation of ``sits`` (groups in order); ``labels`` keeps the groups
+    found (by ranks and the most cards of a suit)."""
+    out = []
+    for cards, _ in sits:
+        for hand in cards.tolist():
             suits = [x & 3 for x in hand]
             gk = (*sorted(x >> 2 for x in hand), max(suits.count(s) for s in range(4)))
             group = labels.get(gk)
             if group is None:
                 group = labels[gk] = hand_group(tuple(hand))
-            j = action_kind(int(best[i]))
-            label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
-            ck = chart_key(group, ru, label)
-            chart[ck] = chart.get(ck, 0) + wt
-            i += 1
+            out.append(group)
+    return out
+
+
+def add_chart(chart: dict[str, int], labels: dict[tuple[int, ...], str], ru: int,
+              sits: list[tuple[np.ndarray, np.ndarray]], best: np.ndarray, keep_raised: np.ndarray) -> None:
+    """Count the situations ``sits`` of groups against the up rank ``ru`` (in order, each with its
+    best action and whether keeping raises) into the strategy chart's cells (``labels``: see
+    :func:`situation_groups`)."""
+    weights = [wt for _, w in sits for wt in w.tolist()]
+    for i, (group, wt) in enumerate(zip(situation_groups(labels, sits), weights)):
+        j = action_kind(int(best[i]))
+        label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
+        ck = chart_key(group, ru, label)
+        chart[ck] = chart.get(ck, 0) + wt
 
 
 def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: frozenset[Category],
@@ -350,7 +375,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     labels: dict[tuple[int, ...], str] = {}
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
-        sums, sits, best, keep_raised = value_groups(rules, q, h[rows], ru, categories, threads)
+        sums, sits, best, keep_raised, _ = value_groups(rules, q, h[rows], ru, categories, threads)
         total = sums.sum(axis=0)
         for j in range(len(KINDS)):
             base = KIND_FIELDS * j

@@ -55,7 +55,7 @@ class RussianAction:
     "buy"; its fee, its draws and the dealer's hole-card sets per draw, the exact EV after the
     optimal decisions on every draw (fee included, antes), and how many draws raise, how many of
     those insure, and over them how many dealer hands are bought; over every draw, raised or
-    folded, how many of the dealer's hole-card sets qualify."""
+    folded, how many of the dealer's hole-card sets qualify; over the draws raised, how many do not."""
 
     kind: Literal["keep", "switch", "buy"]
     discard: tuple[int, ...]
@@ -68,6 +68,8 @@ class RussianAction:
     bought: int
     forced_raise: bool
     qualifies: int = 0
+    #: over the draws raised, the dealer's hole-card sets that do not qualify
+    short: int = 0
     #: with ``rows``: the outcomes of the action's draws as return-table rows (outcome, label, net
     #: result less the fee, combinations: each draw counts ``denominator // draws``), and the
     #: insurance staked over the draws (antes, summed)
@@ -168,7 +170,7 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
     kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"
     out = RussianAction(kind, discard, fee, draws, n, ev, int(raises.sum()), int(taken.sum()),
-                        int(bought[raises].sum()), forced, draws * n - int(nq.sum()))
+                        int(bought[raises].sum()), forced, draws * n - int(nq.sum()), int(nq[raises].sum()))
     if not rows:
         return out
     found = event_combinations(len(pays), which, taken, raises, event_columns(states, bought, ends, dn),

@@ -34,7 +34,7 @@ from enumerate.draws.actions import KINDS, cards_drawn
 from enumerate.draws.exact import chart_strategy, kept_groups_game
 from enumerate.draws.game import DrawFigures
 from enumerate.rules.variant import Variant
-from enumerate.russian import ranks
+from enumerate.russian import options, ranks
 from enumerate.russian.game import RussianFigures, row_meanings
 from enumerate.russian.shapes import ReturnRowMeaningJSON
 from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums
@@ -92,7 +92,7 @@ def game_analysis(s: RussianSlice) -> tuple[Analysis, dict[str, Any]]:
         fees_per_hand=price * Fraction(bought, total), insurance_per_hand=sums.staked / n,
         replacement_multiple=1, strategy=(), worth=(), rows=_meanings(v, rows, kinds))
     draws = DrawFigures(sums.fees / n, {KINDS[j]: Fraction(sums.situations[j], n) for j in kinds}, {},
-                        tuple(chart_strategy(sums.chart)))
+                        tuple(options.with_shares(chart_strategy(sums.chart), sums.options)))
     return a, {"russian": russian, "draws": draws,
                "kept_sums": exact_game.kept_json(RUSSIAN_DRAWS_GAME, sums, s.classes)}
 

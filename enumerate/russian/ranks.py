@@ -60,12 +60,12 @@ from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import KINDS, cards_drawn
-from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, value_groups
+from enumerate.draws.actions import KINDS, action_kind, cards_drawn
+from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, situation_groups, value_groups
 from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
-from enumerate.russian import _bought
+from enumerate.russian import _bought, options
 from enumerate.russian.bought import pool_multiple, rank_sets
 from enumerate.russian.game import EVENTS, IntegerNets, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
@@ -154,11 +154,27 @@ class RussianRankRules(SwitchRules):
         self._terms: dict[tuple[int, bool], Any] = {}
         if s.buy_game is not None:
             self._bought_rules(variant, s, nets)
+        self.sit_col = self._option_columns()
         if self.n_stat > _switch_ranks.MAX_CLASSES:
             raise StudoddsError(f"variant {variant.name!r}: more distinct pays than the rank patterns count "
                                 f"({self.n_stat} classes; at most {_switch_ranks.MAX_CLASSES})")
         _check_draws_bound(variant, max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)),
                                         self.scale))
+
+    def _option_columns(self) -> np.ndarray:
+        """The kernel's sums per situation (:mod:`enumerate.russian.options`): column 0 the draws
+        raised, 1 those insured (the insured classes' draws), 2 the dealer sets that do not qualify
+        met with a raise, 3 those bought (the bought game's first field: the dealer sets bought)."""
+        n_pay, per = len(self.pays), 8 + self.n_term
+        col = np.full(2 + per * self.n_stat, -1, dtype=np.int8)
+        col[1] = 0
+        for c in range(self.n_stat):
+            if c >= n_pay:
+                col[2 + per * c] = 1
+            col[2 + per * c + 1] = 2
+            if self.n_term:
+                col[2 + per * c + 8] = 3
+        return col
 
     def _bought_rules(self, variant: Variant, s: RussianSettlement, nets: IntegerNets) -> None:
         """The bought game as the kernel's final term: its unit per kind of action (a common
@@ -313,13 +329,20 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     kf, per = _switch_ranks.kind_fields(n_stat, n_term), 8 + n_term
     total = np.zeros(_switch_ranks.group_fields(n_stat, n_term), dtype=object)
     chart: dict[str, int] = {}
+    cells: dict[str, options.Cell] = {}
     labels: dict[tuple[int, ...], str] = {}
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
-        sums, sits, best, keep_raised = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories,
-                                                     threads)
-        total += sums.sum(axis=0)
-        add_chart(chart, labels, ru, sits, best, keep_raised)
+        v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories, threads)
+        total += v.sums.sum(axis=0)
+        add_chart(chart, labels, ru, v.sits, v.best, v.keep_raised)
+        assert v.columns is not None
+        cols = np.zeros((v.columns.shape[0], 4), dtype=np.int64)     # without the bought game, none bought
+        cols[:, :v.columns.shape[1]] = v.columns
+        weights = [wt for _, w in v.sits for wt in w.tolist()]
+        for i, (group, wt) in enumerate(zip(situation_groups(labels, v.sits), weights)):
+            options.add_situation(cells, options.option_key(group, ru), wt, action_kind(int(v.best[i])),
+                                  *(int(x) for x in cols[i]))
     s = rules.settlement
     situations, denominators = [0] * len(KINDS), [0] * len(KINDS)
     table: list[dict[str, list[Any]]] = [{} for _ in KINDS]
@@ -355,5 +378,5 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
             "qualifies": str(sum(situations) - no_qualify),
-            "chart": chart, "actions": [], "seconds": time.perf_counter() - start}
+            "chart": chart, "options": options.to_json(cells), "actions": [], "seconds": time.perf_counter() - start}
 

@@ -88,17 +88,33 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
 
 
+def option_strategy(a: Any) -> Sequence[Mapping[str, Any]]:
+    """The strategy rows that say how often each option is taken: by hand category without draws,
+    by hand group with them (a whole game whose shards kept them; none otherwise)."""
+    if a.russian is None:
+        return ()
+    if a.draws is None:
+        return a.russian.strategy
+    rows = a.draws.strategy
+    return rows if rows and all("insure_share" in e for e in rows) else ()
+
+
 def charts(a: Any) -> list[str]:
-    """The Markdown charts by hand category and up-card rank (none with draws: the strategy by
-    hand group is the draws')."""
-    strategy = a.russian.strategy
+    """The Markdown charts of how often each option is taken, by hand category (hand group, with
+    draws) and up-card rank."""
+    strategy = option_strategy(a)
     if not strategy:
         return []
-    out = ["### Raised, percent of the situations, by hand category and up-card rank", "",
-           *_table(["hand", *UP_RANKS], chart_rows(strategy, "raise_share"))]
+    of = "of the best action's draws" if a.draws is not None else "of the situations"
+    hand, by = ("hand group", "hand group") if a.draws is not None else ("hand", "hand category")
+    out = [f"### Raised, percent {of}, by {by} and up-card rank", "",
+           *_table([hand, *UP_RANKS], chart_rows(strategy, "raise_share"))]
+    if a.draws is not None and a.variant.insurance is not None:
+        out += ["", f"### Insured, percent {of}", "",
+                *_table([hand, *UP_RANKS], chart_rows(strategy, "insure_share"))]
     if a.variant.buy_game is not None:
         out += ["", "### Games bought, percent of the raised hands' dealer hands that do not qualify", "",
-                *_table(["hand", *UP_RANKS], chart_rows(strategy, "bought_share_of_no_qualify"))]
+                *_table([hand, *UP_RANKS], chart_rows(strategy, "bought_share_of_no_qualify"))]
     return out
 
 
@@ -186,7 +202,8 @@ class RussianReport(Sections):
                             "its own: its variant file with that option's section taken out, counted and certified "
                             "beside this one (this run counts the table as it is); 'studodds diff' of the two gives "
                             "the option's worth exactly, with the strategy cells it moves."]
-            return out + ["", *draws_lines(a, markdown=True)]
+            out += ["", *draws_lines(a, markdown=True)]
+            return out + (["", "### How often the options after the draw are taken", "", *charts(a)] if charts(a) else [])
         return out + ["", *charts(a)]
 
     def closing(self, a: Any, prov: Mapping[str, Any]) -> list[str]:
@@ -222,7 +239,11 @@ class RussianReport(Sections):
 
     def strategy_files(self, a: Any) -> dict[str, str]:
         if a.draws is not None:
-            return DRAWS_REPORT.strategy_files(a)
+            files = DRAWS_REPORT.strategy_files(a)
+            if option_strategy(a):
+                files["strategy.md"] += "\n".join(["", "## How often the options after the draw are taken", "",
+                                                   *charts(a), ""])
+            return files
         return {"strategy.md": strategy_markdown(a), "strategy.csv": strategy_csv(a.russian.strategy)}
 
     def workbook(self, analysis: Mapping[str, Any]) -> list[Sheet]:
@@ -230,8 +251,10 @@ class RussianReport(Sections):
         if not isinstance(r, Mapping):
             return []
         header = ["hand_group", "up_rank", "situations", "raise_share", "insure_share", "bought_share_of_no_qualify"]
+        by_group = analysis.get("draws", {}).get("strategy", []) if isinstance(analysis.get("draws"), Mapping) else []
+        strategy = r["strategy"] or [e for e in by_group if all(k in e for k in header[3:])]
         rows = [[e["hand_group"], e["up_rank"], e["situations"],
-                 *(float(_share(e[k])) for k in header[3:])] for e in r["strategy"]]
+                 *(float(_share(e[k])) for k in header[3:])] for e in strategy]
         worth = [[w["without"], float(_share(w["house_edge_per_ante"])),
                   float(_share(w["element_of_risk_per_total_wager"])), float(_share(w["lowers_the_house_edge_by"]))]
                  for w in r["option_worth"]]

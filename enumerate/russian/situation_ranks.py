@@ -158,7 +158,8 @@ def _situation(variant: Variant, rules: RussianRankRules, cards: tuple[int, ...]
         out.append(RussianAction(
             kind, discard, fee, draws, n, Fraction(row[0], rules.tden[j] * rules.dn[j]) - fee, row[1],
             sum(st[0] for c, st in enumerate(stats) if c >= n_pay), sum(st[8] for st in stats) if rules.n_term else 0,
-            action == 31 and bool(rules.forced5), draws * n - sum(st[1] + st[7] for st in stats)))
+            action == 31 and bool(rules.forced5), draws * n - sum(st[1] + st[7] for st in stats),
+            sum(st[1] for st in stats)))
     return RussianSituation.ranked(hand, up, out)
 
 

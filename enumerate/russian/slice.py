@@ -51,9 +51,10 @@ from enumerate.core.slices import (
 from enumerate.draws import switch_ranks
 from enumerate.draws.actions import BUY, KINDS, action_kind, check_best_actions
 from enumerate.draws.exact import Method, chart_cell, chart_strategy, pick_method
+from enumerate.draws.game import hand_group
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
-from enumerate.russian import ranks
+from enumerate.russian import options, ranks
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.settle import settlement_refusal
 from evaluator.errors import StudoddsError
@@ -105,6 +106,9 @@ class SliceSums:
     insured: Fraction = Fraction(0)
     qualifies: Fraction = Fraction(0)
     chart: dict[str, int] = field(default_factory=dict)
+    #: how often each option is taken by hand group and up-card rank (:mod:`enumerate.russian.options`);
+    #: None: summed from shards counted before they kept it
+    options: dict[str, options.Cell] | None = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
     #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
     seconds: float = 0.0
@@ -134,6 +138,10 @@ class SliceSums:
         self.qualifies += other.qualifies
         for k, v in other.chart.items():
             self.chart[k] = self.chart.get(k, 0) + v
+        if self.options is None or other.options is None:
+            self.options = None
+        else:
+            options.merge(self.options, other.options)
         self.actions += other.actions
         self.seconds += other.seconds
 
@@ -164,7 +172,9 @@ class SliceSums:
         return {"digest": self.digest, "situations": self.situations, "rows": self.rows,
                 "denominators": self.denominators, "ev": str(self.ev), "fees": str(self.fees),
                 "staked": str(self.staked), "raised": str(self.raised), "insured": str(self.insured),
-                "qualifies": str(self.qualifies), "chart": self.chart, "actions": self.actions, "seconds": self.seconds}
+                "qualifies": str(self.qualifies), "chart": self.chart,
+                **({} if self.options is None else {"options": options.to_json(self.options)}),
+                "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
     def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False) -> "SliceSums":
@@ -174,7 +184,7 @@ class SliceSums:
         if not.  ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.russian.ranks`):
         ``weights`` are the groups' situations, and it holds no per-class actions."""
         seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
-                                     "insured", "qualifies", "chart", "actions"})
+                                     "insured", "qualifies", "chart", "actions"}, frozenset({"options"}))
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
         rows, dens = data["rows"], data["denominators"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
@@ -198,8 +208,10 @@ class SliceSums:
         s = cls(data["digest"], [read_count(x) for x in sit], [{k: list(v) for k, v in r.items()} for r in rows],
                 [read_count(x) for x in dens], read_fraction(data["ev"]), read_fraction(data["fees"]),
                 read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
-                read_fraction(data["qualifies"]), {k: read_count(v) for k, v in chart.items()},
+                read_fraction(data["qualifies"]), {k: read_count(v) for k, v in chart.items()}, None,
                 [read_count(a) for a in actions], seconds)
+        if "options" in data:
+            s.options = options.from_json(data["options"], s.chart)
         total = int(weights.sum())
         if ranks:
             if sum(s.situations) != total or sum(s.chart.values()) != total:
@@ -238,6 +250,9 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
         s.qualifies += Fraction(w * best.qualifies, best.draws * best.completions)
         key = chart_cell(tuple(hand), u, j, best.raised > 0)
         s.chart[key] = s.chart.get(key, 0) + w
+        assert s.options is not None
+        options.add_situation(s.options, options.option_key(hand_group(tuple(hand)), u >> 2), w, j,
+                              best.raised, best.insured, best.short, best.bought)
         s.actions.append(action)
     s.seconds = time.perf_counter() - start
     return s
@@ -372,7 +387,7 @@ class RussianSlice:
                 "element_of_risk": exact(self.element_of_risk), "average_total_wager_antes": exact(self.average_wager),
                 "standard_deviation_antes": math.sqrt(self.variance),
                 "return_table": [r.to_dict() for r in self.return_rows()],
-                "strategy": chart_strategy(self.sums.chart),
+                "strategy": options.with_shares(chart_strategy(self.sums.chart), self.sums.options),
                 "core_seconds_per_class": self.seconds_per_class,
                 "whole_game_core_hours": self.whole_game_core_hours, "method": self.method}
 
