@@ -75,7 +75,7 @@ def test_the_whole_game_with_draws_is_analysed_certified_and_checked(small_game,
         assert sum(Fraction(r[share]["exact"]) * r["situations"] for r in rows) == whole, share
     assert part.sums.raised > 0
     assert any(Fraction(r["bought_share_of_no_qualify"]["exact"]) > 0 for r in rows)
-    assert "### How often the options after the draw are taken" in report
+    assert "### Insured, percent of the best action's draws" in report
     strategy = (folder / "strategy.md").read_text()
     assert "### Insured, percent of the best action's draws" in strategy and "### Games bought" in strategy
     assert (folder / "strategy.csv").read_text().startswith(

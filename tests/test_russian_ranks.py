@@ -205,7 +205,7 @@ def test_a_rank_shard_that_does_not_add_up_is_refused():
                             ({"a|2": ["0"] * 3}, "not \\[raised"), ({"a|2": "0000"}, "not \\[raised"),
                             ({"a|2": ["1", "2", "0", "0"]}, "out of range"), ({"a|2": ["13", "0", "0", "0"]}, "out of range"),
                             ({"a|2": ["1", "0", "1", "2"]}, "out of range"), ({"a|2": ["-1", "0", "0", "0"]}, "out of range"),
-                            ({"a|2": ["x", "0", "0", "0"]}, "")]:
+                            ({"a|2": ["x", "0", "0", "0"]}, "not an exact fraction"), ({"a|2": ["1", "0", "0", "0"]}, "do not add up")]:
         with pytest.raises(ValueError, match=needle):
             rs.SliceSums.from_json({**good, "options": cells_json}, weights, ranks=True)
 

@@ -203,7 +203,7 @@ class RussianReport(Sections):
                             "beside this one (this run counts the table as it is); 'studodds diff' of the two gives "
                             "the option's worth exactly, with the strategy cells it moves."]
             out += ["", *draws_lines(a, markdown=True)]
-            return out + (["", "### How often the options after the draw are taken", "", *charts(a)] if charts(a) else [])
+            return out + (["", *charts(a)] if option_strategy(a) else [])
         return out + ["", *charts(a)]
 
     def closing(self, a: Any, prov: Mapping[str, Any]) -> list[str]:

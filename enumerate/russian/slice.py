@@ -210,8 +210,6 @@ class SliceSums:
                 read_fraction(data["staked"]), read_fraction(data["raised"]), read_fraction(data["insured"]),
                 read_fraction(data["qualifies"]), {k: read_count(v) for k, v in chart.items()}, None,
                 [read_count(a) for a in actions], seconds)
-        if "options" in data:
-            s.options = options.from_json(data["options"], s.chart)
         total = int(weights.sum())
         if ranks:
             if sum(s.situations) != total or sum(s.chart.values()) != total:
@@ -226,6 +224,11 @@ class SliceSums:
                 or not 0 <= s.staked <= 10**9 * total or not 0 <= s.insured <= s.raised <= total \
                 or not 0 <= s.qualifies <= total:
             raise ValueError("an expected value, fee or share out of range")
+        if "options" in data:
+            s.options = options.from_json(data["options"], s.chart)
+            if sum((c[0] for c in s.options.values()), Fraction(0)) != s.raised \
+                    or sum((c[1] for c in s.options.values()), Fraction(0)) != s.insured:
+                raise ValueError("its options by hand group do not add up to its raises and insurances")
         return s
 
 
