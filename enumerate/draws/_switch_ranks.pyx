@@ -52,8 +52,8 @@ whatever that part is are valued together: the term sums that part over them at 
 **Leaving out what no situation takes.**  When the term never takes away (it adds what an option
 gains) and the table gives the coefficients of a raise worth at least raising with it (cnet_hi:
 every dealer hand that does not qualify bought and won, say), the group's actions are first valued
-without the term twice, for values alone -- by the linear form (a lower bound of each action) and
-by cnet_hi (an upper bound) -- and a discard whose upper bound is below some action's lower bound
+without the term, for values alone, two ways in one pass (each draw's counts serve both) -- by the
+linear form (a lower bound of each action) and by cnet_hi (an upper bound) -- and a discard whose upper bound is below some action's lower bound
 in every situation of the group is left out of the term's pass (_prune): it cannot be any
 situation's best, so the best actions and every sum the group keeps are the same integers; the
 term's keys, leaves and side parts of the discards left out are never made.  (Every action's rows,
@@ -183,6 +183,7 @@ cdef struct Rules:
     const int16_t* pc6_six
     const FinalTerm* term     # a table's term added to raising (NULL: none), its fields per class
     const int64_t* cnet_hi    # with a term: coefficients whose raise bounds raising with it (NULL: none)
+    const int64_t* cnet2      # a pass for values alone: a second value by these coefficients, in the row's last field (NULL: none)
     int n_tf
     int per_cls               # fields per class: 8 + n_tf
     const int8_t* sit_col     # per field of a kind's sums, the situation's column it adds to (-1: none; NULL: no columns)
@@ -291,7 +292,12 @@ cdef inline int64_t _raised(int64_t nq, int64_t win, int64_t tie, int pc, int64_
                            const Rules* R, bint* insured) noexcept nogil:
     """What raising a final hand of class pc is worth with these dealer counts (units 1 / unit,
     plus ``gain``), insured when that pays (``insured``)."""
-    cdef const int64_t* k = R.cnet + 4 * pc
+    return _raised_by(R.cnet + 4 * pc, nq, win, tie, pc, n, unit, gain, R, insured)
+
+
+cdef inline int64_t _raised_by(const int64_t* k, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n, int64_t unit,
+                              int64_t gain, const Rules* R, bint* insured) noexcept nogil:
+    """_raised with the raise's coefficients ``k`` (the class's row of R.cnet, or of R.cnet2)."""
     cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + gain
     cdef int64_t iv = 0
     if R.cins != NULL:
@@ -306,10 +312,16 @@ cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t
     """Add m draws of final class pc with these dealer counts: the better of raise (insured when
     that pays) and fold (the raise when forced), its value and its outcomes -- by class, and an
     insured raise by class + n_pay.  With a final term the values are in units of 1 / unit, the
-    raise's plus ``gain``, and its fields ``tf`` are counted with the raise's outcomes."""
-    cdef bint insured
+    raise's plus ``gain``, and its fields ``tf`` are counted with the raise's outcomes.  With
+    R.cnet2 (a pass for values alone) the better of the raise by those coefficients and the fold
+    is added to the row's last field too."""
+    cdef bint insured, insured2
     cdef int64_t rv = _raised(nq, win, tie, pc, n, unit, gain, R, &insured)
     cdef int64_t fold = -R.scale * n * unit
+    cdef int64_t rv2
+    if R.cnet2 != NULL:
+        rv2 = _raised_by(R.cnet2 + 4 * pc, nq, win, tie, pc, n, unit, gain, R, &insured2)
+        row[R.nf - 1] += <int128>m * (rv2 if force or rv2 > fold else fold)
     cdef int i
     cdef int128* st
     if force or rv > fold:
@@ -1283,26 +1295,28 @@ cdef void _pass(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64
                     _buy_fixes(ru, H, S, &D, cum, C, G, R)
 
 
-DEF VALUE_NF = 10       # a pass for values alone: value, raised draws and one block of outcomes every class shares
+DEF VALUE_NF = 11       # a pass for values alone: value, raised draws, one block of outcomes every class shares, the second value
 
 
-cdef void _values(const Hand* H, const Sits* S, const int128* A, const int128* C, bint buy, int128* v) noexcept nogil:
-    """Each situation's value of every valid action (v[NA * s + a]) from a pass for values alone."""
+cdef void _values(const Hand* H, const Sits* S, const int128* A, const int128* C, bint buy, int f,
+                  int128* v) noexcept nogil:
+    """Each situation's value (field f: 0, or VALUE_NF - 1 the second) of every valid action
+    (v[NA * s + a]) from a pass for values alone."""
     cdef int s, a
     for s in range(S.n_s):
         for a in range(NA):
             if _allowed(H, a, buy):
-                v[NA * s + a] = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * VALUE_NF] \
-                    + C[(<int64_t>NA * s + a) * VALUE_NF]
+                v[NA * s + a] = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * VALUE_NF + f] \
+                    + C[(<int64_t>NA * s + a) * VALUE_NF + f]
 
 
 cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
                  const uint8_t[:, ::1] hole_i, bint buy, bint forced5, int64_t* cum, int* a2, const int64_t* tden,
                  const int64_t* fee_num, int64_t fee_den, const Rules* R, const int32_t* cancel) noexcept nogil:
     """Leave out of the final term's pass the discards (and buying) that cannot be any situation's
-    best: valued without the term twice -- by the linear form (lo: no less than nothing added,
-    as the term never takes away) and by R.cnet_hi (hi: what raising with the term is worth at
-    most) -- a representative mask goes when, in every situation of the group, some action's lo
+    best: valued without the term, in one pass, two ways -- by the linear form (lo: no less than
+    nothing added, as the term never takes away) and by R.cnet_hi (hi: what raising with the term
+    is worth at most; the pass's second value) -- a representative mask goes when, in every situation of the group, some action's lo
     beats the hi of every mask discarding the same ranks; its masks are then not valid.  Returns
     whether buying stays.  The best action, and so every sum the group keeps, is the same (the
     tests hold the two passes to the same integers)."""
@@ -1318,14 +1332,10 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     cdef int* kl = <int*>malloc(S.n_s * sizeof(int))
     for k in range(7):
         one[k] = 1
-    Q.term, Q.n_tf, Q.per_cls, Q.nf = NULL, 0, 0, VALUE_NF
-    _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)
-    _values(H, S, A0, C0, buy, lo)
-    memset(A0, 0, 32 * NA * VALUE_NF * sizeof(int128))
-    memset(C0, 0, <int64_t>S.n_s * NA * VALUE_NF * sizeof(int128))
-    Q.cnet = R.cnet_hi
-    _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)
-    _values(H, S, A0, C0, buy, hi)
+    Q.term, Q.n_tf, Q.per_cls, Q.nf, Q.cnet2 = NULL, 0, 0, VALUE_NF, R.cnet_hi
+    _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)   # both bounds at once
+    _values(H, S, A0, C0, buy, 0, lo)
+    _values(H, S, A0, C0, buy, VALUE_NF - 1, hi)
     for s in range(S.n_s):                  # each situation's best lower bound
         lb[s], kl[s] = lo[NA * s], 0
         for a in range(1, NA):
@@ -1516,6 +1526,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.pclass = &pclass[0]
     R.cnet = &cnet[0, 0]
     R.cnet_hi = &cnet_hi[0, 0] if cnet_hi is not None and fterm != NULL else NULL
+    R.cnet2 = NULL
     R.cins = &cins[0, 0] if cins.shape[0] else NULL
     R.pc6 = &pc6[0] if pc6.shape[0] else NULL
     R.pc6_five = &pc6_five[0] if pc6.shape[0] else NULL
