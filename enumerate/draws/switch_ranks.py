@@ -345,13 +345,12 @@ def situation_groups(labels: dict[tuple[int, ...], str], sits: list[tuple[np.nda
     return out
 
 
-def add_chart(chart: dict[str, int], labels: dict[tuple[int, ...], str], ru: int,
-              sits: list[tuple[np.ndarray, np.ndarray]], best: np.ndarray, keep_raised: np.ndarray) -> None:
-    """Count the situations ``sits`` of groups against the up rank ``ru`` (in order, each with its
-    best action and whether keeping raises) into the strategy chart's cells (``labels``: see
-    :func:`situation_groups`)."""
-    weights = [wt for _, w in sits for wt in w.tolist()]
-    for i, (group, wt) in enumerate(zip(situation_groups(labels, sits), weights)):
+def add_chart(chart: dict[str, int], groups: list[str], weights: list[int], ru: int, best: np.ndarray,
+              keep_raised: np.ndarray) -> None:
+    """Count situations against the up rank ``ru`` -- their hand groups (:func:`situation_groups`)
+    and weights, in order, each with its best action and whether keeping raises -- into the
+    strategy chart's cells."""
+    for i, (group, wt) in enumerate(zip(groups, weights)):
         j = action_kind(int(best[i]))
         label = ("keep and raise" if keep_raised[i] else "keep and fold") if j == 0 else KINDS[j]
         ck = chart_key(group, ru, label)
@@ -386,7 +385,8 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                 for s in range(len(OUTCOME_STATS)):
                     outcomes[j][c][s] += int(total[base + 3 + 8 * c + s])
         keep += int(total[GROUP_FIELDS - 1])
-        add_chart(chart, labels, ru, sits, best, keep_raised)
+        add_chart(chart, situation_groups(labels, sits), [wt for _, w in sits for wt in w.tolist()], ru, best,
+                  keep_raised)
     ev = sum((Fraction(value[j], rules.tden[j]) - rules.fees[j] * situations[j] for j in range(len(KINDS))),
              Fraction(0))
     raised_share = sum((Fraction(raised[j], rules.draws[j]) for j in range(len(KINDS))), Fraction(0))

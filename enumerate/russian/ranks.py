@@ -335,12 +335,12 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
         rows = np.flatnonzero(up == ru)
         v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories, threads)
         total += v.sums.sum(axis=0)
-        add_chart(chart, labels, ru, v.sits, v.best, v.keep_raised)
+        groups, weights = situation_groups(labels, v.sits), [wt for _, w in v.sits for wt in w.tolist()]
+        add_chart(chart, groups, weights, ru, v.best, v.keep_raised)
         assert v.columns is not None
         cols = np.zeros((v.columns.shape[0], 4), dtype=np.int64)     # without the bought game, none bought
         cols[:, :v.columns.shape[1]] = v.columns
-        weights = [wt for _, w in v.sits for wt in w.tolist()]
-        for i, (group, wt) in enumerate(zip(situation_groups(labels, v.sits), weights)):
+        for i, (group, wt) in enumerate(zip(groups, weights)):
             options.add_situation(cells, options.option_key(group, ru), wt, action_kind(int(v.best[i])),
                                   *(int(x) for x in cols[i]))
     s = rules.settlement
