@@ -180,10 +180,50 @@ def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
     capped = "max_payout" in summary["analysis"]["variant"]
     assert all(isinstance(f, str) and f.startswith("=") for f in formulas) or capped, formulas
     fee_at = len(rows) + 3                            # the fee rows follow the total row
+    fee_nets = [wb["Return table"][f"B{i}"].value for i in range(fee_at, fee_at + len(fees))]
+    assert all(isinstance(f, str) and f.startswith("=-Paytable!") for f in fee_nets), fee_nets   # minus a fee input
     for i, r in [*enumerate(rows, start=2), *enumerate(fees, start=fee_at)]:
         assert float(values["return table", f"B{i}"]) == float(Fraction(r["net_result_antes"]["exact"]))
         assert abs(float(values["return table", f"D{i}"]) - float(Fraction(r["probability"]["exact"]))) <= 1e-15
         assert abs(float(values["return table", f"E{i}"]) - float(Fraction(r["return_per_ante"]["exact"]))) <= 1e-15
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,fee,paid", [("oasis-one-card", "switch_fee_1", "fee_switch"),
+                                          ("lunar-pennsylvania", "draw_fee_1", "_fee_1")])
+def test_a_draw_fee_is_an_input_of_the_workbook(name, fee, paid, tmp_path):
+    """A draw's fee is a Paytable input: raised from 1 to 2 antes, every row that pays it nets one
+    ante less and the expected return falls by the share of hands paying it (the strategy as
+    counted), recomputed by the formula engine."""
+    import openpyxl
+
+    summary = json.loads((ROOT / "results" / name / "summary.json").read_text())
+    a = summary["analysis"]
+    path = tmp_path / "report.xlsx"
+    path.write_bytes(_committed_workbook(name))
+    wb = openpyxl.load_workbook(path)
+    for sheet in wb.sheetnames:
+        if sheet not in ("Figures", "Paytable", "Return table"):
+            del wb[sheet]
+    sheet, cell = wb.defined_names[fee].attr_text.replace("$", "").split("!")
+    assert wb[sheet][cell].value == 1
+    wb[sheet][cell].value = 2
+    wb.save(tmp_path / "dearer.xlsx")
+    values = _recalculated(tmp_path / "dearer.xlsx")
+    rows = [r for r in a["return_table"] if not r["outcome"].startswith("fee_")]
+    fees = [r for r in a["return_table"] if r["outcome"].startswith("fee_")]
+    ordered = [*zip(rows, range(2, len(rows) + 2)), *zip(fees, range(len(rows) + 3, len(rows) + 3 + len(fees)))]
+    share = Fraction(0)
+    for r, i in ordered:
+        net = Fraction(r["net_result_antes"]["exact"])
+        pays = r["outcome"].startswith(paid) if paid.startswith("fee_") else r["outcome"].endswith(paid)
+        assert float(values["return table", f"B{i}"]) == float(net - 1 if pays else net), r["outcome"]
+        share += Fraction(r["probability"]["exact"]) if pays else 0
+    assert share > 0
+    figures = {f: i for i, (f, *_) in enumerate(wb["Figures"].iter_rows(min_row=2, values_only=True), start=2)}
+    got = float(values["figures", f"B{figures['expected_return_per_ante']}"])
+    want = Fraction(a["expected_return_per_ante"]["exact"]) - share
+    assert abs(got - float(want)) <= 1e-12
 
 
 def _soffice():

@@ -4,11 +4,12 @@ method of its whole-game engines (:mod:`enumerate.draws.game` for one card switc
 card bought, :mod:`enumerate.draws.exact` by rank patterns for several cards)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from enumerate.analysis.sections import Sections, TextPart, provenance_lines
+from enumerate.analysis.sections import Input, Sections, Term, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
 
 #: Short codes of the strategy chart.
@@ -233,6 +234,31 @@ class DrawsReport(Sections):
 
     def strategy_files(self, a: Any) -> dict[str, str]:
         return {"strategy.md": draws_strategy_markdown(a), "strategy.csv": draws_strategy_csv(a.draws.strategy)}
+
+    def workbook_inputs(self, analysis: Mapping[str, Any]) -> list[Input]:
+        return [(name, label, fee) for name, label, fee in _fee_inputs(analysis).values()]
+
+    def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
+        return {outcome: [(Fraction(-1), (name,))] for outcome, (name, _, _) in _fee_inputs(analysis).items()}
+
+
+def _fee_inputs(analysis: Mapping[str, Any]) -> dict[str, Input]:
+    """Per fee row of a table with draws (``fee_switch_2_cards``, ``fee_switch`` of the one-card
+    game, ``fee_buy``), the workbook input its net result is minus: the fee of that action, from
+    the variant's rules (none for a table without such rows)."""
+    v = analysis.get("variant", {})
+    out: dict[str, Input] = {}
+    for row in analysis.get("return_table", ()):
+        outcome = row["outcome"]
+        if outcome == "fee_buy" and v.get("buy_card"):
+            out[outcome] = ("buy_card_fee", "buying a sixth card costs (antes)", Fraction(v["buy_card"]["fee_antes"]["exact"]))
+        elif (m := re.fullmatch(r"fee_switch(?:_(\d)_cards?)?", outcome)) and v.get("switch"):
+            k = m.group(1) or "1"
+            fee = v["switch"]["fees_antes"].get(k)
+            if fee is not None:
+                out[outcome] = (f"switch_fee_{k}", f"switching {k} card{'s' if k != '1' else ''} costs (antes)",
+                                Fraction(fee["exact"]))
+    return out
 
 
 DRAWS_REPORT = DrawsReport()

@@ -278,6 +278,9 @@ class RussianReport(Sections):
         for key, pay in v["ante_pays"].get("dealer_does_not_qualify_with", {}).items():
             out.append((f"ante_with_{key}", f"ante pays when the dealer does not qualify, from {key.replace('_', ' ')}",
                         Fraction(pay["exact"])))
+        fees = sorted({f for m in analysis["russian"].get("return_table_rows", ()) if (f := draw_fee_of(m["outcome"]))})
+        for fee in fees:                            # a row's draw fee: one input per amount the rows name
+            out.append((_fee_input(fee), f"a draw's fee, the rows 'fee {fee}' (antes)", fee))
         return out
 
     def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
@@ -313,7 +316,7 @@ class RussianReport(Sections):
                 terms.append((-one, ("buy_game_fee",)))
             fee = draw_fee_of(m["outcome"])
             if fee:
-                terms.append((-fee, ()))                # the draw's fee (the Switching section's rule)
+                terms.append((-one, (_fee_input(fee),)))     # the draw's fee (the Switching section's rule)
             if m["insured"]:
                 first_five = {"player_wins": -one, "push": -one, "dealer_wins": -one}.get(e, one)
                 if dealer_qualifies != "lost" and e in ("push", "dealer_wins"):
@@ -328,6 +331,11 @@ class RussianReport(Sections):
         if not isinstance(r, Mapping) or not analysis["variant"].get("insurance"):
             return None
         return "insurance_staked_per_hand_antes", r["insurance_per_hand_antes"]
+
+
+def _fee_input(fee: Fraction) -> str:
+    """The workbook input of a draw fee of ``fee`` antes (named as the rows' outcome ids end)."""
+    return f"draw_fee_{fee.numerator}" + (f"_{fee.denominator}" if fee.denominator != 1 else "")
 
 
 def _draws_method(a: Any, prov: Mapping[str, Any]) -> list[str]:

@@ -314,8 +314,10 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
                Formula(f"=SUM(D{first}:D{last})", 1.0), Formula(f"=SUM(E{first}:E{last})", float(outcomes_return)),
                None, "1", str(outcomes_return), None, "total"], None)
     names["total_combinations"] = f"{rt}$C${total}"
-    for i, r in enumerate(fees, start=fee_first):
-        ws.append(row_cells(i, r, r["net_result_antes"]["value"]))
+    for i, r in enumerate(fees, start=fee_first):           # a fee: minus its action's fee input
+        exact_net = Fraction(r["net_result_antes"]["exact"])
+        net = _terms_formula(terms[r["outcome"]], exact_net, pays) if r["outcome"] in terms else None
+        ws.append(row_cells(i, r, Formula(net, float(exact_net)) if net is not None else r["net_result_antes"]["value"]))
 
     lines = list(csv.reader(io.StringIO(strategy_csv)))
     ws = sheet("Strategy", [16, 22] + [9] * (len(lines[0]) - 2), print_it=False)
