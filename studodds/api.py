@@ -504,10 +504,14 @@ def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fracti
     return report(table, v, m, s, threads)
 
 
-def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDiff:
+def diff(a: VariantLike, b: VariantLike, *, checkpoint: str | Path | Iterable[str | Path] | None = None,
+         **run: Unpack[RunOptions]) -> VariantDiff:
     """What changes from variant ``a`` to ``b``: headline figures with exact deltas, the
     return tables, the situations whose optimal action flips and, for tables with draws, the
-    strategy charts' cells that change."""
+    strategy charts' cells that change.  ``checkpoint``: one or two folders of whole games
+    counted in shards (``draws-exact --checkpoint``, ``analyze --checkpoint``), each read for
+    the table whose run it holds -- what one option is worth, from two runs done elsewhere --
+    instead of the user cache (:func:`_diff_checkpoints`)."""
     threads, use_cache, progress = Run.of("diff", run)          # checked once; threads resolved to an int
     from enumerate.game.diff import VariantDiff, flips, strategy_changes  # lazy: start-up time
     sa, sb = variant_source(a), variant_source(b)
@@ -517,10 +521,53 @@ def diff(a: VariantLike, b: VariantLike, **run: Unpack[RunOptions]) -> VariantDi
         labels = (f"{va.name} ({sa.origin})", f"{vb.name} ({sb.origin})")
     for v in (va, vb):
         require(v, "diff")                        # before any counting
-    ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
-    cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
-    ga, gb = _analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache)
+    with _diff_checkpoints(va, vb, checkpoint):    # the folders read and verified before any counting
+        ca = count_table(va, threads=threads, use_cache=use_cache, progress=progress)
+        cb = count_table(vb, threads=threads, use_cache=use_cache, progress=progress)
+        ga, gb = _analyze(ca, va, threads, use_cache=use_cache), _analyze(cb, vb, threads, use_cache=use_cache)
     return VariantDiff(ga, gb, flips(ca, va, cb, vb, threads), labels, strategy_changes(ga, gb))
+
+
+@contextlib.contextmanager
+def _diff_checkpoints(va: Variant, vb: Variant, checkpoint: str | Path | Iterable[str | Path] | None) -> Iterator[None]:
+    """Within the block each folder of ``checkpoint`` keeps the shards of the table whose whole
+    game it holds (its ``run.json`` names the run; then read and verified in full, as
+    :func:`whole_game_shards` does): at most one folder a table, two in all.  A folder that holds
+    neither table's run -- another table's, an empty or new one -- is refused (ParameterError):
+    ``diff`` cannot tell which table to count into it."""
+    if checkpoint is None:
+        yield
+        return
+    items = [checkpoint] if isinstance(checkpoint, (str, os.PathLike)) or not isinstance(checkpoint, Iterable) \
+        else list(checkpoint)
+    folders = [_checkpoint_folder(x) for x in items]
+    if len(folders) > 2:
+        raise ParameterError("checkpoint", f"{len(folders)} folders: diff reads one checkpoint for each of its two "
+                                           "tables at most")
+    from enumerate.core import exact_game  # lazy: start-up time
+    games = [(v, kind_of(v).kept_game(v)) for v in (va, vb)]
+    if all(kept is None for _, kept in games):
+        raise ParameterError("checkpoint", f"neither {va.name!r} nor {vb.name!r} has a whole game counted in shards "
+                                           "(only a long whole game is: draws by rank patterns, two boxes): leave out "
+                                           "--checkpoint")
+    taken: list[int] = []
+    with contextlib.ExitStack() as stack:
+        for folder in folders:
+            assert folder is not None
+            holds = [i for i, (v, kept) in enumerate(games)
+                     if kept is not None and exact_game.is_checkpoint_of(kept, v, folder)]
+            if not holds:
+                raise ParameterError("checkpoint", f"{folder}: not a checkpoint of the whole game of {va.name!r} or "
+                                                   f"{vb.name!r} (its run.json names another run, or there is none): "
+                                                   "name the folders their draws-exact or analyze --checkpoint runs "
+                                                   "wrote")
+            free = [i for i in holds if i not in taken]
+            if not free:
+                raise ParameterError("checkpoint", f"{folder}: a second checkpoint of the whole game of "
+                                                   f"{games[holds[0]][0].name!r}: name one folder for each table")
+            taken.append(free[0])
+            stack.enter_context(whole_game_shards(games[free[0]][0], folder))
+        yield
 
 
 def hole_cards(variant: VariantLike = DEFAULT_VARIANT, exposed: Iterable[int] = (-1, 0, 1, 2, 3, 4), *,

@@ -171,6 +171,15 @@ def test_every_key_of_the_variant_file_refuses_a_wrong_value(tmp_path, base, old
      "/nonexistent: no such folder"),
     (("analyze", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "--checkpoint", "/dev/null"), "not a folder"),
     (("analyze", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "--checkpoint", " "), "a folder path"),
+    (("diff", "us-common", "royal-200", "--checkpoint", "ck"), "has a whole game counted in shards"),
+    (("diff", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "us-common", "--checkpoint", "ck"),
+     "ck: not a checkpoint of the whole game of 'oasis-online' or 'us-common'"),
+    (("diff", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "us-common", "--checkpoint", "/nonexistent/ck"),
+     "/nonexistent: no such folder"),
+    (("diff", str(ROOT / "docs" / "variants" / "oasis-online.toml"), "us-common", "--checkpoint", "/dev/null"),
+     "not a checkpoint of the whole game"),
+    (("diff", "us-common", "royal-200", "--checkpoint", "a", "--checkpoint", "b", "--checkpoint", "c"),
+     "3 folders: diff reads one checkpoint for each of its two tables at most"),
 ])
 def test_every_option_refuses_what_it_cannot_take(tmp_path, us_counts, args, needle):
     refused(tmp_path, *args, needle=needle)

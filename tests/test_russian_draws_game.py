@@ -205,6 +205,47 @@ def test_a_checkpoint_that_is_not_the_tables_whole_game_is_refused_before_anythi
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
+def test_two_whole_games_counted_elsewhere_are_compared_from_their_checkpoints(small_game, own_cache, tmp_path):
+    """What an option is worth from two runs done elsewhere: ``diff A B --checkpoint`` of the two
+    folders (in either order: each is read for the table whose run it holds) gives the figures of
+    the two whole games -- none counted again, nothing written to the user cache -- and a folder
+    that holds neither run, a second folder of one table or an edited shard is refused before
+    anything is counted."""
+    from cli_runner import run_cli
+    from test_reliability_hostile import refused
+
+    from studodds import api
+    dear = tmp_path / "lunar-dear.toml"
+    dear.write_text(small_game.read_text().replace('name = "lunar-draws"', 'name = "lunar-dear"')
+                    .replace("[buy_card]\nfee = 1\n", "[buy_card]\nfee = 2\n"))
+    ck_a, ck_b = tmp_path / "ck-a", tmp_path / "ck-b"
+    whole_a, whole_b = api.draws_exact(small_game, checkpoint=ck_a), api.draws_exact(dear, checkpoint=ck_b)
+    before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for ck in (ck_a, ck_b) for p in ck.iterdir()}
+    r = run_cli("diff", str(small_game), str(dear), "--checkpoint", str(ck_b), "--checkpoint", str(ck_a), "--json")
+    assert r.returncode == 0, r.stderr
+    assert {p: (p.stat().st_mtime_ns, p.read_bytes()) for ck in (ck_a, ck_b) for p in ck.iterdir()} == before
+    for v in (small_game, dear):                                 # read from the folders, not counted into the cache
+        cache = exact_game.cache_folder(RUSSIAN_DRAWS_GAME, api.load_variant(v))
+        assert not cache.exists() or not any(cache.iterdir())
+    figures = json.loads(r.stdout)["figures"]["house_edge_per_ante"]
+    assert Fraction(figures["delta"]["exact"]) == whole_a.expected - whole_b.expected != 0
+    assert json.loads(r.stdout) == api.diff(small_game, dear).to_dict()   # the same as counted in the cache
+
+    refused(tmp_path, "diff", str(small_game), str(dear), "--checkpoint", str(ck_a), "--checkpoint", str(ck_a),
+            needle="a second checkpoint of the whole game of 'lunar-draws'")
+    other = tmp_path / "other.toml"
+    other.write_text(small_game.read_text().replace("fee = 1\n", "fee = 3\n"))
+    refused(tmp_path, "diff", str(other), str(dear), "--checkpoint", str(ck_a),
+            needle="not a checkpoint of the whole game of 'lunar-draws' or 'lunar-dear'")
+    shard = sorted(ck_a.glob("shard-*.json"))[0]
+    body = json.loads(shard.read_text())
+    body["sums"]["ev"] = "0" if body["sums"].get("ev") != "0" else "1"
+    shard.write_text(json.dumps(body))
+    refused(tmp_path, "diff", str(small_game), str(dear), "--checkpoint", str(ck_a),
+            needle=f"{shard.name}: its checksum does not match its content")
+
+
 def test_a_stored_count_of_a_whole_game_with_the_bought_game_reads_back():
     """A kept whole game's return-table rows count situations x draws x dealer sets x replacement
     shares: the house's Lunar game 1.5e27 combinations (about 2**91), read back; a count no

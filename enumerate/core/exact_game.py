@@ -245,6 +245,12 @@ def shards_in(kept: KeptGame[S], variant: Any, folder: Path) -> contextlib.Abstr
     return _registered(_FOLDERS, _table_key(kept, variant), store)
 
 
+def is_checkpoint_of(kept: KeptGame[Any], variant: Any, folder: Path) -> bool:
+    """Whether ``folder`` holds a run of the whole game of ``variant`` (its ``run.json`` has
+    that run's key; :func:`shards_in` verifies the rest)."""
+    return ShardStore.holds_run(folder, checkpoint_key(kept.game, variant, "", Slice()))
+
+
 def cache_folder(kept: KeptGame[Any], variant: Any) -> Path:
     """Where the whole game of a table keeps its shards under the user cache (made if missing):
     a checkpoint like any other, verified when read, keyed by the run's key, so that an

@@ -218,6 +218,17 @@ class ShardStore:
             return
         self._read_folder(folder, key, command)
 
+    @staticmethod
+    def holds_run(folder: Path, key: dict[str, Any]) -> bool:
+        """Whether ``folder`` is a checkpoint of the run ``key``: its ``run.json`` names that run
+        (the rest of the folder is verified when it is read, by a store made on it)."""
+        if folder.is_symlink() or not folder.is_dir():
+            return False
+        try:
+            return bool(ShardStore(None, key, "")._read(folder / "run.json") == key)
+        except ParameterError:
+            return False
+
     def _discard(self, reason: str, every: bool = False, index: int | None = None) -> None:
         """In a folder the program owns (the user cache): say what is wrong in one warning and
         remove what cannot be used -- one shard file (it is valued again), or every file of the

@@ -105,6 +105,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("diff", help="impact of a paytable change (A -> B)")
     p.add_argument("a", nargs="?", metavar="A", help="the table before: a variant name or file")
     p.add_argument("b", nargs="?", metavar="B", help="the table after: a variant name or file")
+    p.add_argument("--checkpoint", metavar="FOLDER", action="append",
+                   help="read a whole game counted in shards from FOLDER (a 'draws-exact --checkpoint' or "
+                        "'analyze --checkpoint' run) instead of the user cache: given once or twice, each folder "
+                        "for the table whose run it holds")
     common(p)
     p.set_defaults(func=diff)
 
@@ -162,5 +166,5 @@ def diff(args: argparse.Namespace) -> int:
     if args.a is None or args.b is None:
         raise ParameterError("b", "diff compares two tables: name both, the table before and the table after, "
                                          "such as 'studodds diff us-common royal-200'")
-    emit(args, api.diff(args.a, args.b, **api_options(args)), diff_text)
+    emit(args, api.diff(args.a, args.b, checkpoint=args.checkpoint, **api_options(args)), diff_text)
     return 0
