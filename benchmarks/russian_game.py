@@ -30,7 +30,7 @@ card may be the card replaced: the term's side part), each projected to its grou
 sets of ``docs/variants``: lunar-house, lunar-pennsylvania and russian-classic.
 
     python benchmarks/russian_game.py --no-purchase --groups 300
-    python benchmarks/russian_game.py --purchase-by-ranks --groups 100
+    python benchmarks/russian_game.py --purchase-by-ranks --groups 8 --table russian-classic
 """
 from __future__ import annotations
 
@@ -142,29 +142,42 @@ def no_purchase(groups: int, seed: int) -> None:
               f"{per * len(h) / 3600:.1f} core-hours (projected from {groups} groups)", flush=True)
 
 
-def purchase_by_ranks(groups: int, seed: int) -> None:
-    """CPU seconds a group of the rank patterns' game *with* the bought game, over ``groups``
-    sampled groups against a deuce to a six and as many against a seven to an ace (one thread),
-    each projected to its groups, and the whole game their sum."""
+#: The strata of the groups: a player rank pattern's shape (five ranks, a pair, two pairs, three of a
+#: kind, a full house, four of a kind), by its largest multiplicities.
+SHAPES = {(1, 1, 1): "five ranks", (2, 1, 1): "a pair", (2, 2, 1): "two pairs", (3, 1, 1): "three of a kind",
+          (3, 2, 0): "a full house", (4, 1, 0): "four of a kind"}
+
+
+def purchase_by_ranks(groups: int, seed: int, tables: list[str] | None = None) -> None:
+    """CPU seconds a group of the rank patterns' game *with* the bought game (one thread), and
+    the whole game projected from them.  A group's cost depends on its player rank pattern far
+    more than on chance -- five ranks draw and buy in every way, a pair of them at 2 to 3 CPU s
+    under the classic rules, a full house a few hundredths -- so the groups are sampled in strata:
+    ``groups`` of each shape against a deuce to a six and as many against a seven to an ace (the
+    up card may be the card replaced), each stratum projected to its own groups."""
     from enumerate.russian import ranks
     h, up, _ = switch_ranks.groups(Slice())
     every = frozenset(Slice().categories)
     rng = np.random.default_rng(seed)
-    parts = [("2-6", np.flatnonzero(up <= 4)), ("7-A", np.flatnonzero(up >= 5))]
-    picks = [np.sort(rng.choice(mine, groups, replace=False)) for _, mine in parts]
-    for name in WHOLE_GAMES:
+    shape = [tuple(r) for r in np.sort(h, axis=1)[:, ::-1][:, :3].tolist()]
+    strata = []
+    for label, side in (("2-6", up <= 4), ("7-A", up >= 5)):
+        for key, kind in SHAPES.items():
+            mine = np.flatnonzero(side & np.array([s == key for s in shape]))
+            strata.append((label, kind, len(mine), np.sort(rng.choice(mine, min(groups, len(mine)), replace=False))))
+    assert sum(n for _, _, n, _ in strata) == len(h)
+    for name in tables or WHOLE_GAMES:
         v = load_variant_file(str(US.parents[3] / "docs" / "variants" / f"{name}.toml")).variant
         ranks.rank_rules(v)
         hours = 0.0
-        for (label, mine), pick in zip(parts, picks):
+        for label, kind, n, pick in strata:
             start = time.process_time()
             ranks.shard_fields(v, h[pick], up[pick], every, threads=1)
-            per = (time.process_time() - start) / groups
-            hours += per * len(mine) / 3600
-            print(f"{name}, with buying the game, by rank patterns, up ranks {label}: {per:.3f} CPU s a group, "
-                  f"their {len(mine):,} groups {per * len(mine) / 3600:.1f} core-hours (projected from {groups} "
-                  "groups)", flush=True)
-        print(f"{name}: the whole game {hours:.1f} core-hours (projected)", flush=True)
+            per = (time.process_time() - start) / len(pick)
+            hours += per * n / 3600
+            print(f"{name}, up ranks {label}, {kind}: {per:.3f} CPU s a group, its {n:,} groups "
+                  f"{per * n / 3600:.2f} core-hours (from {len(pick)} groups)", flush=True)
+        print(f"{name}: the whole game {hours:.1f} core-hours (projected from {groups} groups a stratum)", flush=True)
 
 
 def whole_game(threads: int) -> None:
@@ -194,10 +207,13 @@ def main() -> None:
     ap.add_argument("--no-purchase", action="store_true",
                     help="time the game with the draws and no bought game by rank patterns instead")
     ap.add_argument("--purchase-by-ranks", action="store_true",
-                    help="time the game with the draws and the bought game by rank patterns instead")
+                    help="time the game with the draws and the bought game by rank patterns instead (--groups "
+                         "groups of each shape of player rank pattern, each side of the up ranks)")
+    ap.add_argument("--table", action="append", choices=WHOLE_GAMES,
+                    help="with --purchase-by-ranks: only this rule set of docs/variants (repeatable)")
     args = ap.parse_args()
     if args.purchase_by_ranks:
-        purchase_by_ranks(args.groups, args.seed)
+        purchase_by_ranks(args.groups, args.seed, args.table)
         return
     if args.whole_game:
         whole_game(args.threads)
