@@ -4,9 +4,10 @@ changes no integer by it.
 With a final term that never takes away (a purchase is made only when it gains), the kernel first
 values every action of a group without the term twice: by the table's linear form (a lower bound)
 and by ``cnet_hi``, the form in which every dealer hand that does not qualify is bought and ends in
-the purchase's best outcome less the fee (an upper bound); a discard whose upper bound is below
-some action's lower bound in every situation of the group is left out of the term's pass
-(enumerate/draws/_switch_ranks.pyx, ``_prune``).  Held here: the bounds hold action by action
+the purchase's best outcome less the fee (an upper bound); then, best first, keeping and each
+situation's action of the best lower bound are valued exactly with the term, and a discard whose
+upper bound is below one of those exact values in every situation of the group is left out of the
+term's second pass (enumerate/draws/_switch_ranks.pyx, ``_prune``).  Held here: the bounds hold action by action
 against every action's exact value (rows of single situations); the sums, best actions and
 keep-raises of sampled groups of each rule set are those counted without leaving anything out, to
 the last integer; and that comparison fails when the bound is wrong (a bound below the truth
@@ -82,6 +83,21 @@ def test_leaving_out_dominated_discards_changes_no_integer_of_every_purchase_rea
     v = variant(rules)
     mine = [(pattern(text), RANKS.index(up)) for text, up, _ in groups]
     _same_with_and_without(v, mine[:2] + _groups(2, 7 + len(groups)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,hand,up", [("russian-classic.toml", "2469A", "5"), ("russian-classic.toml", "38TQK", "J"),
+                                          ("lunar-house.toml", "257JK", "3"), ("lunar-pennsylvania.toml", "3478Q", "K")])
+def test_best_first_changes_no_integer_of_a_high_card(name, hand, up):
+    """Five ranks (a high card) are where the term's pass going best first leaves out the most --
+    each situation's likeliest best valued exactly, then the discards whose upper bounds it beats
+    everywhere left out: the group's sums, best actions and keep-raises are those of every action
+    valued, to the last integer."""
+    from test_russian_ranks import RANKS, pattern
+    v = load_variant(str(VARIANTS / name))
+    rules = ranks.rank_rules(v)
+    h, ru = pattern(hand), RANKS.index(up)
+    assert _both(rules, v.qualifier.threshold, h, ru, rules.cnet_hi) == _both(rules, v.qualifier.threshold, h, ru, None)
 
 
 def _rows(rules, qualifier: int, cards: tuple[int, ...], ru: int, term, cnet) -> dict[int, Fraction]:

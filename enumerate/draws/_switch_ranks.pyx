@@ -53,11 +53,15 @@ whatever that part is are valued together: the term sums that part over them at 
 gains) and the table gives the coefficients of a raise worth at least raising with it (cnet_hi:
 every dealer hand that does not qualify bought and won, say), the group's actions are first valued
 without the term, for values alone, two ways in one pass (each draw's counts serve both) -- by the
-linear form (a lower bound of each action) and by cnet_hi (an upper bound) -- and a discard whose upper bound is below some action's lower bound
-in every situation of the group is left out of the term's pass (_prune): it cannot be any
-situation's best, so the best actions and every sum the group keeps are the same integers; the
-term's keys, leaves and side parts of the discards left out are never made.  (Every action's rows,
-for one hand, are valued in full.)
+linear form (a lower bound of each action) and by cnet_hi (an upper bound).  The term's pass then
+goes best first (_prune): keeping and each situation's action of the best lower bound are valued
+exactly first, and a discard whose upper bound is below one of those exact values in every
+situation of the group is left out of the second term pass, which values the rest: it cannot be
+any situation's best, so the best actions and every sum the group keeps are the same integers; the
+term's keys, leaves and side parts of the discards left out are never made.  (An exact value is
+at least its lower bound, so this leaves out all that the best lower bound would, and under the
+classic rules, where a purchase's best outcome is far above its worth, about twice as much of a
+high card's work.)  (Every action's rows, for one hand, are valued in full.)
 
 A situation's action is worth the sum over its draws, exact in units of 1 / (scale * n * C(46, k)
 * unit[k]) antes, less the fee (values summed in 128 bits); its best action (keep, then fewer
@@ -1238,8 +1242,10 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     _situations(ru, s_lo, sit_cards, &S)
     buy = allowed[6]
     if R.term != NULL and R.cnet_hi != NULL and rows == NULL:
-        buy = _prune(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, tden, fee_num, fee_den, R, cancel)
-    _pass(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, R, cancel)
+        buy = _prune(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, tden, unit, fee_num, fee_den,
+                     R, cancel)
+    else:
+        _pass(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, R, cancel)
     _sum_best(s_lo, &H, &S, A, C, sit_w, buy, tden, unit, fee_num, fee_den, R, acc, best, keep_raised, cancel)
     if rows != NULL:
         _action_rows(&H, &S, A, C, allowed[6], R, rows)
@@ -1273,7 +1279,7 @@ cdef void _pass(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64
     for k in range(6):
         D.k = k
         D.buy1 = buy and k == 1
-        if (k > 0 and H.n_k[k] == 0 and not D.buy1) or studodds_cancelled(cancel):
+        if (H.n_k[k] == 0 and not D.buy1) or studodds_cancelled(cancel):   # keep (k = 0): when valid
             continue
         D.n = choose(UNSEEN - k, 4, binom_table())
         D.force = forced5 and k == 5
@@ -1311,60 +1317,93 @@ cdef void _values(const Hand* H, const Sits* S, const int128* A, const int128* C
 
 
 cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
-                 const uint8_t[:, ::1] hole_i, bint buy, bint forced5, int64_t* cum, int* a2, const int64_t* tden,
-                 const int64_t* fee_num, int64_t fee_den, const Rules* R, const int32_t* cancel) noexcept nogil:
-    """Leave out of the final term's pass the discards (and buying) that cannot be any situation's
-    best: valued without the term, in one pass, two ways -- by the linear form (lo: no less than
-    nothing added, as the term never takes away) and by R.cnet_hi (hi: what raising with the term
-    is worth at most; the pass's second value) -- a representative mask goes when, in every situation of the group, some action's lo
-    beats the hi of every mask discarding the same ranks; its masks are then not valid.  Returns
-    whether buying stays.  The best action, and so every sum the group keeps, is the same (the
-    tests hold the two passes to the same integers)."""
+                 const uint8_t[:, ::1] hole_i, bint buy, bint forced5, int64_t* cum, int* a2, int128* A, int128* C,
+                 TermKeys* G, const int64_t* tden, const int64_t* unit, const int64_t* fee_num, int64_t fee_den,
+                 const Rules* R, const int32_t* cancel) noexcept nogil:
+    """The final term's pass (into A and C, as _pass) with the discards (and buying) that cannot
+    be any situation's best left out, best first.  Every action is first valued without the term,
+    in one pass, two ways -- by the linear form (lo: no less than nothing added, as the term never
+    takes away) and by R.cnet_hi (hi: what raising with the term is worth at most; the pass's
+    second value).  The term's pass then values first, exactly, keeping and the actions whose lo
+    is some situation's best lo (the likeliest bests); a representative mask of the rest goes when,
+    in every situation of the group, one of those exact values beats the hi of every mask
+    discarding the same ranks -- an exact value is at least its lo, so this leaves out at least
+    what the best lo would, and mostly far more -- and what stays is valued in a second term
+    pass (its own masks' rows: nothing is counted twice).  The masks left out are then not valid;
+    returns whether buying stays.  The best action, and so every sum the group keeps, is the same
+    (the tests hold the two ways to the same integers)."""
     cdef Rules Q = R[0]
     cdef int s, a, k, r, m
     cdef int64_t one[7]
-    cdef bint gone
+    cdef bint gone, buy_first, buy_stays
+    cdef bint valid[32]
+    cdef bint first[NA]
+    cdef bint stays[NA]
+    cdef int128 v, hu
     cdef int128* A0 = <int128*>calloc(32 * NA * VALUE_NF, sizeof(int128))
     cdef int128* C0 = <int128*>calloc(<int64_t>S.n_s * NA * VALUE_NF, sizeof(int128))
     cdef int128* lo = <int128*>malloc(<int64_t>S.n_s * NA * sizeof(int128))
     cdef int128* hi = <int128*>malloc(<int64_t>S.n_s * NA * sizeof(int128))
     cdef int128* lb = <int128*>malloc(S.n_s * sizeof(int128))
     cdef int* kl = <int*>malloc(S.n_s * sizeof(int))
+    cdef int* al = <int*>malloc(S.n_s * sizeof(int))
     for k in range(7):
         one[k] = 1
     Q.term, Q.n_tf, Q.per_cls, Q.nf, Q.cnet2 = NULL, 0, 0, VALUE_NF, R.cnet_hi
     _pass(ru, H, S, dvec, d_off, hole_i, buy, forced5, cum, a2, A0, C0, NULL, &Q, cancel)   # both bounds at once
     _values(H, S, A0, C0, buy, 0, lo)
     _values(H, S, A0, C0, buy, VALUE_NF - 1, hi)
-    for s in range(S.n_s):                  # each situation's best lower bound
-        lb[s], kl[s] = lo[NA * s], 0
+    for a in range(NA):
+        first[a] = 0
+    first[0] = 1                            # keeping: one final hand, always valued first
+    for s in range(S.n_s):                  # each situation's best lower bound, its action first
+        lb[s], kl[s], al[s] = lo[NA * s], 0, 0
         for a in range(1, NA):
             if _allowed(H, a, buy):
                 k = 6 if a == BUYA else popcount5(a)
                 if _better(&lo[NA * s + a], k, &lb[s], kl[s], tden, one, fee_num, fee_den):
-                    lb[s], kl[s] = lo[NA * s + a], k
+                    lb[s], kl[s], al[s] = lo[NA * s + a], k, a
+        first[BUYA if al[s] == BUYA else H.rep[al[s]]] = 1
+    for m in range(32):                     # the term's first pass: those actions' masks
+        valid[m] = H.valid[m]
+        H.valid[m] = valid[m] and first[H.rep[m]]
+    _index_valid(H)
+    buy_first = buy and first[BUYA]
+    _pass(ru, H, S, dvec, d_off, hole_i, buy_first, forced5, cum, a2, A, C, G, R, cancel)
+    for s in range(S.n_s):                  # each situation's best exact value among them
+        lb[s], kl[s] = A[(NA * S.sit_sh[s]) * R.nf] + C[(<int64_t>NA * s) * R.nf], 0
+        for a in range(1, NA):
+            if _allowed(H, a, buy_first):
+                k = 6 if a == BUYA else popcount5(a)
+                v = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * R.nf] + C[(<int64_t>NA * s + a) * R.nf]
+                if _better(&v, k, &lb[s], kl[s], tden, unit, fee_num, fee_den):
+                    lb[s], kl[s] = v, k
+    for r in range(NA):
+        stays[r] = 0
     for r in range(1, NA):
-        if not _allowed(H, r, buy) or (r < BUYA and H.rep[r] != r):
+        if first[r] or (r < BUYA and (not valid[r] or H.rep[r] != r)) or (r == BUYA and not buy):
             continue
         k = 6 if r == BUYA else popcount5(r)
         gone = 1
         for m in range(r, NA if r == BUYA else 32):
-            if m != r and (r == BUYA or not H.valid[m] or H.rep[m] != r):
+            if m != r and (r == BUYA or not valid[m] or H.rep[m] != r):
                 continue
             for s in range(S.n_s):
-                if not _better(&lb[s], kl[s], &hi[NA * s + m], k, tden, one, fee_num, fee_den):
+                hu = hi[NA * s + m] * unit[k]          # the bound in the term's units
+                if not _better(&lb[s], kl[s], &hu, k, tden, unit, fee_num, fee_den):
                     gone = 0
                     break
             if not gone:
                 break
-        if not gone:
-            continue
-        if r == BUYA:
-            buy = 0
-        else:
-            for m in range(r, 32):
-                if H.rep[m] == r:
-                    H.valid[m] = 0
+        stays[r] = not gone
+    for m in range(32):                     # the term's second pass: the masks that stay
+        H.valid[m] = valid[m] and not first[H.rep[m]] and stays[H.rep[m]]
+    _index_valid(H)
+    buy_stays = buy and not first[BUYA] and stays[BUYA]
+    if H.n_k[1] + H.n_k[2] + H.n_k[3] + H.n_k[4] + H.n_k[5] > 0 or buy_stays:
+        _pass(ru, H, S, dvec, d_off, hole_i, buy_stays, forced5, cum, a2, A, C, G, R, cancel)
+    for m in range(32):                     # what the group may take: both passes' masks
+        H.valid[m] = valid[m] and (first[H.rep[m]] or stays[H.rep[m]])
     _index_valid(H)
     free(A0)
     free(C0)
@@ -1372,7 +1411,8 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     free(hi)
     free(lb)
     free(kl)
-    return buy
+    free(al)
+    return buy_first or buy_stays
 
 
 cdef bint _same_ranks(int m1, int m2, const int* rk) noexcept nogil:
