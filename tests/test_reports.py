@@ -120,6 +120,13 @@ def test_committed_html_reports_exist():
             assert (folder / "report.html").is_file(), folder
 
 
+def _formula_sheets_only(wb) -> None:
+    """Drop every sheet but those the figures' formulas read (the formula engine reads only them)."""
+    for sheet in wb.sheetnames:
+        if sheet not in ("Figures", "Paytable", "Return table"):
+            del wb[sheet]
+
+
 def _recalculated(path):
     """Every cell of a workbook recomputed by an independent formula engine (the formulas package)."""
     import formulas
@@ -157,9 +164,7 @@ def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
     path = tmp_path / "report.xlsx"
     path.write_bytes(_committed_workbook(name))
     wb = openpyxl.load_workbook(path)
-    for sheet in wb.sheetnames:                       # the engine reads only what the formulas use
-        if sheet not in ("Figures", "Paytable", "Return table"):
-            del wb[sheet]
+    _formula_sheets_only(wb)
     wb.save(tmp_path / "formulas.xlsx")
     values = _recalculated(tmp_path / "formulas.xlsx")
     checked = 0
@@ -202,9 +207,7 @@ def test_a_draw_fee_is_an_input_of_the_workbook(name, fee, paid, tmp_path):
     path = tmp_path / "report.xlsx"
     path.write_bytes(_committed_workbook(name))
     wb = openpyxl.load_workbook(path)
-    for sheet in wb.sheetnames:
-        if sheet not in ("Figures", "Paytable", "Return table"):
-            del wb[sheet]
+    _formula_sheets_only(wb)
     sheet, cell = wb.defined_names[fee].attr_text.replace("$", "").split("!")
     assert wb[sheet][cell].value == 1
     wb[sheet][cell].value = 2

@@ -225,7 +225,7 @@ class ShardStore:
         if folder.is_symlink() or not folder.is_dir():
             return False
         try:
-            return bool(ShardStore(None, key, "")._read(folder / "run.json") == key)
+            return bool(ShardStore._read(folder / "run.json") == key)
         except ParameterError:
             return False
 
@@ -292,7 +292,8 @@ class ShardStore:
                 continue
             self.raw[index] = data["sums"]
 
-    def _read(self, path: Path) -> Any:
+    @staticmethod
+    def _read(path: Path) -> Any:
         try:
             info = path.lstat()
             if not stat.S_ISREG(info.st_mode):

@@ -1339,7 +1339,7 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     cdef bint valid[32]
     cdef bint first[NA]
     cdef bint stays[NA]
-    cdef int128 v, hu
+    cdef int128 hu
     cdef int128* A0 = <int128*>calloc(32 * NA * VALUE_NF, sizeof(int128))
     cdef int128* C0 = <int128*>calloc(<int64_t>S.n_s * NA * VALUE_NF, sizeof(int128))
     cdef int128* lo = <int128*>malloc(<int64_t>S.n_s * NA * sizeof(int128))
@@ -1371,13 +1371,9 @@ cdef bint _prune(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int6
     buy_first = buy and first[BUYA]
     _pass(ru, H, S, dvec, d_off, hole_i, buy_first, forced5, cum, a2, A, C, G, R, cancel)
     for s in range(S.n_s):                  # each situation's best exact value among them
-        lb[s], kl[s] = A[(NA * S.sit_sh[s]) * R.nf] + C[(<int64_t>NA * s) * R.nf], 0
-        for a in range(1, NA):
-            if _allowed(H, a, buy_first):
-                k = 6 if a == BUYA else popcount5(a)
-                v = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * R.nf] + C[(<int64_t>NA * s + a) * R.nf]
-                if _better(&v, k, &lb[s], kl[s], tden, unit, fee_num, fee_den):
-                    lb[s], kl[s] = v, k
+        a = _best(s, A, C, R.nf, S.sit_sh, H.rep, H.valid, buy_first, tden, unit, fee_num, fee_den)
+        lb[s] = A[(NA * S.sit_sh[s] + (BUYA if a == BUYA else H.rep[a])) * R.nf] + C[(<int64_t>NA * s + a) * R.nf]
+        kl[s] = 6 if a == BUYA else popcount5(a)
     for r in range(NA):
         stays[r] = 0
     for r in range(1, NA):

@@ -296,28 +296,28 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     ws.append(["outcome", "net result (antes)", "combinations", "probability", "return", "net result exact",
                "probability exact", "return exact", "1 in", "key"], fmt["head"])
 
-    def row_cells(i: int, r: dict[str, Any], net: Any) -> list[Any]:
-        comb = r["combinations"]
-        return [r["label"], net, comb, Formula(f"=C{i}/$C${total}", float(Fraction(r["probability"]["exact"]))),
+    def row_cells(i: int, r: dict[str, Any]) -> list[Any]:
+        """A return-table row; its net result a formula over the Paytable inputs -- the kind's
+        terms, else a plain outcome's rule (a fee row: minus its action's fee input) -- when they
+        give the exact net, else the number."""
+        comb, exact_net = r["combinations"], Fraction(r["net_result_antes"]["exact"])
+        net = _terms_formula(terms[r["outcome"]], exact_net, pays) if r["outcome"] in terms else \
+            _net_formula(r["outcome"], exact_net, pays)
+        return [r["label"], Formula(net, float(exact_net)) if net is not None else float(exact_net), comb,
+                Formula(f"=C{i}/$C${total}", float(Fraction(r["probability"]["exact"]))),
                 Formula(f"=D{i}*B{i}", float(Fraction(r["return_per_ante"]["exact"]))), r["net_result_antes"]["exact"],
                 r["probability"]["exact"], r["return_per_ante"]["exact"],
                 Formula(f'=IF(C{i}>0,$C${total}/C{i},"never")', total_combinations / comb if comb else "never"),
                 r["outcome"]]
     for i, r in enumerate(rows, start=first):
-        exact_net = Fraction(r["net_result_antes"]["exact"])
-        net = _terms_formula(terms[r["outcome"]], exact_net, pays) if r["outcome"] in terms else \
-            _net_formula(r["outcome"], exact_net, pays)
-        value = float(Fraction(r["net_result_antes"]["exact"]))
-        ws.append(row_cells(i, r, Formula(net, value) if net is not None else value))
+        ws.append(row_cells(i, r))
     outcomes_return = sum((Fraction(r["return_per_ante"]["exact"]) for r in rows), Fraction(0))
     ws.append(["total", None, Formula(f"=SUM(C{first}:C{last})", total_combinations),
                Formula(f"=SUM(D{first}:D{last})", 1.0), Formula(f"=SUM(E{first}:E{last})", float(outcomes_return)),
                None, "1", str(outcomes_return), None, "total"], None)
     names["total_combinations"] = f"{rt}$C${total}"
-    for i, r in enumerate(fees, start=fee_first):           # a fee: minus its action's fee input
-        exact_net = Fraction(r["net_result_antes"]["exact"])
-        net = _terms_formula(terms[r["outcome"]], exact_net, pays) if r["outcome"] in terms else None
-        ws.append(row_cells(i, r, Formula(net, float(exact_net)) if net is not None else r["net_result_antes"]["value"]))
+    for i, r in enumerate(fees, start=fee_first):
+        ws.append(row_cells(i, r))
 
     lines = list(csv.reader(io.StringIO(strategy_csv)))
     ws = sheet("Strategy", [16, 22] + [9] * (len(lines[0]) - 2), print_it=False)
