@@ -232,6 +232,26 @@ def test_keeping_is_the_plain_game():
     assert keep.ev == plain.rows[0].best and keep.completions == 163185
 
 
+def test_a_fee_row_names_its_action_in_one_place():
+    """Each kind's fee row id is read back as that kind, in the one-card game too, and every fee
+    row of a committed table is one of those ids (the report's fee inputs are found by them)."""
+    from enumerate.draws.actions import BUY_KIND, KINDS, fee_kind, fee_outcome
+
+    for kind in range(1, len(KINDS)):
+        assert fee_kind(fee_outcome(kind)) == kind
+    assert fee_kind(fee_outcome(1, one_card_game=True)) == 1
+    assert fee_kind(fee_outcome(BUY_KIND, one_card_game=True)) == BUY_KIND
+    for bad in ("fee_switch_1_cards", "fee_switch_2_card", "fee_switch_6_cards", "fee_buy_card", "fee_", "won"):
+        assert fee_kind(bad) is None, bad
+    seen = 0
+    for summary in sorted((Path(__file__).resolve().parents[1] / "results").glob("*/summary.json")):
+        for row in json.loads(summary.read_text())["analysis"].get("return_table", ()):
+            if row["outcome"].startswith("fee_"):
+                assert fee_kind(row["outcome"]) is not None, (summary.parent.name, row["outcome"])
+                seen += 1
+    assert seen >= 4
+
+
 def test_rules_in_the_variant_file():
     assert ONE.draws.switch.fees == {1: 1} and ONE.draws.buy_fee is None
     assert SIX.draws.buy_fee == 1 and SIX.draws.switch is None

@@ -3,6 +3,7 @@ ways of counting a slice of the game (:mod:`enumerate.draws.exact`, class by cla
 :mod:`enumerate.draws.switch_ranks`, by rank patterns)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from enumerate.draws import _hand
@@ -18,6 +19,29 @@ BUY = _hand.BUY
 def action_kind(action: int) -> int:
     """The kind index of a switch mask (0 keep, popcount for a switch) or :data:`BUY`."""
     return BUY_KIND if action == BUY else bin(action).count("1")
+
+
+def fee_outcome(kind: int, *, one_card_game: bool = False) -> str:
+    """The return table's id of the row of the fee paid for an action of this kind: ``fee_buy`` to
+    buy a sixth card, ``fee_switch_K_card(s)`` to switch K cards, and ``fee_switch`` for the switch
+    of the one-card game (``one_card_game``), where no other count is allowed. Read back by
+    :func:`fee_kind`: the one place those ids are written and read."""
+    if kind == BUY_KIND:
+        return "fee_buy"
+    if one_card_game:
+        return "fee_switch"
+    return "fee_" + KINDS[kind].replace(" ", "_")
+
+
+def fee_kind(outcome: str) -> int | None:
+    """The kind of action whose fee a return-table row of this id is (:func:`fee_outcome`'s
+    inverse; the one-card game's ``fee_switch`` is switching one card), None for any other row."""
+    if outcome == "fee_buy":
+        return BUY_KIND
+    if outcome == "fee_switch":
+        return 1
+    m = re.fullmatch(r"fee_switch_([1-5])_cards?", outcome)
+    return int(m.group(1)) if m and outcome == fee_outcome(int(m.group(1))) else None
 
 
 def check_best_actions(actions: Sequence[int], weights: Sequence[int], situations: Sequence[int],

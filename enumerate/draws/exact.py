@@ -68,7 +68,7 @@ from enumerate.core.slices import (
 )
 from enumerate.core.tabular import tabular
 from enumerate.draws import switch_ranks
-from enumerate.draws.actions import BUY_KIND, KINDS, action_kind, cards_drawn, chart_key, check_best_actions
+from enumerate.draws.actions import KINDS, action_kind, cards_drawn, chart_key, check_best_actions, fee_outcome
 from enumerate.draws.game import DrawFigures, group_strengths, hand_group
 from enumerate.draws.hand import BUY, OUTCOME_STATS, situation_draws
 from enumerate.draws.shapes import DrawStrategyRowJSON
@@ -392,8 +392,7 @@ class ExactSlice:
         for j in kinds:
             if fees[j]:
                 p = Fraction(self.sums.situations[j], self.situations)
-                name = "buy" if j == BUY_KIND else KINDS[j].replace(" ", "_")     # fee_buy, as the one-card game's
-                fee_rows.append(ReturnRow(f"fee_{name}", f"fee: {KINDS[j]}", -fees[j],
+                fee_rows.append(ReturnRow(fee_outcome(j), f"fee: {KINDS[j]}", -fees[j],
                                           self.sums.situations[j] * d, p, -fees[j] * p))
         expected += sum((r.contribution for r in fee_rows), Fraction(0))
         if expected != self.expected:

@@ -37,6 +37,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.parallel import interruptible
 from enumerate.core.projection import Projection, announce
 from enumerate.draws import _game
+from enumerate.draws.actions import BUY_KIND, fee_outcome
 from enumerate.draws.hand import raise_form
 from enumerate.draws.shapes import DrawsJSON, DrawStrategyRowJSON
 from enumerate.rules.variant import Variant
@@ -349,7 +350,8 @@ def analysis_from_draws(table: CountTable, variant: Variant, dc: DrawCounts) -> 
         if fees[kind] and kind_total[k]:
             p = Fraction(kind_total[k], total)
             label = "switch one card" if kind == "switch" else "buy a sixth card"
-            fee_rows.append(ReturnRow(f"fee_{kind}", f"fee: {label}", -fees[kind], kind_total[k], p, -fees[kind] * p))
+            outcome = fee_outcome(BUY_KIND if kind == "buy" else 1, one_card_game=True)
+            fee_rows.append(ReturnRow(outcome, f"fee: {label}", -fees[kind], kind_total[k], p, -fees[kind] * p))
     expected += sum((r.contribution for r in fee_rows), Fraction(0))
     second = Fraction(0)
     hit = Fraction(0)

@@ -4,13 +4,13 @@ method of its whole-game engines (:mod:`enumerate.draws.game` for one card switc
 card bought, :mod:`enumerate.draws.exact` by rank patterns for several cards)."""
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Term, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
+from enumerate.draws.actions import BUY_KIND, fee_kind
 
 #: Short codes of the strategy chart.
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
@@ -250,13 +250,13 @@ def _fee_inputs(analysis: Mapping[str, Any]) -> dict[str, Input]:
     out: dict[str, Input] = {}
     for row in analysis.get("return_table", ()):
         outcome = row["outcome"]
-        if outcome == "fee_buy" and v.get("buy_card"):
+        kind = fee_kind(outcome)
+        if kind == BUY_KIND and v.get("buy_card"):
             out[outcome] = ("buy_card_fee", "buying a sixth card costs (antes)", Fraction(v["buy_card"]["fee_antes"]["exact"]))
-        elif (m := re.fullmatch(r"fee_switch(?:_(\d)_cards?)?", outcome)) and v.get("switch"):
-            k = m.group(1) or "1"
-            fee = v["switch"]["fees_antes"].get(k)
+        elif kind is not None and kind != BUY_KIND and v.get("switch"):
+            fee = v["switch"]["fees_antes"].get(str(kind))
             if fee is not None:
-                out[outcome] = (f"switch_fee_{k}", f"switching {k} card{'s' if k != '1' else ''} costs (antes)",
+                out[outcome] = (f"switch_fee_{kind}", f"switching {kind} card{'s' if kind != 1 else ''} costs (antes)",
                                 Fraction(fee["exact"]))
     return out
 
