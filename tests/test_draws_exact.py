@@ -15,6 +15,7 @@ from test_draws import ONE_AND_BUY
 
 from enumerate.core.slices import shard_digest
 from enumerate.draws import exact as ex
+from enumerate.draws.actions import BUY_KIND
 from enumerate.draws.hand import BUY, situation_draws
 from enumerate.rules.variant_file import parse_variant_text
 from evaluator.errors import ParameterError, StudoddsError
@@ -100,7 +101,7 @@ def test_the_outcomes_equal_the_whole_game_kernel_of_the_one_card_table():
         keep = mine[0] * 42                        # the kernel counts a kept hand's dealer sets 42 times
         keep[:, [ex.RAISED, ex.INDIFFERENT]] = mine[0][:, [ex.RAISED, ex.INDIFFERENT]] * 46   # and its decisions 46
         assert np.array_equal(keep, acc[0, 0])
-        assert np.array_equal(mine[1], acc[0, 1]) and np.array_equal(mine[ex.BUY_KIND], acc[0, 2])
+        assert np.array_equal(mine[1], acc[0, 1]) and np.array_equal(mine[BUY_KIND], acc[0, 2])
         codes = {0: 0, 6: BUY, **{i: 1 << (i - 1) for i in range(1, 6)}}
         assert sums.actions == [codes[int(a) & 7] for a in action[row]]
 

@@ -20,6 +20,7 @@ from enumerate.core import exact_game
 from enumerate.core.slices import SITUATIONS, Slice, sealed
 from enumerate.draws import exact as ex
 from enumerate.draws import switch_ranks as swr
+from enumerate.draws.actions import BUY_KIND
 from enumerate.raise_value import RaiseValue
 from enumerate.rules.variant_file import load_variant_file, parse_variant_text
 from evaluator.cards import RANKS
@@ -172,8 +173,8 @@ def test_which_tables_are_counted_by_rank_patterns():
     from enumerate.draws.actions import BUY
     assert _switch_ranks.BUY_ACTION == BUY              # the rank kernel codes buying as every other kernel
     rules = swr.SwitchRules(BOTH)
-    assert rules.allowed.tolist() == [1, 1, 1, 0, 0, 0, 1] and rules.fees[ex.BUY_KIND] == Fraction(1, 2)
-    assert rules.tden[ex.BUY_KIND] == rules.tden[1] and rules.draws[ex.BUY_KIND] == 46
+    assert rules.allowed.tolist() == [1, 1, 1, 0, 0, 0, 1] and rules.fees[BUY_KIND] == Fraction(1, 2)
+    assert rules.tden[BUY_KIND] == rules.tden[1] and rules.draws[BUY_KIND] == 46
 
 
 @pytest.mark.parametrize("variant, ranks, up, categories", [
@@ -185,7 +186,7 @@ def test_buying_in_a_small_group_equals_the_class_path(variant, ranks, up, categ
     mine, ref = _both(variant, ranks, up, categories)
     assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
     assert sum(mine["situations"]) == sum(mine["chart"].values()) > 0
-    assert mine["situations"][ex.BUY_KIND] > 0 or variant is SIXTH
+    assert mine["situations"][BUY_KIND] > 0 or variant is SIXTH
 
 
 @pytest.mark.slow
@@ -197,7 +198,7 @@ def test_buying_in_a_small_group_equals_the_class_path(variant, ranks, up, categ
 def test_buying_in_a_group_equals_the_class_path(variant, ranks, up):
     mine, ref = _both(variant, ranks, up)
     assert {f: mine[f] for f in FIELDS} == {f: ref[f] for f in FIELDS}
-    assert mine["situations"][ex.BUY_KIND] > 0
+    assert mine["situations"][BUY_KIND] > 0
 
 
 @pytest.mark.slow

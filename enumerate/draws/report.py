@@ -10,7 +10,6 @@ from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Term, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
-from enumerate.draws.actions import BUY_KIND, fee_kind
 
 #: Short codes of the strategy chart.
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
@@ -246,6 +245,8 @@ def _fee_inputs(analysis: Mapping[str, Any]) -> dict[str, Input]:
     """Per fee row of a table with draws (``fee_switch_2_cards``, ``fee_switch`` of the one-card
     game, ``fee_buy``), the workbook input its net result is minus: the fee of that action, from
     the variant's rules (none for a table without such rows)."""
+    from enumerate.draws.actions import BUY_KIND, fee_kind  # lazy: start-up time (its kernel)
+
     v = analysis.get("variant", {})
     out: dict[str, Input] = {}
     for row in analysis.get("return_table", ()):
