@@ -3,7 +3,6 @@ ways of counting a slice of the game (:mod:`enumerate.draws.exact`, class by cla
 :mod:`enumerate.draws.switch_ranks`, by rank patterns)."""
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from enumerate.draws import _hand
@@ -36,12 +35,11 @@ def fee_outcome(kind: int, *, one_card_game: bool = False) -> str:
 def fee_kind(outcome: str) -> int | None:
     """The kind of action whose fee a return-table row of this id is (:func:`fee_outcome`'s
     inverse; the one-card game's ``fee_switch`` is switching one card), None for any other row."""
-    if outcome == "fee_buy":
-        return BUY_KIND
-    if outcome == "fee_switch":
-        return 1
-    m = re.fullmatch(r"fee_switch_([1-5])_cards?", outcome)
-    return int(m.group(1)) if m and outcome == fee_outcome(int(m.group(1))) else None
+    return _FEE_KINDS.get(outcome)
+
+
+#: Every fee row's id and its kind, made by :func:`fee_outcome` itself.
+_FEE_KINDS = {**{fee_outcome(k): k for k in range(1, len(KINDS))}, fee_outcome(1, one_card_game=True): 1}
 
 
 def check_best_actions(actions: Sequence[int], weights: Sequence[int], situations: Sequence[int],
