@@ -4,7 +4,9 @@ one hand's decisions through the API and the CLI (everything else refused in one
 import json
 import re
 import tomllib
+from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
@@ -18,7 +20,13 @@ import studodds
 from enumerate.game import kinds
 from enumerate.rules.combinations import TwoCombinations
 from enumerate.rules.russian import BuyGame, Insurance
-from enumerate.rules.variant_file import VariantSource, parse_variant, parse_variant_text, with_raise_pays
+from enumerate.rules.variant_file import (
+    VariantSource,
+    load_variant_file,
+    parse_variant,
+    parse_variant_text,
+    with_raise_pays,
+)
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category
 
@@ -175,3 +183,27 @@ def test_pays_too_large_for_exact_sums_are_refused_in_one_line(tmp_path):
     (tmp_path / "big.toml").write_text(big)
     refused(tmp_path, "hand", "Ac Ad Ah As Kc", "big.toml", "--up", "7s",
             needle="pays too large for exact 64-bit sums of the bought game")
+
+
+# What an option is worth is the certified table against the same table without it: each file that
+# says so in docs/variants must be its table with that one rule changed, or the worth published in
+# docs/russian.md would measure something else (a typo in a copied section, a rule left behind).
+VARIANTS = Path(__file__).resolve().parents[1] / "docs" / "variants"
+ONE_RULE_CHANGED = [
+    ("russian-classic-qualifier-again", "russian-classic", lambda v: {"buy_game": replace(v.buy_game, after="qualifier_applies")}),
+    ("russian-classic-without-insurance", "russian-classic", lambda v: {"insurance": None}),
+    ("russian-classic-without-two-combinations", "russian-classic", lambda v: {"two_combinations": None}),
+    ("lunar-house-qualifier-again", "lunar-house", lambda v: {"buy_game": replace(v.buy_game, after="qualifier_applies")}),
+    ("lunar-house-without-insurance", "lunar-house", lambda v: {"insurance": None}),
+    ("lunar-house-without-two-combinations", "lunar-house", lambda v: {"two_combinations": None}),
+    ("lunar-pennsylvania-without-purchase", "lunar-pennsylvania", lambda v: {"buy_game": None}),
+]
+
+
+@pytest.mark.parametrize("name,base,change", ONE_RULE_CHANGED, ids=[c[0] for c in ONE_RULE_CHANGED])
+def test_an_option_is_worth_its_table_with_that_rule_alone_changed(name, base, change):
+    b = load_variant_file(VARIANTS / f"{base}.toml").variant
+    v = load_variant_file(VARIANTS / f"{name}.toml").variant
+    assert v.name == name and v.description != b.description
+    assert v == replace(b, name=v.name, description=v.description, **change(b))
+    assert v != b
