@@ -59,6 +59,8 @@ TABLES = {
 SITUATIONS = 6_319_573
 #: The rule sets whose whole games with the bought game are timed (docs/variants/NAME.toml).
 WHOLE_GAMES = ("lunar-house", "lunar-pennsylvania", "russian-classic")
+#: Where the rule sets are.
+VARIANTS = Path(__file__).resolve().parents[1] / "docs" / "variants"
 
 
 def class_path(text: str, count: int, seed: int) -> float:
@@ -167,7 +169,7 @@ def purchase_by_ranks(groups: int, seed: int, tables: list[str] | None = None) -
             strata.append((label, kind, len(mine), np.sort(rng.choice(mine, min(groups, len(mine)), replace=False))))
     assert sum(n for _, _, n, _ in strata) == len(h)
     for name in tables or WHOLE_GAMES:
-        v = load_variant_file(str(US.parents[3] / "docs" / "variants" / f"{name}.toml")).variant
+        v = load_variant_file(str(VARIANTS / f"{name}.toml")).variant
         ranks.rank_rules(v)
         hours = 0.0
         for label, kind, n, pick in strata:
@@ -209,8 +211,9 @@ def main() -> None:
     ap.add_argument("--purchase-by-ranks", action="store_true",
                     help="time the game with the draws and the bought game by rank patterns instead (--groups "
                          "groups of each shape of player rank pattern, each side of the up ranks)")
-    ap.add_argument("--table", action="append", choices=WHOLE_GAMES,
-                    help="with --purchase-by-ranks: only this rule set of docs/variants (repeatable)")
+    ap.add_argument("--table", action="append", choices=sorted(p.stem for p in VARIANTS.glob("*.toml")),
+                    metavar="NAME", help="with --purchase-by-ranks: only this rule set of docs/variants "
+                    f"(repeatable; default {', '.join(WHOLE_GAMES)})")
     args = ap.parse_args()
     if args.purchase_by_ranks:
         purchase_by_ranks(args.groups, args.seed, args.table)

@@ -274,3 +274,31 @@ def test_a_rows_draw_fee_is_read_back_from_its_outcome(fee):
         for insured in (False, True):
             outcome, _, _ = row_of(s, event, pay, insured, fee)
             assert draw_fee_of(outcome) == fee, (event, insured, outcome)
+
+
+@pytest.mark.slow
+def test_another_tables_kept_sums_are_named_as_a_difference_and_the_check_goes_on(tmp_path):
+    """A valid kept-sums file of another table (Pennsylvania's copied into the house's folder) is
+    that table's difference -- one line, exit 1 -- and the tables after it are still checked; each
+    certified table's own sums hold every row its rules make."""
+    import shutil
+    import subprocess
+    import sys
+
+    from studodds import api
+    for name in ("lunar-house", "lunar-pennsylvania"):
+        shutil.copytree(REPO / "results" / name, tmp_path / name)
+    shutil.copy(REPO / "results" / "lunar-pennsylvania" / "russian_game.json", tmp_path / "lunar-house")
+    run = subprocess.run([sys.executable, "-m", "studodds", "check", str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 1 and "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
+    lines = run.stdout.splitlines()
+    house = [line for line in lines if line.startswith(str(tmp_path / "lunar-house"))]
+    assert len(house) == 1 and "russian_game.json: another table's sums" in house[0], run.stdout
+    assert "rows these rules cannot make" in house[0] and "dealer_does_not_qualify_ante_x_4" in house[0]
+    assert any(line.startswith(str(tmp_path / "lunar-pennsylvania")) and "unchanged" in line for line in lines)
+    for own, other in (("lunar-house", "lunar-pennsylvania"), ("lunar-pennsylvania", "lunar-house")):
+        v = api.load_variant(str(tmp_path / own / "variant.toml"))
+        sums = [RUSSIAN_DRAWS_GAME.from_kept(unsealed(json.loads((REPO / "results" / t / "russian_game.json")
+                                                                  .read_text()))) for t in (own, other)]
+        assert rs.rules_problem(v, sums[0]) is None
+        assert "rows these rules cannot make" in (rs.rules_problem(v, sums[1]) or "")

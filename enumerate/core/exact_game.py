@@ -194,7 +194,9 @@ class KeptGame(Generic[S]):
     instead of counting for core-hours: ``game`` over every class, the ``file`` beside the
     table's figures holding an object of kind ``kind``, ``cache`` the folder of its shards in
     the user cache; ``to_kept(total, classes)`` is that object (without its seal) and
-    ``from_kept(object)`` the total again (ValueError when it is not one)."""
+    ``from_kept(object)`` the total again (ValueError when it is not one); ``foreign(variant,
+    total)`` what shows a total read back is not the game of ``variant``'s rules (a kept file of
+    another table's, copied into this table's folder), or None."""
 
     game: ShardedGame[S]
     file: str
@@ -204,6 +206,7 @@ class KeptGame(Generic[S]):
     from_kept: Callable[[Any], S]
     #: what the whole game is, for messages ("the whole two-box game")
     title: str
+    foreign: Callable[[Any, S], str | None] = field(default=lambda variant, total: None)
 
 
 #: Whole games given instead of counted (:func:`given`), and checkpoint folders named for whole
@@ -273,6 +276,9 @@ def whole_game(kept: KeptGame[S], variant: Any, counts: Any, *, threads: int = 1
     found = _GIVEN.get(key)
     if found is not None:
         classes = game.classes(sl)
+        foreign = kept.foreign(variant, found)
+        if foreign is not None:
+            raise KeptSumsError(f"another table's sums, not {kept.title} under these rules: {foreign}")
         problem = None if game.check is None else game.check(variant, counts, classes, sl, found)
         if problem is not None:
             raise KeptSumsError(f"they do not add up ({problem})")

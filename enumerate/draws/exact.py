@@ -507,11 +507,13 @@ def run_slice(variant: Variant, variant_text: str, sl: Slice, *, table: CountTab
 
 def kept_groups_game(game: Any, file: str, kind: str, cache: str, title: str, version: int,
                      from_json: Callable[[Any, np.ndarray], Any],
-                     verify: Callable[[Any], None] = lambda sums: None) -> KeptGame[Any]:
+                     verify: Callable[[Any], None] = lambda sums: None,
+                     foreign: Callable[[Any, Any], str | None] = lambda variant, total: None) -> KeptGame[Any]:
     """The kept sums of a whole game over every group of rank patterns (``game`` counts them):
     the total's JSON under ``kind`` with the ``version`` of its shards, the number of groups and the
     digest of every group; read back by ``from_json(fields, weights)``, then ``verify(total)``
-    (AssertionError: they do not add up)."""
+    (AssertionError: they do not add up); ``foreign(variant, total)``: what shows them another
+    table's game (:class:`~enumerate.core.exact_game.KeptGame`)."""
     def to_kept(total: Any, groups: int) -> dict[str, Any]:
         data = total.to_json()
         data.pop("seconds")
@@ -530,7 +532,7 @@ def kept_groups_game(game: Any, file: str, kind: str, cache: str, title: str, ve
             raise ValueError(f"they do not add up ({exc})") from None
         return total
 
-    return KeptGame(game, file, kind, cache, to_kept, from_kept, title)
+    return KeptGame(game, file, kind, cache, to_kept, from_kept, title, foreign)
 
 
 #: The whole switch game a certified table keeps (switch_game.json): what ``check`` reads back.

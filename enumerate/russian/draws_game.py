@@ -37,7 +37,7 @@ from enumerate.rules.variant import Variant
 from enumerate.russian import options, ranks
 from enumerate.russian.game import RussianFigures, row_meanings
 from enumerate.russian.shapes import ReturnRowMeaningJSON
-from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums
+from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums, rules_problem
 
 UNSEEN = 46
 
@@ -47,7 +47,7 @@ UNSEEN = 46
 RUSSIAN_DRAWS_GAME: KeptGame[SliceSums] = kept_groups_game(
     BY_RANKS, "russian_game.json", "russian_game_sums", "russian-game", "a whole Russian Poker game with draws",
     ranks.VERSION, lambda fields, weights: SliceSums.from_json(fields, weights, ranks=True),
-    lambda sums: sums.return_rows())
+    lambda sums: sums.return_rows(), rules_problem)
 
 
 def projection(variant: Variant) -> Projection:

@@ -56,6 +56,7 @@ from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import options, ranks
 from enumerate.russian.draws import situation_actions
+from enumerate.russian.game import row_meanings
 from enumerate.russian.settle import settlement_refusal
 from evaluator.errors import StudoddsError
 
@@ -277,6 +278,28 @@ def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray
     """One shard of groups (player rank pattern, up rank) counted by rank patterns, on one thread."""
     fields = ranks.shard_fields(variant, h, up, categories, threads=1)
     return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
+
+
+def unnamed_rows(variant: Variant, sums: SliceSums) -> list[str]:
+    """The outcomes of ``sums``' return-table rows that the table's rules cannot make (each
+    event, class of final hand, insured or not, and draw fee of its kinds: :func:`row_meanings`)
+    -- none for sums counted under these rules; the sums of another table's game otherwise."""
+    rules = ranks.rank_rules(variant)
+    kinds = [j for j in range(len(KINDS)) if sums.situations[j]]
+    known = row_meanings(variant, rules.pays, sorted({rules.fees[j] for j in kinds}))
+    return [row[0] for j in kinds for row in sums.rows[j].values() if row[0] not in known]
+
+
+def rules_problem(variant: Variant, total: SliceSums) -> str | None:
+    """What shows a total (kept sums given instead of counted) is not this table's game, or None:
+    a return-table row its rules cannot make -- another table's sums (a file copied from another
+    folder) are named so, not taken for this table's figures."""
+    unnamed = unnamed_rows(variant, total)
+    if not unnamed:
+        return None
+    return (f"their return table has {len(set(unnamed))} {plural('row', len(set(unnamed)))} these rules cannot "
+            f"make ({', '.join(sorted(set(unnamed))[:2])}): restore this table's file (git checkout), or count "
+            "the game again with --recount")
 
 
 #: The game of a Russian table with draws by rank patterns (enumerate.russian.ranks): without the
