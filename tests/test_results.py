@@ -354,3 +354,28 @@ def test_the_seen_hand_is_made_from_its_kept_sums():
     sums["sums"]["normal"] = str(int(sums["sums"]["normal"]) + 1)
     with pytest.raises(KeptSumsError, match="do not add up"):
         api.seen_hand_game(folder / "variant.toml", sums=sums)
+
+
+def test_a_game_the_house_would_lose_is_named_by_summary_check_and_diff():
+    """A table whose optimal play gives the player the edge says so as a field of summary.json,
+    on its line of ``check`` and on the first line of ``diff``; a house game says nothing."""
+    for name in sorted(p.name for p in (REPO / "results").iterdir()):
+        a = json.loads((REPO / "results" / name / "summary.json").read_text())["analysis"]
+        assert a["player_has_edge"] is (Fraction(a["house_edge_per_ante"]["exact"]) < 0), name
+    r = studodds("check", str(REPO / "results" / "raise-one-ante"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.startswith(str(REPO / "results" / "raise-one-ante") + ": unchanged")
+    assert "the player has the edge under optimal play (house edge -1.431321% per ante)" in first
+    j = json.loads(studodds("check", str(REPO / "results" / "raise-one-ante"), "--json").stdout)
+    assert j["tables"][0]["player_has_edge"] is True
+    j = json.loads(studodds("check", str(REPO / "results" / "royal-200"), "--json").stdout)
+    assert j["tables"][0]["player_has_edge"] is False
+    assert "player has the edge" not in studodds("check", str(REPO / "results" / "royal-200")).stdout
+    d = studodds("diff", "us-common", str(REPO / "results" / "raise-one-ante" / "variant.toml"))
+    assert d.returncode == 0, d.stderr
+    first = d.stdout.splitlines()[0]
+    assert first.startswith("A: us-common") and " -- B: the player has the edge" in first and "A: the" not in first
+    j = json.loads(studodds("diff", "us-common", str(REPO / "results" / "raise-one-ante" / "variant.toml"),
+                            "--json").stdout)
+    assert j["player_has_edge"] == {"a": False, "b": True}

@@ -48,7 +48,9 @@ def test_actions_equal_their_final_hands_one_by_one(rules, actions):
 def test_options_that_change_nothing_leave_the_draws_table():
     """A purchase of the game that never pays (its fee above any win): every action's EV is the
     draws' engine's on the same table without the option, to the last integer."""
-    rules = LUNAR.replace("[two_combinations]\n[insurance]\n[buy_game]\n", "[buy_game]\nfee = 1000\n")
+    rules = LUNAR.replace("[two_combinations]\n[insurance]\n[buy_game]\nafter = \"hands_compared\"\n",
+                          "[buy_game]\nfee = 1000\n")
+    assert "[insurance]" not in rules
     russian, draws = variant(rules + DRAWS), variant(rules.replace("[buy_game]\nfee = 1000\n", "") + DRAWS)
     actions = [0, 3, 24, BUY]
     mine = {a.label: a.ev for a in situation_actions(russian, HAND, UP, actions=actions).actions}

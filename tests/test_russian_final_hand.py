@@ -31,7 +31,7 @@ def variant(extra: str):
     return parse_variant_text(text, "lunar.toml")
 
 
-LUNAR = "[ante_pays]\nplayer_wins = 0\n[two_combinations]\n[insurance]\n[buy_game]\n"
+LUNAR = "[ante_pays]\nplayer_wins = 0\n[two_combinations]\n[insurance]\n[buy_game]\nafter = \"hands_compared\"\n"
 RULE_SETS = [
     LUNAR,
     "[two_combinations]\nstraight_with_pair = \"straight_and_pair\"\n[insurance]\nlimit = \"the_payout\"\n"

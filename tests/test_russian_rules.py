@@ -37,7 +37,10 @@ def test_the_sections_are_read_with_their_defaults():
     v = parse_variant_text(TEXT, "lunar.toml")
     assert v.two_combinations == TwoCombinations("two_straights", True)
     assert v.insurance == Insurance(Category.TRIPS, "half_the_payout", "lost")
-    assert v.buy_game == BuyGame(Fraction(1), "highest", "replaced_again", "hands_compared")
+    assert v.buy_game == BuyGame(Fraction(1), "highest", "replaced_again", "hands_compared", "may_buy")
+    bare = parse_variant_text(US + "[buy_game]\n", "bare.toml").buy_game
+    assert bare == BuyGame(Fraction(1), "highest", "replaced_again", "qualifier_applies", "may_buy")
+    assert "insured" not in bare.to_dict() and bare.not_counted() is None      # the default: as before the key
     assert v.russian and kinds.kind_of(v).name == "russian"
     d = v.to_dict()
     assert d["buy_game"]["fee_antes"]["exact"] == "1" and d["insurance"]["needs"] == "three_of_a_kind"
@@ -61,19 +64,23 @@ def test_a_table_without_them_keeps_its_kind_and_its_json():
 
 def test_the_sections_are_written_back():
     text = TEXT.replace("[buy_game]\n", "[buy_game]\nfee = \"1/2\"\nreplaces = \"lowest\"\n")
+    assert "after = \"hands_compared\"" in text
     source = VariantSource(parse_variant_text(text, "lunar.toml"), "lunar.toml", text, "")
     again = parse_variant_text(with_raise_pays(source, {k: Fraction(1) for k in (
         "straight_flush", "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pairs",
         "one_pair", "high_card")}, "copy", "a copy"), "copy.toml")
-    assert again.buy_game == BuyGame(Fraction(1, 2), "lowest") and again.insurance == source.variant.insurance
+    assert again.buy_game == BuyGame(Fraction(1, 2), "lowest", after="hands_compared")
+    assert again.insurance == source.variant.insurance
     assert again.two_combinations == source.variant.two_combinations
 
 
 @pytest.mark.parametrize("section, message", [
     ("[buy_game]\nfee = -1\n", "buy_game.fee: must not be negative"),
-    ("[buy_game]\nreplaces = \"middle\"\n", "buy_game.replaces: 'middle': one of highest, lowest"),
+    ("[buy_game]\nreplaces = \"middle\"\n", "buy_game.replaces: 'middle': one of highest, lowest, first_dealt"),
+    ("[buy_game]\ninsured = \"yes\"\n", "buy_game.insured: 'yes': one of may_buy, may_not_buy"),
+    ("[buy_game]\ninsured = true\n", "buy_game.insured: True: one of may_buy, may_not_buy"),
     ("[buy_game]\nsame_rank = 1\n", "buy_game.same_rank: 1: one of replaced_again, kept"),
-    ("[buy_game]\nafter = [1]\n", "buy_game.after: [1]: one of hands_compared, qualifier_applies"),
+    ("[buy_game]\nafter = [1]\n", "buy_game.after: [1]: one of qualifier_applies, hands_compared"),
     ("[buy_game]\nfees = 1\n", "buy_game.fees: unknown key (did you mean 'fee'?)"),
     ("[insurance]\nneeds = \"high_card\"\n", "insurance.needs: 'high_card': a hand such as"),
     ("[insurance]\nneeds = [1]\n", "insurance.needs: '[1]'"),
@@ -102,9 +109,10 @@ def test_a_section_that_is_not_a_table_is_refused():
 
 _values = st.one_of(st.integers(-5, 5), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20),
                     st.sampled_from(["highest", "lowest", "kept", "lost", "the_payout", "three_of_a_kind", "1/2",
-                                     "two_straights", "hands_compared"]),
+                                     "two_straights", "hands_compared", "qualifier_applies", "may_buy",
+                                     "may_not_buy", "first_dealt"]),
                     st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
-_KEYS = {"buy_game": ["fee", "replaces", "same_rank", "after", "Fee"],
+_KEYS = {"buy_game": ["fee", "replaces", "same_rank", "after", "insured", "Fee"],
          "insurance": ["needs", "limit", "dealer_qualifies", "stake"],
          "two_combinations": ["straight_with_pair", "ace_king", "aceking"]}
 
@@ -190,13 +198,19 @@ def test_pays_too_large_for_exact_sums_are_refused_in_one_line(tmp_path):
 # docs/russian.md would measure something else (a typo in a copied section, a rule left behind).
 VARIANTS = Path(__file__).resolve().parents[1] / "docs" / "variants"
 ONE_RULE_CHANGED = [
-    ("russian-classic-qualifier-again", "russian-classic", lambda v: {"buy_game": replace(v.buy_game, after="qualifier_applies")}),
+    ("russian-classic-ante-paid", "russian-classic", lambda v: {"ante_win": Fraction(1)}),
+    ("russian-classic-hands-compared", "russian-classic-ante-paid",
+     lambda v: {"buy_game": replace(v.buy_game, after="hands_compared")}),
     ("russian-classic-without-insurance", "russian-classic", lambda v: {"insurance": None}),
     ("russian-classic-without-two-combinations", "russian-classic", lambda v: {"two_combinations": None}),
-    ("lunar-house-qualifier-again", "lunar-house", lambda v: {"buy_game": replace(v.buy_game, after="qualifier_applies")}),
+    ("russian-classic-without-draws", "russian-classic", lambda v: {"draws": None}),
+    ("lunar-house-hands-compared", "lunar-house", lambda v: {"buy_game": replace(v.buy_game, after="hands_compared")}),
     ("lunar-house-without-insurance", "lunar-house", lambda v: {"insurance": None}),
     ("lunar-house-without-two-combinations", "lunar-house", lambda v: {"two_combinations": None}),
+    ("lunar-pennsylvania-hands-compared", "lunar-pennsylvania",
+     lambda v: {"buy_game": replace(v.buy_game, after="hands_compared")}),
     ("lunar-pennsylvania-without-purchase", "lunar-pennsylvania", lambda v: {"buy_game": None}),
+    ("lunar-pennsylvania-without-draws", "lunar-pennsylvania", lambda v: {"draws": None}),
 ]
 
 
@@ -207,3 +221,23 @@ def test_an_option_is_worth_its_table_with_that_rule_alone_changed(name, base, c
     assert v.name == name and v.description != b.description
     assert v == replace(b, name=v.name, description=v.description, **change(b))
     assert v != b
+
+
+@pytest.mark.parametrize("rule, words", [("replaces = \"first_dealt\"", "the first card dealt replaced"),
+                                         ("insured = \"may_not_buy\"", "an insured box barred from buying the game")])
+def test_a_reading_named_but_not_counted_is_kept_and_refused_before_any_counting(tmp_path, rule, words):
+    """The readings the texts name that the engine does not count yet are rules of the file --
+    read, kept in its JSON, written back -- and every command that would count them refuses the
+    table in one line, exit 2, before any counting and with nothing written."""
+    text = TEXT.replace("[buy_game]\n", f"[buy_game]\n{rule}\n")
+    v = parse_variant_text(text, "lunar.toml")
+    assert v.buy_game is not None and words in (v.buy_game.not_counted() or "")
+    key, value = rule.split(" = ")
+    assert v.to_dict()["buy_game"][key] == value.strip('"')
+    path = tmp_path / "lunar.toml"
+    path.write_text(text)
+    for args in (("analyze", str(path)), ("hand", "Qc Qd Qh Ac Kd", str(path), "--up", "7s"),
+                 ("batch", str(path), "--out", str(tmp_path / "out"))):
+        r = run_cli(*args)
+        assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+    assert not (tmp_path / "out").exists()

@@ -28,7 +28,7 @@ from enumerate.core.memo import TableMemo
 from enumerate.core.shapes import BY_CATEGORY, Count, Exact, MinItems, Pattern, shape
 from enumerate.core.tabular import tabular
 from enumerate.raise_value import RaiseValue
-from enumerate.rules.sanity import warnings_for
+from enumerate.rules.sanity import player_has_edge, warnings_for
 from enumerate.rules.settlement import Settlement
 from enumerate.rules.variant import PAY_CATEGORIES, Variant, VariantJSON
 from evaluator.errors import StudoddsError
@@ -96,6 +96,8 @@ class BaseAnalysisJSON(TypedDict):
     dealer_qualifies_probability: Exact
     hit_frequency: Exact
     return_table: Annotated[list[ReturnRowJSON], MinItems(5)]
+    #: optimal play gives the player the edge (a negative house edge): no house would deal the game as read
+    player_has_edge: bool
     warnings: list[str]
     raise_by_category: Annotated[dict[str, RaiseShareJSON], BY_CATEGORY]
 
@@ -194,6 +196,7 @@ class Analysis:
             "dealer_qualifies_probability": exact(self.dealer_qualifies),
             "hit_frequency": exact(self.hit_frequency),
             "return_table": [r.to_dict() for r in self.rows],
+            "player_has_edge": player_has_edge(self.house_edge),
             "warnings": self.warnings(),
             "raise_by_category": {
                 c.key: {"raised_situations": raised, "situations": total,

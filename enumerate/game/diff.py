@@ -24,6 +24,7 @@ from enumerate.core.tabular import tabular
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.kinds import diff_kind
 from enumerate.rules.compare import RuleChange, RuleChangeJSON, rule_changes
+from enumerate.rules.sanity import player_has_edge
 from enumerate.rules.variant import Variant, VariantJSON
 from evaluator.cards import RANKS
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category
@@ -113,6 +114,8 @@ class DiffJSON(TypedDict):
     standard_deviation_antes: BothJSON
     return_table: list[DiffRowJSON]
     action_flips: FlipsJSON | None
+    #: per table, whether optimal play gives the player the edge (a game no house would deal as read)
+    player_has_edge: dict[Literal["a", "b"], bool]
     strategy_changes: NotRequired[StrategyChangesJSON]
     side_bets: NotRequired[list[SideBetEdgesJSON]]
 
@@ -304,6 +307,7 @@ class VariantDiff:
             "standard_deviation_antes": {"a": self.a.standard_deviation, "b": self.b.standard_deviation},
             "return_table": table,
             "action_flips": self.flips.to_dict() if self.flips is not None else None,
+            "player_has_edge": {"a": player_has_edge(self.a.house_edge), "b": player_has_edge(self.b.house_edge)},
         }
         if self.strategy is not None:
             out["strategy_changes"] = self.strategy.to_dict()

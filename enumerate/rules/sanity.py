@@ -31,9 +31,22 @@ def rule_warnings(variant: Variant) -> list[str]:
     return out
 
 
+def player_has_edge(house_edge: Fraction) -> bool:
+    """Whether optimal play gives the player the edge: a game no house would deal as read."""
+    return house_edge < 0
+
+
+def edge_note(house_edge: Fraction) -> str:
+    """The fact in a few words for a table's first line ("" for a house game)."""
+    if not player_has_edge(house_edge):
+        return ""
+    return (f"the player has the edge under optimal play (house edge {float(house_edge):.6%} per ante): "
+            "a game no house would deal as read")
+
+
 def edge_warnings(house_edge: Fraction) -> list[str]:
     """Warnings that the exact house edge gives."""
-    if house_edge < 0:
+    if player_has_edge(house_edge):
         return [f"the player has the edge: the house edge is {float(house_edge):.6%} per ante "
                 "under optimal play"]
     return []

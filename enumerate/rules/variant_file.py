@@ -73,9 +73,10 @@ The options of Russian Poker (each optional; with or without the draws above)::
 
     [buy_game]                       # the dealer does not qualify: buy the game instead of the ante's pay
     fee = 1                          # antes
-    replaces = "highest"             # the dealer card replaced: or "lowest"
+    replaces = "highest"             # the dealer card replaced: or "lowest" (or "first_dealt": not counted yet)
     same_rank = "replaced_again"     # a replacement of the removed rank: or "kept"
-    after = "hands_compared"         # or "qualifier_applies" (a dealer still not qualifying pays the ante)
+    after = "qualifier_applies"      # a dealer still short pays the ante; or "hands_compared" (no house deals it)
+    insured = "may_buy"              # an insured box may buy the game (or "may_not_buy": not counted yet)
 
 One player on two boxes against one dealer hand (optional)::
 
@@ -146,7 +147,7 @@ BUY_KEYS = {"fee"}
 BOXES_KEYS = {"count", "decisions"}
 TWO_COMBINATIONS_KEYS = {"straight_with_pair", "ace_king"}
 INSURANCE_KEYS = {"needs", "limit", "dealer_qualifies"}
-BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after"}
+BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after", "insured"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
@@ -374,7 +375,7 @@ def _russian(where: _Where, data: dict[str, Any]) -> tuple[TwoCombinations | Non
         if table is not None:
             fee = _amount(where, "buy_game.fee", table.get("fee", 1))
             buy_game = BuyGame(fee, table.get("replaces", "highest"), table.get("same_rank", "replaced_again"),
-                               table.get("after", "hands_compared"))
+                               table.get("after", "qualifier_applies"), table.get("insured", "may_buy"))
     except StudoddsError as exc:
         if str(exc).startswith(where.origin):
             raise

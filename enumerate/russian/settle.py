@@ -51,6 +51,8 @@ def settlement_refusal(variant: Variant) -> str | None:
     left_out = variant.beside_the_base_game()
     if left_out:
         return f"the options of Russian Poker are modelled without {' or '.join(left_out)}"
+    if variant.buy_game is not None and variant.buy_game.not_counted() is not None:
+        return variant.buy_game.not_counted()
     if variant.buy_game is not None and variant.qualifier.threshold > FIRST_PAIR_STRENGTH:
         return ("buying the game is modelled for a dealer who qualifies with a pair or less (a hand that does not "
                 "qualify has five ranks, one highest)")

@@ -22,6 +22,7 @@ from enumerate.core.run import Run
 from enumerate.core.shapes import Count, Exact, shape
 from enumerate.core.slices import KeptSumsError, unsealed
 from enumerate.rules.compare import RuleChangeJSON, rule_changes
+from enumerate.rules.sanity import edge_note, player_has_edge
 from enumerate.rules.variant_file import VariantSource, load_variant_file
 from enumerate.simulation.simulate import check_run
 from evaluator.errors import ParameterError, StudoddsError
@@ -72,6 +73,8 @@ class TableCheckJSON(TypedDict):
     protection: NotRequired[str]
     kept_sums: NotRequired[dict[str, str]]
     recount: NotRequired[str]
+    #: the committed figures give the player the edge under optimal play (a game no house would deal as read)
+    player_has_edge: bool
 
 
 @shape("check", document=True)
@@ -285,6 +288,17 @@ class Committed:
     #: provenance records), whether or not the recorded rules show it (they record the pays in
     #: force: a pay above a maximum payout, say, is recorded as the cap)
     file_changed: bool = False
+    #: the committed house edge per ante (None: not recorded): negative when the player has the edge
+    house_edge: Fraction | None = None
+
+
+def _committed_edge(summary: Mapping[str, Any]) -> Fraction | None:
+    """The house edge a committed summary records, or None (a malformed one is compared as any
+    other figure, not refused here)."""
+    try:
+        return Fraction(summary["analysis"]["house_edge_per_ante"]["exact"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
 
 
 def read_committed(folder: Path) -> Committed:
@@ -337,7 +351,8 @@ def read_committed(folder: Path) -> Committed:
     recorded = summary.get("provenance", {}).get("variant_file_sha256") if isinstance(summary.get("provenance"), dict) else None
     return Committed(source, hands, protection, levels, simulation,
                      protection is not None and protection.get("seen_hand") is not None, changes,
-                     file_changed=isinstance(recorded, str) and recorded != source.sha256)
+                     file_changed=isinstance(recorded, str) and recorded != source.sha256,
+                     house_edge=_committed_edge(summary))
 
 
 #: The headline figures a check summarises, as (key in the analysis object, label).
@@ -362,11 +377,14 @@ class TableCheck:
     protection: str | None = None          # "checked", "none", "not checked (--no-protection)"
     kept_sums: dict[str, str] = field(default_factory=dict)
     recount: str | None = None
+    #: the committed house edge when it is negative (the player has the edge), else None
+    player_edge: Fraction | None = None
 
     def to_dict(self) -> TableCheckJSON:
         out: TableCheckJSON = {"table": self.table, "status": self.status, "rule_changes": list(self.rule_changes),
                                "headline": self.headline,
-                               "differences": [d.to_dict() for d in self.differences]}
+                               "differences": [d.to_dict() for d in self.differences],
+                               "player_has_edge": self.player_edge is not None}
         if self.protection is not None:
             out["protection"] = self.protection
         if self.kept_sums:
@@ -376,7 +394,14 @@ class TableCheck:
         return out
 
     def summary_line(self) -> str:
-        """One line: unchanged, or the rule changes and headline deltas."""
+        """One line: unchanged, or the rule changes and headline deltas; then, for a table whose
+        committed figures give the player the edge, that fact."""
+        line = self._status_line()
+        if self.player_edge is None:
+            return line
+        return f"{line} -- {edge_note(self.player_edge)}"
+
+    def _status_line(self) -> str:
         if self.status == "ok":
             note = " (protection.json not checked: --no-protection)" if (self.protection or "").startswith("not checked") else ""
             read = [f for f, how in self.kept_sums.items() if how.startswith("read")]
@@ -579,8 +604,10 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
     spot: dict[int, int] = {}
     for table in tables:                         # 2. every table not settled above, recomputed
         found = read[table]
+        if not isinstance(found, Committed) and table in committed_of:
+            found = _with_edge(found, committed_of[table])
         if isinstance(found, Committed):
-            found = _check_one(table, found, recount, protection, spot, threads, use_cache, progress)
+            found = _with_edge(_check_one(table, found, recount, protection, spot, threads, use_cache, progress), found)
             say(found.summary_line())
         elif found.status == "unreadable":
             say(found.summary_line())
@@ -590,6 +617,12 @@ def check(folder: str | Path = "results", *, recount: bool = False, protection: 
                 say(found.summary_line())
         checked.append(found)
     return CheckResult(str(root), tuple(checked), tuple(causes), recount)
+
+
+def _with_edge(found: TableCheck, committed: Committed) -> TableCheck:
+    """``found`` with the committed house edge when it gives the player the edge."""
+    edge = committed.house_edge
+    return replace(found, player_edge=edge) if edge is not None and player_has_edge(edge) else found
 
 
 def _analysis_is_quick(committed: Committed) -> bool:

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from enumerate.game.kinds import kind_of
+from enumerate.rules.sanity import edge_note
 from evaluator.cards import RANKS, format_card, format_hand
 from studodds.reports.layout import columns
 from studodds.reports.sidebets import side_bets_text
@@ -179,7 +180,8 @@ def diff_text(d: VariantDiff) -> str:
         return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
 
     changes = d.rule_changes()
-    out = [f"A: {d.label_a}    B: {d.label_b}",
+    edges = [f"{side}: {edge_note(t.house_edge)}" for side, t in (("A", a), ("B", b)) if edge_note(t.house_edge)]
+    out = [f"A: {d.label_a}    B: {d.label_b}" + "".join(f" -- {e}" for e in edges),
            "Rules changed: " + ("; ".join(c.text() for c in changes) if changes else "none (same rules)"), "",
            line("house edge (per ante)", a.house_edge, b.house_edge),
            line("element of risk", a.element_of_risk, b.element_of_risk),
