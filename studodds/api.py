@@ -83,6 +83,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.protection.collusion import CollusionEstimate, CollusionTable
     from enumerate.protection.collusion import Strategy as CollusionStrategy
     from enumerate.protection.exposure import ExposureAnalysis, HoleCardTable
+    from enumerate.russian.sample import RussianSample
     from enumerate.russian.slice import RussianSlice
     from enumerate.simulation.simulate import Simulation
 
@@ -378,12 +379,15 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
 
 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
-                 checkpoint: str | Path | None = None, scheduler: str | None = None, **run: Unpack[RunOptions]) -> DrawSample:
+                 checkpoint: str | Path | None = None, scheduler: str | None = None,
+                 **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
     sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
     by up-card rank and the one-card value, with Neyman's allocation (see
-    :mod:`enumerate.draws.strata`).  Shards of 16 situations; ``checkpoint``: a file that keeps
+    :mod:`enumerate.draws.strata`).  A Russian Poker table with draws is sampled in strata by the
+    dealt hand's category, each situation valued exactly with its insurance and purchases
+    (:mod:`enumerate.russian.sample`; ``stratified`` changes nothing there).  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
     threads, use_cache, progress = Run.of("draws_sample", run)          # checked once; threads resolved to an int
@@ -401,9 +405,14 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         raise ParameterError("situations", "a whole number of situations from 1 to 100,000,000")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ParameterError("seed", "a whole number from 0 to 2^64 - 1")
-    require(v, "draws_sample")
+    kind = require(v, "draws_sample")
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
+    from enumerate.game.kinds import SampleKind  # lazy: start-up time
+    if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
+        path = None if checkpoint is None else _checkpoint_path(checkpoint)
+        with progress_bar(progress, "sampled situations", kind.sample_size(situations), "situation") as tick:
+            return kind.sample(v, source.text, situations, seed, path, scheduler, threads, tick)
     # read and verified before the minutes of the one-card game, then resumed from as it is
     store = Checkpoint(None if checkpoint is None else _checkpoint_path(checkpoint),
                        checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))

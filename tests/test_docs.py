@@ -187,6 +187,7 @@ def check_results_recipe(commands: list[str], where: str) -> None:
     """The commands that made ``results/``, against what ``results/`` holds: one table per
     variant batched (every built-in when none is named), protection.json with the levels asked
     for exactly where a batch asked for it, and the pictures where ``plots`` drew them."""
+    from enumerate.core.exact_game import rules_text
     from studodds import api
     from studodds.cli import build_parser
     parser = build_parser()
@@ -199,6 +200,9 @@ def check_results_recipe(commands: list[str], where: str) -> None:
         if args.command == "batch":
             names = [api.load_variant(str(ROOT / n)).name if n.endswith(".toml") else n
                      for n in args.variants] or [v.name for v in api.variants()]
+            for n in (n for n in args.variants if n.endswith(".toml")):      # the file batched is the table's
+                v, committed = api.load_variant(str(ROOT / n)), results / api.load_variant(str(ROOT / n)).name
+                assert rules_text(api.load_variant(str(committed / "variant.toml"))) == rules_text(v), (where, n)
             tables |= set(names)
             if args.protection is not None:
                 from studodds.cli.common import exposure_levels

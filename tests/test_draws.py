@@ -471,7 +471,8 @@ def test_the_sample_on_a_dask_cluster_equals_the_local_run(tmp_path):
 def test_draws_sample_command_refuses_what_it_cannot_estimate():
     from cli_runner import run_cli
     for args, needle in [(["draws-sample", "oasis-one-card"], "does not switch two or more cards"),
-                         (["draws-sample", "us-common"], "is not supported for this kind of table, only for a table with draws"),
+                         (["draws-sample", "us-common"], "is not supported for this kind of table, only for a Russian Poker"),
+                         (["draws-sample", "us-common"], "or a table with draws (switching cards"),
                          (["draws-sample", "oasis-one-card", "--situations", "0"], "situations")]:
         r = run_cli(*args, "--quiet")
         assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

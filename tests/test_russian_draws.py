@@ -10,6 +10,7 @@ from enumerate.draws.actions import BUY
 from enumerate.draws.hand import situation_draws
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.final_hand import final_hand_value
+from enumerate.russian.settle import RussianSettlement
 from evaluator.cards import parse_card, parse_hand
 
 DRAWS = "[switch]\nfees = { 1 = 1, 2 = 1, 3 = 1, 4 = 1, 5 = 1 }\n[buy_card]\nfee = 1\n"
@@ -43,6 +44,8 @@ def test_actions_equal_their_final_hands_one_by_one(rules, actions):
         assert (a.raised, a.insured, a.short, a.bought) == (
             len(raised), sum(f.insure for f in raised), sum(f.no_qualify for f in raised),
             sum(f.bought for f in raised)), a.label
+        settle = RussianSettlement.of(v)                          # the insurance staked over the draws
+        assert a.staked == sum((settle.insurance_stake(f.pay) for f in raised if f.insure), Fraction(0)), a.label
 
 
 def test_options_that_change_nothing_leave_the_draws_table():

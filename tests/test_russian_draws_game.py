@@ -286,17 +286,18 @@ def test_another_tables_kept_sums_are_named_as_a_difference_and_the_check_goes_o
     import sys
 
     from studodds import api
-    for name in ("lunar-house", "lunar-pennsylvania"):
+    for name in ("lunar-house-hands-compared", "lunar-pennsylvania-hands-compared"):
         shutil.copytree(REPO / "results" / name, tmp_path / name)
-    shutil.copy(REPO / "results" / "lunar-pennsylvania" / "russian_game.json", tmp_path / "lunar-house")
+    house_table, pa_table = "lunar-house-hands-compared", "lunar-pennsylvania-hands-compared"
+    shutil.copy(REPO / "results" / pa_table / "russian_game.json", tmp_path / house_table)
     run = subprocess.run([sys.executable, "-m", "studodds", "check", str(tmp_path)], capture_output=True, text=True)
     assert run.returncode == 1 and "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
     lines = run.stdout.splitlines()
-    house = [line for line in lines if line.startswith(str(tmp_path / "lunar-house"))]
+    house = [line for line in lines if line.startswith(str(tmp_path / house_table))]
     assert len(house) == 1 and "russian_game.json: another table's sums" in house[0], run.stdout
     assert "rows these rules cannot make" in house[0] and "dealer_does_not_qualify_ante_x_4" in house[0]
-    assert any(line.startswith(str(tmp_path / "lunar-pennsylvania")) and "unchanged" in line for line in lines)
-    for own, other in (("lunar-house", "lunar-pennsylvania"), ("lunar-pennsylvania", "lunar-house")):
+    assert any(line.startswith(str(tmp_path / pa_table)) and "unchanged" in line for line in lines)
+    for own, other in ((house_table, pa_table), (pa_table, house_table)):
         v = api.load_variant(str(tmp_path / own / "variant.toml"))
         sums = [RUSSIAN_DRAWS_GAME.from_kept(unsealed(json.loads((REPO / "results" / t / "russian_game.json")
                                                                   .read_text()))) for t in (own, other)]

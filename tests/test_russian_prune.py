@@ -151,8 +151,9 @@ def test_the_bounds_hold_action_by_action(name, hand, up):
 @pytest.mark.slow
 def test_a_bound_below_the_truth_is_caught():
     """The comparison above has teeth: with an 'upper' bound that leaves the purchase out (the
-    linear form, less a little), best actions are left out and the sums change."""
-    v = load_variant(str(VARIANTS / "lunar-house.toml"))
+    linear form, less a little), best actions are left out and the sums change -- on the reading
+    whose purchase is worth most, so that the groups' best actions lean on it."""
+    v = load_variant(str(VARIANTS / "lunar-house-hands-compared.toml"))
     rules = ranks.rank_rules(v)
     wrong = rules.cnet.copy()
     wrong[:, 0] -= rules.scale

@@ -422,11 +422,17 @@ class Checkpoint:
     its key and shards matches, made for this run's parameters, with well-formed samples; and
     each shard a run uses must hold exactly the situations that shard deals (checked by
     :meth:`verify_shard`, the indices, cards and up cards dealt again from the seed).  Anything
-    else is refused with one line naming the file; nothing is silently trusted or dropped."""
+    else is refused with one line naming the file; nothing is silently trusted or dropped.
+    Another sample keeps its rows the same way with its own ``KIND`` and ``ROW`` (a class with
+    ``from_list``, ValueError unless well formed, and ``to_list``)."""
+
+    #: the checkpoint's kind, and the class of its rows
+    KIND = "draws_sample_checkpoint"
+    ROW: Any = Sample
 
     def __init__(self, path: Path | None, key: dict[str, Any]) -> None:
         self.path, self.key = path, key
-        self.shards: dict[str, list[Sample]] = {}
+        self.shards: dict[str, list[Any]] = {}
         if path is None or not (path.exists() or path.is_symlink()):
             return
         try:
@@ -438,8 +444,8 @@ class Checkpoint:
                 raise ParameterError("checkpoint", f"{path}: {info.st_size:,} bytes, more than a checkpoint holds "
                                                    f"({MAX_CHECKPOINT_BYTES:,}): name another file")
             data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("kind") != "draws_sample_checkpoint":
-                raise ValueError("not a checkpoint of draws-sample")
+            if not isinstance(data, dict) or data.get("kind") != self.KIND:
+                raise ValueError("not a checkpoint of this draws-sample")
             if "sha256" not in data:
                 raise ValueError("no checksum (written by an older version): remove it to start again")
             if data["sha256"] != _digest(data.get("key"), data.get("shards")):
@@ -449,7 +455,7 @@ class Checkpoint:
                 raise ParameterError("checkpoint", f"{path}: made for another variant, seed, design or shard size")
             if not isinstance(data["shards"], dict):
                 raise ValueError("its shards are not an object")
-            self.shards = {str(k): [Sample.from_list(r) for r in v] for k, v in data["shards"].items()}
+            self.shards = {str(k): [self.ROW.from_list(r) for r in v] for k, v in data["shards"].items()}
         except ParameterError:
             raise
         except RecursionError:
@@ -466,11 +472,11 @@ class Checkpoint:
             raise ParameterError("checkpoint", f"{self.path}: shard {shard} does not hold the situations the seed "
                                                "deals (edited, or from another run): remove it to start again")
 
-    def save(self, shard: str, samples: list[Sample]) -> None:
+    def save(self, shard: str, samples: list[Any]) -> None:
         self.shards[shard] = samples
         if self.path is not None:
             shards = {k: [s.to_list() for s in v] for k, v in sorted(self.shards.items(), key=_shard_order)}
-            atomic_write_text(self.path, json.dumps({"kind": "draws_sample_checkpoint", "key": self.key,
+            atomic_write_text(self.path, json.dumps({"kind": self.KIND, "key": self.key,
                                                      "sha256": _digest(self.key, shards), "shards": shards}) + "\n")
 
 

@@ -20,6 +20,7 @@ variant no other kind claims).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -49,7 +50,7 @@ ANALYSES: dict[str, str] = {
     "progressive": "the progressive (progressive)",
     "design": "paytable design (sensitivity, solve, search)",
     "protection": "game protection (hole-cards, edge-sort, burn-card, collusion, batch --protection)",
-    "draws_sample": "the sampled estimate of switching two or more cards (draws-sample)",
+    "draws_sample": "the whole game estimated from exactly valued sampled situations (draws-sample)",
     "draws_exact": "the exact game with switches, slice by slice (draws-exact)",
 }
 
@@ -127,7 +128,22 @@ class SliceKind(TableKind, Protocol):
         ``checkpoint`` folder read and verified before any work."""
 
 
-#: The optional parts of a kind, by the analysis that needs them.
+@runtime_checkable
+class SampleKind(TableKind, Protocol):
+    """A kind that samples its own game ("draws_sample" in its ``supports``, the estimate made
+    by the kind itself rather than the draws' one-card control variate) has this too."""
+
+    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+               scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
+        """About ``situations`` situations sampled and each valued exactly, resumed from the
+        ``checkpoint`` file (read and verified before any work)."""
+
+    def sample_size(self, situations: int) -> int:
+        """How many situations :meth:`sample` values for ``situations`` asked (its progress bar)."""
+
+
+#: The optional parts of a kind, by the analysis that needs them (draws_sample: optional, the
+#: draws' own estimate otherwise).
 CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind, "draws_exact": SliceKind}
 
 

@@ -71,8 +71,8 @@ class RussianAction:
     #: over the draws raised, the dealer's hole-card sets that do not qualify
     short: int = 0
     #: with ``rows``: the outcomes of the action's draws as return-table rows (outcome, label, net
-    #: result less the fee, combinations: each draw counts ``denominator // draws``), and the
-    #: insurance staked over the draws (antes, summed)
+    #: result less the fee, combinations: each draw counts ``denominator // draws``); ``staked``:
+    #: the insurance staked over the draws (antes, summed)
     rows: tuple[tuple[str, str, Fraction, int], ...] | None = None
     denominator: int = 0
     staked: Fraction = Fraction(0)
@@ -170,7 +170,8 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
     kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"
     out = RussianAction(kind, discard, fee, draws, n, ev, int(raises.sum()), int(taken.sum()),
-                        int(bought[raises].sum()), forced, draws * n - int(nq.sum()), int(nq[raises].sum()))
+                        int(bought[raises].sum()), forced, draws * n - int(nq.sum()), int(nq[raises].sum()),
+                        staked=Fraction(int(np.where(taken, integer.stake[which], 0).sum()), scale))
     if not rows:
         return out
     found = event_combinations(len(pays), which, taken, raises, event_columns(states, bought, ends, dn),
@@ -182,5 +183,4 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
             table.append((*row_of(s, EVENTS[e], pays[pay], bool(ins), fee), int(c)))
     if sum(c for _, _, _, c in table) != draws * n * dn:
         raise AssertionError("an action's rows do not cover its draws and dealer hands")
-    return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn,
-                               staked=Fraction(int(np.where(taken, integer.stake[which], 0).sum()), scale))
+    return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn)

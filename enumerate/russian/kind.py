@@ -14,6 +14,7 @@ whole game keeps its strategy as a chart by hand group and up card, which the di
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +34,7 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"analyze", "hand", "diff", "draws_exact"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample"})
 
     report = RUSSIAN_REPORT
 
@@ -47,6 +48,12 @@ class RussianGame:
         if analysis == "draws_exact":
             from enumerate.russian.slice import slice_refusal  # lazy: start-up time (the kernels)
             return slice_refusal(variant)
+        if analysis == "draws_sample":
+            if variant.draws is None:
+                return ("a Russian Poker table without draws is exact in under a minute ('studodds analyze'): "
+                        "draws-sample estimates a table with draws")
+            from enumerate.russian.ranks import supported  # lazy: start-up time (the kernels)
+            return supported(variant)
         if variant.draws is not None:
             from enumerate.russian.ranks import supported  # lazy: start-up time (the kernels)
             return supported(variant)
@@ -94,6 +101,16 @@ class RussianGame:
     def slice_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any) -> Any:
         from enumerate.russian.slice import slice_run  # lazy: start-up time (the kernels)
         return slice_run(variant, variant_text, sl, checkpoint)
+
+    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+               scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
+        from enumerate.russian.sample import sample_russian  # lazy: start-up time (the kernels)
+        return sample_russian(variant, variant_text, situations, seed, checkpoint=checkpoint, scheduler=scheduler,
+                              threads=threads, progress=progress)
+
+    def sample_size(self, situations: int) -> int:
+        from enumerate.russian.sample import allocation  # lazy: start-up time (the kernels)
+        return sum(allocation(situations))
 
     def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray | None:
         if variant.draws is not None:

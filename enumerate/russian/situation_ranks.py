@@ -159,7 +159,9 @@ def _situation(variant: Variant, rules: RussianRankRules, cards: tuple[int, ...]
             kind, discard, fee, draws, n, Fraction(row[0], rules.tden[j] * rules.dn[j]) - fee, row[1],
             sum(st[0] for c, st in enumerate(stats) if c >= n_pay), sum(st[8] for st in stats) if rules.n_term else 0,
             action == 31 and bool(rules.forced5), draws * n - sum(st[1] + st[7] for st in stats),
-            sum(st[1] for st in stats)))
+            sum(st[1] for st in stats),
+            staked=Fraction(sum(int(rules.nets.stake[c - n_pay]) * stats[c][0] for c in range(n_pay, n_stat)),
+                            rules.scale)))
     return RussianSituation.ranked(hand, up, out)
 
 

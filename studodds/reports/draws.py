@@ -10,10 +10,14 @@ from enumerate.core.projection import plural
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from enumerate.draws.exact import ExactSlice
     from enumerate.draws.sample import DrawSample
+    from enumerate.russian.sample import RussianSample
 
 
-def sample_text(s: DrawSample) -> str:
+def sample_text(s: DrawSample | RussianSample) -> str:
     """What ``studodds draws-sample`` prints."""
+    from enumerate.russian.sample import RussianSample  # lazy: start-up time
+    if isinstance(s, RussianSample):
+        return russian_sample_text(s)
     d = s.to_dict()
     he = d["house_edge_per_ante"]
     multi = d["switch_two_or_more_best"]
@@ -80,4 +84,37 @@ def exact_text(s: ExactSlice) -> str:
         unit = "group" if d["method"] == "rank_patterns" else "class"
         lines.append(f"measured: {d['core_seconds_per_class']:.3f} core-seconds a {unit}; the whole game "
                      f"({s.whole_game_classes:,} {plural(unit)}) would take {d['whole_game_core_hours']:,.1f} core-hours")
+    return "\n".join(lines)
+
+
+def russian_sample_text(s: RussianSample) -> str:
+    """What ``studodds draws-sample`` prints for a Russian Poker table with draws."""
+    d = s.to_dict()
+
+    def pct(name: str, key: str) -> str:
+        e = d[key]  # type: ignore[literal-required]
+        return (f"{name:<44}{e['estimate']:>10.4%}   95% interval {e['ci95'][0]:.4%} .. {e['ci95'][1]:.4%}")
+
+    lines = [f"Variant: {s.variant.name} - the whole game estimated (sampled, not exact): {s.n:,} situations in "
+             f"{len(s.samples)} strata by the dealt hand's category (seed {s.seed}), every action of each valued "
+             "exactly with its insurance and purchases of the game",
+             pct("house edge (per ante)", "house_edge_per_ante"),
+             pct("element of risk (per total wagered)", "element_of_risk_per_total_wager"),
+             f"{'expected wager (antes)':<44}{d['expected_wager_antes']['estimate']:>10.4f}   95% interval "
+             f"{d['expected_wager_antes']['ci95'][0]:.4f} .. {d['expected_wager_antes']['ci95'][1]:.4f}",
+             pct("draws raised", "raise_share_of_draws"),
+             pct("draws insured", "insure_share_of_draws"),
+             pct("games bought (of the raised non-qualifying)", "bought_share_of_no_qualify"),
+             "best action, share of the situations (sampled):"]
+    for k, e in d["best_action_shares"].items():
+        lines.append(f"  {k:<42}{e['estimate']:>10.4%}   95% interval {e['ci95'][0]:.4%} .. {e['ci95'][1]:.4%}")
+    lines.append("stratum (dealt hand)   share of situations  sampled  mean result (antes)  sd")
+    for st in d["strata"]:
+        sd = "-" if st["result_sd_antes"] is None else f"{st['result_sd_antes']:.6f}"
+        lines.append(f"  {st['category']:<20}{st['share']['value']:>21.6%}{st['situations']:>9,}"
+                     f"{st['mean_result_antes']['value']:>21.6f}  {sd}")
+    if d["core_seconds_per_situation"] is not None:
+        lines.append(f"measured: {d['core_seconds_per_situation']:.2f} core-seconds a situation")
+    lines.append("this is a sampled estimate: the exact whole game ('studodds analyze', by rank patterns) gives the "
+                 "figures themselves")
     return "\n".join(lines)

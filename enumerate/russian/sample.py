@@ -1,0 +1,332 @@
+"""A Russian Poker table with draws, estimated from exactly valued sampled situations.
+
+The exact whole game of such a table is a count of core-hours (:mod:`enumerate.russian.ranks`);
+this is the check beside it that takes minutes, and the first figure of a table not yet counted.
+Each sampled situation (player hand, up card) is valued exactly by the whole game's rank-pattern
+kernel asked for that one situation's every action (:mod:`enumerate.russian.situation_ranks`):
+its best action's expected result after the optimal raise, insurance and purchases on every draw,
+its expected wager (ante, raise and insurance stake), and the shares of its draws raised and
+insured and of the dealer hands met with a raise that it buys.  The sampling is the only
+approximation, and every figure says so with its 95% interval.
+
+**Strata.** The situations are split by the category of the dealt hand (high card to royal
+flush: 10 strata); stratum h holds ``n_h * 47`` of the 122,151,120 situations, ``n_h`` the hands of
+its category, so its share W_h is exact.  Each stratum gets ``situations * W_h`` samples (at least
+:data:`MIN_PER_STRATUM`: the rare strata are seen, and their spread measured), drawn uniformly
+with replacement: sample j of stratum h is the situation at a uniform position below the
+stratum's weight, from the Philox stream keyed by the seed at counter (j, h + 1, 0, 0)
+(:func:`enumerate.draws.sample.stratum_position`), the hands of the category in colex order, the
+up card the k-th card not in the hand.  A sample depends on (seed, h, j) alone, so the result
+does not depend on how the work is split.
+
+**Estimates.** A mean over situations is sum_h W_h * mean_h, its variance sum_h W_h^2 s_h^2 / m_h
+(the stratified estimator; normal 95% interval).  The element of risk is a ratio of two such
+means, -E[result] / E[wager], its interval by the delta method on the stratified covariance.  A
+share of the draws or of the dealer hands (raise, insure, buy) is likewise a ratio of means.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypedDict
+
+import numpy as np
+
+from enumerate.core.intervals import Z95
+from enumerate.core.jsonform import exact
+from enumerate.core.parallel import chunked_map
+from enumerate.core.shapes import Exact, Interval, Minimum, MinItems, shape
+from enumerate.draws.actions import KINDS, action_kind
+from enumerate.draws.sample import Checkpoint as DrawsCheckpoint
+from enumerate.draws.sample import stratum_position
+from enumerate.rules.variant import Variant, VariantJSON
+from enumerate.russian.situation_ranks import situations_by_ranks
+from evaluator.cards import format_card, format_hand
+from evaluator.errors import ParameterError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hands_of_indices, strengths
+
+#: Samples valued per shard (one checkpoint step).
+SHARD = 8
+#: The fewest samples a stratum gets, however small its share.
+MIN_PER_STRATUM = 4
+#: Every situation (player hand, up card).
+SITUATIONS = 2_598_960 * 47
+#: Bump when what a sample holds or how it is drawn changes: a checkpoint of another version is refused.
+VERSION = 1
+#: The figures of a sample, in the order a checkpoint keeps them (each an exact fraction per
+#: situation): the best action's expected result, its expected wager, the share of its draws
+#: raised, the share insured, and per draw the dealer hands met with a raise that do not qualify
+#: and those bought.
+FIELDS = ("result", "wager", "raised", "insured", "short", "bought")
+
+
+@lru_cache(maxsize=1)
+def _strata() -> tuple[tuple[np.ndarray, ...], tuple[Category, ...]]:
+    """The colex indices of the hands of each category (high card first), and the categories."""
+    hands = hands_of_indices(np.arange(2_598_960, dtype=np.int64))
+    cats = CATEGORY_BY_STRENGTH[strengths(hands, check=False)]
+    order = sorted(Category, key=lambda c: c.value)
+    return tuple(np.flatnonzero(cats == c.value) for c in order), tuple(order)
+
+
+def deal(seed: int, h: int, j: int) -> tuple[tuple[int, ...], int]:
+    """Sample j of stratum h: (five cards, up card); see the module docstring."""
+    rows, _ = _strata()
+    pos = stratum_position(seed, h, j, len(rows[h]) * 47)
+    hand = tuple(int(c) for c in hands_of_indices(np.array([rows[h][pos // 47]], dtype=np.int64))[0])
+    up = [c for c in range(52) if c not in hand][pos % 47]
+    return hand, up
+
+
+def allocation(situations: int) -> list[int]:
+    """Samples per stratum: its share of ``situations``, at least :data:`MIN_PER_STRATUM`."""
+    rows, _ = _strata()
+    return [max(MIN_PER_STRATUM, round(situations * len(r) * 47 / SITUATIONS)) for r in rows]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sampled situation, valued exactly: its stratum and index there, cards, best action
+    (label and kind), and :data:`FIELDS`."""
+
+    stratum: int
+    index: int
+    cards: tuple[int, ...]
+    up: int
+    action: str
+    kind: int
+    values: tuple[Fraction, ...]
+
+    def to_list(self) -> list[Any]:
+        return [self.stratum, self.index, list(self.cards), self.up, self.action, self.kind,
+                [str(v) for v in self.values]]
+
+    @classmethod
+    def from_list(cls, row: Any) -> "Sample":
+        """A sample as a checkpoint keeps it; ValueError unless every field is well formed."""
+        if not isinstance(row, list) or len(row) != 7:
+            raise ValueError(f"a sample is a list of 7 fields, got {str(row)[:60]}")
+        h, j, cards, up, action, kind, values = row
+        ints = (h, j, up, kind)
+        if (not all(isinstance(x, int) and not isinstance(x, bool) for x in ints) or not isinstance(cards, list)
+                or not isinstance(action, str) or not isinstance(values, list) or len(values) != len(FIELDS)
+                or not all(isinstance(v, str) and len(v) < 200 for v in values)):
+            raise ValueError(f"a sample of the wrong types: {str(row)[:80]}")
+        if (len(cards) != 5 or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52 for c in cards)
+                or len(set(cards)) != 5 or not 0 <= up < 52 or up in cards or not 0 <= kind < len(KINDS)
+                or not 0 <= h < 10 or j < 0):
+            raise ValueError(f"a sample out of range: {str(row)[:80]}")
+        v = tuple(Fraction(x) for x in values)
+        if v[1] < 1 or not all(0 <= x <= 1 for x in v[2:4]) or v[5] > v[4] or v[4] < 0 or v[5] < 0:
+            raise ValueError(f"a sample whose figures cannot be: {str(row)[:80]}")
+        return cls(h, j, tuple(cards), up, action, kind, v)
+
+
+def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1) -> Sample:
+    """Sample j of stratum h, every action valued exactly (its kinds of action shared among
+    ``threads``); the best one's figures."""
+    cards, up = deal(seed, h, j)
+    best = situations_by_ranks(variant, cards, [up], threads=threads)[0].best
+    draws = best.draws
+    raise_antes = variant.raise_antes
+    wager = 1 + Fraction(raise_antes * best.raised, draws) + best.staked / draws
+    values = (best.ev, wager, Fraction(best.raised, draws), Fraction(best.insured, draws),
+              Fraction(best.short, draws), Fraction(best.bought, draws))
+    kind = 6 if best.kind == "buy" else action_kind(sum(1 << sorted(cards).index(c) for c in best.discard))
+    return Sample(h, j, tuple(sorted(cards)), up, best.label, kind, values)
+
+
+def _shard(variant: Variant, seed: int, h: int, js: Sequence[int], threads: int = 1) -> list[Sample]:
+    """The samples ``js`` of stratum h (locally on ``threads``; on a Dask worker on one)."""
+    return [value_sample(variant, h, j, seed, threads) for j in js]
+
+
+class Checkpoint(DrawsCheckpoint):
+    """Finished shards in a JSON file (:class:`enumerate.draws.sample.Checkpoint`: a regular file,
+    its checksum, made for this run, every sample well formed), each shard a run uses holding
+    exactly the situations its seed deals there."""
+
+    KIND = "russian_sample_checkpoint"
+    ROW = Sample
+
+    def verify(self, name: str, h: int, js: Sequence[int], seed: int) -> None:
+        """The stored shard holds exactly the situations the seed deals there."""
+        stored = [(s.stratum, s.index, s.cards, s.up) for s in self.shards[name]]
+        dealt = [(h, j, tuple(sorted(hand)), up) for j in js for hand, up in (deal(seed, h, j),)]
+        if stored != dealt:
+            raise ParameterError("checkpoint", f"{self.path}: shard {name} does not hold the situations the seed "
+                                               "deals (edited, or from another run): remove it to start again")
+
+
+def checkpoint_key(variant_text: str, seed: int, situations: int) -> dict[str, Any]:
+    """What a checkpoint is made for: the variant file, seed, number of situations, shard size."""
+    return {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
+            "situations": situations, "shard": SHARD, "version": VERSION}
+
+
+class StratumJSON(TypedDict):
+    """One stratum: the dealt hands' category, its exact share of the situations, its samples,
+    the mean of their exact results and its spread."""
+
+    category: str
+    share: Exact
+    situations: Annotated[int, Minimum(1)]
+    mean_result_antes: Exact
+    result_sd_antes: float | None
+
+
+class EstimateJSON(TypedDict):
+    """A sampled figure: its estimate and 95% interval."""
+
+    estimate: float
+    ci95: Interval
+
+
+@shape("russian_sample", document=True)
+class RussianSampleJSON(TypedDict):
+    """Schema: studodds draws-sample on a Russian Poker table: the game estimated from exactly valued situations in strata"""
+
+    kind: Literal["russian_sample"]
+    variant: VariantJSON
+    seed: Annotated[int, Minimum(0)]
+    situations: Annotated[int, Minimum(1)]
+    sampled: Literal[True]
+    house_edge_per_ante: EstimateJSON
+    element_of_risk_per_total_wager: EstimateJSON
+    expected_wager_antes: EstimateJSON
+    raise_share_of_draws: EstimateJSON
+    insure_share_of_draws: EstimateJSON
+    bought_share_of_no_qualify: EstimateJSON
+    best_action_shares: dict[str, EstimateJSON]
+    strata: Annotated[list[StratumJSON], MinItems(1)]
+    core_seconds_per_situation: float | None
+
+
+def _mean_var(groups: list[list[float]], weights: list[float]) -> tuple[float, float]:
+    """The stratified mean and its variance."""
+    mean = sum(w * float(np.mean(g)) for g, w in zip(groups, weights))
+    var = sum(w * w * float(np.var(g, ddof=1)) / len(g) for g, w in zip(groups, weights) if len(g) > 1)
+    return mean, var
+
+
+def _ratio(num: list[list[float]], den: list[list[float]], weights: list[float]) -> tuple[float, float]:
+    """The stratified ratio of means num / den and its delta-method variance."""
+    a, va = _mean_var(num, weights)
+    b, vb = _mean_var(den, weights)
+    cov = sum(w * w * float(np.cov(x, y, ddof=1)[0, 1]) / len(x) for x, y, w in zip(num, den, weights) if len(x) > 1)
+    r = a / b
+    return r, (va - 2 * r * cov + r * r * vb) / (b * b)
+
+
+def _estimate(mean: float, var: float) -> EstimateJSON:
+    h = Z95 * math.sqrt(max(var, 0.0))
+    return {"estimate": mean, "ci95": [mean - h, mean + h]}
+
+
+@dataclass(frozen=True)
+class RussianSample:
+    """The estimate (see the module docstring): the samples of every stratum and their shares."""
+
+    variant: Variant
+    seed: int
+    shares: tuple[Fraction, ...]
+    categories: tuple[Category, ...]
+    samples: tuple[tuple[Sample, ...], ...]
+    seconds_per_situation: float | None
+
+    @property
+    def n(self) -> int:
+        return sum(len(s) for s in self.samples)
+
+    def _field(self, i: int) -> list[list[float]]:
+        return [[float(s.values[i]) for s in st] for st in self.samples]
+
+    @property
+    def _weights(self) -> list[float]:
+        return [float(w) for w in self.shares]
+
+    def house_edge(self) -> tuple[float, float]:
+        """The estimated house edge per ante and its variance."""
+        m, v = _mean_var(self._field(0), self._weights)
+        return -m, v
+
+    def element_of_risk(self) -> tuple[float, float]:
+        r, v = _ratio(self._field(0), self._field(1), self._weights)
+        return -r, v
+
+    def stratum_mean(self, h: int) -> Fraction:
+        """Stratum h's exact mean result over its samples."""
+        return sum((s.values[0] for s in self.samples[h]), Fraction(0)) / len(self.samples[h])
+
+    def action_share(self, kind: int) -> tuple[float, float]:
+        return _mean_var([[float(s.kind == kind) for s in st] for st in self.samples], self._weights)
+
+    def to_dict(self) -> RussianSampleJSON:
+        w = self._weights
+        he, eor = self.house_edge(), self.element_of_risk()
+        kinds = sorted({s.kind for st in self.samples for s in st})
+        strata: list[StratumJSON] = []
+        for h, st in enumerate(self.samples):
+            sd = float(np.std([float(s.values[0]) for s in st], ddof=1)) if len(st) > 1 else None
+            strata.append({"category": self.categories[h].key, "share": exact(self.shares[h]), "situations": len(st),
+                           "mean_result_antes": exact(self.stratum_mean(h)), "result_sd_antes": sd})
+        return {
+            "kind": "russian_sample", "variant": self.variant.to_dict(), "seed": self.seed, "situations": self.n,
+            "sampled": True,
+            "house_edge_per_ante": _estimate(*he),
+            "element_of_risk_per_total_wager": _estimate(*eor),
+            "expected_wager_antes": _estimate(*_mean_var(self._field(1), w)),
+            "raise_share_of_draws": _estimate(*_mean_var(self._field(2), w)),
+            "insure_share_of_draws": _estimate(*_mean_var(self._field(3), w)),
+            "bought_share_of_no_qualify": _estimate(*_ratio(self._field(5), self._field(4), w)),
+            "best_action_shares": {KINDS[k]: _estimate(*self.action_share(k)) for k in kinds},
+            "strata": strata,
+            "core_seconds_per_situation": self.seconds_per_situation,
+        }
+
+    def examples(self) -> list[str]:
+        """A few sampled situations, the best first, for the text."""
+        flat = sorted((s for st in self.samples for s in st), key=lambda s: -s.values[0])
+        return [f"{format_hand(s.cards)} against {format_card(s.up)}: {s.action}, {float(s.values[0]):+.6f} antes"
+                for s in flat[:3]]
+
+
+def sample_russian(variant: Variant, variant_text: str, situations: int, seed: int, *,
+                   checkpoint: Path | Checkpoint | None = None, scheduler: str | None = None, threads: int = 1,
+                   progress: Callable[[int], None] | None = None) -> RussianSample:
+    """About ``situations`` situations of ``variant`` sampled in strata and valued exactly,
+    resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
+    key = checkpoint_key(variant_text, seed, situations)
+    store = checkpoint if isinstance(checkpoint, Checkpoint) else Checkpoint(checkpoint, key)
+    if store.key != key:
+        raise AssertionError("a checkpoint read for another run")
+    per = allocation(situations)
+    shards = {f"{h}/{k}": (h, list(range(k * SHARD, min(per[h], (k + 1) * SHARD))))
+              for h in range(len(per)) for k in range(-(-per[h] // SHARD))}
+    for name, (h, js) in shards.items():
+        if name in store.shards:
+            store.verify(name, h, js, seed)
+    todo = {name: hj for name, hj in shards.items() if name not in store.shards}
+    if progress is not None:
+        progress(sum(len(js) for name, (_, js) in shards.items() if name in store.shards))
+    start, valued = time.perf_counter(), 0
+    for name, done in chunked_map(((name, (variant, seed, h, js)) for name, (h, js) in todo.items()),
+                                  local=_shard, remote=_shard, scheduler=scheduler, threads=threads, ordered=False):
+        store.save(name, done)
+        valued += len(done)
+        if progress is not None:
+            progress(len(done))
+    seconds = time.perf_counter() - start
+    rows, cats = _strata()
+    shares = tuple(Fraction(len(r) * 47, SITUATIONS) for r in rows)
+    samples = tuple(tuple(s for k in range(-(-per[h] // SHARD)) for s in store.shards[f"{h}/{k}"])
+                    for h in range(len(per)))
+    return RussianSample(variant, seed, shares, cats, samples,
+                         seconds * threads / valued if valued and scheduler is None else None)
+

@@ -1,0 +1,128 @@
+"""The sampled check of a Russian Poker table with draws (enumerate/russian/sample.py): each
+sample is its situation valued exactly (held to the draws counted one by one), the strata and the
+deal are what the module says, the stratified estimator is its formula, and a checkpoint is input
+(resumed to the same figures, refused in one line when edited or made for another run)."""
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+from test_russian_final_hand import LUNAR, US, variant
+
+from enumerate.draws.actions import BUY, action_kind
+from enumerate.russian import sample as rs
+from enumerate.russian.draws import situation_actions
+from evaluator.errors import ParameterError
+from evaluator.ranking import Category, category, strength
+
+#: The house's options with a sixth card for sale: few draws, so each situation is quick.
+SIXTH = LUNAR + "[buy_card]\nfee = 1\n"
+
+
+def test_the_strata_are_the_dealt_hands_categories_and_the_deal_is_the_seeds():
+    rows, cats = rs._strata()
+    assert [len(r) for r in rows] == [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
+    assert cats == tuple(sorted(Category, key=lambda c: c.value)) and sum(map(len, rows)) == 2_598_960
+    for h in (0, 1, 8, 9):
+        for j in range(3):
+            hand, up = rs.deal(7, h, j)
+            assert category(strength(hand)) == cats[h] and up not in hand and len(set(hand)) == 5
+            assert rs.deal(7, h, j) == (hand, up)
+    assert rs.deal(7, 1, 0) != rs.deal(8, 1, 0)
+    assert rs.allocation(1000)[9] == rs.MIN_PER_STRATUM and sum(rs.allocation(1000)) >= 1000
+
+
+def test_a_sample_is_its_situation_valued_by_the_draws_one_by_one():
+    """The sample's figures are its best action's, every draw counted one by one (the path the
+    brute force of test_russian_final_hand.py holds): result, wager with the insurance staked,
+    the shares raised and insured, the dealer hands short and bought."""
+    v = variant(SIXTH)
+    for h, j in ((1, 0), (3, 1), (6, 0)):
+        s = rs.value_sample(v, h, j, seed=11)
+        cards, up = rs.deal(11, h, j)
+        best = situation_actions(v, tuple(sorted(cards)), up).best
+        d = best.draws
+        assert s.values == (best.ev, 1 + Fraction(2 * best.raised, d) + best.staked / d, Fraction(best.raised, d),
+                            Fraction(best.insured, d), Fraction(best.short, d), Fraction(best.bought, d)), (h, j)
+        mask = BUY if best.kind == "buy" else sum(1 << sorted(cards).index(c) for c in best.discard)
+        assert s.action == best.label and s.kind == action_kind(mask)
+
+
+def _synthetic(values_by_stratum, shares):
+    samples = tuple(tuple(rs.Sample(h, j, (0, 1, 2, 3, 4), 5, "keep", 0, tuple(Fraction(x) for x in vals))
+                          for j, vals in enumerate(st)) for h, st in enumerate(values_by_stratum))
+    return rs.RussianSample(variant(SIXTH), 0, tuple(shares), tuple(Category)[:len(shares)], samples, None)
+
+
+def test_the_stratified_estimates_are_their_formulas():
+    """House edge: -sum W_h mean_h, variance sum W_h^2 s_h^2 / m_h; the element of risk: the
+    ratio of the stratified means, its variance by the delta method."""
+    a = [[-1, 2, 1, 1, 0, 0], [3, 2, 1, 1, 0, 0], [0, 4, 0, 0, 0, 0]]
+    b = [[5, 3, 1, 0, 1, 1], [7, 4, 1, 0, 2, 1]]
+    s = _synthetic([a, b], [Fraction(3, 4), Fraction(1, 4)])
+    r = np.array([[x[0] for x in a], [x[0] for x in b]], dtype=object)
+    w = [0.75, 0.25]
+    mean = w[0] * np.mean([x[0] for x in a]) + w[1] * np.mean([x[0] for x in b])
+    var = w[0] ** 2 * np.var([x[0] for x in a], ddof=1) / 3 + w[1] ** 2 * np.var([x[0] for x in b], ddof=1) / 2
+    he, v = s.house_edge()
+    assert math.isclose(he, -mean) and math.isclose(v, var) and len(r) == 2
+    wa = w[0] * np.mean([x[1] for x in a]) + w[1] * np.mean([x[1] for x in b])
+    eor, _ = s.element_of_risk()
+    assert math.isclose(eor, -mean / wa)
+    d = s.to_dict()
+    assert d["sampled"] is True and d["house_edge_per_ante"]["ci95"][0] < -mean < d["house_edge_per_ante"]["ci95"][1]
+    assert s.stratum_mean(1) == 6 and d["strata"][1]["mean_result_antes"]["exact"] == "6"
+
+
+@pytest.mark.slow
+def test_a_sample_resumes_from_its_checkpoint_and_refuses_one_edited(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(US.replace('name = "lunar"', 'name = "lunar-six"') + SIXTH)
+    ck = tmp_path / "ck.json"
+    first = run_cli("draws-sample", str(path), "--situations", "40", "--seed", "3", "--checkpoint", str(ck), "--json")
+    assert first.returncode == 0, first.stderr
+    d = json.loads(first.stdout)
+    n = sum(rs.allocation(40))                        # the rare strata get their fewest too
+    assert d["kind"] == "russian_sample" and d["situations"] == n > 40 and d["sampled"] is True
+    assert sum(st["situations"] for st in d["strata"]) == n and len(d["strata"]) == 10
+    again = run_cli("draws-sample", str(path), "--situations", "40", "--seed", "3", "--checkpoint", str(ck), "--json")
+    redo = json.loads(again.stdout)
+    assert {k: v for k, v in redo.items() if k != "core_seconds_per_situation"} == \
+        {k: v for k, v in d.items() if k != "core_seconds_per_situation"}
+    assert redo["core_seconds_per_situation"] is None                   # nothing valued again
+    text = run_cli("draws-sample", "--seed", "3", str(path), "--situations", "40", "--checkpoint", str(ck)).stdout
+    assert "sampled, not exact" in text and "95% interval" in text and "royal_flush" in text
+    other = run_cli("draws-sample", str(path), "--situations", "40", "--seed", "4", "--checkpoint", str(ck))
+    assert other.returncode == 2 and "made for another variant, seed" in other.stderr
+    data = json.loads(ck.read_text())
+    name = sorted(data["shards"])[0]
+    data["shards"][name][0][6][0] = "5"                                   # a result edited
+    ck.write_text(json.dumps(data))
+    bad = run_cli("draws-sample", str(path), "--situations", "40", "--seed", "3", "--checkpoint", str(ck))
+    assert bad.returncode == 2 and "checksum does not match" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_a_checkpoint_that_is_not_one_is_refused(tmp_path):
+    key = rs.checkpoint_key("x", 0, 40)
+    for content in ("[]", "{", json.dumps({"kind": "russian_sample_checkpoint", "key": key, "shards": {}})):
+        (tmp_path / "ck.json").write_text(content)
+        with pytest.raises(ParameterError, match="not a readable checkpoint"):
+            rs.Checkpoint(tmp_path / "ck.json", key)
+    with pytest.raises(ParameterError, match="not a regular file"):
+        rs.Checkpoint(tmp_path, key)
+    for row in ([0, 0, [1, 2, 3, 4, 5], 6, "keep", 0, ["0"] * 6],                   # a wager below the ante
+                [0, 0, [1, 1, 3, 4, 5], 6, "keep", 0, ["0", "2", "0", "0", "0", "0"]],
+                [0, 0, [1, 2, 3, 4, 5], 6, "keep", 0, ["0", "2", "2", "0", "0", "0"]],
+                [0, True, [1, 2, 3, 4, 5], 6, "keep", 0, ["0", "2", "0", "0", "0", "0"]]):
+        with pytest.raises(ValueError):
+            rs.Sample.from_list(row)
+
+
+def test_a_table_without_draws_is_sent_to_analyze(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(US + LUNAR)
+    r = run_cli("draws-sample", str(path), "--situations", "16")
+    assert r.returncode == 2 and "exact in under a minute ('studodds analyze')" in r.stderr
+    assert "only for a table with draws" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
