@@ -380,14 +380,16 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
                  checkpoint: str | Path | None = None, scheduler: str | None = None,
-                 **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
+                 against: str | Path | None = None, **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
     sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
     by up-card rank and the one-card value, with Neyman's allocation (see
     :mod:`enumerate.draws.strata`).  A Russian Poker table with draws is sampled in strata by the
     dealt hand's category, each situation valued exactly with its insurance and purchases
-    (:mod:`enumerate.russian.sample`; ``stratified`` changes nothing there).  Shards of 16 situations; ``checkpoint``: a file that keeps
+    (:mod:`enumerate.russian.sample`; ``stratified`` changes nothing there); ``against``: the
+    folder of a certified table of the same rules, whose exact figures the sample is set beside
+    with z-scores (read and checked before any counting).  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
     threads, use_cache, progress = Run.of("draws_sample", run)          # checked once; threads resolved to an int
@@ -411,8 +413,13 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     from enumerate.game.kinds import SampleKind  # lazy: start-up time
     if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
         path = None if checkpoint is None else _checkpoint_path(checkpoint)
+        exact = None if against is None else _certified_figures(against, v)
         with progress_bar(progress, "sampled situations", kind.sample_size(situations), "situation") as tick:
-            return kind.sample(v, source.text, situations, seed, path, scheduler, threads, tick)
+            found = kind.sample(v, source.text, situations, seed, path, scheduler, threads, tick)
+        return found if exact is None else found.against(str(against), exact)
+    if against is not None:
+        raise ParameterError("against", "a sample set beside a certified table is made for a Russian Poker table "
+                                        "with draws; this table's estimate has an exact part of its own")
     # read and verified before the minutes of the one-card game, then resumed from as it is
     store = Checkpoint(None if checkpoint is None else _checkpoint_path(checkpoint),
                        checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
@@ -467,6 +474,32 @@ def _checkpoint_folder(checkpoint: Any) -> Path | None:
     if not path.parent.is_dir():
         raise ParameterError("checkpoint", f"{path.parent}: no such folder")
     return path
+
+
+def _certified_figures(against: Any, variant: Variant) -> dict[str, Fraction]:
+    """The exact figures of the certified table in the folder ``against``, made for ``variant``'s
+    rules (ParameterError naming what is wrong: no such table, other rules, a summary without them)."""
+    from enumerate.core.exact_game import rules_text  # lazy: start-up time
+    from enumerate.russian.sample import exact_figures  # lazy: start-up time
+    if isinstance(against, bool) or not isinstance(against, (str, os.PathLike)) or not str(against).strip():
+        raise ParameterError("against", f"a certified table's folder, not {type(against).__name__} {str(against)[:40]!r}")
+    folder = Path(against)
+    if not (folder / "summary.json").is_file() or not (folder / "variant.toml").is_file():
+        raise ParameterError("against", f"{folder}: not a certified table's folder (no summary.json and variant.toml "
+                                        "in it): name one such as results/lunar-house")
+    try:
+        committed = load_variant_file(folder / "variant.toml").variant
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        if not isinstance(summary, dict) or summary.get("kind") != "certified_table":
+            raise ValueError("not a certified table")
+        figures = exact_figures(summary["analysis"])
+    except (StudoddsError, OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError) as exc:
+        raise ParameterError("against", f"{folder}: not a readable certified table of a Russian Poker table with "
+                                        f"draws ({str(exc)[:80]})") from None
+    if rules_text(committed) != rules_text(variant):
+        raise ParameterError("against", f"{folder}: certified for other rules than the table sampled: sample its "
+                                        "variant.toml, or name the table certified for these rules")
+    return figures
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:

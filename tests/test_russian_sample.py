@@ -44,8 +44,9 @@ def test_a_sample_is_its_situation_valued_by_the_draws_one_by_one():
         cards, up = rs.deal(11, h, j)
         best = situation_actions(v, tuple(sorted(cards)), up).best
         d = best.draws
+        pairs = d * best.completions                      # (draw, dealer hole-card set) pairs
         assert s.values == (best.ev, 1 + Fraction(2 * best.raised, d) + best.staked / d, Fraction(best.raised, d),
-                            Fraction(best.insured, d), Fraction(best.short, d), Fraction(best.bought, d)), (h, j)
+                            Fraction(best.insured, d), Fraction(best.short, pairs), Fraction(best.bought, pairs)), (h, j)
         mask = BUY if best.kind == "buy" else sum(1 << sorted(cards).index(c) for c in best.discard)
         assert s.action == best.label and s.kind == action_kind(mask)
 
@@ -126,3 +127,49 @@ def test_a_table_without_draws_is_sent_to_analyze(tmp_path):
     r = run_cli("draws-sample", str(path), "--situations", "16")
     assert r.returncode == 2 and "exact in under a minute ('studodds analyze')" in r.stderr
     assert "only for a table with draws" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
+CERTIFIED = REPO / "results" / "lunar-house-hands-compared"
+
+
+def test_against_a_certified_table_is_checked_before_any_counting(tmp_path):
+    """--against names a certified table of the same rules, or is refused in one line, exit 2."""
+    for args, needle in ((["docs/variants/lunar-house.toml", "--against", str(CERTIFIED)], "certified for other rules"),
+                         ([str(CERTIFIED / "variant.toml"), "--against", str(tmp_path)], "not a certified table's folder"),
+                         (["docs/variants/oasis-online.toml", "--against", str(CERTIFIED)], "made for a Russian Poker")):
+        r = run_cli("draws-sample", *args, "--situations", "16", cwd=REPO)
+        assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    (tmp_path / "summary.json").write_text("{}")
+    (tmp_path / "variant.toml").write_text((CERTIFIED / "variant.toml").read_text())
+    r = run_cli("draws-sample", str(CERTIFIED / "variant.toml"), "--against", str(tmp_path), "--situations", "16")
+    assert r.returncode == 2 and "not a readable certified table" in r.stderr
+
+
+def test_the_comparison_is_each_figure_s_z_score_and_the_verdict_its_headline():
+    a = [[-1, 2, 1, 1, 0, 0], [3, 2, 1, 1, 0, 0], [0, 4, 0, 0, 0, 0]]
+    b = [[5, 3, 1, 0, 1, 1], [7, 4, 1, 0, 2, 1]]
+    s = _synthetic([a, b], [Fraction(3, 4), Fraction(1, 4)])
+    he, var = s.house_edge()
+    exact = {"house_edge_per_ante": Fraction(he).limit_denominator(10**6) + Fraction(3, 1) * Fraction(math.sqrt(var)),
+             "best_action_shares.keep": Fraction(0)}
+    c = s.against("t", exact).comparison()
+    assert c is not None and c["table"] == "t" and c["consistent"]
+    assert math.isclose(c["figures"]["house_edge_per_ante"]["z"], -3, rel_tol=1e-6)
+    assert c["figures"]["best_action_shares.keep"]["z"] is None                     # every sample keeps: no spread
+    far = s.against("t", {"house_edge_per_ante": Fraction(he) + 5 * Fraction(math.sqrt(var)),
+                          "best_action_shares.keep": Fraction(1, 2)}).comparison()
+    assert far is not None and not far["consistent"]
+    ignored = s.against("t", {"best_action_shares.keep": Fraction(1, 2)}).comparison()
+    assert ignored is not None and ignored["consistent"]                  # the actions' shares are shown, not judged
+
+
+@pytest.mark.slow
+def test_a_sample_agrees_with_the_certified_table_it_is_set_beside():
+    """The sampled check beside a committed whole game: every headline figure within its z limit."""
+    r = run_cli("draws-sample", str(CERTIFIED / "variant.toml"), "--situations", "16", "--seed", "2026",
+                "--against", str(CERTIFIED), "--json")
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)["against"]
+    assert a["consistent"] and set(rs.VERDICT) <= set(a["figures"])
+    assert all(abs(a["figures"][k]["z"]) < rs.Z_LIMIT for k in rs.VERDICT if a["figures"][k]["z"] is not None)

@@ -30,11 +30,11 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -51,6 +51,11 @@ from evaluator.cards import format_card, format_hand
 from evaluator.errors import ParameterError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hands_of_indices, strengths
 
+#: The verdict's limit beside a certified table: every |z| below it (as the simulation's).
+Z_LIMIT = 4.0
+#: The figures the verdict beside a certified table judges.
+VERDICT = ("house_edge_per_ante", "element_of_risk_per_total_wager", "expected_wager_antes", "raise_share_of_draws",
+           "insure_share_of_draws", "bought_share_of_no_qualify")
 #: Samples valued per shard (one checkpoint step).
 SHARD = 8
 #: The fewest samples a stratum gets, however small its share.
@@ -58,11 +63,12 @@ MIN_PER_STRATUM = 4
 #: Every situation (player hand, up card).
 SITUATIONS = 2_598_960 * 47
 #: Bump when what a sample holds or how it is drawn changes: a checkpoint of another version is refused.
-VERSION = 1
+VERSION = 2
 #: The figures of a sample, in the order a checkpoint keeps them (each an exact fraction per
 #: situation): the best action's expected result, its expected wager, the share of its draws
-#: raised, the share insured, and per draw the dealer hands met with a raise that do not qualify
-#: and those bought.
+#: raised, the share insured, and the share of its (draw, dealer hole-card set) pairs met with a
+#: raise that do not qualify, and of those bought -- the return table's weights, so that their
+#: ratio is the certified table's share bought.
 FIELDS = ("result", "wager", "raised", "insured", "short", "bought")
 
 
@@ -136,8 +142,9 @@ def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1) 
     draws = best.draws
     raise_antes = variant.raise_antes
     wager = 1 + Fraction(raise_antes * best.raised, draws) + best.staked / draws
+    per_set = draws * best.completions              # a raised draw against one dealer hole-card set
     values = (best.ev, wager, Fraction(best.raised, draws), Fraction(best.insured, draws),
-              Fraction(best.short, draws), Fraction(best.bought, draws))
+              Fraction(best.short, per_set), Fraction(best.bought, per_set))
     kind = 6 if best.kind == "buy" else action_kind(sum(1 << sorted(cards).index(c) for c in best.discard))
     return Sample(h, j, tuple(sorted(cards)), up, best.label, kind, values)
 
@@ -164,6 +171,21 @@ class Checkpoint(DrawsCheckpoint):
                                                "deals (edited, or from another run): remove it to start again")
 
 
+def exact_figures(analysis: dict[str, Any]) -> dict[str, Fraction]:
+    """A certified table's exact figures by the names of :meth:`RussianSample.estimates`, from
+    its summary's ``analysis`` object (KeyError, TypeError or ValueError when it lacks one)."""
+    def x(v: Any) -> Fraction:
+        return Fraction(v["exact"])
+    r, d = analysis["russian"], analysis["draws"]
+    out = {"house_edge_per_ante": x(analysis["house_edge_per_ante"]),
+           "element_of_risk_per_total_wager": x(analysis["element_of_risk_per_total_wager"]),
+           "expected_wager_antes": x(analysis["average_total_wager_antes"]),
+           "raise_share_of_draws": x(r["raise_share"]), "insure_share_of_draws": x(r["insure_share"]),
+           "bought_share_of_no_qualify": x(r["bought_share_of_no_qualify"])}
+    out.update({f"best_action_shares.{k}": x(v) for k, v in d["action_shares"].items()})
+    return out
+
+
 def checkpoint_key(variant_text: str, seed: int, situations: int) -> dict[str, Any]:
     """What a checkpoint is made for: the variant file, seed, number of situations, shard size."""
     return {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
@@ -188,6 +210,23 @@ class EstimateJSON(TypedDict):
     ci95: Interval
 
 
+class AgainstFigureJSON(TypedDict):
+    """One figure of the certified table against the sample: its exact value and the sample's z-score."""
+
+    exact: Exact
+    estimate: float
+    z: float | None
+
+
+class AgainstJSON(TypedDict):
+    """The sample set beside a certified table of the same rules: consistent when every headline figure's |z| is below the limit"""
+
+    table: str
+    z_limit: float
+    consistent: bool
+    figures: dict[str, AgainstFigureJSON]
+
+
 @shape("russian_sample", document=True)
 class RussianSampleJSON(TypedDict):
     """Schema: studodds draws-sample on a Russian Poker table: the game estimated from exactly valued situations in strata"""
@@ -206,6 +245,7 @@ class RussianSampleJSON(TypedDict):
     best_action_shares: dict[str, EstimateJSON]
     strata: Annotated[list[StratumJSON], MinItems(1)]
     core_seconds_per_situation: float | None
+    against: NotRequired[AgainstJSON]
 
 
 def _mean_var(groups: list[list[float]], weights: list[float]) -> tuple[float, float]:
@@ -239,6 +279,9 @@ class RussianSample:
     categories: tuple[Category, ...]
     samples: tuple[tuple[Sample, ...], ...]
     seconds_per_situation: float | None
+    #: the certified table it was set beside and that table's exact figures (:meth:`against`)
+    exact_table: str | None = None
+    exact: tuple[tuple[str, Fraction], ...] = ()
 
     @property
     def n(self) -> int:
@@ -267,6 +310,43 @@ class RussianSample:
     def action_share(self, kind: int) -> tuple[float, float]:
         return _mean_var([[float(s.kind == kind) for s in st] for st in self.samples], self._weights)
 
+    def estimates(self) -> dict[str, tuple[float, float]]:
+        """Every sampled figure by its name in the JSON (the best actions' shares as
+        ``best_action_shares.KIND``): its estimate and variance."""
+        w = self._weights
+        out = {"house_edge_per_ante": self.house_edge(),
+               "element_of_risk_per_total_wager": self.element_of_risk(),
+               "expected_wager_antes": _mean_var(self._field(1), w),
+               "raise_share_of_draws": _mean_var(self._field(2), w),
+               "insure_share_of_draws": _mean_var(self._field(3), w),
+               "bought_share_of_no_qualify": _ratio(self._field(5), self._field(4), w)}
+        for k in sorted({s.kind for st in self.samples for s in st}):
+            out[f"best_action_shares.{KINDS[k]}"] = self.action_share(k)
+        return out
+
+    def against(self, table: str, exact: dict[str, Fraction]) -> "RussianSample":
+        """The sample set beside a certified table of the same rules, whose exact figures are
+        ``exact`` (by the names of :meth:`estimates`; an action no sample took counts with its
+        exact share alone)."""
+        return replace(self, exact_table=table, exact=tuple(sorted(exact.items())))
+
+    def comparison(self) -> AgainstJSON | None:
+        """Each exact figure, the sample's estimate and z-score (None where the sample has no
+        spread to measure it by), and the verdict: every |z| of :data:`VERDICT` below
+        :data:`Z_LIMIT` (the best actions' shares are shown beside them, not judged: a rare
+        action's share in a stratum that sampled none of it has no spread, and its normal
+        interval says nothing)."""
+        if self.exact_table is None:
+            return None
+        est = self.estimates()
+        figures: dict[str, AgainstFigureJSON] = {}
+        for name, x in self.exact:
+            mean, var = est.get(name, (0.0, 0.0))
+            z = (mean - float(x)) / math.sqrt(var) if var > 0 else None
+            figures[name] = {"exact": exact(x), "estimate": mean, "z": z}
+        ok = all(f["z"] is None or abs(f["z"]) < Z_LIMIT for name, f in figures.items() if name in VERDICT)
+        return {"table": self.exact_table, "z_limit": Z_LIMIT, "consistent": ok, "figures": figures}
+
     def to_dict(self) -> RussianSampleJSON:
         w = self._weights
         he, eor = self.house_edge(), self.element_of_risk()
@@ -276,7 +356,7 @@ class RussianSample:
             sd = float(np.std([float(s.values[0]) for s in st], ddof=1)) if len(st) > 1 else None
             strata.append({"category": self.categories[h].key, "share": exact(self.shares[h]), "situations": len(st),
                            "mean_result_antes": exact(self.stratum_mean(h)), "result_sd_antes": sd})
-        return {
+        out: RussianSampleJSON = {
             "kind": "russian_sample", "variant": self.variant.to_dict(), "seed": self.seed, "situations": self.n,
             "sampled": True,
             "house_edge_per_ante": _estimate(*he),
@@ -289,6 +369,9 @@ class RussianSample:
             "strata": strata,
             "core_seconds_per_situation": self.seconds_per_situation,
         }
+        if (c := self.comparison()) is not None:
+            out["against"] = c
+        return out
 
     def examples(self) -> list[str]:
         """A few sampled situations, the best first, for the text."""

@@ -8,6 +8,9 @@ from typing import Any
 from studodds import api
 from studodds.cli.common import api_options, common, emit, games_number, variant_argument, variant_of
 
+#: Exit code of a sample that is not consistent with the certified table it is set beside.
+NOT_CONSISTENT = 1
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("draws-sample", help="switching two or more cards: the whole game estimated (sampled)",
@@ -24,6 +27,9 @@ def register(sub: Any) -> None:
                    help="sample by up-card rank and one-card value with Neyman's allocation (at least 48 situations a stratum)")
     p.add_argument("--checkpoint", metavar="FILE", help="keep finished shards in FILE and resume from it")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the shards on this Dask scheduler (needs the dask extra)")
+    p.add_argument("--against", metavar="FOLDER",
+                   help="a Russian Poker table: set the sample beside the certified table in FOLDER (the same rules), "
+                        "each exact figure with the sample's z-score; exit code 1 when not consistent")
     common(p)
     p.set_defaults(func=draws_sample)
     p = sub.add_parser("draws-exact", help="switching any number of cards: the exact game over a slice of situations",
@@ -49,10 +55,11 @@ def register(sub: Any) -> None:
 def draws_sample(args: argparse.Namespace) -> int:
     from studodds.reports.draws import sample_text  # lazy: start-up time
     result = api.draws_sample(variant_of(args), situations=args.situations, seed=args.seed,
-                              stratified=args.stratified,
-                              checkpoint=args.checkpoint, scheduler=args.scheduler, **api_options(args))
+                              stratified=args.stratified, checkpoint=args.checkpoint, scheduler=args.scheduler,
+                              against=args.against, **api_options(args))
     emit(args, result, sample_text)
-    return 0
+    against = result.to_dict().get("against")
+    return NOT_CONSISTENT if isinstance(against, dict) and not against["consistent"] else 0
 
 
 def draws_exact(args: argparse.Namespace) -> int:

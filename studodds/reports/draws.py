@@ -115,6 +115,16 @@ def russian_sample_text(s: RussianSample) -> str:
                      f"{st['mean_result_antes']['value']:>21.6f}  {sd}")
     if d["core_seconds_per_situation"] is not None:
         lines.append(f"measured: {d['core_seconds_per_situation']:.2f} core-seconds a situation")
+    if "against" in d:
+        a = d["against"]
+        lines.append(f"against the certified table {a['table']} (the same rules): figure, exact, sampled, z")
+        for name, f in a["figures"].items():
+            z = "-" if f["z"] is None else f"{f['z']:+.2f}"
+            lines.append(f"  {name:<42}{float(Fraction(f['exact']['exact'])):>12.6f}{f['estimate']:>12.6f}{z:>8}")
+        lines.append(("consistent with the certified table: every |z| < " if a["consistent"] else
+                      "NOT consistent with the certified table: some |z| >= ") + f"{a['z_limit']:g} "
+                     "(the house edge, element of risk, wager and the shares raised, insured and bought; the best "
+                     "actions' shares are shown, not judged)")
     lines.append("this is a sampled estimate: the exact whole game ('studodds analyze', by rank patterns) gives the "
                  "figures themselves")
     return "\n".join(lines)
