@@ -9,6 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from cli_runner import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_russian_final_hand import LUNAR, US, variant
 
 from enumerate.draws.actions import BUY, action_kind
@@ -175,3 +177,19 @@ def test_a_sample_agrees_with_the_certified_table_it_is_set_beside():
     a = json.loads(r.stdout)["against"]
     assert a["consistent"] and set(rs.VERDICT) <= set(a["figures"])
     assert all(abs(a["figures"][k]["z"]) < rs.Z_LIMIT for k in rs.VERDICT if a["figures"][k]["z"] is not None)
+
+
+_atoms = st.one_of(st.integers(-3, 60), st.booleans(), st.text(max_size=8), st.none(),
+                   st.sampled_from(["1/0", "3", "-1", "1/2", "2", "nan", "1e999"]))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(_atoms, st.lists(_atoms, max_size=7)), max_size=8))
+def test_fuzz_a_checkpoint_row_is_a_sample_or_one_value_error(row):
+    """A checkpoint is input: any row is a well-formed sample or a ValueError (which the
+    checkpoint turns into one line naming the file), never another exception."""
+    try:
+        s = rs.Sample.from_list(row)
+    except ValueError:
+        return
+    assert len(s.cards) == 5 and s.values[1] >= 1 and rs.Sample.from_list(s.to_list()) == s

@@ -128,7 +128,10 @@ class Sample:
                 or len(set(cards)) != 5 or not 0 <= up < 52 or up in cards or not 0 <= kind < len(KINDS)
                 or not 0 <= h < 10 or j < 0):
             raise ValueError(f"a sample out of range: {str(row)[:80]}")
-        v = tuple(Fraction(x) for x in values)
+        try:
+            v = tuple(Fraction(x) for x in values)
+        except (ValueError, ArithmeticError):
+            raise ValueError(f"a sample whose figures are not fractions: {str(row)[:80]}") from None
         if v[1] < 1 or not all(0 <= x <= 1 for x in v[2:4]) or v[5] > v[4] or v[4] < 0 or v[5] < 0:
             raise ValueError(f"a sample whose figures cannot be: {str(row)[:80]}")
         return cls(h, j, tuple(cards), up, action, kind, v)
