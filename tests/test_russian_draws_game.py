@@ -290,7 +290,8 @@ def test_another_tables_kept_sums_are_named_as_a_difference_and_the_check_goes_o
         shutil.copytree(REPO / "results" / name, tmp_path / name)
     house_table, pa_table = "lunar-house-hands-compared", "lunar-pennsylvania-hands-compared"
     shutil.copy(REPO / "results" / pa_table / "russian_game.json", tmp_path / house_table)
-    run = subprocess.run([sys.executable, "-m", "studodds", "check", str(tmp_path)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "studodds", "check", str(tmp_path)], capture_output=True, text=True,
+                         cwd=tmp_path)            # outside the source tree: the installed package runs
     assert run.returncode == 1 and "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
     lines = run.stdout.splitlines()
     house = [line for line in lines if line.startswith(str(tmp_path / house_table))]

@@ -37,7 +37,7 @@ RULE_SETS = [
     "[two_combinations]\nstraight_with_pair = \"straight_and_pair\"\n[insurance]\nlimit = \"the_payout\"\n"
     "dealer_qualifies = \"returned_unless_player_wins\"\n[buy_game]\nreplaces = \"lowest\"\nsame_rank = \"kept\"\n",
     "[ante_pays]\nplayer_wins = 0\n[buy_game]\nfee = \"1/2\"\nafter = \"qualifier_applies\"\n",
-    "raise_antes = 1\n[insurance]\nneeds = \"full_house\"\n[buy_game]\nfee = 2\n",
+    "raise_antes = 1\n[insurance]\nneeds = \"full_house\"\n[buy_game]\nfee = 2\nafter = \"hands_compared\"\n",
     "[ante_pays]\nplayer_wins = 0\ndealer_does_not_qualify_with = { straight = 4, full_house = 6 }\n"
     "[two_combinations]\n[buy_game]\nafter = \"qualifier_applies\"\n",
 ]
