@@ -198,6 +198,23 @@ def whole_game(threads: int) -> None:
               f"({threads} threads; {games}); house edge {float(a.house_edge):.6%}", flush=True)
 
 
+def sampled_check(situations: int, seed: int, tables: list[str] | None = None) -> None:
+    """CPU seconds a situation of ``draws-sample`` on each rule set (one thread, every action of
+    each sampled situation valued exactly), and what 600 situations take on two cores."""
+    from enumerate.russian import sample
+    for name in tables or WHOLE_GAMES:
+        v = load_variant_file(str(VARIANTS / f"{name}.toml")).variant
+        sample.value_sample(v, 1, 0, seed)                                    # the tables made beforehand
+        per = sample.allocation(situations)
+        picks = [(h, j) for h, n in enumerate(per) for j in range(n)]
+        start = time.process_time()
+        for h, j in picks:
+            sample.value_sample(v, h, j, seed)
+        cpu = (time.process_time() - start) / len(picks)
+        print(f"{name}: draws-sample {cpu:.2f} CPU s a situation ({len(picks)} situations, one thread); "
+              f"600 situations (621 valued) about {cpu * 621 / 2 / 60:.1f} minutes on two cores", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--situations", type=int, default=3, help="situations sampled per table (class path)")
@@ -212,9 +229,14 @@ def main() -> None:
                     help="time the game with the draws and the bought game by rank patterns instead (--groups "
                          "groups of each shape of player rank pattern, each side of the up ranks)")
     ap.add_argument("--table", action="append", choices=sorted(p.stem for p in VARIANTS.glob("*.toml")),
-                    metavar="NAME", help="with --purchase-by-ranks: only this rule set of docs/variants "
+                    metavar="NAME", help="with --purchase-by-ranks or --sampled-check: only this rule set of docs/variants "
                     f"(repeatable; default {', '.join(WHOLE_GAMES)})")
+    ap.add_argument("--sampled-check", action="store_true",
+                    help="time draws-sample's situations instead (--situations of them in its strata; --table)")
     args = ap.parse_args()
+    if args.sampled_check:
+        sampled_check(args.situations, args.seed, args.table)
+        return
     if args.purchase_by_ranks:
         purchase_by_ranks(args.groups, args.seed, args.table)
         return

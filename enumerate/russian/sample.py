@@ -403,7 +403,8 @@ def sample_russian(variant: Variant, variant_text: str, situations: int, seed: i
         progress(sum(len(js) for name, (_, js) in shards.items() if name in store.shards))
     start, valued = time.perf_counter(), 0
     for name, done in chunked_map(((name, (variant, seed, h, js)) for name, (h, js) in todo.items()),
-                                  local=_shard, remote=_shard, scheduler=scheduler, threads=threads, ordered=False):
+                                  local=_shard, remote=_shard, scheduler=scheduler, threads=threads, pool=True,
+                                  ordered=False):
         store.save(name, done)
         valued += len(done)
         if progress is not None:
