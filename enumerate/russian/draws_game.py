@@ -35,9 +35,9 @@ from enumerate.draws.exact import chart_strategy, kept_groups_game
 from enumerate.draws.game import DrawFigures
 from enumerate.rules.variant import Variant
 from enumerate.russian import options, ranks
-from enumerate.russian.game import RussianFigures, row_meanings
+from enumerate.russian.game import RussianFigures
 from enumerate.russian.shapes import ReturnRowMeaningJSON
-from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums, rules_problem
+from enumerate.russian.slice import BY_RANKS, RussianSlice, SliceSums, known_rows, rules_problem
 
 UNSEEN = 46
 
@@ -100,8 +100,7 @@ def game_analysis(s: RussianSlice) -> tuple[Analysis, dict[str, Any]]:
 def _meanings(v: Variant, rows: Sequence[ReturnRow], kinds: list[int]) -> tuple[ReturnRowMeaningJSON, ...]:
     """What each of the whole game's return-table rows is (its event, insurance and combinations:
     the workbook's live net results), from every row the table's classes and fees can make."""
-    rules = ranks.rank_rules(v)
-    known = row_meanings(v, rules.pays, sorted({rules.fees[j] for j in kinds}))
+    known = known_rows(v, kinds)
     missing = [r.outcome for r in rows if r.outcome not in known]
     if missing:
         raise AssertionError(f"return-table rows no rule names: {missing[:3]}")

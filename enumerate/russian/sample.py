@@ -47,7 +47,6 @@ from enumerate.draws.sample import Checkpoint as DrawsCheckpoint
 from enumerate.draws.sample import stratum_position
 from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian.situation_ranks import situations_by_ranks
-from evaluator.cards import format_card, format_hand
 from evaluator.errors import ParameterError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hands_of_indices, strengths
 
@@ -333,7 +332,7 @@ class RussianSample:
         exact share alone)."""
         return replace(self, exact_table=table, exact=tuple(sorted(exact.items())))
 
-    def comparison(self) -> AgainstJSON | None:
+    def comparison(self, est: dict[str, tuple[float, float]] | None = None) -> AgainstJSON | None:
         """Each exact figure, the sample's estimate and z-score (None where the sample has no
         spread to measure it by), and the verdict: every |z| of :data:`VERDICT` below
         :data:`Z_LIMIT` (the best actions' shares are shown beside them, not judged: a rare
@@ -341,7 +340,7 @@ class RussianSample:
         interval says nothing)."""
         if self.exact_table is None:
             return None
-        est = self.estimates()
+        est = self.estimates() if est is None else est
         figures: dict[str, AgainstFigureJSON] = {}
         for name, x in self.exact:
             mean, var = est.get(name, (0.0, 0.0))
@@ -351,36 +350,30 @@ class RussianSample:
         return {"table": self.exact_table, "z_limit": Z_LIMIT, "consistent": ok, "figures": figures}
 
     def to_dict(self) -> RussianSampleJSON:
-        w = self._weights
-        he, eor = self.house_edge(), self.element_of_risk()
-        kinds = sorted({s.kind for st in self.samples for s in st})
+        est = self.estimates()
         strata: list[StratumJSON] = []
         for h, st in enumerate(self.samples):
             sd = float(np.std([float(s.values[0]) for s in st], ddof=1)) if len(st) > 1 else None
             strata.append({"category": self.categories[h].key, "share": exact(self.shares[h]), "situations": len(st),
                            "mean_result_antes": exact(self.stratum_mean(h)), "result_sd_antes": sd})
+        actions = "best_action_shares."
         out: RussianSampleJSON = {
             "kind": "russian_sample", "variant": self.variant.to_dict(), "seed": self.seed, "situations": self.n,
             "sampled": True,
-            "house_edge_per_ante": _estimate(*he),
-            "element_of_risk_per_total_wager": _estimate(*eor),
-            "expected_wager_antes": _estimate(*_mean_var(self._field(1), w)),
-            "raise_share_of_draws": _estimate(*_mean_var(self._field(2), w)),
-            "insure_share_of_draws": _estimate(*_mean_var(self._field(3), w)),
-            "bought_share_of_no_qualify": _estimate(*_ratio(self._field(5), self._field(4), w)),
-            "best_action_shares": {KINDS[k]: _estimate(*self.action_share(k)) for k in kinds},
+            "house_edge_per_ante": _estimate(*est["house_edge_per_ante"]),
+            "element_of_risk_per_total_wager": _estimate(*est["element_of_risk_per_total_wager"]),
+            "expected_wager_antes": _estimate(*est["expected_wager_antes"]),
+            "raise_share_of_draws": _estimate(*est["raise_share_of_draws"]),
+            "insure_share_of_draws": _estimate(*est["insure_share_of_draws"]),
+            "bought_share_of_no_qualify": _estimate(*est["bought_share_of_no_qualify"]),
+            "best_action_shares": {k.removeprefix(actions): _estimate(*v) for k, v in est.items()
+                                   if k.startswith(actions)},
             "strata": strata,
             "core_seconds_per_situation": self.seconds_per_situation,
         }
-        if (c := self.comparison()) is not None:
+        if (c := self.comparison(est)) is not None:
             out["against"] = c
         return out
-
-    def examples(self) -> list[str]:
-        """A few sampled situations, the best first, for the text."""
-        flat = sorted((s for st in self.samples for s in st), key=lambda s: -s.values[0])
-        return [f"{format_hand(s.cards)} against {format_card(s.up)}: {s.action}, {float(s.values[0]):+.6f} antes"
-                for s in flat[:3]]
 
 
 def sample_russian(variant: Variant, variant_text: str, situations: int, seed: int, *,

@@ -58,6 +58,7 @@ from enumerate.russian import options, ranks
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.game import row_meanings
 from enumerate.russian.settle import settlement_refusal
+from enumerate.russian.shapes import ReturnRowMeaningJSON
 from evaluator.errors import StudoddsError
 
 COMMAND = "draws-exact"
@@ -280,13 +281,20 @@ def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray
     return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
 
 
-def unnamed_rows(variant: Variant, sums: SliceSums) -> list[str]:
-    """The outcomes of ``sums``' return-table rows that the table's rules cannot make (each
-    event, class of final hand, insured or not, and draw fee of its kinds: :func:`row_meanings`)
-    -- none for sums counted under these rules; the sums of another table's game otherwise."""
+def known_rows(variant: Variant, kinds: list[int]) -> dict[str, ReturnRowMeaningJSON]:
+    """Every return-table row the table's rules can make with actions of ``kinds``, by outcome id
+    (each event, class of final hand, insured or not, and those kinds' draw fees:
+    :func:`row_meanings`)."""
     rules = ranks.rank_rules(variant)
+    return row_meanings(variant, rules.pays, sorted({rules.fees[j] for j in kinds}))
+
+
+def unnamed_rows(variant: Variant, sums: SliceSums) -> list[str]:
+    """The outcomes of ``sums``' return-table rows that the table's rules cannot make
+    (:func:`known_rows`) -- none for sums counted under these rules; the sums of another table's
+    game otherwise."""
     kinds = [j for j in range(len(KINDS)) if sums.situations[j]]
-    known = row_meanings(variant, rules.pays, sorted({rules.fees[j] for j in kinds}))
+    known = known_rows(variant, kinds)
     return [row[0] for j in kinds for row in sums.rows[j].values() if row[0] not in known]
 
 

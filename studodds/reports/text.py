@@ -180,7 +180,7 @@ def diff_text(d: VariantDiff) -> str:
         return f"{name:<28} {fmt(x):>16} -> {fmt(y):>16}   delta {fmt(y - x):>12}  exact {y - x}"
 
     changes = d.rule_changes()
-    edges = [f"{side}: {edge_note(t.house_edge)}" for side, t in (("A", a), ("B", b)) if edge_note(t.house_edge)]
+    edges = [f"{side}: {note}" for side, t in (("A", a), ("B", b)) if (note := edge_note(t.house_edge))]
     out = [f"A: {d.label_a}    B: {d.label_b}" + "".join(f" -- {e}" for e in edges),
            "Rules changed: " + ("; ".join(c.text() for c in changes) if changes else "none (same rules)"), "",
            line("house edge (per ante)", a.house_edge, b.house_edge),
