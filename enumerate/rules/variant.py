@@ -60,6 +60,7 @@ class AntePaysJSON(TypedDict):
     dealer_does_not_qualify: Exact
     player_wins: Exact
     dealer_does_not_qualify_with: NotRequired[Annotated[dict[str, Exact], BY_CATEGORY]]
+    instant_payout: NotRequired[Annotated[dict[str, Exact], BY_CATEGORY]]
 
 
 @shape("variant")
@@ -131,6 +132,9 @@ class Variant:
     * ``ante_no_qualify_with``: the ante's pay when the dealer does not qualify and the player's
       final hand is of a listed category or better (the best listed at or below it; Lunar Poker in
       Pennsylvania pays 4 to 1 from a straight); empty for every other table.
+    * ``ante_instant``: the instant payout of Lunar Poker (58 Pa. Code § 671a.12(a), the game's
+      publisher): a player dealt a hand of a listed category is paid its pay on the ante at once
+      (to 1) and his round ends -- no draw, no bet, no option; empty for every other table.
     """
 
     name: str
@@ -152,6 +156,7 @@ class Variant:
     insurance: Insurance | None = None
     buy_game: BuyGame | None = None
     ante_no_qualify_with: Mapping[Category, Fraction] = field(default_factory=dict)
+    ante_instant: Mapping[Category, Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -169,6 +174,10 @@ class Variant:
         object.__setattr__(self, "side_bets", tuple(self.side_bets))
         object.__setattr__(self, "ante_no_qualify_with", MappingProxyType(
             {Category(k): Fraction(v) for k, v in sorted(self.ante_no_qualify_with.items())}))
+        object.__setattr__(self, "ante_instant", MappingProxyType(
+            {Category(k): Fraction(v) for k, v in sorted(self.ante_instant.items())}))
+        if any(v < 0 for v in self.ante_instant.values()):
+            raise StudoddsError(f"variant {self.name!r}: an instant payout cannot be negative")
         if isinstance(self.raise_antes, bool) or not isinstance(self.raise_antes, int) or not 1 <= self.raise_antes <= 10:
             raise StudoddsError(f"variant {self.name!r}: the raise must be 1 to 10 antes")
 
@@ -232,6 +241,8 @@ class Variant:
         if self.ante_no_qualify_with:
             out["ante_pays"]["dealer_does_not_qualify_with"] = {c.key: exact(v) for c, v in
                                                                  reversed(list(self.ante_no_qualify_with.items()))}
+        if self.ante_instant:
+            out["ante_pays"]["instant_payout"] = {c.key: exact(v) for c, v in reversed(list(self.ante_instant.items()))}
         if self.raise_antes != 2:
             out["raise_antes"] = self.raise_antes
         if self.max_payout is not None:
@@ -267,7 +278,8 @@ class Variant:
     @property
     def russian(self) -> bool:
         """True if the table has a rule of Russian Poker (two combinations paid, insurance,
-        buying the game, an ante pay by the hand when the dealer does not qualify)."""
+        buying the game, an ante pay by the hand when the dealer does not qualify, an instant
+        payout on a dealt hand)."""
         return (self.two_combinations is not None or self.insurance is not None or self.buy_game is not None
-                or bool(self.ante_no_qualify_with))
+                or bool(self.ante_no_qualify_with) or bool(self.ante_instant))
 

@@ -22,6 +22,9 @@ A variant file::
     dealer_does_not_qualify = 1
     player_wins = 1
     dealer_does_not_qualify_with = { straight = 4 }   # optional (Russian Poker): from a hand up
+    instant_payout = { royal_flush = 1000, straight_flush = 250 }   # optional (Russian Poker):
+                                     # a dealt hand of a listed category is paid that on the ante
+                                     # at once (to 1) and its round ends
 
     [progressive]                    # optional side bet
     contribution = "70%"             # share of each side wager added to the meter
@@ -151,7 +154,7 @@ BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after", "insured"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
-ANTE_KEYS = {"dealer_does_not_qualify", "player_wins", "dealer_does_not_qualify_with"}
+ANTE_KEYS = {"dealer_does_not_qualify", "player_wins", "dealer_does_not_qualify_with", "instant_payout"}
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays", "reserve", "ceiling", "overflow"}
 MAX_FILE_BYTES = 1 << 20
 #: The embedded default variant: the common US paytable.
@@ -241,7 +244,8 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
     where.unknown(ante, ANTE_KEYS, "ante_pays.")
     ante_nq = _amount(where, "ante_pays.dealer_does_not_qualify", ante.get("dealer_does_not_qualify", 1))
     ante_win = _amount(where, "ante_pays.player_wins", ante.get("player_wins", 1))
-    ante_with = _ante_by_hand(where, ante.get("dealer_does_not_qualify_with"))
+    ante_with = _ante_by_hand(where, ante.get("dealer_does_not_qualify_with"), "dealer_does_not_qualify_with")
+    instant = _ante_by_hand(where, ante.get("instant_payout"), "instant_payout")
 
     try:
         qualifier = parse_qualifier(data.get("qualifier", "AK"))
@@ -331,16 +335,18 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
                    max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
                    draws=draws, boxes=boxes, two_combinations=two, insurance=insurance, buy_game=buy_game,
-                   ante_no_qualify_with=ante_with)
+                   ante_no_qualify_with=ante_with, ante_instant=instant)
 
 
-def _ante_by_hand(where: _Where, table: Any) -> dict[Category, Fraction]:
-    """[ante_pays] dealer_does_not_qualify_with: the ante's pay from a category up."""
-    key = "ante_pays.dealer_does_not_qualify_with"
+def _ante_by_hand(where: _Where, table: Any, name: str) -> dict[Category, Fraction]:
+    """[ante_pays] ``name``: the ante's pay by the player's category (dealer_does_not_qualify_with:
+    from a category up; instant_payout: a dealt hand of that category)."""
+    key = f"ante_pays.{name}"
     if table is None:
         return {}
     if not isinstance(table, dict) or not table:
-        raise where.fail(key, "must be a table of pays by hand, such as { straight = 4 }")
+        example = "{ royal_flush = 1000, straight_flush = 250 }" if name == "instant_payout" else "{ straight = 4 }"
+        raise where.fail(key, f"must be a table of pays by hand, such as {example}")
     where.unknown(table, set(RAISE_KEYS), key + ".")
     return {RAISE_KEYS[k]: _amount(where, f"{key}.{k}", v) for k, v in table.items()}
 

@@ -76,9 +76,10 @@ class Purchases:
 
 
 def net_scale(s: RussianSettlement, hands: Sequence[HandPay]) -> int:
-    """The least integer that makes every net of the final hands ``hands`` whole (with the fee and
-    every insurance stake)."""
+    """The least integer that makes every net of the final hands ``hands`` whole (with the fee,
+    every insurance stake and every instant payout)."""
     values = [s.net(h, state) for h in hands for state in STATES] + [s.insurance_stake(h) for h in hands]
+    values += [pay for _, pay in s.instant]
     if s.buy_game is not None:
         values.append(s.buy_game.fee)
     return math.lcm(*(Fraction(x).denominator for x in values))

@@ -10,6 +10,8 @@ add is in :mod:`enumerate.russian.settle` (the one settlement):
   :func:`enumerate.russian.settle.pays_by_strength`);
 * an insurance stake s (the limit or nothing: its EV is linear in s) is settled on the dealer's
   first five cards, so its EV is s times a linear form of the same counts;
+* a dealt hand paid at once on the ante (``[ante_pays] instant_payout``) neither raises nor meets
+  the dealer: it is worth its pay over every dealer hand, one return-table row per category;
 * the bought games need the dealer's whole hand; the rank-set kernel
   (:mod:`enumerate.russian.bought`) gives, per situation, the dealer hands whose game is bought
   and how those purchases end (won, pushed, lost, still short: shares of each hand's replacement
@@ -99,6 +101,8 @@ class GameSums:
     qualifies: int
     stakes: int                     # sum over situations of the insured stake (units 1 / scale antes)
     raises: np.ndarray              # (rows, 47) bool
+    #: combinations of the dealt hands paid at once, by category ([ante_pays] instant_payout)
+    instant: dict[Category, int] = field(default_factory=dict)
 
     @property
     def situations(self) -> int:
@@ -209,6 +213,15 @@ class _Game:
         self.strategy = np.zeros((len(Category), 13, len(STRATEGY)), dtype=object)
         self.values = self.qualifies = self.stakes = 0
         self.chosen = np.zeros(counts.up.shape, dtype=bool)
+        # per strength: paid at once ([ante_pays] instant_payout), and that pay in the values' units
+        instant = dict(s.instant)
+        pay = [instant.get(c) for c in CATEGORY_BY_STRENGTH.tolist()]
+        self.paid = np.array([p is not None for p in pay], dtype=bool)
+        paid_value = [0 if p is None else int(p * self.scale) * self.dn * COMPLETIONS for p in pay]
+        if max(paid_value) >= 2**62:
+            raise StudoddsError(f"variant {variant.name!r}: instant payouts too large for exact 64-bit values")
+        self.paid_value = np.array(paid_value, dtype=np.int64)
+        self.instant: dict[Category, int] = {}
 
     @property
     def purchase_key(self) -> tuple[str, int] | None:
@@ -232,18 +245,24 @@ class _Game:
             assert p.dn == dn and p.unit == self.scale * dn
         states = (nq, win, tie, lose)
         best, fold, raises, insured = self.integer.decide(which, states, n, dn, gains)
+        paid = self.paid[counts.strength[r]]                # paid at once: no bet, no dealer hand met
+        raises, insured = raises & ~paid, insured & ~paid
         self.chosen[r, col] = raises
-        value = np.where(raises, best, fold)
+        value = np.where(paid, self.paid_value[counts.strength[r]], np.where(raises, best, fold))
         comb = event_columns(states, bought, ends, dn)
         category = CATEGORY_BY_STRENGTH[counts.strength[r]].astype(np.int64)
+        for c in np.unique(category[paid]).tolist():
+            self.instant[Category(c)] = self.instant.get(Category(c), 0) + \
+                int(weight[paid & (category == c)].sum()) * n * dn
         for b in _blocks(len(r)):
             w = weight[b]
+            played = w * ~paid[b]
             high, low = np.divmod(value[b], 1 << 32)        # w * value may leave 64 bits
             self.values += (int((w * high).sum()) << 32) + int((w * low).sum())
-            self.qualifies += int((w * (n - nq[b])).sum())
+            self.qualifies += int((played * (n - nq[b])).sum())
             self.stakes += int((w * np.where(insured[b], self.integer.stake[which[b]], 0)).sum())
             self.combinations += event_combinations(len(self.pays), which[b], insured[b], raises[b],
-                                                    {k: v[b] for k, v in comb.items()}, w, n * dn)
+                                                    {k: v[b] for k, v in comb.items()}, played, n * dn)
             columns = (np.ones_like(w), raises[b], insured[b], best[b] == fold,
                        np.where(raises[b], nq[b], 0), np.where(raises[b], bought[b], 0))
             for k, column in enumerate(columns):
@@ -252,7 +271,7 @@ class _Game:
     def sums(self) -> GameSums:
         found = {key_of(k, len(self.pays)): int(c) for k, c in enumerate(self.combinations) if c}
         return GameSums(self.pays, self.dn, self.scale, found, self.strategy, self.values, self.qualifies,
-                        self.stakes, self.chosen)
+                        self.stakes, self.chosen, self.instant)
 
 
 def _games_sums(counts: CountTable, variants: Sequence[Variant], threads: int, progress: Callable[[int], None] | None,
@@ -356,6 +375,12 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     return outcome, label, net + side - draw_fee
 
 
+def instant_row(dealt: Category, pay: Fraction) -> tuple[str, str, Fraction]:
+    """The outcome id, label and net result (antes) of a dealt hand of category ``dealt`` paid
+    ``pay`` to 1 at once on the ante (``[ante_pays] instant_payout``: the round ends)."""
+    return f"instant_payout_{dealt.key}", f"dealt {dealt.label}, ante paid {pay} to 1 at once", pay
+
+
 def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[Fraction]
                  ) -> dict[str, ReturnRowMeaningJSON]:
     """What every return-table row a table can have is, by outcome id: each event, class of final
@@ -370,6 +395,9 @@ def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[
                     outcome, _, _ = row_of(s, event, hand, insured, fee)
                     out.setdefault(outcome, {"outcome": outcome, "event": cast(Any, event),
                                              "combinations": list(_combination_keys(hand)), "insured": insured})
+    for dealt, pay in s.instant:
+        outcome = instant_row(dealt, pay)[0]
+        out[outcome] = {"outcome": outcome, "event": "instant_payout", "combinations": [dealt.key], "insured": False}
     return out
 
 
@@ -393,6 +421,10 @@ def return_rows(variant: Variant, sums: GameSums, total: int
             merged[label] = (order, outcome, net, c, {"outcome": outcome, "event": cast(Any, EVENTS[e]),
                                                       "combinations": list(_combination_keys(hand)),
                                                       "insured": bool(insured)})
+    for dealt, c in sums.instant.items():                  # dealt hands paid at once: first
+        outcome, label, net = instant_row(dealt, dict(s.instant)[dealt])
+        merged[label] = ((-1, -net, 0), outcome, net, c, {"outcome": outcome, "event": "instant_payout",
+                                                          "combinations": [dealt.key], "insured": False})
     rows, meanings = [], []
     for label, (_, outcome, net, c, meaning) in sorted(merged.items(), key=lambda x: (x[1][0], x[0])):
         p = Fraction(c, total)

@@ -179,6 +179,9 @@ class RussianHandDraws:
         """What ``studodds hand`` prints: every action per up card, best first."""
         out = [f"Hand {format_hand(self.cards)}, variant {self.variant}: every action before the decision, EV after "
                "the optimal raise or fold, insurance and purchases of the game on every draw (fee included), best first"]
+        if self.rows and self.rows[0].best.instant:
+            out.append(f"The dealt hand is paid {self.rows[0].best.ev} to 1 on the ante at once (the table's instant "
+                       "payout); the round ends: no draw, no bet, no option.")
         for r in self.rows:
             out += ["", f"Up card {format_card(r.up)}: best action {r.best.label}, EV {float(r.best.ev):.6f} antes",
                     f"{'action':<22} {'fee':>4} {'draws':>9} {'raised':>9} {'insured':>8} {'games bought':>14} "

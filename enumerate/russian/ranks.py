@@ -15,7 +15,11 @@ that form:
 * **insurance**: linear in the same counts (a unit stake nets +1 when the dealer does not
   qualify, -1 or 0 otherwise, times the class's limit), taken when it pays: an insured raise is
   counted under its class + the number of classes, so the return table keeps it apart;
-* **the ante rule** and a maximum payout: in each class's nets.
+* **the ante rule** and a maximum payout: in each class's nets;
+* **an instant payout** on a dealt hand (``[ante_pays] instant_payout``): those situations are
+  left out of the kernel and each nets its pay over every dealer set, one return-table row of the
+  kept hands' kind (a "paid at once" cell of the strategy chart; its dealer hands counted as not
+  qualifying, for none is played).
 
 With n dealer sets, raising a hand of class c is worth (in units of 1 / scale antes, scale
 making every net whole) nq * (a_nq - a_lose) + win * (a_win - a_lose) + tie * (a_push - a_lose)
@@ -60,15 +64,16 @@ from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import KINDS, action_kind, cards_drawn
-from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, situation_groups, value_groups
+from enumerate.draws.actions import KINDS, action_kind, cards_drawn, chart_key
+from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, group_situations, situation_groups, value_groups
 from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
 from enumerate.russian import _bought, options
 from enumerate.russian.bought import pool_multiple, rank_sets
-from enumerate.russian.game import EVENTS, IntegerNets, row_of
-from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
+from enumerate.russian.draws import INSTANT_LABEL
+from enumerate.russian.game import EVENTS, IntegerNets, instant_row, row_of
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, best_category, pays_by_strength, settlement_refusal
 from evaluator.errors import StudoddsError
 from evaluator.ranking import N_STRENGTHS, Category
 
@@ -332,9 +337,20 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     chart: dict[str, int] = {}
     cells: dict[str, options.Cell] = {}
     labels: dict[tuple[int, ...], str] = {}
+    instant = dict(rules.settlement.instant)
+    played, paid = categories - set(instant), categories & set(instant)
+    at_once: list[tuple[Category, int]] = []          # the situations paid at once: dealt category, weight
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
-        v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, categories, threads)
+        if paid:
+            for row in h[rows]:
+                sits = [group_situations(row, ru, frozenset(paid))]
+                for group, (hand, wt) in zip(situation_groups(labels, sits), zip(*sits[0])):
+                    at_once.append((best_category(tuple(int(c) for c in hand)), int(wt)))
+                    ck = chart_key(group, ru, INSTANT_LABEL)
+                    chart[ck] = chart.get(ck, 0) + int(wt)
+                    options.add_situation(cells, options.option_key(group, ru), int(wt), 0, 0, 0, 0, 0)
+        v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, played, threads)
         total += v.sums.sum(axis=0)
         groups, weights = situation_groups(labels, v.sits), [wt for _, w in v.sits for wt in w.tolist()]
         add_chart(chart, groups, weights, ru, v.best, v.keep_raised)
@@ -376,8 +392,17 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                     outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee)
                     kept = table[j].setdefault(label, [outcome, str(net), 0])
                     kept[2] += count
+    paid_at_once = 0
+    for dealt, wt in at_once:              # one outcome over every dealer set: a kept hand's combinations
+        denominators[0] = math.comb(UNSEEN, 4) * rules.dn[0]
+        situations[0] += wt
+        paid_at_once += wt
+        outcome, label, net = instant_row(dealt, instant[dealt])
+        ev += wt * net
+        kept = table[0].setdefault(label, [outcome, str(net), 0])
+        kept[2] += wt * denominators[0]
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
-            "qualifies": str(sum(situations) - no_qualify),
+            "qualifies": str(sum(situations) - paid_at_once - no_qualify),
             "chart": chart, "options": options.to_json(cells), "actions": [], "seconds": time.perf_counter() - start}
 

@@ -25,6 +25,10 @@ def option_lines(variant: Any) -> list[str]:
         pays = ", ".join(f"{v} to 1 from {c.label}" for c, v in variant.ante_no_qualify_with.items())
         out.append(f"- The ante's pay when the dealer does not qualify, by the player's hand: {pays} (the best listed "
                    "at or below the hand's).")
+    if variant.ante_instant:
+        pays = ", ".join(f"{c.label} {v} to 1" for c, v in reversed(list(variant.ante_instant.items())))
+        out.append(f"- Instant payout on the ante for a dealt hand: {pays}; the player's round then ends (no draw, "
+                   "no bet, no option), whatever the dealer holds.")
     if variant.two_combinations is not None:
         out.append(f"- Two combinations: {variant.two_combinations.text()}.")
     if variant.insurance is not None:
@@ -278,6 +282,8 @@ class RussianReport(Sections):
         for key, pay in v["ante_pays"].get("dealer_does_not_qualify_with", {}).items():
             out.append((f"ante_with_{key}", f"ante pays when the dealer does not qualify, from {key.replace('_', ' ')}",
                         Fraction(pay["exact"])))
+        for key, pay in v["ante_pays"].get("instant_payout", {}).items():
+            out.append((f"instant_{key}", f"ante paid at once on a dealt {key.replace('_', ' ')}", Fraction(pay["exact"])))
         fees = sorted({f for m in analysis["russian"].get("return_table_rows", ()) if (f := draw_fee_of(m["outcome"]))})
         for fee in fees:                            # a row's draw fee: one input per amount the rows name
             out.append((_fee_input(fee), f"a draw's fee, the rows 'fee {fee}' (antes)", fee))
@@ -312,6 +318,8 @@ class RussianReport(Sections):
                 terms = [(-one, ()), (-one, ("raise",))]
             elif e == "fold":
                 terms = [(-one, ())]
+            elif e == "instant_payout":
+                terms = [(one, (f"instant_{cats[0]}",))]
             if e.startswith("bought_"):
                 terms.append((-one, ("buy_game_fee",)))
             fee = draw_fee_of(m["outcome"])

@@ -16,7 +16,10 @@ game bought, then push / loses     -fee, -fee - (1 + r)
 game bought, dealer still short    -fee + a_nq  (only when the qualifier applies again)
 =================================  ==============================================
 
-and folding nets -1.  The ante's pay a_nq(F) is the table's, or -- under ``[ante_pays]
+and folding nets -1.  Under ``[ante_pays] instant_payout`` (Lunar Poker: 58 Pa. Code § 671a.12(a),
+the game's publisher) a player *dealt* a hand of a listed category is paid its pay on the ante at
+once and his round ends -- no draw, no bet, no option -- whatever the dealer holds: the situation
+nets that pay (:meth:`RussianSettlement.instant_pay`), its one outcome.  The ante's pay a_nq(F) is the table's, or -- under ``[ante_pays]
 dealer_does_not_qualify_with`` -- that of the best category listed at or below the final hand's
 (Pennsylvania's Lunar Poker: 4 to 1 from a straight).  An insurance stake ``s`` -- the limit, ``share * r * P(F)``, for a final
 hand of the rule's category or better -- adds +s when the dealer's five cards do not qualify and
@@ -90,6 +93,7 @@ class RussianSettlement:
     two: TwoCombinations | None
     insurance: Insurance | None
     buy_game: BuyGame | None
+    instant: tuple[tuple[Category, Fraction], ...] = ()    # a dealt category's instant pay on the ante
 
     @classmethod
     def of(cls, variant: Variant) -> "RussianSettlement":
@@ -103,7 +107,14 @@ class RussianSettlement:
         return cls(variant.raise_antes, variant.ante_no_qualify, variant.ante_win,
                    tuple(variant.ante_no_qualify_with.items()), tuple(variant.posted_pay(c) for c in Category), cap,
                    variant.two_combinations,
-                   variant.insurance, variant.buy_game)
+                   variant.insurance, variant.buy_game, tuple(variant.ante_instant.items()))
+
+    def instant_pay(self, dealt: Sequence[int]) -> Fraction | None:
+        """What the ante is paid at once for the ``dealt`` five cards (the round then ends), or
+        None: no instant payout for them, the hand is played."""
+        if not self.instant:
+            return None
+        return dict(self.instant).get(best_category(dealt))
 
     def hand_pay(self, cards: Sequence[int]) -> HandPay:
         """The bet's pay, to 1, of a win with the final ``cards`` (five or six)."""

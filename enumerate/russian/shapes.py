@@ -37,7 +37,7 @@ class ReturnRowMeaningJSON(TypedDict):
 
     outcome: Annotated[str, Pattern("^[a-z][a-z0-9_]*$")]
     event: Literal["player_wins", "bought_won", "dealer_does_not_qualify", "bought_short", "push", "bought_push",
-                   "dealer_wins", "bought_lost", "fold"]
+                   "dealer_wins", "bought_lost", "fold", "instant_payout"]
     combinations: Annotated[list[str], MinItems(1), MaxItems(2)]
     insured: bool
 

@@ -49,13 +49,13 @@ from enumerate.core.slices import (
     read_fraction,
 )
 from enumerate.draws import switch_ranks
-from enumerate.draws.actions import BUY, KINDS, action_kind, check_best_actions
+from enumerate.draws.actions import BUY, KINDS, action_kind, chart_key, check_best_actions
 from enumerate.draws.exact import Method, chart_cell, chart_strategy, pick_method
 from enumerate.draws.game import hand_group
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import options, ranks
-from enumerate.russian.draws import situation_actions
+from enumerate.russian.draws import INSTANT_LABEL, situation_actions
 from enumerate.russian.game import row_meanings
 from enumerate.russian.settle import settlement_refusal
 from enumerate.russian.shapes import ReturnRowMeaningJSON
@@ -253,7 +253,8 @@ def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.
         s.raised += Fraction(w * best.raised, best.draws)
         s.insured += Fraction(w * best.insured, best.draws)
         s.qualifies += Fraction(w * best.qualifies, best.draws * best.completions)
-        key = chart_cell(tuple(hand), u, j, best.raised > 0)
+        key = chart_key(hand_group(tuple(hand)), u >> 2, INSTANT_LABEL) if best.instant else \
+            chart_cell(tuple(hand), u, j, best.raised > 0)
         s.chart[key] = s.chart.get(key, 0) + w
         assert s.options is not None
         options.add_situation(s.options, options.option_key(hand_group(tuple(hand)), u >> 2), w, j,
