@@ -58,21 +58,28 @@ _values = st.one_of(st.integers(-3, 2000), st.booleans(), st.floats(allow_nan=Tr
                     st.sampled_from(["1/2", "250", "-1", "1e9"]), st.lists(st.integers(), max_size=2))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
-@given(st.one_of(_values, st.dictionaries(st.sampled_from([c.key for c in Category] + ["royal", "Royal_flush"]),
-                                          _values, max_size=4)))
-def test_fuzz_the_instant_payout(value):
-    """Any value: a Russian table paying those hands at once, or one line naming the key."""
-    tick("instant payout")
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sampled_from(["instant_payout", "player_wins_unless"]),
+       st.one_of(_values, st.sampled_from(["drew_or_bought", "drew", "bought"]),
+                 st.dictionaries(st.sampled_from([c.key for c in Category] + ["royal", "Royal_flush"]), _values,
+                                 max_size=4)))
+def test_fuzz_the_ante_rules_of_russian_poker(key, value):
+    """Any value of [ante_pays] instant_payout or player_wins_unless: a Russian table with that
+    rule, or one line naming the key."""
+    tick("russian ante rules")
     doc = tomllib.loads(US)
-    doc["ante_pays"] = {"instant_payout": value}
+    doc["ante_pays"] = {key: value}
     try:
         v = parse_variant(doc, "fuzz.toml")
     except StudoddsError as exc:
-        assert str(exc).startswith("fuzz.toml: ante_pays.instant_payout") and "\n" not in str(exc), str(exc)
+        assert str(exc).startswith(f"fuzz.toml: ante_pays.{key}") and "\n" not in str(exc), str(exc)
     else:
-        assert v.russian and isinstance(value, dict) and len(v.ante_instant) == len(value)
-        assert all(p >= 0 for p in v.ante_instant.values())
+        assert v.russian
+        if key == "instant_payout":
+            assert isinstance(value, dict) and len(v.ante_instant) == len(value)
+            assert all(p >= 0 for p in v.ante_instant.values())
+        else:
+            assert value == v.ante_win_unless == "drew_or_bought"
 
 
 @pytest.mark.parametrize(("hand", "pay"), [("Ah Kh Qh Jh Th", 1000), ("5d 4d 3d 2d Ad", 250)])

@@ -223,6 +223,24 @@ def test_an_option_is_worth_its_table_with_that_rule_alone_changed(name, base, c
     assert v != b
 
 
+def test_the_ante_returned_after_a_draw_or_a_purchase_is_named_and_refused_before_any_counting(tmp_path):
+    """One rules summary of classic Russian Poker pays the ante on a win unless the player drew or
+    bought the game: a rule of the file (read, kept, written back), refused in one line by every
+    command that would count it -- its arithmetic (the ante's pay by the action taken) is not built."""
+    text = TEXT.replace("[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\n"
+                                                         "player_wins_unless = \"drew_or_bought\"\n")
+    v = parse_variant_text(text, "classic.toml")
+    assert v.ante_win_unless == "drew_or_bought" and v.to_dict()["ante_pays"]["player_wins_unless"] == "drew_or_bought"
+    path = tmp_path / "classic.toml"
+    path.write_text(text + "[buy_card]\nfee = 1\n")
+    for args in (("analyze", str(path)), ("hand", "Qc Qd Qh Ac Kd", str(path), "--up", "7s"),
+                 ("batch", str(path), "--out", str(tmp_path / "out")), ("draws-sample", str(path))):
+        r = run_cli(*args)
+        assert r.returncode == 2 and "the ante returned on a win after a draw or a bought game" in r.stderr \
+            and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("rule, words", [("replaces = \"first_dealt\"", "the first card dealt replaced"),
                                          ("insured = \"may_not_buy\"", "an insured box barred from buying the game")])
 def test_a_reading_named_but_not_counted_is_kept_and_refused_before_any_counting(tmp_path, rule, words):

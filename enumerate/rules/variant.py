@@ -61,6 +61,7 @@ class AntePaysJSON(TypedDict):
     player_wins: Exact
     dealer_does_not_qualify_with: NotRequired[Annotated[dict[str, Exact], BY_CATEGORY]]
     instant_payout: NotRequired[Annotated[dict[str, Exact], BY_CATEGORY]]
+    player_wins_unless: NotRequired[Literal["drew_or_bought"]]
 
 
 @shape("variant")
@@ -135,6 +136,9 @@ class Variant:
     * ``ante_instant``: the instant payout of Lunar Poker (58 Pa. Code § 671a.12(a), the game's
       publisher): a player dealt a hand of a listed category is paid its pay on the ante at once
       (to 1) and his round ends -- no draw, no bet, no option; empty for every other table.
+    * ``ante_win_unless``: ``"drew_or_bought"``: the ante's pay on a win (``ante_win``) is made
+      only when the player neither drew nor bought the game, else the ante is returned (one
+      rules summary of classic Russian Poker); named, not counted yet.  None for every other table.
     """
 
     name: str
@@ -157,6 +161,7 @@ class Variant:
     buy_game: BuyGame | None = None
     ante_no_qualify_with: Mapping[Category, Fraction] = field(default_factory=dict)
     ante_instant: Mapping[Category, Fraction] = field(default_factory=dict)
+    ante_win_unless: str | None = None
 
     def __post_init__(self) -> None:
         pays = {Category(k): Fraction(v) for k, v in self.raise_pays.items()}
@@ -178,6 +183,8 @@ class Variant:
             {Category(k): Fraction(v) for k, v in sorted(self.ante_instant.items())}))
         if any(v < 0 for v in self.ante_instant.values()):
             raise StudoddsError(f"variant {self.name!r}: an instant payout cannot be negative")
+        if self.ante_win_unless not in (None, "drew_or_bought"):
+            raise StudoddsError(f"variant {self.name!r}: ante_pays.player_wins_unless: \"drew_or_bought\" or none")
         if isinstance(self.raise_antes, bool) or not isinstance(self.raise_antes, int) or not 1 <= self.raise_antes <= 10:
             raise StudoddsError(f"variant {self.name!r}: the raise must be 1 to 10 antes")
 
@@ -241,6 +248,8 @@ class Variant:
         if self.ante_no_qualify_with:
             out["ante_pays"]["dealer_does_not_qualify_with"] = {c.key: exact(v) for c, v in
                                                                  reversed(list(self.ante_no_qualify_with.items()))}
+        if self.ante_win_unless is not None:
+            out["ante_pays"]["player_wins_unless"] = "drew_or_bought"
         if self.ante_instant:
             out["ante_pays"]["instant_payout"] = {c.key: exact(v) for c, v in reversed(list(self.ante_instant.items()))}
         if self.raise_antes != 2:
@@ -281,5 +290,5 @@ class Variant:
         buying the game, an ante pay by the hand when the dealer does not qualify, an instant
         payout on a dealt hand)."""
         return (self.two_combinations is not None or self.insurance is not None or self.buy_game is not None
-                or bool(self.ante_no_qualify_with) or bool(self.ante_instant))
+                or bool(self.ante_no_qualify_with) or bool(self.ante_instant) or self.ante_win_unless is not None)
 

@@ -25,6 +25,8 @@ A variant file::
     instant_payout = { royal_flush = 1000, straight_flush = 250 }   # optional (Russian Poker):
                                      # a dealt hand of a listed category is paid that on the ante
                                      # at once (to 1) and its round ends
+    player_wins_unless = "drew_or_bought"   # optional (Russian Poker): the ante returned on a win
+                                     # after a draw or a bought game (named, not counted yet)
 
     [progressive]                    # optional side bet
     contribution = "70%"             # share of each side wager added to the meter
@@ -154,7 +156,10 @@ BUY_GAME_KEYS = {"fee", "replaces", "same_rank", "after", "insured"}
 MAX_PAYOUT_KEYS = {"amount", "ante", "covers"}
 SIDE_BET_KEYS = {"kind", "wager", "fold_forfeits", "pays", "dealer_at_least", "tie", "envy"}
 ENVY_KEYS = {"pays", "players"}
-ANTE_KEYS = {"dealer_does_not_qualify", "player_wins", "dealer_does_not_qualify_with", "instant_payout"}
+ANTE_KEYS = {"dealer_does_not_qualify", "player_wins", "dealer_does_not_qualify_with", "instant_payout",
+             "player_wins_unless"}
+#: When the ante's pay on a win is returned instead (Russian Poker: one rules summary's sub-variant).
+ANTE_WIN_UNLESS = ("drew_or_bought",)
 PROGRESSIVE_KEYS = {"contribution", "seed", "fold_forfeits", "pays", "reserve", "ceiling", "overflow"}
 MAX_FILE_BYTES = 1 << 20
 #: The embedded default variant: the common US paytable.
@@ -244,6 +249,10 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
     where.unknown(ante, ANTE_KEYS, "ante_pays.")
     ante_nq = _amount(where, "ante_pays.dealer_does_not_qualify", ante.get("dealer_does_not_qualify", 1))
     ante_win = _amount(where, "ante_pays.player_wins", ante.get("player_wins", 1))
+    unless = ante.get("player_wins_unless")
+    if unless is not None and unless not in ANTE_WIN_UNLESS:
+        raise where.fail("ante_pays.player_wins_unless", f"{str(unless)[:40]!r}: \"drew_or_bought\" (the ante "
+                                                         "returned on a win when the player drew or bought the game)")
     ante_with = _ante_by_hand(where, ante.get("dealer_does_not_qualify_with"), "dealer_does_not_qualify_with")
     instant = _ante_by_hand(where, ante.get("instant_payout"), "instant_payout")
 
@@ -335,7 +344,7 @@ def parse_variant(data: dict[str, Any], origin: str) -> Variant:
                    description=description.strip(), progressive=side, raise_antes=raise_antes,
                    max_payout=cap, ante_bonus=bonus, face_down_loses=face_down == "loses", side_bets=bets,
                    draws=draws, boxes=boxes, two_combinations=two, insurance=insurance, buy_game=buy_game,
-                   ante_no_qualify_with=ante_with, ante_instant=instant)
+                   ante_no_qualify_with=ante_with, ante_instant=instant, ante_win_unless=unless)
 
 
 def _ante_by_hand(where: _Where, table: Any, name: str) -> dict[Category, Fraction]:

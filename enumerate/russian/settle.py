@@ -56,6 +56,9 @@ def settlement_refusal(variant: Variant) -> str | None:
         return f"the options of Russian Poker are modelled without {' or '.join(left_out)}"
     if variant.buy_game is not None and variant.buy_game.not_counted() is not None:
         return variant.buy_game.not_counted()
+    if variant.ante_win_unless is not None:
+        return ("ante_pays.player_wins_unless = \"drew_or_bought\" (the ante returned on a win after a draw or a "
+                "bought game) is a reading the engine does not count yet")
     if variant.buy_game is not None and variant.qualifier.threshold > FIRST_PAIR_STRENGTH:
         return ("buying the game is modelled for a dealer who qualifies with a pair or less (a hand that does not "
                 "qualify has five ranks, one highest)")
