@@ -4,6 +4,7 @@ listed category nets its pay and nothing else, by every path (one hand by the dr
 one and by the rank kernel, a slice class by class and by rank patterns); a slice with the rule is
 the same slice without those hands plus each of them at its pay; without draws the same: the hands paid at once
 leave the game and add their pay."""
+import json
 import math
 import tomllib
 from fractions import Fraction
@@ -120,11 +121,14 @@ def test_without_draws_the_hands_paid_at_once_leave_the_game_and_add_their_pay(u
     assert expected == Fraction(got.values, got.scale * n * got.situations)
 
 
-def test_one_hand_through_the_cli(tmp_path):
-    path = tmp_path / "pa.toml"
-    path.write_text(variant_text())
-    text = run_cli("hand", "Ah Kh Qh Jh Th", "pa.toml", "--up", "9d", cwd=tmp_path).stdout
-    assert "paid 1000 to 1 on the ante at once" in text and "best action paid at once, EV 1000.000000" in text
+@pytest.mark.parametrize("draws", [True, False], ids=["with draws", "without draws"])
+def test_one_hand_through_the_cli(tmp_path, draws):
+    text = variant_text()
+    (tmp_path / "pa.toml").write_text(text if draws else text.split("[buy_card]")[0])
+    out = run_cli("hand", "Ah Kh Qh Jh Th", "pa.toml", "--up", "9d", cwd=tmp_path).stdout
+    assert "paid 1000 to 1 on the ante at once" in out and "best action paid at once, EV 1000.000000" in out
+    every = json.loads(run_cli("hand", "9h Kh Qh Jh Th", "pa.toml", "--json", cwd=tmp_path).stdout)
+    assert len(every["situations"]) == 47 and every["ev_before_up_card_antes"]["exact"] == "250"
 
 
 def variant_text() -> str:
