@@ -28,7 +28,8 @@ def option_lines(variant: Any) -> list[str]:
     if variant.ante_instant:
         pays = ", ".join(f"{c.label} {v} to 1" for c, v in reversed(list(variant.ante_instant.items())))
         out.append(f"- Instant payout on the ante for a dealt hand: {pays}; the player's round then ends (no draw, "
-                   "no bet, no option), whatever the dealer holds.")
+                   "no bet, no option), whatever the dealer holds. Those hands are never raised: the raise shares "
+                   "and charts below count them at 0, and the strategy by hand group names them \"paid at once\".")
     if variant.two_combinations is not None:
         out.append(f"- Two combinations: {variant.two_combinations.text()}.")
     if variant.insurance is not None:
