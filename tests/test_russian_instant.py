@@ -138,19 +138,23 @@ def variant_text() -> str:
 
 @pytest.mark.slow
 def test_a_slice_is_the_played_hands_plus_the_hands_paid_at_once():
-    """Class by class and by rank patterns the same figures; against the table without the rule,
-    the straights' sums are the same and each straight or royal flush dealt adds its pay."""
+    """The hands paid at once class by class and by rank patterns: the same figures; with the
+    straights beside them (by rank patterns), against the table without the rule, the straights'
+    sums are the same and each straight or royal flush dealt adds its pay, alone."""
     v, plain = variant(TABLE), variant(SIXTH)
-    sl = Slice.parse("A", "straight,straight_flush,royal_flush")
-    got = rs.slice_run(v, "", sl, None, "situation_classes").run(threads=2)
-    ranked = rs.slice_run(v, "", sl, None, "rank_patterns").run(threads=2)
+    paid_slice = Slice.parse("A", "straight_flush,royal_flush")
+    by_classes = rs.slice_run(v, "", paid_slice, None, "situation_classes").run(threads=2)
+    by_ranks = rs.slice_run(v, "", paid_slice, None, "rank_patterns").run(threads=2)
     strip = {"core_seconds_per_class", "whole_game_core_hours", "method", "classes"}
-    assert ({k: x for k, x in ranked.to_dict().items() if k not in strip}
-            == {k: x for k, x in got.to_dict().items() if k not in strip})
+    assert ({k: x for k, x in by_ranks.to_dict().items() if k not in strip}
+            == {k: x for k, x in by_classes.to_dict().items() if k not in strip})
+    got = rs.slice_run(v, "", Slice.parse("A", "straight,straight_flush,royal_flush"), None,
+                       "rank_patterns").run(threads=2)
     straights = rs.slice_run(plain, "", Slice.parse("A", "straight"), None, "rank_patterns").run(threads=2)
-    cards, up, weight = Slice.parse("A", "straight_flush,royal_flush").classes()
+    cards, up, weight = paid_slice.classes()
     pays = [Fraction(1000 if max(cards[i]) >> 2 == 12 and min(cards[i]) >> 2 == 8 else 250) for i in range(len(weight))]
     paid = sum(int(w) * p for w, p in zip(weight.tolist(), pays))
+    assert by_classes.sums.ev == paid and by_classes.situations == int(weight.sum())
     assert got.situations == straights.situations + int(weight.sum())
     assert got.sums.ev == straights.sums.ev + paid
     assert got.sums.raised == straights.sums.raised and got.sums.fees == straights.sums.fees
