@@ -171,6 +171,10 @@ def test_a_whole_game_counted_elsewhere_is_certified_from_its_checkpoint(small_g
     assert json.loads((out / v.name / "summary.json").read_text())["analysis"]["expected_return_per_ante"]["exact"] \
         == str(whole.expected)
     assert certify.check(out).ok
+    assert kept["strategy"] == whole.sums.strategy and len(kept["strategy"]) >= 1       # every shard's best actions
+    from enumerate.core.exact_game import read_kept
+    with pytest.raises(ValueError, match="strategy is not every shard's"):           # one shard's strategy dropped
+        read_kept(RUSSIAN_DRAWS_GAME, {**kept, "strategy": dict(list(kept["strategy"].items())[1:])})
 
     shard = next(ck.glob("shard-*.json"))
     shard.unlink()                                            # a shard the run has not done yet

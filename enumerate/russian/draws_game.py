@@ -28,7 +28,7 @@ from enumerate.core import exact_game
 from enumerate.core.engine import CountTable
 from enumerate.core.exact_game import KeptGame
 from enumerate.core.projection import Projection
-from enumerate.core.slices import Slice
+from enumerate.core.slices import Slice, classes_digest
 from enumerate.draws import switch_ranks
 from enumerate.draws.actions import KINDS, cards_drawn
 from enumerate.draws.exact import chart_strategy, kept_groups_game
@@ -44,10 +44,22 @@ UNSEEN = 46
 
 #: The whole game a certified Russian table with draws keeps (russian_game.json): what ``check``
 #: reads back, its return table verified against its value.
+def _verify(sums: SliceSums) -> None:
+    """A kept whole game adds up: its return table is its value, and its strategy (when kept) is
+    every shard's of the whole game, by their digests (AssertionError if not)."""
+    sums.return_rows()
+    if sums.strategy is None:
+        return
+    h, up, weight = switch_ranks.groups(Slice())
+    shards = {classes_digest(h[i:i + ranks.SHARD], up[i:i + ranks.SHARD], weight[i:i + ranks.SHARD])
+              for i in range(0, up.shape[0], ranks.SHARD)}
+    if set(sums.strategy) != shards:
+        raise AssertionError("its strategy is not every shard's of the whole game")
+
+
 RUSSIAN_DRAWS_GAME: KeptGame[SliceSums] = kept_groups_game(
     BY_RANKS, "russian_game.json", "russian_game_sums", "russian-game", "a whole Russian Poker game with draws",
-    ranks.VERSION, lambda fields, weights: SliceSums.from_json(fields, weights, ranks=True),
-    lambda sums: sums.return_rows(), rules_problem)
+    ranks.VERSION, lambda fields, weights: SliceSums.from_json(fields, weights, ranks=True), _verify, rules_problem)
 
 
 def projection(variant: Variant) -> Projection:

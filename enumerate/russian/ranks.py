@@ -69,7 +69,7 @@ from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, group_s
 from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
-from enumerate.russian import _bought, options
+from enumerate.russian import _bought, options, strategy
 from enumerate.russian.bought import pool_multiple, rank_sets
 from enumerate.russian.draws import INSTANT_LABEL
 from enumerate.russian.game import EVENTS, IntegerNets, instant_row, row_of
@@ -340,6 +340,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     instant = dict(rules.settlement.instant)
     played, paid = categories - set(instant), categories & set(instant)
     at_once: list[tuple[Category, int]] = []          # the situations paid at once: dealt category, weight
+    best_of: list[np.ndarray] = [np.zeros(0, dtype=np.int8)] * h.shape[0]   # each group's classes' best actions
     for ru in sorted(set(up.tolist())):
         rows = np.flatnonzero(up == ru)
         if paid:
@@ -352,6 +353,10 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                     options.add_situation(cells, options.option_key(group, ru), int(wt), 0, 0, 0, 0, 0)
         v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, played, threads)
         total += v.sums.sum(axis=0)
+        at = 0
+        for row, (cards, _) in zip(rows.tolist(), v.sits):
+            best_of[row] = v.best[at:at + cards.shape[0]].astype(np.int8)
+            at += cards.shape[0]
         groups, weights = situation_groups(labels, v.sits), [wt for _, w in v.sits for wt in w.tolist()]
         add_chart(chart, groups, weights, ru, v.best, v.keep_raised)
         assert v.columns is not None
@@ -404,5 +409,6 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
             "qualifies": str(sum(situations) - paid_at_once - no_qualify),
-            "chart": chart, "options": options.to_json(cells), "actions": [], "seconds": time.perf_counter() - start}
+            "chart": chart, "options": options.to_json(cells), "actions": [],
+            "best": strategy.encode(best_of), "seconds": time.perf_counter() - start}
 

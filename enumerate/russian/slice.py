@@ -54,7 +54,7 @@ from enumerate.draws.exact import Method, chart_cell, chart_strategy, pick_metho
 from enumerate.draws.game import hand_group
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
-from enumerate.russian import options, ranks
+from enumerate.russian import options, ranks, strategy
 from enumerate.russian.draws import INSTANT_LABEL, situation_actions
 from enumerate.russian.game import row_meanings
 from enumerate.russian.settle import settlement_refusal
@@ -114,6 +114,10 @@ class SliceSums:
     actions: list[int] = field(default_factory=list)
     #: wall seconds of the shards valued, each on one thread: their core-seconds (not a figure of the game)
     seconds: float = 0.0
+    #: by rank patterns, each shard's best actions by its digest (:mod:`enumerate.russian.strategy`):
+    #: the certified strategy, played on shuffled decks without a recount; None: summed from
+    #: shards counted before they kept it
+    strategy: dict[str, list[Any]] | None = field(default_factory=dict)
 
     def add_rows(self, j: int, rows: Any, denominator: int, weight: int) -> None:
         """A situation of weight ``weight`` whose best action of kind ``j`` ends in ``rows``."""
@@ -146,6 +150,12 @@ class SliceSums:
             options.merge(self.options, other.options)
         self.actions += other.actions
         self.seconds += other.seconds
+        if self.strategy is None or other.strategy is None:
+            self.strategy = None
+        else:
+            if set(self.strategy) & set(other.strategy):
+                raise AssertionError("a shard's strategy summed twice")
+            self.strategy.update(other.strategy)
 
     def return_rows(self) -> tuple[ReturnRow, ...]:
         """The return table: the best actions' final outcomes, each row one net result (the fee of
@@ -176,17 +186,26 @@ class SliceSums:
                 "staked": str(self.staked), "raised": str(self.raised), "insured": str(self.insured),
                 "qualifies": str(self.qualifies), "chart": self.chart,
                 **({} if self.options is None else {"options": options.to_json(self.options)}),
+                **({} if self.strategy is None else {"strategy": self.strategy}),
                 "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
-    def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False) -> "SliceSums":
+    def from_json(cls, data: Any, weights: np.ndarray, ranks: bool = False, shard: bool = False) -> "SliceSums":
         """A stored shard, checked against the classes it must hold (their ``weights``): every
         field well formed and its counts adding up (its actions, situations and chart cover every
         class, each kind's rows its situations' combinations, its shares within them); ValueError
         if not.  ``ranks``: a shard of groups counted by rank patterns (:mod:`enumerate.russian.ranks`):
-        ``weights`` are the groups' situations, and it holds no per-class actions."""
+        ``weights`` are the groups' situations, and it holds no per-class actions; ``shard``: one
+        shard of them, whose strategy is its own, over its groups (else a total of shards)."""
         seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
-                                     "insured", "qualifies", "chart", "actions"}, frozenset({"options"}))
+                                     "insured", "qualifies", "chart", "actions"},
+                              frozenset({"options", "strategy", "best"}))
+        if not isinstance(data["digest"], str):
+            raise ValueError("no digest of the classes")
+        if "best" in data:            # a shard's own, as the kernel's shard_fields gives it
+            if "strategy" in data:
+                raise ValueError("a shard's sums have the wrong fields")
+            data = {**{k: v for k, v in data.items() if k != "best"}, "strategy": {data["digest"]: data["best"]}}
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
         rows, dens = data["rows"], data["denominators"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
@@ -226,12 +245,29 @@ class SliceSums:
                 or not 0 <= s.staked <= 10**9 * total or not 0 <= s.insured <= s.raised <= total \
                 or not 0 <= s.qualifies <= total:
             raise ValueError("an expected value, fee or share out of range")
+        s.strategy = _read_strategy(data.get("strategy") if ranks else data.get("strategy", {}), data["digest"],
+                                    weights.shape[0] if shard else None)
         if "options" in data:
             s.options = options.from_json(data["options"], s.chart)
             if sum((c[0] for c in s.options.values()), Fraction(0)) != s.raised \
                     or sum((c[1] for c in s.options.values()), Fraction(0)) != s.insured:
                 raise ValueError("its options by hand group do not add up to its raises and insurances")
         return s
+
+
+def _read_strategy(kept: Any, digest: str, groups: int | None) -> dict[str, list[Any]] | None:
+    """A stored strategy (:mod:`enumerate.russian.strategy`), each shard's checked; a shard's
+    (``groups`` given) is its own alone, keyed by its digest, over its groups; None when it was
+    counted before strategies were kept; ValueError if it is not one."""
+    if kept is None:
+        return None
+    if not isinstance(kept, dict) or not all(isinstance(k, str) and len(k) < 100 for k in kept):
+        raise ValueError("a strategy is an object of shards' best actions")
+    if groups is not None and set(kept) != {digest}:
+        raise ValueError("a shard's strategy is not its own")
+    for value in kept.values():
+        strategy.decode(value, groups)
+    return dict(kept)
 
 
 def value_shard(variant: Variant, cards: np.ndarray, up: np.ndarray, weight: np.ndarray,
@@ -279,7 +315,7 @@ BY_CLASSES: ShardedGame[SliceSums] = ShardedGame(
 def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SliceSums:
     """One shard of groups (player rank pattern, up rank) counted by rank patterns, on one thread."""
     fields = ranks.shard_fields(variant, h, up, categories, threads=1)
-    return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True)
+    return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True, shard=True)
 
 
 def known_rows(variant: Variant, kinds: list[int]) -> dict[str, ReturnRowMeaningJSON]:
@@ -316,7 +352,7 @@ def rules_problem(variant: Variant, total: SliceSums) -> str | None:
 BY_RANKS: ShardedGame[SliceSums] = ShardedGame(
     key="russian_exact_ranks_checkpoint", command=COMMAND, unit="group", shard=ranks.SHARD, version=ranks.VERSION,
     classes=lambda sl: switch_ranks.groups(sl), work=_rank_shard,
-    parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True), empty=SliceSums,
+    parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True, shard=True), empty=SliceSums,
     cost=ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories))
 
 def method(variant: Variant, by: Method | None = None, sl: Slice | None = None) -> Method:
