@@ -42,7 +42,7 @@ from enumerate.core.projection import Projection, announce, plural
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import hand_kind, kind_of, require, slice_kind
+from enumerate.game.kinds import ev_table_kind, hand_kind, kind_of, require, slice_kind
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -518,10 +518,9 @@ def _checkpoint_path(checkpoint: Any) -> Path:
 def ev_table(variant: VariantLike = DEFAULT_VARIANT, **run: Unpack[RunOptions]) -> EVTable:
     """The exact EV of every situation, one row per class up to suits (5,649,150 rows)."""
     threads, use_cache, progress = Run.of("ev_table", run)          # checked once; threads resolved to an int
-    from enumerate.analysis import ev_table as et  # lazy: start-up time
     v = load_variant(variant)
-    require(v, "ev_table")
-    return et.build(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v)
+    kind = ev_table_kind(v)
+    return kind.ev_table(count_table(v, threads=threads, use_cache=use_cache, progress=progress), v, threads, None)
 
 
 def progressive(variant: VariantLike = "progressive-100-75-50", *, meter: Fraction | int | str | None = None,

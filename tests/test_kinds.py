@@ -77,7 +77,9 @@ def test_a_table_with_draws_is_refused_in_one_line_by_what_it_does_not_support(n
         CALLS[call]("oasis-one-card")
     text = str(err.value)
     assert "\n" not in text and text.startswith("variant 'oasis-one-card' is a table with draws")
-    assert text.endswith("is not supported for this kind of table, only for the plain game")
+    others = "the plain game" if call != "ev_table" else \
+        "a Russian Poker table (two combinations paid, insurance or buying the game) or the plain game"
+    assert text.endswith(f"is not supported for this kind of table, only for {others}")
 
 
 def test_conditions_of_a_supported_analysis_name_the_rule():

@@ -4,7 +4,10 @@ One row per situation class up to suit relabelling (5,649,150 rows): the canonic
 a representative up card, the class size ``multiplicity`` (the number of concrete situations
 it stands for; they sum to 122,151,120), the four dealer-outcome counts, and EV(raise) exactly
 as ``ev_raise_num / ev_denominator`` antes (EV(fold) is -1 ante).  ``action`` is 1 raise,
-0 fold, 2 either (exactly equal).
+0 fold, 2 either (exactly equal).  On a Russian Poker table without draws EV(raise) is raising
+with the table's options played optimally -- the insurance taken when it pays, the game bought
+against each dealer hand that does not qualify when that pays -- and a dealt hand of the table's
+instant payout has ``action`` 3, paid at once, ``ev_raise_num`` its pay.
 
 Schema of the ``.npz`` (all arrays of length N except the scalars):
 
@@ -18,7 +21,7 @@ tie            (N,)    uint32 │
 lose           (N,)    uint32 ┘
 ev_raise_num   (N,)    int64, EV(raise) * ev_denominator
 ev_denominator ()      int64
-action         (N,)    int8
+action         (N,)    int8 (0 fold, 1 raise, 2 either, 3 paid at once)
 variant        ()      str, the variant name; ``schema`` () str, "studodds-ev-table 1"
 ============== ======= =====================================================================
 
@@ -133,8 +136,12 @@ class EVTable:
 def build(table: CountTable, variant: Variant) -> EVTable:
     """Reduce the count table to one row per situation class and attach exact EVs."""
     value = RaiseValue.of(variant)
-    num = value.ev_numerators(table)
-    den = value.denominator
+    return of_situations(table, variant.name, value.ev_numerators(table), value.denominator)
+
+
+def of_situations(table: CountTable, name: str, num: np.ndarray, den: int, paid: np.ndarray | None = None) -> EVTable:
+    """The EV table of the count table's situations whose EV(raise) is ``num / den`` (per row and
+    up column; ``paid``: the situations paid at once), one row per situation class."""
     hands = table.hands
     # per-suit rank masks of each canonical hand; suits with equal masks are interchangeable
     masks = np.zeros((hands.shape[0], 4), dtype=np.int64)
@@ -151,11 +158,13 @@ def build(table: CountTable, variant: Variant) -> EVTable:
     rows = np.nonzero(keep)
     lose = table.lose
     action = np.where(num > -den, 1, np.where(num == -den, 2, 0)).astype(np.int8)
+    if paid is not None:
+        action[paid] = 3
     return EVTable(
         hand=np.ascontiguousarray(hands[rows[0]]), up=table.up[keep], multiplicity=w[keep].astype(np.uint32),
         no_qualify=table.no_qualify[keep], win=table.win[keep], tie=table.tie[keep],
         lose=lose[keep].astype(np.uint32), ev_raise_num=num[keep], ev_denominator=den,
-        action=action[keep], variant=variant.name,
+        action=action[keep], variant=name,
     )
 
 

@@ -142,9 +142,19 @@ class SampleKind(TableKind, Protocol):
         """How many situations :meth:`sample` values for ``situations`` asked (its progress bar)."""
 
 
+@runtime_checkable
+class EvTableKind(TableKind, Protocol):
+    """A kind that exports the EV of every situation ("ev_table" in its ``supports``) has this too."""
+
+    def ev_table(self, counts: CountTable, variant: Variant, threads: int,
+                 progress: Callable[[int], None] | None) -> Any:
+        """The EV table (:class:`enumerate.analysis.ev_table.EVTable`) of ``variant``'s situations."""
+
+
 #: The optional parts of a kind, by the analysis that needs them (draws_sample: optional, the
 #: draws' own estimate otherwise).
-CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind, "draws_exact": SliceKind}
+CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind, "draws_exact": SliceKind,
+                                 "ev_table": EvTableKind}
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
@@ -167,6 +177,13 @@ def diff_kind(variant: Variant) -> DiffKind:
     """The kind of ``variant``'s table, if two tables of it can be compared (else :func:`require`'s refusal)."""
     kind = require(variant, "diff")
     assert isinstance(kind, DiffKind), f"kind {kind.name!r} supports 'diff' without raises_dealt_hand()"
+    return kind
+
+
+def ev_table_kind(variant: Variant) -> EvTableKind:
+    """The kind of ``variant``'s table, if it exports its situations' EVs (else :func:`require`'s refusal)."""
+    kind = require(variant, "ev_table")
+    assert isinstance(kind, EvTableKind), f"kind {kind.name!r} supports 'ev_table' without ev_table()"
     return kind
 
 

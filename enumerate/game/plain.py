@@ -83,6 +83,11 @@ class PlainGame:
         from enumerate.analysis.ev import hand_report  # lazy: start-up time
         return hand_report(counts(), variant, cards, up)
 
+    def ev_table(self, counts: CountTable, variant: Variant, threads: int,
+                 progress: Callable[[int], None] | None) -> Any:
+        from enumerate.analysis.ev_table import build  # lazy: start-up time
+        return build(counts, variant)
+
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None
 

@@ -197,7 +197,7 @@ def games_sums(counts: CountTable, variants: Sequence[Variant], threads: int = 1
 class _Game:
     """One table's settlement in integers and its running sums (see :class:`GameSums`)."""
 
-    def __init__(self, counts: CountTable, variant: Variant) -> None:
+    def __init__(self, counts: CountTable, variant: Variant, record: bool = False) -> None:
         check_table(counts, variant)
         s = self.s = RussianSettlement.of(variant)
         if variant.draws is not None:
@@ -222,6 +222,11 @@ class _Game:
             raise StudoddsError(f"variant {variant.name!r}: instant payouts too large for exact 64-bit values")
         self.paid_value = np.array(paid_value, dtype=np.int64)
         self.instant: dict[Category, int] = {}
+        #: with ``record``: per situation (count-table row, up column) what raising is worth (with
+        #: the insurance when it pays and the purchases; a hand paid at once: its pay), in units of
+        #: 1 / (scale * dn * 163,185) antes, and whether it is paid at once (the EV table)
+        self.raise_values = np.zeros(counts.up.shape, dtype=np.int64) if record else None
+        self.paid_at = np.zeros(counts.up.shape, dtype=bool) if record else None
 
     @property
     def purchase_key(self) -> tuple[str, int] | None:
@@ -249,6 +254,9 @@ class _Game:
         raises, insured = raises & ~paid, insured & ~paid
         self.chosen[r, col] = raises
         value = np.where(paid, self.paid_value[counts.strength[r]], np.where(raises, best, fold))
+        if self.raise_values is not None and self.paid_at is not None:
+            self.raise_values[r, col] = np.where(paid, value, best)
+            self.paid_at[r, col] = paid
         comb = event_columns(states, bought, ends, dn)
         category = CATEGORY_BY_STRENGTH[counts.strength[r]].astype(np.int64)
         for c in np.unique(category[paid]).tolist():
@@ -274,9 +282,31 @@ class _Game:
                         self.stakes, self.chosen, self.instant)
 
 
+def situation_values(counts: CountTable, variant: Variant, threads: int = 1,
+                     progress: Callable[[int], None] | None = None,
+                     rows: np.ndarray | None = None) -> tuple[np.ndarray, int, np.ndarray]:
+    """Per situation (count-table row, up column) of a table without draws: what raising is
+    worth -- the insurance taken when it pays, each dealer hand that does not qualify bought when
+    that pays -- or, for a dealt hand paid at once, its pay, as numerators over the returned
+    denominator (antes); and whether it is paid at once.  Folding is worth -1.  (The EV table;
+    ``rows``: only these count-table rows, the others 0.)"""
+    game = _Game(counts, variant, record=True)
+    _pass(counts, [game], threads, progress, rows)
+    assert game.raise_values is not None and game.paid_at is not None
+    return game.raise_values, game.scale * game.dn * COMPLETIONS, game.paid_at
+
+
 def _games_sums(counts: CountTable, variants: Sequence[Variant], threads: int, progress: Callable[[int], None] | None,
                 rows: np.ndarray | None) -> list[GameSums]:
     games = [_Game(counts, v) for v in variants]
+    _pass(counts, games, threads, progress, rows)
+    return [g.sums() for g in games]
+
+
+def _pass(counts: CountTable, games: Sequence[_Game], threads: int, progress: Callable[[int], None] | None,
+          rows: np.ndarray | None) -> None:
+    """One pass over the situations (``rows`` of the count table, else all), each up card's
+    situations added to every game, the purchases shared by the games whose purchases are the same."""
     picked = np.arange(counts.hands.shape[0]) if rows is None else np.asarray(rows)
     hand_masks = (np.uint64(1) << counts.hands[picked].astype(np.uint64)).sum(axis=1, dtype=np.uint64)
     everything = np.uint64((1 << 52) - 1)
@@ -293,7 +323,6 @@ def _games_sums(counts: CountTable, variants: Sequence[Variant], threads: int, p
             g.add(up, r, col, counts, None if key is None or not len(r) else shared[key])
         if progress is not None:
             progress(1)
-    return [g.sums() for g in games]
 
 
 def event_combinations(n_pays: int, which: np.ndarray, insured: np.ndarray, raises: np.ndarray,

@@ -34,7 +34,7 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample", "ev_table"})
 
     report = RUSSIAN_REPORT
 
@@ -48,6 +48,10 @@ class RussianGame:
         if analysis == "draws_exact":
             from enumerate.russian.slice import slice_refusal  # lazy: start-up time (the kernels)
             return slice_refusal(variant)
+        if analysis == "ev_table" and variant.draws is not None:
+            return ("the EV table of a table with draws needs every action's value in every situation, which its "
+                    "whole game does not keep: 'studodds hand' values a hand's every action, 'draws-sample' sampled "
+                    "situations")
         if analysis == "draws_sample":
             if variant.draws is None:
                 return ("a Russian Poker table without draws is exact in under a minute ('studodds analyze'): "
@@ -101,6 +105,13 @@ class RussianGame:
     def slice_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any) -> Any:
         from enumerate.russian.slice import slice_run  # lazy: start-up time (the kernels)
         return slice_run(variant, variant_text, sl, checkpoint)
+
+    def ev_table(self, counts: CountTable, variant: Variant, threads: int,
+                 progress: Callable[[int], None] | None) -> Any:
+        from enumerate.analysis.ev_table import of_situations  # lazy: start-up time
+        from enumerate.russian.game import situation_values  # lazy: start-up time (the kernels)
+        num, den, paid = situation_values(counts, variant, threads, progress)
+        return of_situations(counts, variant.name, num, den, paid)
 
     def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
                scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
