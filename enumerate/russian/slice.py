@@ -186,7 +186,7 @@ class SliceSums:
                 "staked": str(self.staked), "raised": str(self.raised), "insured": str(self.insured),
                 "qualifies": str(self.qualifies), "chart": self.chart,
                 **({} if self.options is None else {"options": options.to_json(self.options)}),
-                **({} if self.strategy is None else {"strategy": self.strategy}),
+                **({} if self.strategy is None else {"strategy": {k: self.strategy[k] for k in sorted(self.strategy)}}),
                 "actions": self.actions, "seconds": self.seconds}
 
     @classmethod
