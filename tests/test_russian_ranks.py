@@ -76,7 +76,7 @@ def _both_ways(v, text: str, up: str, categories) -> rs.SliceSums:
     h, ru = pattern(text), RANKS.index(up)
     cards, weights = group_situations(h, ru, frozenset(categories))
     fields = ranks.shard_fields(v, h[None, :], np.array([ru], dtype=np.uint8), frozenset(categories))
-    got = rs.SliceSums.from_json({"digest": "", **fields}, weights, ranks=True)
+    got = rs.rank_shard_sums(fields, "", weights, shard=False)
     want = rs.value_shard(v, cards, np.full(len(cards), 4 * ru, dtype=np.uint8), weights)
     for name in ("situations", "rows", "denominators", "ev", "fees", "staked", "raised", "insured", "qualifies", "chart",
                  "options"):

@@ -51,6 +51,13 @@ def pool_multiple(unseen: int, redraw: bool) -> int:
     return math.lcm(*range(unseen - 8, unseen - 3)) if redraw else unseen - 4
 
 
+def purchase_unit(s: RussianSettlement, unseen: int) -> int:
+    """How many combinations a dealer hand counts with ``unseen`` cards unseen: one per share of
+    a bought game's replacement pool (:func:`pool_multiple`), or 1 at a table without the purchase."""
+    b = s.buy_game
+    return 1 if b is None else pool_multiple(unseen, b.same_rank == "replaced_again")
+
+
 @dataclass(frozen=True)
 class Purchases:
     """Per final hand: the dealer hands that do not qualify, those whose game is bought, how the
@@ -105,7 +112,7 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
     lose = int(s.net(pays[0], "dealer_wins") * scale) if len(pays) else 0
     if len(pays) and s.net(pays[0], "push") != 0:
         raise StudoddsError("the bought-game kernels settle a push as nothing")
-    dn = pool_multiple(count, b.same_rank == "replaced_again")
+    dn = purchase_unit(s, count)
     players = np.ascontiguousarray(players, dtype=np.int16)
     unseen = np.ascontiguousarray(unseen, dtype=np.uint64)
     sets = rank_sets(up >> 2, threshold, b.replaces == "highest")

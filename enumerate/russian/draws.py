@@ -15,7 +15,7 @@ dealer's counts of every draw come from the dead-card engine of the draws
 hand's pay is a function of its strength (one table), a six-card hand's is counted per draw.
 Every draw's value is an integer in units of 1 / (scale * dn * n) antes, n = C(m - k, 4) dealer
 sets; the sums are exact.  A dealt hand paid at once on the ante (``[ante_pays] instant_payout``)
-has one action, which nets that pay (:func:`instant_situation`).
+has one action, which nets that pay (:func:`instant_situations`).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ import numpy as np
 from enumerate.draws.actions import BUY, action_label
 from enumerate.draws.hand import allowed_actions, draw_outcomes
 from enumerate.rules.variant import Variant
-from enumerate.russian.bought import pool_multiple, purchases
+from enumerate.russian.bought import purchase_unit, purchases
 from enumerate.russian.game import EVENTS, IntegerNets, event_columns, event_combinations, instant_row, key_of, row_of
 from enumerate.russian.settle import HandPay, RussianSettlement, best_category, pays_by_strength
 from evaluator.errors import StudoddsError
@@ -90,21 +90,22 @@ class RussianAction:
 INSTANT_LABEL = "paid at once"
 
 
-def instant_situation(variant: Variant, cards: tuple[int, ...], up: int) -> RussianSituation | None:
-    """The situation when its dealt hand is paid at once on the ante (``[ante_pays]
-    instant_payout``): its one action nets the pay, over every dealer hole-card set and
-    replacement share (each dealer set counts ``dn`` combinations, as a kept hand's do, so its row
-    joins the others of its kind); None when the hand is played."""
+def instant_situations(variant: Variant, cards: tuple[int, ...], ups: list[int]) -> list[RussianSituation] | None:
+    """The situations against each up card of ``ups`` when the dealt hand is paid at once on the
+    ante (``[ante_pays] instant_payout``), whatever the up card: each one action that nets the
+    pay over every dealer hole-card set and replacement share (each dealer set counts ``dn``
+    combinations, as a kept hand's do, so its row joins the others of its kind); None when the
+    hand is played."""
     s = RussianSettlement.of(variant)
     hand = tuple(sorted(cards))
     pay = s.instant_pay(hand)
     if pay is None:
         return None
     n = math.comb(46, 4)
-    dn = pool_multiple(46, s.buy_game.same_rank == "replaced_again") if s.buy_game is not None else 1
+    dn = purchase_unit(s, 46)
     action = RussianAction("keep", (), Fraction(0), 1, n, pay, 0, 0, 0, False, 0, 0,
                            rows=((*instant_row(best_category(hand), pay), n * dn),), denominator=n * dn, instant=True)
-    return RussianSituation(hand, up, (action,))
+    return [RussianSituation(hand, up, (action,)) for up in ups]
 
 
 @dataclass(frozen=True)
@@ -139,9 +140,9 @@ def situation_actions(variant: Variant, cards: tuple[int, ...], up: int, threads
     d = variant.draws
     if d is None:
         raise StudoddsError(f"variant {variant.name!r} offers no switching or sixth card")
-    instant = instant_situation(variant, cards, up)
+    instant = instant_situations(variant, cards, [up])
     if instant is not None:
-        return instant
+        return instant[0]
     s = RussianSettlement.of(variant)
     hand = tuple(sorted(cards))
     unseen = np.array([c for c in range(52) if c not in hand and c != up], dtype=np.int64)

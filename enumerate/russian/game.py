@@ -44,7 +44,7 @@ from enumerate.core.exact_game import rules_text
 from enumerate.core.jsonform import exact
 from enumerate.core.memo import TableMemo
 from enumerate.rules.variant import Variant
-from enumerate.russian.bought import Purchases, net_scale, pool_multiple, purchases
+from enumerate.russian.bought import Purchases, net_scale, purchase_unit, purchases
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, pays_by_strength, settlement_refusal
 from enumerate.russian.shapes import (
     OptionWorthJSON,
@@ -206,7 +206,7 @@ class _Game:
         self.pays, self.index = pays_by_strength(s)
         self.integer = IntegerNets.of(s, self.pays)
         self.scale = self.integer.scale
-        self.dn = pool_multiple(46, s.buy_game.same_rank == "replaced_again") if s.buy_game is not None else 1
+        self.dn = purchase_unit(s, 46)
         self.integer.check_bound(self.dn * COMPLETIONS, "the whole game")
         self.keys = len(EVENTS) * len(self.pays) * 2
         self.combinations = np.zeros(self.keys, dtype=object)
@@ -410,6 +410,12 @@ def instant_row(dealt: Category, pay: Fraction) -> tuple[str, str, Fraction]:
     return f"instant_payout_{dealt.key}", f"dealt {dealt.label}, ante paid {pay} to 1 at once", pay
 
 
+def _instant_meaning(dealt: Category, pay: Fraction) -> ReturnRowMeaningJSON:
+    """What the return-table row of :func:`instant_row` is."""
+    return {"outcome": instant_row(dealt, pay)[0], "event": "instant_payout", "combinations": [dealt.key],
+            "insured": False}
+
+
 def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[Fraction]
                  ) -> dict[str, ReturnRowMeaningJSON]:
     """What every return-table row a table can have is, by outcome id: each event, class of final
@@ -425,8 +431,7 @@ def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[
                     out.setdefault(outcome, {"outcome": outcome, "event": cast(Any, event),
                                              "combinations": list(_combination_keys(hand)), "insured": insured})
     for dealt, pay in s.instant:
-        outcome = instant_row(dealt, pay)[0]
-        out[outcome] = {"outcome": outcome, "event": "instant_payout", "combinations": [dealt.key], "insured": False}
+        out[instant_row(dealt, pay)[0]] = _instant_meaning(dealt, pay)
     return out
 
 
@@ -452,8 +457,7 @@ def return_rows(variant: Variant, sums: GameSums, total: int
                                                       "insured": bool(insured)})
     for dealt, c in sums.instant.items():                  # dealt hands paid at once: first
         outcome, label, net = instant_row(dealt, dict(s.instant)[dealt])
-        merged[label] = ((-1, -net, 0), outcome, net, c, {"outcome": outcome, "event": "instant_payout",
-                                                          "combinations": [dealt.key], "insured": False})
+        merged[label] = ((-1, -net, 0), outcome, net, c, _instant_meaning(dealt, net))
     rows, meanings = [], []
     for label, (_, outcome, net, c, meaning) in sorted(merged.items(), key=lambda x: (x[1][0], x[0])):
         p = Fraction(c, total)

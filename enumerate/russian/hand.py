@@ -22,7 +22,7 @@ from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
-from enumerate.russian.draws import RussianAction, RussianSituation, instant_situation, situation_actions
+from enumerate.russian.draws import RussianAction, RussianSituation, instant_situations, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
 from enumerate.russian.situation_ranks import by_ranks, situations_by_ranks
 from evaluator.cards import format_card, format_hand
@@ -204,12 +204,11 @@ def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threa
     once", for a dealt hand of the table's instant payout, with or without draws (a table the
     settlement does not model is refused by :class:`~enumerate.russian.settle.RussianSettlement`)."""
     ups = [up] if up is not None else [c for c in range(52) if c not in cards]
-    paid = [instant_situation(variant, tuple(cards), u) for u in ups]
-    if paid[0] is not None:              # paid at once on the ante, with or without draws: one action
-        rows = tuple(x for x in paid if x is not None)
+    paid = instant_situations(variant, tuple(cards), ups)
+    if paid is not None:                 # paid at once on the ante, with or without draws: one action
         if progress is not None:
-            progress(len(rows))
-        return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows))
+            progress(len(paid))
+        return RussianHandDraws(tuple(cards), variant.name, tuple(paid), _mean(paid))
     if by_ranks(variant, use_cache=use_cache):
         rows = tuple(situations_by_ranks(variant, tuple(cards), ups, threads, progress, use_cache=use_cache))
         return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows))

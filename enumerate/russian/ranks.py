@@ -70,7 +70,7 @@ from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_s
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
 from enumerate.russian import _bought, options, strategy
-from enumerate.russian.bought import pool_multiple, rank_sets
+from enumerate.russian.bought import purchase_unit, rank_sets
 from enumerate.russian.draws import INSTANT_LABEL
 from enumerate.russian.game import EVENTS, IntegerNets, instant_row, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, best_category, pays_by_strength, settlement_refusal
@@ -192,7 +192,7 @@ class RussianRankRules(SwitchRules):
             raise StudoddsError(f"variant {variant.name!r}: the bought game's kernel needs one net for a lost hand "
                                 "and nothing for a push")
         self.n_term = _bought.TERM_FIELDS
-        self.dn = [pool_multiple(UNSEEN - cards_drawn(k), b.same_rank == "replaced_again") for k in range(len(KINDS))]
+        self.dn = [purchase_unit(s, UNSEEN - cards_drawn(k)) for k in range(len(KINDS))]
         self.threshold, self.lose, self.fee = variant.qualifier.threshold, int(lose[0]), int(b.fee * nets.scale)
         top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale, abs(self.fee))
         if 8 * top * 163_185 * max(self.dn) >= 2**62:
@@ -345,7 +345,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
         rows = np.flatnonzero(up == ru)
         if paid:
             for row in h[rows]:
-                sits = [group_situations(row, ru, frozenset(paid))]
+                sits = [group_situations(row, ru, paid)]
                 for group, (hand, wt) in zip(situation_groups(labels, sits), zip(*sits[0])):
                     at_once.append((best_category(tuple(int(c) for c in hand)), int(wt)))
                     ck = chart_key(group, ru, INSTANT_LABEL)
@@ -397,15 +397,15 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                     outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee)
                     kept = table[j].setdefault(label, [outcome, str(net), 0])
                     kept[2] += count
-    paid_at_once = 0
-    for dealt, wt in at_once:              # one outcome over every dealer set: a kept hand's combinations
+    if at_once:                            # one outcome over every dealer set: a kept hand's combinations
         denominators[0] = math.comb(UNSEEN, 4) * rules.dn[0]
+    for dealt, wt in at_once:
         situations[0] += wt
-        paid_at_once += wt
         outcome, label, net = instant_row(dealt, instant[dealt])
         ev += wt * net
         kept = table[0].setdefault(label, [outcome, str(net), 0])
         kept[2] += wt * denominators[0]
+    paid_at_once = sum(wt for _, wt in at_once)
     return {"situations": situations, "rows": table, "denominators": denominators, "ev": str(ev),
             "fees": str(fees), "staked": str(staked), "raised": str(raised), "insured": str(insured),
             "qualifies": str(sum(situations) - paid_at_once - no_qualify),

@@ -32,7 +32,7 @@ from enumerate.draws.actions import BUY, action_kind, cards_drawn
 from enumerate.draws.hand import allowed_actions
 from enumerate.draws.switch_ranks import UNSEEN, draw_patterns, switch_tables
 from enumerate.rules.variant import Variant
-from enumerate.russian.draws import RussianAction, RussianSituation, instant_situation
+from enumerate.russian.draws import RussianAction, RussianSituation, instant_situations
 from enumerate.russian.ranks import RussianRankRules, rank_rules, supported
 from evaluator.errors import StudoddsError
 
@@ -64,11 +64,11 @@ def situations_by_ranks(variant: Variant, cards: tuple[int, ...], ups: list[int]
     reason = supported(variant)
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    instant = [instant_situation(variant, cards, u) for u in ups]
-    if ups and instant[0] is not None:                # paid at once whatever the up card: no kernel
+    instant = instant_situations(variant, cards, ups)
+    if instant is not None:                           # paid at once whatever the up card: no kernel
         if progress is not None:
             progress(len(ups))
-        return [x for x in instant if x is not None]
+        return instant
     rules = rank_rules(variant, use_cache=use_cache)
     found: dict[int, RussianSituation] = {}
     for ru in sorted({u >> 2 for u in ups}):

@@ -199,13 +199,9 @@ class SliceSums:
         shard of them, whose strategy is its own, over its groups (else a total of shards)."""
         seconds = read_fields(data, {"digest", "situations", "rows", "denominators", "ev", "fees", "staked", "raised",
                                      "insured", "qualifies", "chart", "actions"},
-                              frozenset({"options", "strategy", "best"}))
+                              frozenset({"options", "strategy"}))
         if not isinstance(data["digest"], str):
             raise ValueError("no digest of the classes")
-        if "best" in data:            # a shard's own, as the kernel's shard_fields gives it
-            if "strategy" in data:
-                raise ValueError("a shard's sums have the wrong fields")
-            data = {**{k: v for k, v in data.items() if k != "best"}, "strategy": {data["digest"]: data["best"]}}
         sit, chart, actions = data["situations"], data["chart"], data["actions"]
         rows, dens = data["rows"], data["denominators"]
         if not isinstance(sit, list) or len(sit) != len(KINDS):
@@ -314,8 +310,16 @@ BY_CLASSES: ShardedGame[SliceSums] = ShardedGame(
 
 def _rank_shard(variant: Variant, categories: Any, h: np.ndarray, up: np.ndarray, weight: np.ndarray) -> SliceSums:
     """One shard of groups (player rank pattern, up rank) counted by rank patterns, on one thread."""
-    fields = ranks.shard_fields(variant, h, up, categories, threads=1)
-    return SliceSums.from_json({"digest": classes_digest(h, up, weight), **fields}, weight, ranks=True, shard=True)
+    return rank_shard_sums(ranks.shard_fields(variant, h, up, categories, threads=1), classes_digest(h, up, weight),
+                           weight)
+
+
+def rank_shard_sums(fields: dict[str, Any], digest: str, weights: np.ndarray, *, shard: bool = True) -> SliceSums:
+    """The sums of a shard of groups from the rank kernel's fields (:func:`enumerate.russian.ranks.shard_fields`),
+    its best actions kept as its strategy under its ``digest``, checked as a stored shard is."""
+    data = {k: v for k, v in fields.items() if k != "best"}
+    return SliceSums.from_json({"digest": digest, **data, "strategy": {digest: fields["best"]}}, weights, ranks=True,
+                               shard=shard)
 
 
 def known_rows(variant: Variant, kinds: list[int]) -> dict[str, ReturnRowMeaningJSON]:
