@@ -27,9 +27,10 @@ def option_lines(variant: Any) -> list[str]:
                    "at or below the hand's).")
     if variant.ante_instant:
         pays = ", ".join(f"{c.label} {v} to 1" for c, v in reversed(list(variant.ante_instant.items())))
+        chart = ", and the strategy by hand group names them \"paid at once\"" if variant.draws is not None else ""
         out.append(f"- Instant payout on the ante for a dealt hand: {pays}; the player's round then ends (no draw, "
                    "no bet, no option), whatever the dealer holds. Those hands are never raised: the raise shares "
-                   "and charts below count them at 0, and the strategy by hand group names them \"paid at once\".")
+                   f"and charts below count them at 0{chart}.")
     if variant.two_combinations is not None:
         out.append(f"- Two combinations: {variant.two_combinations.text()}.")
     if variant.insurance is not None:
