@@ -27,7 +27,8 @@ time of sampled groups on one thread, projected to the whole game's groups; with
 ``--purchase-by-ranks``, the same with the bought game, sampled apart against a deuce to a six
 (the dealer's highest card replaced: never the up card) and against a seven to an ace (the up
 card may be the card replaced: the term's side part), each projected to its groups, for the rule
-sets of ``docs/variants``: lunar-house, lunar-pennsylvania and russian-classic.
+sets of ``docs/variants``: lunar-house, lunar-pennsylvania and russian-classic; with ``--simulate
+GAMES``, ``simulate``'s games a second on the table without draws.
 
     python benchmarks/russian_game.py --no-purchase --groups 300
     python benchmarks/russian_game.py --purchase-by-ranks --groups 8 --table russian-classic
@@ -215,6 +216,22 @@ def sampled_check(situations: int, seed: int, tables: list[str] | None = None) -
               f"600 situations (621 valued) about {cpu * 621 / 2 / 60:.1f} minutes on two cores", flush=True)
 
 
+def simulate(games: int, threads: int) -> None:
+    """Games a second of ``simulate`` on the Lunar table without draws (the exact game counted
+    first, not timed): each game's raise an exact count over the dealer's hole sets."""
+    from enumerate.simulation import russian
+    from studodds import api
+    v = load_variant_file(str(VARIANTS / "lunar-without-draws.toml")).variant
+    exact = api.analyze(v, threads=threads, progress=False)
+    russian.play_chunk(v, None, 0, 0, 200, threads)                           # the tables made beforehand
+    wall, cpu = time.perf_counter(), time.process_time()
+    s = russian.simulate(v, exact, games, 1, threads=threads)
+    seconds = time.perf_counter() - wall
+    print(f"{v.name}: simulate {games:,} games in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} CPU s "
+          f"({threads} threads): {games / seconds:,.0f} games a second; {'consistent' if s.passed else s.verdict}",
+          flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--situations", type=int, default=3, help="situations sampled per table (class path)")
@@ -231,9 +248,14 @@ def main() -> None:
     ap.add_argument("--table", action="append", choices=sorted(p.stem for p in VARIANTS.glob("*.toml")),
                     metavar="NAME", help="with --purchase-by-ranks or --sampled-check: only this rule set of docs/variants "
                     f"(repeatable; default {', '.join(WHOLE_GAMES)})")
+    ap.add_argument("--simulate", type=int, metavar="GAMES",
+                    help="time simulate's games on the Lunar table without draws instead (--threads threads)")
     ap.add_argument("--sampled-check", action="store_true",
                     help="time draws-sample's situations instead (--situations of them in its strata; --table)")
     args = ap.parse_args()
+    if args.simulate:
+        simulate(args.simulate, args.threads)
+        return
     if args.sampled_check:
         sampled_check(args.situations, args.seed, args.table)
         return

@@ -315,7 +315,8 @@ def self_check(variant: VariantLike = DEFAULT_VARIANT, situations: int = 8, **ru
 
 
 def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000, seed: int = 0,
-             strategy: str | Strategy | None = None, scheduler: str | None = None, **run: Unpack[RunOptions]) -> Simulation:
+             strategy: str | Strategy | None = None, scheduler: str | None = None, against: str | Path | None = None,
+             **run: Unpack[RunOptions]) -> Simulation:
     """Play ``games`` games on real shuffled decks and compare them with the exact figures:
     returns with 95% intervals and z-scores, outcome frequencies with chi-square p-values, one
     verdict (see :mod:`enumerate.simulation.simulate`).  ``strategy``: None or "optimal" (the
@@ -323,11 +324,88 @@ def simulate(variant: VariantLike = DEFAULT_VARIANT, *, games: int = 100_000_000
     or a function ``f(hands, up) -> raise mask``.  The same seed and games give the same result
     on any number of threads or Dask workers (``scheduler``: a Dask scheduler address).
 
+    A Russian Poker table plays its certified strategy (:mod:`enumerate.simulation.russian`): the
+    exact whole game's, read with its kept strategy from the folder of a certified table of the same
+    rules, ``against``, or from the user cache or a checkpoint as ``analyze`` reads it.
+
     >>> s = simulate("us-common", games=1_000_000, seed=7)
     >>> s.passed, s.returns[0].estimate.exact == analyze("us-common").expected_return
     (True, True)
     """
+    if against is not None:
+        from enumerate.simulation.simulate import check_run  # lazy: start-up time
+        threads, use_cache, progress = Run.of("simulate", run)
+        v = load_variant(variant)
+        require(v, "simulate")
+        if kind_of(v).name != "russian":
+            raise ParameterError("against", "a simulation set beside a certified table's kept game is made for a "
+                                            "Russian Poker table: leave out --against")
+        check_run(games, seed)
+        if strategy not in (None, "optimal") or scheduler is not None:
+            raise ParameterError("strategy" if scheduler is None else "scheduler",
+                                 "a Russian Poker table is simulated with its certified strategy, on this machine")
+        return _simulate_russian(v, games, seed, threads, use_cache, progress, _kept_game_of(against, v))
     return simulate_many((variant,), games=games, seed=seed, strategy=strategy, scheduler=scheduler, **run)[0]
+
+
+def _certified_folder(against: Any, variant: Variant, done: str) -> Path:
+    """The folder ``against`` of a certified table made for ``variant``'s rules, checked: a folder
+    with its summary.json and variant.toml, the variant's rules those of the table ``done``
+    (sampled, simulated) -- ParameterError naming what is wrong."""
+    from enumerate.core.exact_game import rules_text  # lazy: start-up time
+    if isinstance(against, bool) or not isinstance(against, (str, os.PathLike)) or not str(against).strip():
+        raise ParameterError("against", f"a certified table's folder, not {type(against).__name__} {str(against)[:40]!r}")
+    folder = Path(against)
+    if not (folder / "summary.json").is_file() or not (folder / "variant.toml").is_file():
+        raise ParameterError("against", f"{folder}: not a certified table's folder (no summary.json and variant.toml "
+                                        "in it): name one such as results/lunar-house")
+    try:
+        committed = load_variant_file(folder / "variant.toml").variant
+    except (StudoddsError, OSError) as exc:
+        raise ParameterError("against", f"{folder}: not a readable certified table ({str(exc)[:80]})") from None
+    if rules_text(committed) != rules_text(variant):
+        verb = "sample" if done == "sampled" else "simulate"
+        raise ParameterError("against", f"{folder}: certified for other rules than the table {done}: {verb} its "
+                                        "variant.toml, or name the table certified for these rules")
+    return folder
+
+
+def _kept_game_of(against: Any, variant: Variant) -> Any:
+    """The kept whole game (its JSON object) of the certified table in the folder ``against``, made
+    for ``variant``'s rules (ParameterError naming what is wrong); checked when given."""
+    from enumerate.core.slices import KeptSumsError, unsealed  # lazy: start-up time
+    kept = kind_of(variant).kept_game(variant)
+    if kept is None:
+        raise ParameterError("against", f"table {variant.name!r} keeps no whole game (its exact game takes a minute): "
+                                        "leave out --against")
+    folder = _certified_folder(against, variant, "simulated")
+    path = folder / kept.file
+    try:
+        data = unsealed(json.loads(path.read_text(encoding="utf-8")))
+        if data.get("kind") != kept.kind:
+            raise ValueError(f"not the sums of {kept.title}")
+        return data
+    except (OSError, ValueError, RecursionError, KeptSumsError) as exc:
+        raise ParameterError("against", f"{path}: not usable ({str(exc)[:80]}): restore it (git checkout), or certify "
+                                        "the table again") from None
+
+
+def _simulate_russian(v: Variant, games: int, seed: int, threads: int, use_cache: bool, progress: bool,
+                      kept_data: Any = None) -> Simulation:
+    """A Russian Poker table simulated with its certified strategy, against its exact whole game."""
+    from enumerate.core import exact_game  # lazy: start-up time
+    from enumerate.simulation import russian  # lazy: start-up time
+    with contextlib.ExitStack() as stack:
+        if kept_data is not None:
+            kept = kind_of(v).kept_game(v)
+            assert kept is not None
+            stack.enter_context(exact_game.given(kept, v, kept_data))
+        try:
+            exact = analyze(v, threads=threads, use_cache=use_cache, progress=progress)
+        except exact_game.KeptSumsError as exc:
+            raise ParameterError("against", f"the certified table's kept game is not usable: {exc}") from None
+    with progress_bar(progress, "simulating", games, "game") as tick:
+        return russian.simulate(v, exact, games, seed, threads=threads, progress=tick, use_cache=use_cache)
 
 
 def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, seed: int = 0,
@@ -356,6 +434,13 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
     check_run(games, seed)
     for v in vs:
         check_playable(v)
+    if any(kind_of(v).name == "russian" for v in vs):
+        if strategy not in (None, "optimal") or scheduler is not None:
+            raise ParameterError("strategy" if scheduler is None else "scheduler",
+                                 "a Russian Poker table is simulated with its certified strategy, on this machine")
+        if len(vs) > 1:
+            return tuple(simulate_many((v,), games=games, seed=seed, **run)[0] for v in vs)
+        return (_simulate_russian(vs[0], games, seed, threads, use_cache, progress),)
     func: Strategy | None = None
     name = "optimal"
     if isinstance(strategy, str) and strategy != "optimal":
@@ -479,27 +564,16 @@ def _checkpoint_folder(checkpoint: Any) -> Path | None:
 def _certified_figures(against: Any, variant: Variant) -> dict[str, Fraction]:
     """The exact figures of the certified table in the folder ``against``, made for ``variant``'s
     rules (ParameterError naming what is wrong: no such table, other rules, a summary without them)."""
-    from enumerate.core.exact_game import rules_text  # lazy: start-up time
     from enumerate.russian.sample import exact_figures  # lazy: start-up time
-    if isinstance(against, bool) or not isinstance(against, (str, os.PathLike)) or not str(against).strip():
-        raise ParameterError("against", f"a certified table's folder, not {type(against).__name__} {str(against)[:40]!r}")
-    folder = Path(against)
-    if not (folder / "summary.json").is_file() or not (folder / "variant.toml").is_file():
-        raise ParameterError("against", f"{folder}: not a certified table's folder (no summary.json and variant.toml "
-                                        "in it): name one such as results/lunar-house")
+    folder = _certified_folder(against, variant, "sampled")
     try:
-        committed = load_variant_file(folder / "variant.toml").variant
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
         if not isinstance(summary, dict) or summary.get("kind") != "certified_table":
             raise ValueError("not a certified table")
-        figures = exact_figures(summary["analysis"])
+        return exact_figures(summary["analysis"])
     except (StudoddsError, OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError) as exc:
         raise ParameterError("against", f"{folder}: not a readable certified table of a Russian Poker table with "
                                         f"draws ({str(exc)[:80]})") from None
-    if rules_text(committed) != rules_text(variant):
-        raise ParameterError("against", f"{folder}: certified for other rules than the table sampled: sample its "
-                                        "variant.toml, or name the table certified for these rules")
-    return figures
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:

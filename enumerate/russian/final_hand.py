@@ -19,7 +19,8 @@ EV(raise) = (1 / n) * [sum over qualifying D of net + sum over the others of the
 ante and the purchase], exact as fractions; the player raises iff EV(raise) + max(0, EV(insurance))
 exceeds -1, the EV of folding.
 
-The dealer's first hands are evaluated one by one (163,185 for a full deck, vectorised); the
+The dealer's first hands are evaluated one by one (163,185 for a full deck: :func:`hole_counts`,
+compiled; the witness, ``method="every_hand"``, builds and ranks every one as an array); the
 bought games are counted by the dealer's rank sets (:mod:`enumerate.russian.bought`), or, with
 ``method="every_hand"``, by evaluating every dealer hand that does not qualify with every
 replacement (about 3.4 million five-card hands): the slow, obviously-correct witness.
@@ -36,8 +37,9 @@ from itertools import combinations
 import numpy as np
 
 from enumerate.rules.variant import Variant
+from enumerate.russian import _holes
 from enumerate.russian.bought import purchases
-from enumerate.russian.settle import HandPay, RussianSettlement, best_strength
+from enumerate.russian.settle import HandPay, RussianSettlement, best_strength, pays_by_strength
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import strengths
@@ -81,7 +83,7 @@ def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: np.ndarray, pla
     new = np.repeat(dealer.astype(np.uint8)[:, None, :], m, axis=1)
     new[np.arange(rows)[:, None], np.arange(m)[None, :], which[:, None]] = cand
     ns = np.full((rows, m), -1, dtype=np.int32)
-    ns[valid] = strengths(new[valid], check=False)
+    ns[valid] = strengths(new[valid], threads=1, check=False)
     short = valid & (ns < threshold) if s.buy_game.after == "qualifier_applies" else np.zeros_like(valid)
     settled = valid & ~short
     return Purchases(replaced, valid.sum(axis=1), (settled & (ns < player)).sum(axis=1),
@@ -187,6 +189,17 @@ def _check(cards: Sequence[int], up: int, dead: Sequence[int]) -> tuple[tuple[in
     return final, out, unseen
 
 
+def hole_counts(unseen: np.ndarray, up: np.ndarray, player: np.ndarray, threshold: int, threads: int = 1) -> np.ndarray:
+    """Per final hand i, (the dealer's hole sets, those that do not qualify, lose to it, tie it)
+    -- ``unseen[i]`` its unseen cards (a 52-bit mask), ``up[i]`` the up card, ``player[i]`` its
+    strength -- counted set by set (:mod:`enumerate.russian._holes`), an (n, 4) int64 array."""
+    unseen = np.ascontiguousarray(unseen, dtype=np.uint64)
+    out = np.zeros((unseen.shape[0], 4), dtype=np.int64)
+    _holes.hole_counts(unseen, np.ascontiguousarray(up, dtype=np.int32), np.ascontiguousarray(player, dtype=np.int16),
+                       int(threshold), out, threads)
+    return out
+
+
 def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = (),
                      method: str = "rank_sets") -> FinalHandValue:
     """The exact value of the final hand ``cards`` against the up card ``up`` with the cards
@@ -197,13 +210,17 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
         raise ValueError(f"unknown method {method!r}")
     s = RussianSettlement.of(variant)
     final, out, unseen = _check(cards, up, dead)
-    hole = unseen[_hole_sets(len(unseen))]
-    dealer = np.column_stack([hole, np.full(len(hole), up, dtype=np.int64)])
-    ds = strengths(dealer, check=False)
     player, pay, threshold = best_strength(final), s.hand_pay(final), variant.qualifier.threshold
-    q = ds >= threshold
-    n, nq = len(ds), int((~q).sum())
-    win, tie = int((q & (ds < player)).sum()), int((q & (ds == player)).sum())
+    if method == "every_hand":
+        hole = unseen[_hole_sets(len(unseen))]
+        dealer = np.column_stack([hole, np.full(len(hole), up, dtype=np.int64)])
+        ds = strengths(dealer, check=False)
+        q = ds >= threshold
+        n, nq = len(ds), int((~q).sum())
+        win, tie = int((q & (ds < player)).sum()), int((q & (ds == player)).sum())
+    else:
+        n, nq, win, tie = hole_counts(np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64),
+                                      np.array([up]), np.array([player]), threshold)[0].tolist()
     lose = n - nq - win - tie
     base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins") \
         + lose * s.net(pay, "dealer_wins")
@@ -239,7 +256,7 @@ def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[
     if len(holes) != 4:
         raise StudoddsError("the dealer's hole cards are four cards")
     dealer = np.array([holes + (int(up),)], dtype=np.int64)
-    if int(strengths(dealer, check=False)[0]) >= variant.qualifier.threshold:
+    if int(strengths(dealer, threads=1, check=False)[0]) >= variant.qualifier.threshold:
         raise StudoddsError(f"the dealer's {format_hand(holes + (int(up),))} qualifies: there is no game to buy")
     pool = np.array(sorted(set(unseen.tolist()) | set(holes)), dtype=np.int64)
     player, pay = best_strength(final), s.hand_pay(final)
@@ -248,3 +265,66 @@ def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[
     ante = s.net(pay, "dealer_does_not_qualify")
     return BoughtGame(int(p.replaced[0]), int(p.draws[0]), int(p.win[0]), int(p.tie[0]), int(p.lose[0]),
                       int(p.short[0]), ante + Fraction(int(gains[0]), scale * int(p.draws[0])), ante)
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """The decisions after the draw of many final hands (:func:`decisions`): raise or fold, and
+    insure (the limit) or not, each as :class:`FinalHandValue` decides it."""
+
+    raises: np.ndarray
+    insures: np.ndarray
+
+
+def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[int], dead: Sequence[Sequence[int]],
+              threads: int = 1) -> Decisions:
+    """Raise (and insure) or fold, for each final hand ``finals[i]`` (five or six cards) against the
+    up card ``ups[i]`` with the cards ``dead[i]`` out of play: the decisions of
+    :func:`final_hand_value` (EV(raise) + max(0, EV(insurance)) > -1; insure iff EV(insurance) > 0),
+    the dealer's hole sets counted by :func:`hole_counts` and the purchases by rank sets for all the
+    hands of one up card and one number of unseen cards at once -- only for the hands whose
+    decision the purchase could change (it adds at least nothing and at most, per dealer hand short
+    of qualifying, the best a bought game ends in less the fee and the ante given up)."""
+    s = RussianSettlement.of(variant)
+    threshold, n = variant.qualifier.threshold, len(finals)
+    everything = (1 << 52) - 1
+    players = np.array([best_strength(f) for f in finals], dtype=np.int64)
+    pay_list, pay_index = pays_by_strength(s)
+    pays = [pay_list[int(pay_index[p])] if len(f) == 5 else s.hand_pay(f) for f, p in zip(finals, players.tolist())]
+    masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
+    unseen = np.array(masks, dtype=np.uint64)
+    counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads)
+    gains: list[Fraction] = [Fraction(0)] * n
+    raises, insures = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    lower, insurance = [Fraction(0)] * n, [Fraction(0)] * n
+    for i in range(n):
+        sets, nq, win, tie = counts[i].tolist()
+        lose, pay = sets - nq - win - tie, pays[i]
+        lower[i] = (nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins")
+                    + lose * s.net(pay, "dealer_wins")) / sets
+        stake = s.insurance_stake(pay)
+        insurance[i] = (nq * s.insurance_net(stake, "dealer_does_not_qualify")
+                        + win * s.insurance_net(stake, "player_wins") + tie * s.insurance_net(stake, "push")
+                        + lose * s.insurance_net(stake, "dealer_wins")) / sets
+    if s.buy_game is not None:
+        # buying adds between 0 (a purchase is made only when it gains) and, per dealer hand short of
+        # qualifying, the best a bought game can end in less the fee and the ante it gives up: the
+        # purchases are counted only for the hands whose decision those bounds leave open
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, (u, m) in enumerate(zip(ups, masks)):
+            sets, nq = int(counts[i, 0]), int(counts[i, 1])
+            ante = s.net(pays[i], "dealer_does_not_qualify")
+            most = max(s.net(pays[i], "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante
+            extra = max(Fraction(0), insurance[i])
+            if nq and most > 0 and lower[i] + extra <= -1 < lower[i] + nq * most / sets + extra:
+                groups.setdefault((int(u), m.bit_count()), []).append(i)
+        for (u, _), rows in groups.items():
+            distinct = list(dict.fromkeys(pays[i] for i in rows))
+            which = np.array([distinct.index(pays[i]) for i in rows], dtype=np.int64)
+            fast = purchases(s, threshold, players[rows], distinct, which, unseen[rows], u, threads if len(rows) > 64 else 1)
+            for j, i in enumerate(rows):
+                gains[i] = fast.gain(j)
+    for i in range(n):
+        raises[i] = lower[i] + gains[i] / int(counts[i, 0]) + max(Fraction(0), insurance[i]) > -1
+        insures[i] = bool(raises[i]) and insurance[i] > 0
+    return Decisions(raises, insures)

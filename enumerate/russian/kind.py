@@ -34,7 +34,7 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample", "ev_table"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample", "ev_table", "simulate"})
 
     report = RUSSIAN_REPORT
 

@@ -507,6 +507,8 @@ class Simulation:
     notes: tuple[str, ...] = ()
     seconds: float | None = field(default=None, compare=False)
     threads: int | None = field(default=None, compare=False)
+    #: how the decks were shuffled (the plain game's kernel, or another simulator's generator)
+    generator: str = GENERATOR
 
     @property
     def passed(self) -> bool:
@@ -533,7 +535,7 @@ class Simulation:
         section must be the same on every machine)."""
         out: SimulationJSON = {
             "kind": "simulation", "variant": self.variant, "sampled": True, "strategy": self.strategy,
-            "seed": self.seed, "games": self.games, "generator": GENERATOR,
+            "seed": self.seed, "games": self.games, "generator": self.generator,
             "limits": {"abs_z_below": Z_LIMIT, "p_value_above": P_LIMIT},
             "returns": [r.to_dict() for r in self.returns],
             "frequencies": [f.to_dict(self.games) for f in self.frequencies],

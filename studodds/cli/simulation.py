@@ -17,7 +17,9 @@ def register(sub: Any) -> None:
                                    "number), plays the certified optimal strategy (or another), settles every wager "
                                    "from the rules alone and compares: returns with 95%% intervals and z-scores, "
                                    "outcome frequencies with chi-square p-values, one verdict.  The same seed and "
-                                   "games give the same result on any number of threads or Dask workers.  Exit "
+                                   "games give the same result on any number of threads or Dask workers.  A Russian Poker table plays "
+                                   "its certified strategy: the draw its whole game keeps, raise, insurance and the "
+                                   "bought game decided exactly per final hand.  Exit "
                                    "code 1 when the simulation is not consistent with the exact figures.")
     variant_argument(p)
     p.add_argument("--games", type=games_number, default=100_000_000,
@@ -27,6 +29,9 @@ def register(sub: Any) -> None:
                    help="optimal (default), a simple strategy by name (see 'studodds strategies'), or a "
                         "function f(hands, up) -> raise mask (module name or path/to/file.py)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler (needs the dask extra)")
+    p.add_argument("--against", metavar="FOLDER",
+                   help="a Russian Poker table: the folder of its certified table, whose kept whole game (exact "
+                        "figures and strategy) is read instead of counted")
     common(p)
     p.set_defaults(func=simulate)
 
@@ -37,6 +42,6 @@ def simulate(args: argparse.Namespace) -> int:
     if ":" in strategy:
         strategy, _ = load_strategy(strategy)
     result = api.simulate(variant_of(args), games=args.games, seed=args.seed, strategy=strategy,
-                          scheduler=args.scheduler, **api_options(args))
+                          scheduler=args.scheduler, against=args.against, **api_options(args))
     emit(args, result, simulation_text)
     return 0 if result.passed else EXIT_INCONSISTENT

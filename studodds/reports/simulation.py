@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from enumerate.simulation.simulate import GENERATOR
 from studodds.reports.layout import columns
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
@@ -47,9 +46,10 @@ def test_text(f: FrequencyCheck) -> str:
 def simulation_text(s: Simulation) -> str:
     """What ``studodds simulate`` prints."""
     lines = [f"Simulation of {s.variant}, {s.strategy} strategy: {s.games:,} games, seed {s.seed} (sampled)",
-             f"Generator: {GENERATOR}"]
+             f"Generator: {s.generator}"]
     if s.seconds:
-        lines.append(f"{s.games / s.seconds / 1e6:,.1f} million games/s"
+        rate = s.games / s.seconds
+        lines.append((f"{rate / 1e6:,.1f} million games/s" if rate >= 1e5 else f"{rate:,.0f} games/s")
                      + (f" on {s.threads} threads" if s.threads else " on the Dask cluster") + f", {s.seconds:.1f} s")
     lines += ["", "Returns (net, per unit named; 95% interval of the simulated figure)"]
     lines += ["  " + x for x in columns([["", "per", "simulated", "95% interval", "exact", "z"],
@@ -68,7 +68,7 @@ def simulation_markdown(s: Simulation) -> list[str]:
     """The "Simulation check" section of a certified report (Markdown lines)."""
     out = ["## Simulation check", "",
            f"An independent check, **sampled**: {s.games:,} games dealt from shuffled decks (seed {s.seed}; "
-           f"{GENERATOR}), played with the {s.strategy} strategy and settled from the rules alone, "
+           f"{s.generator}), played with the {s.strategy} strategy and settled from the rules alone, "
            "compared with the exact figures above.", "",
            "| return | per | simulated | 95% interval | exact | z |", "|---|---|---:|---:|---:|---:|"]
     out += ["| " + " | ".join(return_cells(r)) + " |" for r in s.returns]

@@ -1,0 +1,397 @@
+"""Russian Poker on shuffled decks: the certified strategy played, every wager settled from the rules.
+
+A game deals a real shuffled deck (numpy's Philox generator, one stream per chunk of games keyed by
+the seed and the chunk's number, so a run is the same on any number of threads): the player's five
+cards, the dealer's up card and four hole cards, then the stub the draws and the bought game take
+their cards from, in order.
+
+**The strategy played** is the certified one, decided by the exact engine, never re-derived here:
+
+* the draw: a dealt hand's situation class (its cards in the kernel's frame -- the up card's suit
+  made 0, the other suits ordered by their ranks -- and the up rank) looked up in the whole game's
+  kept strategy (:mod:`enumerate.russian.strategy`: one action a class, the order of
+  :func:`enumerate.draws.switch_ranks.group_situations`), read back to the real cards it discards;
+  a table without draws keeps its five cards;
+* raise or fold, and insurance, for the final hand with its dead cards
+  (:func:`enumerate.russian.final_hand.decisions`, exact);
+* buy the game or take the ante, seeing the dealer's hand
+  (:func:`enumerate.russian.final_hand.bought_game`, exact).
+
+**The settlement** of each game is this module's own (:func:`settle`), from the table's rules
+(:class:`~enumerate.rules.variant.Variant`: the paytable and its maximum, the ante's pays, the
+instant payout, the fees, insurance, the bought game's replacement) -- it shares nothing with the
+exact engine's :mod:`enumerate.russian.settle`, so a settlement fault on either side shows as a
+difference.  The rule of two combinations is read with the rules' own definition
+(:func:`enumerate.rules.combinations.two_best`).
+
+**The comparison.**  The return per ante and per total wagered (ante, raise and insurance staked:
+fees are not wagers), how often the player raises, insures, and buys the game when the dealer does
+not qualify, each with its 95% interval and z-score against the exact figure, and the draw kinds'
+frequencies against their exact shares (chi-square).  Exact sums: nets are fractions, counted by
+value.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from enumerate.core.array_store import ArrayCache, keyed_path
+from enumerate.core.slices import Slice, classes_digest
+from enumerate.draws import switch_ranks
+from enumerate.draws.actions import BUY_KIND, KINDS
+from enumerate.game.analysis import GameAnalysis
+from enumerate.rules.combinations import two_best
+from enumerate.rules.variant import Variant
+from enumerate.russian import strategy as kept_strategy
+from enumerate.russian.final_hand import bought_game, decisions
+from enumerate.russian.ranks import SHARD
+from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation, _frequencies
+from enumerate.simulation.statistics import mean_estimate, ratio_estimate
+from evaluator.errors import StudoddsError
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hand_indices, strengths
+
+#: Games per chunk (one generator stream each).
+CHUNK = 1 << 13
+#: The generator, for the record.
+GENERATOR = ("numpy.random.Philox, one stream per chunk of 8,192 games: SeedSequence(seed, spawn_key=(chunk,)); "
+             "each game a uniform permutation of the deck (Generator.permuted)")
+
+
+# ------------------------------------------------------------------------------ the kept draws
+
+@dataclass(frozen=True)
+class DrawTable:
+    """The certified draw of every situation class: ``keys`` (sorted: the class's hand in the
+    kernel's frame as a colex index, times 13, plus the up rank) and its ``actions`` (a switch
+    mask over the sorted frame hand, or 32: buy a sixth card)."""
+
+    keys: np.ndarray
+    actions: np.ndarray
+
+    def lookup(self, keys: np.ndarray) -> np.ndarray:
+        at = np.searchsorted(self.keys, keys)
+        at = np.minimum(at, self.keys.shape[0] - 1)
+        if self.keys.shape[0] == 0 or not (self.keys[at] == keys).all():
+            raise StudoddsError("the kept strategy has no draw for a dealt situation: it is not this table's")
+        return self.actions[at]
+
+
+def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True) -> DrawTable:
+    """The draw of every situation class from a whole game's kept strategy (shard digest ->
+    [classes per group, actions]), checked: every shard of the whole game, each group's classes
+    as many as it lists.  Cached under the user cache, keyed by the strategy itself."""
+    played = frozenset(Category) - set(variant.ante_instant)
+    meta = {"kind": "russian-draw-table", "version": 1, "played": sorted(int(c) for c in played),
+            "strategy": hashlib.sha256(json.dumps(dict(kept), sort_keys=True).encode()).hexdigest()}
+    stored = ArrayCache(keyed_path("russian-draws", meta), meta, "Russian Poker draws", enabled=use_cache)
+    found = stored.load(("keys", "actions"))
+    if found is not None:
+        return DrawTable(found["keys"], found["actions"])
+    h, up, weight = switch_ranks.groups(Slice())
+    keys, actions = [], []
+    for i in range(0, up.shape[0], SHARD):
+        digest = classes_digest(h[i:i + SHARD], up[i:i + SHARD], weight[i:i + SHARD])
+        if digest not in kept:
+            raise StudoddsError("the kept strategy lacks a shard of the whole game")
+        counts, best = kept_strategy.decode(kept[digest], min(SHARD, up.shape[0] - i))
+        at = 0
+        for g in range(i, min(i + SHARD, up.shape[0])):
+            cards, _ = switch_ranks.group_situations(h[g], int(up[g]), played)
+            if cards.shape[0] != counts[g - i]:
+                raise StudoddsError("the kept strategy's classes are not this table's")
+            keys.append(hand_indices(cards).astype(np.int64) * 13 + int(up[g]))
+            actions.append(best[at:at + cards.shape[0]])
+            at += cards.shape[0]
+    k, a = np.concatenate(keys), np.concatenate(actions)
+    order = np.argsort(k, kind="stable")
+    table = DrawTable(k[order], a[order].astype(np.int8))
+    if (np.diff(table.keys) <= 0).any():
+        raise AssertionError("two situation classes share a key")
+    stored.save({"keys": table.keys, "actions": table.actions})
+    return table
+
+
+def frame(hands: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(class keys, order): each dealt hand in the kernel's frame -- suits renamed so the up card's
+    is 0 and the others' rank sets do not increase over 1, 2, 3 -- as a key of :class:`DrawTable`,
+    and ``order[i, j]``: the column of ``hands`` holding the frame hand's j-th lowest card."""
+    n = hands.shape[0]
+    ranks, suits = hands >> 2, hands & 3
+    masks = np.zeros((n, 4), dtype=np.int64)
+    for j in range(5):
+        np.bitwise_or.at(masks, (np.arange(n), suits[:, j]), np.int64(1) << ranks[:, j].astype(np.int64))
+    us = (up & 3).astype(np.int64)
+    score = np.where(np.arange(4)[None, :] == us[:, None], np.int64(1) << 20, masks)   # the up suit first
+    by = np.argsort(-score, axis=1, kind="stable")
+    rename = np.empty_like(by)
+    rename[np.arange(n)[:, None], by] = np.arange(4)[None, :]
+    framed = ranks.astype(np.int64) * 4 + rename[np.arange(n)[:, None], suits]
+    order = np.argsort(framed, axis=1, kind="stable")
+    sorted_frame = np.take_along_axis(framed, order, axis=1)
+    keys = hand_indices(sorted_frame.astype(np.uint8)).astype(np.int64) * 13 + (up >> 2).astype(np.int64)
+    return keys, order
+
+
+# ------------------------------------------------------------------------------ the settlement
+
+def _best(cards: Sequence[int]) -> int:
+    """The strength of the best five of ``cards`` (five or six)."""
+    c = list(cards)
+    fives = [c] if len(c) == 5 else [c[:i] + c[i + 1:] for i in range(len(c))]
+    return int(strengths(np.array(fives, dtype=np.uint8), threads=1, check=False).max())
+
+
+def bet_pay(variant: Variant, cards: Sequence[int]) -> Fraction:
+    """What a win pays on the bet, to 1, for the final ``cards``: the paytable's pay of the best
+    hand (and of the best second combination under ``[two_combinations]``), cut so that the win
+    stays within the table's maximum payout."""
+    first = Category(int(CATEGORY_BY_STRENGTH[_best(cards)]))
+    if variant.two_combinations is not None:
+        first, second = two_best(cards, [variant.raise_pays[c] for c in Category], variant.two_combinations)
+        total = variant.raise_pays[first] + (variant.raise_pays[second] if second is not None else 0)
+    else:
+        total = variant.raise_pays[first]
+    cap = variant.max_payout
+    if cap is not None:
+        room = cap.antes - (variant.ante_win if cap.covers == "ante_and_raise" else 0)
+        total = min(total, max(Fraction(0), room) / variant.raise_antes)
+    return Fraction(total)
+
+
+def ante_when_short(variant: Variant, cards: Sequence[int]) -> Fraction:
+    """The ante's pay when the dealer does not qualify: the pay listed for the best category at or
+    below the final hand's, else the table's."""
+    made = int(CATEGORY_BY_STRENGTH[_best(cards)])
+    listed = [pay for c, pay in variant.ante_no_qualify_with.items() if int(c) <= made]
+    return listed[-1] if listed else variant.ante_no_qualify
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's settlement: its net (antes, fees included), what it staked (ante, raise,
+    insurance), the draw kind and the decisions taken."""
+
+    net: Fraction
+    wager: Fraction
+    kind: int
+    raised: bool = False
+    insured: bool = False
+    short: bool = False         # raised against a dealer who does not qualify
+    bought: bool = False
+
+
+def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int], stub: Sequence[int], fee: Fraction,
+           kind: int, raised: bool, insured: bool, buy: Callable[[], bool]) -> Game:
+    """Settle a played game from the rules: the final cards, the dealer's up and hole cards, the
+    cards left (``stub``, in order: the bought game draws from it), the draw's ``fee``; the
+    decisions ``raised``, ``insured`` and ``buy()`` (asked only when the dealer does not qualify)."""
+    if not raised:
+        return Game(-1 - fee, Fraction(1), kind)
+    r = Fraction(variant.raise_antes)
+    pay = bet_pay(variant, final)
+    stake = Fraction(0)
+    ins = variant.insurance
+    if insured:
+        assert ins is not None
+        stake = (Fraction(1, 2) if ins.limit == "half_the_payout" else Fraction(1)) * r * pay
+    player, q = _best(final), variant.qualifier.threshold
+    dealer = list(hole) + [up]
+
+    def showdown(dealer_strength: int) -> Fraction:
+        if player > dealer_strength:
+            return variant.ante_win + r * pay
+        return Fraction(0) if player == dealer_strength else -1 - r
+
+    first = _best(dealer)
+    wager = 1 + r + stake
+    if first >= q:
+        won = player > first
+        side = -stake if (ins is None or ins.dealer_qualifies == "lost" or won) else Fraction(0)
+        return Game(showdown(first) + side - fee, wager, kind, True, insured)
+    side = stake
+    if variant.buy_game is None or not buy():
+        return Game(ante_when_short(variant, final) + side - fee, wager, kind, True, insured, True)
+    b = variant.buy_game
+    ranks = [c >> 2 for c in dealer]
+    out = dealer[ranks.index(max(ranks) if b.replaces == "highest" else min(ranks))]
+    cards = iter(stub)
+    new = next(cards)
+    while b.same_rank == "replaced_again" and new >> 2 == out >> 2:
+        new = next(cards)
+    second = _best([new if c == out else c for c in dealer])
+    if b.after == "qualifier_applies" and second < q:
+        result = ante_when_short(variant, final)
+    else:
+        result = showdown(second)
+    return Game(result - b.fee + side - fee, wager, kind, True, insured, True, True)
+
+
+# ------------------------------------------------------------------------------ the games
+
+@dataclass
+class Tally:
+    """A run's exact sums: games by (net, wager), by draw kind, and the decisions' counts."""
+
+    games: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    kinds: Counter = field(default_factory=Counter)
+    raised: int = 0
+    insured: int = 0
+    short: int = 0
+    bought: int = 0
+
+    def add(self, g: Game) -> None:
+        self.games += 1
+        self.outcomes[(g.net, g.wager)] += 1
+        self.kinds[g.kind] += 1
+        self.raised += g.raised
+        self.insured += g.insured
+        self.short += g.short
+        self.bought += g.bought
+
+
+def _deal(seed: int, chunk: int, n: int) -> np.ndarray:
+    rng = np.random.Generator(np.random.Philox(np.random.SeedSequence(seed, spawn_key=(chunk,))))
+    return rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
+
+
+def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int, n: int, threads: int = 1) -> Tally:
+    """Play games ``chunk * CHUNK`` .. + ``n`` (see the module docstring)."""
+    deck = _deal(seed, chunk, n)
+    hands, up, hole = deck[:, :5], deck[:, 5], deck[:, 6:10]
+    dealt = CATEGORY_BY_STRENGTH[strengths(hands.astype(np.uint8), threads=threads, check=False)]
+    instant = {int(c): pay for c, pay in variant.ante_instant.items()}
+    if draws is not None:
+        keys, order = frame(hands, up)
+        acts = draws.lookup(keys).astype(np.int64)
+        paid = np.isin(dealt, list(instant))
+        acts[paid] = 0
+    else:
+        acts, order = np.zeros(n, dtype=np.int64), np.tile(np.arange(5), (n, 1))
+    tally = Tally()
+    finals, deads, stubs, fees, kinds, played = [], [], [], [], [], []
+    for i in range(n):
+        if int(dealt[i]) in instant:
+            tally.add(Game(instant[int(dealt[i])], Fraction(1), 0))
+            continue
+        a, cards, stub = int(acts[i]), deck[i, :5].tolist(), deck[i, 10:].tolist()
+        if a == 32:
+            final, dead, kind, fee = cards + stub[:1], [], BUY_KIND, _fee(variant, BUY_KIND)
+            stub = stub[1:]
+        else:
+            out = [cards[int(order[i, j])] for j in range(5) if a >> j & 1]
+            k = len(out)
+            final = [c for c in cards if c not in out] + stub[:k]
+            dead, kind, fee = out, k, _fee(variant, k)
+            stub = stub[k:]
+        finals.append(final)
+        deads.append(dead)
+        stubs.append(stub)
+        fees.append(fee)
+        kinds.append(kind)
+        played.append(i)
+    if played:
+        d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads)
+        for j, i in enumerate(played):
+            u, h = int(up[i]), hole[i].tolist()
+
+            def buy(j: int = j, u: int = u, h: list[int] = h) -> bool:
+                return bought_game(variant, finals[j], u, h, deads[j]).buy
+
+            forced = kinds[j] == 5 and variant.draws is not None and variant.draws.switch is not None \
+                and variant.draws.switch.all_five_must_raise
+            tally.add(settle(variant, finals[j], u, h, stubs[j], fees[j], kinds[j], forced or bool(d.raises[j]),
+                             bool(d.insures[j]), buy))
+    return tally
+
+
+def _fee(variant: Variant, kind: int) -> Fraction:
+    """The fee of a draw of this kind (0 to keep)."""
+    if kind == 0:
+        return Fraction(0)
+    assert variant.draws is not None
+    if kind == BUY_KIND:
+        assert variant.draws.buy_fee is not None
+        return variant.draws.buy_fee
+    assert variant.draws.switch is not None
+    return variant.draws.switch.fees[kind]
+
+
+def merge(tallies: Sequence[Tally]) -> Tally:
+    out = Tally()
+    for t in tallies:
+        out.games += t.games
+        out.outcomes.update(t.outcomes)
+        out.kinds.update(t.kinds)
+        out.raised += t.raised
+        out.insured += t.insured
+        out.short += t.short
+        out.bought += t.bought
+    return out
+
+
+def compare(variant: Variant, tally: Tally, exact: GameAnalysis, *, seed: int, seconds: float | None = None,
+            threads: int | None = None) -> Simulation:
+    """The simulated figures of ``tally`` beside the exact ones of ``exact`` (see the module docstring)."""
+    pairs = sorted(tally.outcomes.items())
+    counts = [c for _, c in pairs]
+    nets = [nw[0] for nw, _ in pairs]
+    wagers = [nw[1] for nw, _ in pairs]
+    n = tally.games
+    returns = [ReturnCheck("base game", "ante", mean_estimate(counts, nets, exact.expected_return)),
+               ReturnCheck("base game", "total wagered", ratio_estimate(counts, nets, wagers,
+                                                                        -exact.element_of_risk))]
+    ru = exact.russian
+    if ru is None:
+        raise StudoddsError("the exact analysis is not a Russian Poker table's")
+
+    def share(name: str, hits: int, value: Fraction, unit: str = "hand") -> ReturnCheck:
+        return ReturnCheck(name, unit, mean_estimate([n - hits, hits], [Fraction(0), Fraction(1)], value))
+
+    returns.append(share("raise", tally.raised, ru.raise_share))
+    if variant.insurance is not None:
+        returns.append(share("insure", tally.insured, ru.insure_share))
+    if variant.buy_game is not None and tally.short:
+        returns.append(ReturnCheck("buy the game", "raised hand the dealer does not qualify against",
+                                   mean_estimate([tally.short - tally.bought, tally.bought],
+                                                 [Fraction(0), Fraction(1)], ru.bought_of_no_qualify)))
+    freq: list[FrequencyCheck] = []
+    if exact.draws is not None:
+        shares = exact.draws.action_shares
+        observed = {KINDS[k]: c for k, c in tally.kinds.items()}
+        freq.append(_frequencies("draws", observed, {}, {k: shares.get(k, Fraction(0)) for k in KINDS
+                                                          if shares.get(k, Fraction(0)) or observed.get(k)}))
+    notes = ("the strategy is the certified one: the draw as the whole game's kept strategy holds it, raise, "
+             "insurance and the bought game decided exactly per final hand; every wager settled from the rules by "
+             "the simulator's own code",)
+    return Simulation(variant.name, "optimal", seed, n, tuple(returns), tuple(freq), notes, seconds, threads, GENERATOR)
+
+
+def simulate(variant: Variant, exact: GameAnalysis, games: int, seed: int = 0, *, threads: int = 1,
+             progress: Callable[[int], None] | None = None, use_cache: bool = True) -> Simulation:
+    """Play ``games`` games of a Russian Poker table with its certified strategy and compare them
+    with the exact figures ``exact`` (the whole game's analysis, its kept strategy among its kept
+    sums when the table has draws)."""
+    start = time.perf_counter()
+    draws = None
+    if variant.draws is not None:
+        kept = (exact.kept_sums or {}).get("strategy")
+        if not isinstance(kept, dict):
+            raise StudoddsError("the whole game keeps no strategy (counted before strategies were kept): count it "
+                                "again, or simulate a table certified with one")
+        draws = draw_table(variant, kept, use_cache)
+    tallies = []
+    for chunk, first in enumerate(range(0, games, CHUNK)):
+        m = min(CHUNK, games - first)
+        tallies.append(play_chunk(variant, draws, seed, chunk, m, threads))
+        if progress is not None:
+            progress(m)
+    return compare(variant, merge(tallies), exact, seed=seed, seconds=time.perf_counter() - start, threads=threads)

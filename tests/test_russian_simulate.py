@@ -1,0 +1,234 @@
+"""Russian Poker on shuffled decks (enumerate/simulation/russian.py): the kept draw found for every
+dealt hand, the simulator's own settlement against the engine's and a literal reading of the rules,
+the decisions after the draw against the one-hand path, and a run against the exact figures."""
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+from test_combinations import literal_pay
+
+from enumerate.draws import switch_ranks
+from enumerate.rules.variant_file import load_variant_file, parse_variant_text
+from enumerate.russian import strategy
+from enumerate.russian.final_hand import bought_game, decisions, final_hand_value
+from enumerate.russian.settle import RussianSettlement
+from enumerate.simulation import russian
+from evaluator.errors import StudoddsError
+from evaluator.ranking import Category, hand_indices, hands_of_indices, strength
+
+TABLES = ("docs/variants/lunar-house.toml", "docs/variants/lunar-pennsylvania.toml")
+
+
+def table(path):
+    return load_variant_file(path).variant
+
+
+def _pattern(hand):
+    h = np.zeros(13, dtype=np.int8)
+    for c in hand:
+        h[c >> 2] += 1
+    return h
+
+
+def test_a_dealt_hand_finds_its_class_and_its_cards():
+    """Each dealt hand's key is a class its group lists (the kernel's frame), and the frame hand's
+    j-th card is the dealt card ``order[j]`` renamed: same rank, the up card's suit made 0."""
+    rng = np.random.default_rng(4)
+    deck = np.array([rng.permutation(52)[:6] for _ in range(150)])
+    hands, up = deck[:, :5], deck[:, 5]
+    keys, order = russian.frame(hands, up)
+    for i in range(len(up)):
+        ru = int(up[i]) >> 2
+        cards, _ = switch_ranks.group_situations(_pattern(hands[i].tolist()), ru, frozenset(Category))
+        assert int(keys[i]) in set((hand_indices(cards).astype(np.int64) * 13 + ru).tolist())
+        rep = sorted(hands_of_indices(np.array([keys[i] // 13]))[0].tolist())
+        for j in range(5):
+            dealt = int(hands[i, order[i, j]])
+            assert rep[j] >> 2 == dealt >> 2
+            assert ((rep[j] & 3) == 0) == ((dealt & 3) == (int(up[i]) & 3))
+
+
+def test_the_draw_table_reads_a_kept_strategy_back(monkeypatch):
+    """A kept strategy (here one shard's, every class a different action) read into the table: every
+    class of its groups looks up its own action; a strategy that lacks a shard is refused."""
+    h, up, weight = switch_ranks.groups(switch_ranks.Slice())
+    part = (h[:64], up[:64], weight[:64])
+    monkeypatch.setattr(russian.switch_ranks, "groups", lambda sl: part)
+    v = table(TABLES[0])
+    best, cards = [], []
+    for g in range(64):
+        c, _ = switch_ranks.group_situations(h[g], int(up[g]), frozenset(Category))
+        cards.append((c, int(up[g])))
+        best.append((np.arange(c.shape[0]) * 7 + g) % 33)
+    digest = russian.classes_digest(*part)
+    found = russian.draw_table(v, {digest: strategy.encode(best)}, use_cache=False)
+    for (c, ru), b in zip(cards, best):
+        assert (found.lookup(hand_indices(c).astype(np.int64) * 13 + ru) == b).all()
+    with pytest.raises(StudoddsError, match="lacks a shard"):
+        russian.draw_table(v, {}, use_cache=False)
+    with pytest.raises(StudoddsError, match="no draw for a dealt situation"):
+        found.lookup(np.array([5], dtype=np.int64))
+
+
+@pytest.mark.parametrize("path", TABLES)
+def test_decisions_are_the_one_hand_paths(path):
+    """Raise and insure for many final hands at once -- the purchases counted only where they could
+    change the decision -- are the decisions of the one-hand path (which counts every purchase)."""
+    v = table(path)
+    rng = random.Random(8)
+    finals, ups, dead = [], [], []
+    for _ in range(60):
+        c = rng.sample(range(52), 12)
+        six = rng.random() < 0.25
+        k = rng.choice((0, 2, 3, 5))
+        finals.append(c[:6] if six else c[:5])
+        ups.append(c[6])
+        dead.append([] if six else c[7:7 + k])
+    d = decisions(v, finals, ups, dead, threads=2)
+    for i in range(len(finals)):
+        one = final_hand_value(v, finals[i], ups[i], dead[i])
+        assert d.raises[i] == one.raises and d.insures[i] == (one.raises and one.insure)
+    assert 0 < d.raises.sum() < len(finals)
+
+
+@pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
+def test_the_simulators_settlement_is_the_rules(path):
+    """The simulator's own settlement against the engine's nets and a literal reading of two
+    combinations: the bet's pay; a raised hand against a dealer who qualifies, or does not and is
+    not bought; a bought game averaged over every replacement it can draw (the redrawn rank left
+    out) equals the exact value of the purchase."""
+    v = table(path)
+    s = RussianSettlement.of(v)
+    rng = random.Random(11)
+    q = v.qualifier.threshold
+    seen = {"qualifies": 0, "short": 0, "bought": 0}
+    fee = Fraction(1, 3)
+    for trial in range(400):
+        cards = rng.sample(range(52), 12)
+        final = cards[:6] if trial % 4 == 0 else cards[:5]
+        up, hole, dead = cards[6], cards[7:11], ([] if len(final) == 6 else cards[11:12])
+        pay = s.hand_pay(final)
+        assert russian.bet_pay(v, final) == pay.pay
+        if v.two_combinations is not None and v.max_payout is None:
+            assert pay.pay == literal_pay(final, [v.raise_pays[c] for c in Category], v.two_combinations)
+        stake = s.insurance_stake(pay)
+        insured = stake > 0
+        dealer = strength(hole + [up])
+        player = max(strength([c for c in final if c != x]) for x in final) if len(final) == 6 else strength(final)
+        if dealer >= q:
+            state = "player_wins" if player > dealer else "push" if player == dealer else "dealer_wins"
+            got = russian.settle(v, final, up, hole, [], fee, 1, True, insured, lambda: pytest.fail("asked to buy"))
+            assert got.net == s.net(pay, state) + (s.insurance_net(stake, state) if insured else 0) - fee
+            seen["qualifies"] += 1
+            continue
+        got = russian.settle(v, final, up, hole, [], fee, 1, True, insured, lambda: False)
+        assert got.net == s.net(pay, "dealer_does_not_qualify") + stake - fee and got.short and not got.bought
+        seen["short"] += 1
+        if v.buy_game is None or seen["bought"] >= 25:
+            continue
+        exact = bought_game(v, final, up, hole, dead)
+        ranks = [c >> 2 for c in hole + [up]]
+        out = (max if v.buy_game.replaces == "highest" else min)(ranks)
+        pool = [c for c in range(52) if c not in final + hole + dead + [up]
+                and not (v.buy_game.same_rank == "replaced_again" and c >> 2 == out)]
+        nets = [russian.settle(v, final, up, hole, [c], fee, 1, True, insured, lambda: True).net for c in pool]
+        assert sum(nets, Fraction(0)) / len(pool) == exact.ev_buy + stake - fee
+        seen["bought"] += 1
+    assert seen["qualifies"] and seen["short"] and (v.buy_game is None or seen["bought"])
+
+
+def test_an_instant_payout_ends_the_round(monkeypatch):
+    """Pennsylvania's instant payout: a dealt royal flush is paid its 1,000 on the ante and nothing
+    else happens (no draw looked up, no decision)."""
+    v = table(TABLES[1])
+    royal = [4 * r + 2 for r in range(8, 13)]
+    rest = [c for c in range(52) if c not in royal]
+    monkeypatch.setattr(russian, "_deal", lambda seed, chunk, n: np.array([royal + rest] * n))
+    lookups = []
+    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: lookups.append(1) or np.zeros(len(keys)))
+    t = russian.play_chunk(v, russian.DrawTable(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)), 0, 0, 3)
+    assert t.games == 3 and t.outcomes == {(Fraction(1000), Fraction(1)): 3} and t.raised == 0
+
+
+NO_PURCHASE = open("docs/variants/lunar-without-draws.toml").read().split("[buy_game]")[0].replace(
+    'name = "lunar-without-draws"', 'name = "lunar-without-draws-or-purchase"')
+
+
+@pytest.mark.slow
+def test_a_table_without_draws_simulates_within_its_intervals():
+    """A Russian table without draws (insurance and two combinations), 6,000 games against its
+    exact game: every figure within its interval, and the same seed the same counts."""
+    from studodds import api
+    v = parse_variant_text(NO_PURCHASE, "test")
+    a = api.simulate(v, games=6000, seed=2, threads=2, progress=False)
+    assert a.passed, a.verdict
+    exact = api.analyze(v, threads=2, progress=False)
+    assert a.returns[0].estimate.exact == exact.expected_return
+    assert [r.name for r in a.returns] == ["base game", "base game", "raise", "insure"]
+    assert a.to_dict(timing=False) == api.simulate(v, games=6000, seed=2, threads=1, progress=False).to_dict(timing=False)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("simulate", "us-common", "--against", "results/us-common", "--games", "100"), "made for a Russian Poker table"),
+    (("simulate", "docs/variants/lunar-house.toml", "--against", "no/such/folder", "--games", "100"),
+     "not a certified table's folder"),
+    (("simulate", "docs/variants/lunar-house.toml", "--against", "results/lunar-house-hands-compared", "--games", "100"),
+     "other rules"),
+    (("simulate", "docs/variants/lunar-house.toml", "--strategy", "pair or better", "--games", "100"),
+     "certified strategy"),
+    (("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", "results/lunar-house-hands-compared", "--games", "1"),
+     "games"),
+])
+def test_a_russian_simulation_refuses_bad_input_in_one_line(args, says):
+    r = run_cli(*args)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_table_without_draws_takes_no_certified_folder():
+    r = run_cli("simulate", "docs/variants/lunar-without-draws.toml", "--against", "results/lunar-without-draws",
+                "--games", "100")
+    assert r.returncode == 2 and "keeps no whole game" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("action, kind", [(0b00011, 2), (0b11100, 3), (32, 6), (0, 0)])
+def test_a_kept_draw_is_played_on_the_dealt_cards(monkeypatch, action, kind):
+    """The kept action read back on the real cards: a switch mask discards the frame hand's cards
+    at its bits (the dealt cards ``order`` names) and draws as many from the stub, for the fee of
+    that many; 32 buys the stub's next card as a sixth, for its fee."""
+    v = table(TABLES[0])
+    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: np.full(len(keys), action, dtype=np.int8))
+    played = []
+
+    def record(variant, final, up, hole, stub, fee, k, raised, insured, buy):
+        played.append((final, stub, fee, k))
+        return russian.Game(Fraction(0), Fraction(1), k)
+
+    monkeypatch.setattr(russian, "settle", record)
+    deck = russian._deal(5, 0, 40)
+    t = russian.play_chunk(v, russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8)), 5, 0, 40)
+    assert t.kinds == {kind: 40} and len(played) == 40
+    _, order = russian.frame(deck[:, :5], deck[:, 5])
+    for i, (final, stub, fee, k) in enumerate(played):
+        dealt = deck[i, :5].tolist()
+        if action == 32:
+            assert final == dealt + [int(deck[i, 10])] and fee == 1 and stub == deck[i, 11:].tolist()
+            continue
+        out = {dealt[int(order[i, j])] for j in range(5) if action >> j & 1}
+        assert len(out) == kind and out.isdisjoint(final) and set(final) - set(dealt) == set(deck[i, 10:10 + kind].tolist())
+        assert fee == (1 if kind else 0) and stub == deck[i, 10 + kind:].tolist()
+
+
+def test_a_damaged_or_strategy_less_kept_game_is_named(tmp_path):
+    folder = tmp_path / "t"
+    import shutil
+    shutil.copytree("results/lunar-house-hands-compared", folder)
+    r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100",
+                "--quiet")
+    assert r.returncode == 2 and "keeps no strategy" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    text = (folder / "russian_game.json").read_text().replace('"raised": "', '"raised": "1', 1)
+    (folder / "russian_game.json").write_text(text)
+    r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100")
+    assert r.returncode == 2 and "checksum does not match" in r.stderr and len(r.stderr.strip().splitlines()) == 1
