@@ -232,3 +232,21 @@ def test_a_damaged_or_strategy_less_kept_game_is_named(tmp_path):
     (folder / "russian_game.json").write_text(text)
     r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100")
     assert r.returncode == 2 and "checksum does not match" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_certified_russian_table_carries_its_simulation_check(tmp_path):
+    """batch --simulate writes the check into the table (summary.json and report.md), and check
+    reproduces it: the same games, the same counts."""
+    path = tmp_path / "t.toml"
+    path.write_text(NO_PURCHASE)
+    r = run_cli("batch", str(path), "--simulate", "1500", "--simulate-seed", "4", "--out", str(tmp_path / "out"),
+                "--formats", "md", "--quiet")
+    assert r.returncode == 0, r.stderr
+    folder = tmp_path / "out" / "lunar-without-draws-or-purchase"
+    import json
+    sim = json.loads((folder / "summary.json").read_text())["simulation"]
+    assert sim["passed"] and sim["games"] == 1500 and sim["generator"] == russian.GENERATOR
+    assert "## Simulation check" in (folder / "report.md").read_text()
+    r = run_cli("check", str(folder), "--quiet")
+    assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr

@@ -26,7 +26,9 @@ difference.  The rule of two combinations is read with the rules' own definition
 
 **The comparison.**  The return per ante and per total wagered (ante, raise and insurance staked:
 fees are not wagers), how often the player raises, insures, and buys the game when the dealer does
-not qualify, each with its 95% interval and z-score against the exact figure, and the draw kinds'
+not qualify, each with its 95% interval and z-score against the exact figure (a share's standard
+error is that of its exact value, the score test: a rare option seen in none of a few thousand games
+is no evidence against it), and the draw kinds'
 frequencies against their exact shares (chi-square).  Exact sums: nets are fractions, counted by
 value.
 """
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -54,7 +57,7 @@ from enumerate.russian import strategy as kept_strategy
 from enumerate.russian.final_hand import bought_game, decisions
 from enumerate.russian.ranks import SHARD
 from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation, _frequencies
-from enumerate.simulation.statistics import mean_estimate, ratio_estimate
+from enumerate.simulation.statistics import Estimate, mean_estimate, ratio_estimate
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hand_indices, strengths
 
@@ -353,16 +356,18 @@ def compare(variant: Variant, tally: Tally, exact: GameAnalysis, *, seed: int, s
     if ru is None:
         raise StudoddsError("the exact analysis is not a Russian Poker table's")
 
-    def share(name: str, hits: int, value: Fraction, unit: str = "hand") -> ReturnCheck:
-        return ReturnCheck(name, unit, mean_estimate([n - hits, hits], [Fraction(0), Fraction(1)], value))
+    def share(name: str, hits: int, value: Fraction, unit: str = "hand", of: int | None = None) -> ReturnCheck:
+        # a share's standard error under its exact value (the score test): a rare option seen
+        # in none of a few thousand games is no evidence against its exact share
+        m = n if of is None else of
+        return ReturnCheck(name, unit, Estimate(Fraction(hits, m), math.sqrt(float(value * (1 - value)) / m), value))
 
     returns.append(share("raise", tally.raised, ru.raise_share))
     if variant.insurance is not None:
         returns.append(share("insure", tally.insured, ru.insure_share))
     if variant.buy_game is not None and tally.short:
-        returns.append(ReturnCheck("buy the game", "raised hand the dealer does not qualify against",
-                                   mean_estimate([tally.short - tally.bought, tally.bought],
-                                                 [Fraction(0), Fraction(1)], ru.bought_of_no_qualify)))
+        returns.append(share("buy the game", tally.bought, ru.bought_of_no_qualify,
+                             "raised hand the dealer does not qualify against", tally.short))
     freq: list[FrequencyCheck] = []
     if exact.draws is not None:
         shares = exact.draws.action_shares

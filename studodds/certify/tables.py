@@ -357,18 +357,25 @@ def render_kind(source: VariantSource, spot_checks: int, hands: tuple[int, ...],
     but the plain game, :mod:`enumerate.game.kinds`): the exact whole game and the report from
     the kind's sections (:mod:`enumerate.analysis.sections`), the plain game's figures beside it
     when the kind says so (what its option is worth), its strategy.md and strategy.csv, and the
-    whole game's exact sums in the kind's kept file when it keeps them (batch refuses
-    protection and a simulation for these tables before any work)."""
+    whole game's exact sums in the kind's kept file when it keeps them, and the simulation check
+    where the kind simulates (batch refuses protection, and a simulation the kind does not
+    support, before any work)."""
     v = source.variant
     kind = kind_of(v)
     a = api.analyze(v, **run)
     prov = provenance(a, source, spot_checks)
-    markdown = report_md(a, prov)
+    sim = None
+    if simulation is not None:              # a kind that simulates (Russian Poker); batch refuses the others
+        sim = simulation if isinstance(simulation, Simulation) else api.simulate(v, games=simulation[0],
+                                                                                 seed=simulation[1], **_quiet(run))
+    markdown = report_md(a, prov, simulation=sim)
     data: CertifiedTableJSON = {"kind": "certified_table", "analysis": a.to_dict(), "provenance": prov}
     if kind.report.beside_plain:
         plain, text = kind.report.beside(a, api.analyze(v.base_game(), **_quiet(run)))
         data = {"kind": "certified_table", "analysis": data["analysis"], "plain_game": plain, "provenance": prov}
         markdown += text
+    if sim is not None:
+        data["simulation"] = sim.to_dict(timing=False)
     kept = kind.kept_game(v)
     sums = {} if kept is None or a.kept_sums is None else {kept.file: kept_text(a.kept_sums)}
     files = {
