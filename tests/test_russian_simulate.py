@@ -250,3 +250,22 @@ def test_a_certified_russian_table_carries_its_simulation_check(tmp_path):
     assert "## Simulation check" in (folder / "report.md").read_text()
     r = run_cli("check", str(folder), "--quiet")
     assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("path", TABLES)
+def test_the_purchase_decision_is_the_bought_games(path):
+    """buys() -- answered at once where no purchase can gain -- is the exact bought game's choice."""
+    from enumerate.russian.final_hand import buys
+    v = table(path)
+    rng = random.Random(13)
+    asked = taken = 0
+    while asked < 40:
+        c = rng.sample(range(52), 11)
+        final, up, hole = (c[:6] if asked % 3 == 0 else c[:5]), c[6], c[7:11]
+        if strength(hole + [up]) >= v.qualifier.threshold:
+            continue
+        got = buys(v, final, up, hole)
+        assert got == bought_game(v, final, up, hole).buy
+        asked += 1
+        taken += got
+    assert 0 < taken < asked

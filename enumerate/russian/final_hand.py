@@ -39,7 +39,7 @@ import numpy as np
 from enumerate.rules.variant import Variant
 from enumerate.russian import _holes
 from enumerate.russian.bought import purchases
-from enumerate.russian.settle import HandPay, RussianSettlement, best_strength, pays_by_strength
+from enumerate.russian.settle import STATES, HandPay, RussianSettlement, best_strength, pays_by_strength
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import StudoddsError
 from evaluator.ranking import strengths
@@ -296,27 +296,33 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads)
     gains: list[Fraction] = [Fraction(0)] * n
     raises, insures = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    lower, insurance = [Fraction(0)] * n, [Fraction(0)] * n
+    scaled: dict[HandPay, tuple[int, ...]] = {}
+    lower, insurance, scale = [0] * n, [0] * n, [1] * n          # sums over the hole sets, times scale
     for i in range(n):
+        pay = pays[i]
+        if pay not in scaled:
+            stake = s.insurance_stake(pay)
+            nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
+            nets += [s.insurance_net(stake, state) for state in STATES]
+            fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
+            most = max(nets[1], nets[0], Fraction(0)) - fee - nets[0]
+            unit = math.lcm(*(x.denominator for x in (*nets, most)))
+            scaled[pay] = (unit, *(int(x * unit) for x in (*nets, most)))
+        unit, a_nq, a_win, a_lose, i_nq, i_win, i_tie, i_lose, _ = scaled[pay]
         sets, nq, win, tie = counts[i].tolist()
-        lose, pay = sets - nq - win - tie, pays[i]
-        lower[i] = (nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins")
-                    + lose * s.net(pay, "dealer_wins")) / sets
-        stake = s.insurance_stake(pay)
-        insurance[i] = (nq * s.insurance_net(stake, "dealer_does_not_qualify")
-                        + win * s.insurance_net(stake, "player_wins") + tie * s.insurance_net(stake, "push")
-                        + lose * s.insurance_net(stake, "dealer_wins")) / sets
+        lose = sets - nq - win - tie
+        lower[i] = nq * a_nq + win * a_win + lose * a_lose
+        insurance[i] = nq * i_nq + win * i_win + tie * i_tie + lose * i_lose
+        scale[i] = unit
     if s.buy_game is not None:
         # buying adds between 0 (a purchase is made only when it gains) and, per dealer hand short of
         # qualifying, the best a bought game can end in less the fee and the ante it gives up: the
         # purchases are counted only for the hands whose decision those bounds leave open
         groups: dict[tuple[int, int], list[int]] = {}
         for i, (u, m) in enumerate(zip(ups, masks)):
-            sets, nq = int(counts[i, 0]), int(counts[i, 1])
-            ante = s.net(pays[i], "dealer_does_not_qualify")
-            most = max(s.net(pays[i], "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante
-            extra = max(Fraction(0), insurance[i])
-            if nq and most > 0 and lower[i] + extra <= -1 < lower[i] + nq * most / sets + extra:
+            sets, nq, most = int(counts[i, 0]), int(counts[i, 1]), scaled[pays[i]][-1]
+            base = lower[i] + max(0, insurance[i])
+            if nq and most > 0 and base <= -sets * scale[i] < base + nq * most:
                 groups.setdefault((int(u), m.bit_count()), []).append(i)
         for (u, _), rows in groups.items():
             distinct = list(dict.fromkeys(pays[i] for i in rows))
@@ -325,6 +331,21 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
             for j, i in enumerate(rows):
                 gains[i] = fast.gain(j)
     for i in range(n):
-        raises[i] = lower[i] + gains[i] / int(counts[i, 0]) + max(Fraction(0), insurance[i]) > -1
+        raises[i] = lower[i] + max(0, insurance[i]) + gains[i] * scale[i] > -int(counts[i, 0]) * scale[i]
         insures[i] = bool(raises[i]) and insurance[i] > 0
     return Decisions(raises, insures)
+
+
+def buys(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int], dead: Sequence[int] = ()) -> bool:
+    """Whether the player buys the game against the dealer's ``up`` + ``hole`` (which does not
+    qualify): :meth:`BoughtGame.buy`, answered at once when no bought game can end better than the
+    ante's pay plus the fee -- the best a bought game ends in, less the fee and the ante given up,
+    is at most nothing (a low hand's win pays no more than the ante it would have had)."""
+    s = RussianSettlement.of(variant)
+    if s.buy_game is None:
+        raise StudoddsError(f"variant {variant.name!r} does not offer buying the game ([buy_game])")
+    pay = s.hand_pay(cards)
+    ante = s.net(pay, "dealer_does_not_qualify")
+    if max(s.net(pay, "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante <= 0:
+        return False
+    return bought_game(variant, cards, up, hole, dead).buy

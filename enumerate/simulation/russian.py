@@ -15,7 +15,7 @@ their cards from, in order.
 * raise or fold, and insurance, for the final hand with its dead cards
   (:func:`enumerate.russian.final_hand.decisions`, exact);
 * buy the game or take the ante, seeing the dealer's hand
-  (:func:`enumerate.russian.final_hand.bought_game`, exact).
+  (:func:`enumerate.russian.final_hand.buys`, exact).
 
 **The settlement** of each game is this module's own (:func:`settle`), from the table's rules
 (:class:`~enumerate.rules.variant.Variant`: the paytable and its maximum, the ante's pays, the
@@ -54,7 +54,7 @@ from enumerate.game.analysis import GameAnalysis
 from enumerate.rules.combinations import two_best
 from enumerate.rules.variant import Variant
 from enumerate.russian import strategy as kept_strategy
-from enumerate.russian.final_hand import bought_game, decisions
+from enumerate.russian.final_hand import buys, decisions
 from enumerate.russian.ranks import SHARD
 from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation, _frequencies
 from enumerate.simulation.statistics import Estimate, mean_estimate, ratio_estimate
@@ -307,7 +307,7 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
             u, h = int(up[i]), hole[i].tolist()
 
             def buy(j: int = j, u: int = u, h: list[int] = h) -> bool:
-                return bought_game(variant, finals[j], u, h, deads[j]).buy
+                return buys(variant, finals[j], u, h, deads[j])
 
             forced = kinds[j] == 5 and variant.draws is not None and variant.draws.switch is not None \
                 and variant.draws.switch.all_five_must_raise
