@@ -320,9 +320,9 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
         # purchases are counted only for the hands whose decision those bounds leave open
         groups: dict[tuple[int, int], list[int]] = {}
         for i, (u, m) in enumerate(zip(ups, masks)):
-            sets, nq, most = int(counts[i, 0]), int(counts[i, 1]), scaled[pays[i]][-1]
+            sets, nq, top = int(counts[i, 0]), int(counts[i, 1]), scaled[pays[i]][-1]
             base = lower[i] + max(0, insurance[i])
-            if nq and most > 0 and base <= -sets * scale[i] < base + nq * most:
+            if nq and top > 0 and base <= -sets * scale[i] < base + nq * top:
                 groups.setdefault((int(u), m.bit_count()), []).append(i)
         for (u, _), rows in groups.items():
             distinct = list(dict.fromkeys(pays[i] for i in rows))
