@@ -167,6 +167,8 @@ def test_a_table_without_draws_simulates_within_its_intervals():
     exact = api.analyze(v, threads=2, progress=False)
     assert a.returns[0].estimate.exact == exact.expected_return
     assert [r.name for r in a.returns] == ["base game", "base game", "raise", "insure"]
+    assert [f.name for f in a.frequencies] == ["net results"] and a.frequencies[0].test.dof > 3
+    assert sum(r.probability for r in a.frequencies[0].rows) == 1
     assert a.to_dict(timing=False) == api.simulate(v, games=6000, seed=2, threads=1, progress=False).to_dict(timing=False)
 
 

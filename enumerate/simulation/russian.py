@@ -28,9 +28,9 @@ difference.  The rule of two combinations is read with the rules' own definition
 fees are not wagers), how often the player raises, insures, and buys the game when the dealer does
 not qualify, each with its 95% interval and z-score against the exact figure (a share's standard
 error is that of its exact value, the score test: a rare option seen in none of a few thousand games
-is no evidence against it), and the draw kinds'
-frequencies against their exact shares (chi-square).  Exact sums: nets are fractions, counted by
-value.
+is no evidence against it); the frequency of each net result of a game against the exact return
+table's rows of that net, and the draw kinds' frequencies against their exact shares (chi-square).
+Exact sums: nets are fractions, counted by value.
 """
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ from enumerate.rules.variant import Variant
 from enumerate.russian import strategy as kept_strategy
 from enumerate.russian.final_hand import buys, decisions
 from enumerate.russian.ranks import SHARD
-from enumerate.simulation.simulate import FrequencyCheck, ReturnCheck, Simulation, _frequencies
-from enumerate.simulation.statistics import Estimate, mean_estimate, ratio_estimate
+from enumerate.simulation.simulate import FrequencyCheck, FrequencyRow, ReturnCheck, Simulation, _frequencies
+from enumerate.simulation.statistics import Estimate, chi_square, mean_estimate, ratio_estimate
 from evaluator.errors import StudoddsError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hand_indices, strengths
 
@@ -368,7 +368,7 @@ def compare(variant: Variant, tally: Tally, exact: GameAnalysis, *, seed: int, s
     if variant.buy_game is not None and tally.short:
         returns.append(share("buy the game", tally.bought, ru.bought_of_no_qualify,
                              "raised hand the dealer does not qualify against", tally.short))
-    freq: list[FrequencyCheck] = []
+    freq = [_net_results(tally, exact)]
     if exact.draws is not None:
         shares = exact.draws.action_shares
         observed = {KINDS[k]: c for k, c in tally.kinds.items()}
@@ -378,6 +378,21 @@ def compare(variant: Variant, tally: Tally, exact: GameAnalysis, *, seed: int, s
              "insurance and the bought game decided exactly per final hand; every wager settled from the rules by "
              "the simulator's own code",)
     return Simulation(variant.name, "optimal", seed, n, tuple(returns), tuple(freq), notes, seconds, threads, GENERATOR)
+
+
+def _net_results(tally: Tally, exact: GameAnalysis) -> FrequencyCheck:
+    """How often each net result of a game came up, against the exact return table's rows of that
+    net (rows of one net pooled; a net no row has is an impossible outcome)."""
+    expected: dict[Fraction, Fraction] = {}
+    for r in exact.rows:
+        expected[r.pays] = expected.get(r.pays, Fraction(0)) + r.probability
+    seen: dict[Fraction, int] = {}
+    for (net, _), c in tally.outcomes.items():
+        seen[net] = seen.get(net, 0) + c
+    nets = sorted(set(expected) | set(seen))
+    rows = tuple(FrequencyRow(str(net), net, seen.get(net, 0), expected.get(net, Fraction(0)),
+                              f"net {float(net):+.6g} antes") for net in nets)
+    return FrequencyCheck("net results", rows, chi_square([(r.outcome, r.observed, r.probability) for r in rows]))
 
 
 def simulate(variant: Variant, exact: GameAnalysis, games: int, seed: int = 0, *, threads: int = 1,
