@@ -149,7 +149,7 @@ def test_an_instant_payout_ends_the_round(monkeypatch):
     lookups = []
     monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: lookups.append(1) or np.zeros(len(keys)))
     t = russian.play_chunk(v, russian.DrawTable(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)), 0, 0, 3)
-    assert t.games == 3 and t.outcomes == {(Fraction(1000), Fraction(1)): 3} and t.raised == 0
+    assert t.games == 3 and t.outcomes == {(1000, 1, 1, 1): 3} and t.raised == 0
 
 
 NO_PURCHASE = open("docs/variants/lunar-without-draws.toml").read().split("[buy_game]")[0].replace(
@@ -204,7 +204,9 @@ def test_a_kept_draw_is_played_on_the_dealt_cards(monkeypatch, action, kind):
     monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: np.full(len(keys), action, dtype=np.int8))
     played = []
 
-    def record(variant, final, up, hole, stub, fee, k, raised, insured, buy):
+    def record(variant, final, up, hole, stub, fee, k, raised, insured, buy, *, player, first, pays):
+        assert player == russian._best(final) and first == russian._best(hole + [up])       # ranked together
+        assert pays(final, player) == russian.bet_pay(variant, final)
         played.append((final, stub, fee, k))
         return russian.Game(Fraction(0), Fraction(1), k)
 
@@ -271,3 +273,39 @@ def test_the_purchase_decision_is_the_bought_games(path):
         asked += 1
         taken += got
     assert 0 < taken < asked
+
+
+@pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
+def test_remembered_pays_are_the_pays(path):
+    """The pay remembered by what it depends on (a five-card hand's strength; a six-card hand's ranks
+    and its suit of five or more) is the pay of every hand of that key."""
+    v = table(path)
+    pays = russian.Pays(v)
+    rng = random.Random(17)
+    for trial in range(3000):
+        if trial % 3 == 0:                           # six cards, often with a flush
+            suit = rng.randrange(4)
+            same = rng.sample([4 * r + suit for r in range(13)], rng.choice((4, 5, 6)))
+            cards = (same + rng.sample([c for c in range(52) if c not in same], 6))[:6]
+        else:
+            cards = rng.sample(range(52), rng.choice((5, 6)))
+        assert pays(cards, russian._best(cards)) == russian.bet_pay(v, cards), cards
+    assert len(pays.known) < 3000
+
+
+def test_hole_sets_by_tables_are_the_loops():
+    """The dealer's hole sets counted by inclusion-exclusion over an up rank's sorted tables equal
+    the loop over every set: random up cards of one rank (every suit, read through the swap of suits),
+    five to ten seen cards, strengths above and below the qualifier."""
+    from enumerate.russian.final_hand import hole_counts
+    rng = np.random.default_rng(21)
+    n = 400
+    unseen, ups, player = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int16)
+    for i in range(n):
+        up = 4 * 9 + int(rng.integers(4))
+        seen = rng.choice([c for c in range(52) if c != up], size=int(rng.integers(5, 11)), replace=False)
+        ups[i], player[i] = up, int(rng.integers(0, 7462))
+        unseen[i] = ((1 << 52) - 1) ^ (1 << up) ^ sum(1 << int(c) for c in seen)
+    for threshold in (1277, 3000):
+        assert (hole_counts(unseen, ups, player, threshold, 2, by_tables=True)
+                == hole_counts(unseen, ups, player, threshold, 2)).all()

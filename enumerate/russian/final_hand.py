@@ -42,7 +42,7 @@ from enumerate.russian.bought import purchases
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, best_strength, pays_by_strength
 from evaluator.cards import format_card, format_hand
 from evaluator.errors import StudoddsError
-from evaluator.ranking import strengths
+from evaluator.ranking import best_strengths, strengths
 
 
 @lru_cache(maxsize=4)
@@ -189,15 +189,33 @@ def _check(cards: Sequence[int], up: int, dead: Sequence[int]) -> tuple[tuple[in
     return final, out, unseen
 
 
-def hole_counts(unseen: np.ndarray, up: np.ndarray, player: np.ndarray, threshold: int, threads: int = 1) -> np.ndarray:
+def hole_counts(unseen: np.ndarray, up: np.ndarray, player: np.ndarray, threshold: int, threads: int = 1,
+                by_tables: bool = False) -> np.ndarray:
     """Per final hand i, (the dealer's hole sets, those that do not qualify, lose to it, tie it)
     -- ``unseen[i]`` its unseen cards (a 52-bit mask), ``up[i]`` the up card, ``player[i]`` its
-    strength -- counted set by set (:mod:`enumerate.russian._holes`), an (n, 4) int64 array."""
+    strength -- an (n, 4) int64 array, counted set by set (:mod:`enumerate.russian._holes`), or
+    with ``by_tables`` by inclusion-exclusion over the up rank's sorted tables (built once a
+    process for each up rank, 0.15 s and 7.5 MB each: for many hands; the same counts)."""
     unseen = np.ascontiguousarray(unseen, dtype=np.uint64)
+    up = np.ascontiguousarray(up, dtype=np.int32)
+    player = np.ascontiguousarray(player, dtype=np.int16)
     out = np.zeros((unseen.shape[0], 4), dtype=np.int64)
-    _holes.hole_counts(unseen, np.ascontiguousarray(up, dtype=np.int32), np.ascontiguousarray(player, dtype=np.int16),
-                       int(threshold), out, threads)
+    if not by_tables:
+        _holes.hole_counts(unseen, up, player, int(threshold), out, threads)
+        return out
+    for rank in np.unique(up >> 2).tolist():
+        rows = np.flatnonzero(up >> 2 == rank)
+        part = np.zeros((rows.size, 4), dtype=np.int64)
+        _holes.hole_counts_by_tables(up_tables(rank), unseen[rows], np.ascontiguousarray(up[rows] & 3), player[rows],
+                                     int(threshold), part, threads)
+        out[rows] = part
     return out
+
+
+@lru_cache(maxsize=13)
+def up_tables(rank: int) -> _holes.UpTables:
+    """The sorted tables of the dealer's hands with the up card of ``rank`` and suit 0."""
+    return _holes.UpTables(4 * rank)
 
 
 def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = (),
@@ -277,23 +295,24 @@ class Decisions:
 
 
 def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[int], dead: Sequence[Sequence[int]],
-              threads: int = 1) -> Decisions:
+              threads: int = 1, by_tables: bool = False) -> Decisions:
     """Raise (and insure) or fold, for each final hand ``finals[i]`` (five or six cards) against the
     up card ``ups[i]`` with the cards ``dead[i]`` out of play: the decisions of
     :func:`final_hand_value` (EV(raise) + max(0, EV(insurance)) > -1; insure iff EV(insurance) > 0),
     the dealer's hole sets counted by :func:`hole_counts` and the purchases by rank sets for all the
-    hands of one up card and one number of unseen cards at once -- only for the hands whose
+    hands of one up card and one number of unseen cards at once (``by_tables``: the hole sets by
+    :func:`hole_counts`'s tables, for many hands) -- only for the hands whose
     decision the purchase could change (it adds at least nothing and at most, per dealer hand short
     of qualifying, the best a bought game ends in less the fee and the ante given up)."""
     s = RussianSettlement.of(variant)
     threshold, n = variant.qualifier.threshold, len(finals)
     everything = (1 << 52) - 1
-    players = np.array([best_strength(f) for f in finals], dtype=np.int64)
+    players = best_strengths(finals, threads)
     pay_list, pay_index = pays_by_strength(s)
     pays = [pay_list[int(pay_index[p])] if len(f) == 5 else s.hand_pay(f) for f, p in zip(finals, players.tolist())]
     masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
     unseen = np.array(masks, dtype=np.uint64)
-    counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads)
+    counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)
     gains: list[Fraction] = [Fraction(0)] * n
     raises, insures = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     scaled: dict[HandPay, tuple[int, ...]] = {}

@@ -59,7 +59,7 @@ from enumerate.russian.ranks import SHARD
 from enumerate.simulation.simulate import FrequencyCheck, FrequencyRow, ReturnCheck, Simulation, _frequencies
 from enumerate.simulation.statistics import Estimate, chi_square, mean_estimate, ratio_estimate
 from evaluator.errors import StudoddsError
-from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hand_indices, strengths
+from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, best_strengths, hand_indices, strengths
 
 #: Games per chunk (one generator stream each).
 CHUNK = 1 << 13
@@ -169,12 +169,33 @@ def bet_pay(variant: Variant, cards: Sequence[int]) -> Fraction:
     return Fraction(total)
 
 
-def ante_when_short(variant: Variant, cards: Sequence[int]) -> Fraction:
+def ante_when_short(variant: Variant, cards: Sequence[int], player: int | None = None) -> Fraction:
     """The ante's pay when the dealer does not qualify: the pay listed for the best category at or
-    below the final hand's, else the table's."""
-    made = int(CATEGORY_BY_STRENGTH[_best(cards)])
+    below the final hand's (of strength ``player``, when known), else the table's."""
+    made = int(CATEGORY_BY_STRENGTH[_best(cards) if player is None else player])
     listed = [pay for c, pay in variant.ante_no_qualify_with.items() if int(c) <= made]
     return listed[-1] if listed else variant.ante_no_qualify
+
+
+class Pays:
+    """:func:`bet_pay` of a table, remembered by what it depends on: a five-card hand's by its
+    strength (which names its ranks and whether it is a flush), a six-card hand's by its ranks and
+    the ranks of a suit it holds five or more of."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.known: dict[Any, Fraction] = {}
+
+    def __call__(self, cards: Sequence[int], player: int) -> Fraction:
+        if len(cards) == 5:
+            key: Any = player
+        else:
+            suits = [[c >> 2 for c in cards if c & 3 == s] for s in range(4)]
+            key = (tuple(sorted(c >> 2 for c in cards)), tuple(next((sorted(x) for x in suits if len(x) >= 5), ())))
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = bet_pay(self.variant, cards)
+        return found
 
 
 @dataclass(frozen=True)
@@ -192,20 +213,25 @@ class Game:
 
 
 def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int], stub: Sequence[int], fee: Fraction,
-           kind: int, raised: bool, insured: bool, buy: Callable[[], bool]) -> Game:
+           kind: int, raised: bool, insured: bool, buy: Callable[[], bool], *, player: int | None = None,
+           first: int | None = None, pays: Pays | None = None) -> Game:
     """Settle a played game from the rules: the final cards, the dealer's up and hole cards, the
     cards left (``stub``, in order: the bought game draws from it), the draw's ``fee``; the
-    decisions ``raised``, ``insured`` and ``buy()`` (asked only when the dealer does not qualify)."""
+    decisions ``raised``, ``insured`` and ``buy()`` (asked only when the dealer does not qualify).
+    ``player`` and ``first``: the strengths of the final hand and of the dealer's first five
+    cards, when the caller ranked them already; ``pays``: the table's remembered pays."""
     if not raised:
         return Game(-1 - fee, Fraction(1), kind)
     r = Fraction(variant.raise_antes)
-    pay = bet_pay(variant, final)
+    if player is None:
+        player = _best(final)
+    pay = bet_pay(variant, final) if pays is None else pays(final, player)
     stake = Fraction(0)
     ins = variant.insurance
     if insured:
         assert ins is not None
         stake = (Fraction(1, 2) if ins.limit == "half_the_payout" else Fraction(1)) * r * pay
-    player, q = _best(final), variant.qualifier.threshold
+    q = variant.qualifier.threshold
     dealer = list(hole) + [up]
 
     def showdown(dealer_strength: int) -> Fraction:
@@ -213,7 +239,8 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
             return variant.ante_win + r * pay
         return Fraction(0) if player == dealer_strength else -1 - r
 
-    first = _best(dealer)
+    if first is None:
+        first = _best(dealer)
     wager = 1 + r + stake
     if first >= q:
         won = player > first
@@ -221,7 +248,7 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
         return Game(showdown(first) + side - fee, wager, kind, True, insured)
     side = stake
     if variant.buy_game is None or not buy():
-        return Game(ante_when_short(variant, final) + side - fee, wager, kind, True, insured, True)
+        return Game(ante_when_short(variant, final, player) + side - fee, wager, kind, True, insured, True)
     b = variant.buy_game
     ranks = [c >> 2 for c in dealer]
     out = dealer[ranks.index(max(ranks) if b.replaces == "highest" else min(ranks))]
@@ -231,7 +258,7 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
         new = next(cards)
     second = _best([new if c == out else c for c in dealer])
     if b.after == "qualifier_applies" and second < q:
-        result = ante_when_short(variant, final)
+        result = ante_when_short(variant, final, player)
     else:
         result = showdown(second)
     return Game(result - b.fee + side - fee, wager, kind, True, insured, True, True)
@@ -241,7 +268,8 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
 
 @dataclass
 class Tally:
-    """A run's exact sums: games by (net, wager), by draw kind, and the decisions' counts."""
+    """A run's exact sums: games by (net, wager) (each as numerator and denominator), by draw
+    kind, and the decisions' counts."""
 
     games: int = 0
     outcomes: Counter = field(default_factory=Counter)
@@ -253,7 +281,7 @@ class Tally:
 
     def add(self, g: Game) -> None:
         self.games += 1
-        self.outcomes[(g.net, g.wager)] += 1
+        self.outcomes[(g.net.numerator, g.net.denominator, g.wager.numerator, g.wager.denominator)] += 1
         self.kinds[g.kind] += 1
         self.raised += g.raised
         self.insured += g.insured
@@ -266,8 +294,10 @@ def _deal(seed: int, chunk: int, n: int) -> np.ndarray:
     return rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
 
 
-def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int, n: int, threads: int = 1) -> Tally:
-    """Play games ``chunk * CHUNK`` .. + ``n`` (see the module docstring)."""
+def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int, n: int, threads: int = 1,
+               pays: Pays | None = None) -> Tally:
+    """Play games ``chunk * CHUNK`` .. + ``n`` (see the module docstring); ``pays``: the table's
+    remembered pays, kept from chunk to chunk."""
     deck = _deal(seed, chunk, n)
     hands, up, hole = deck[:, :5], deck[:, 5], deck[:, 6:10]
     dealt = CATEGORY_BY_STRENGTH[strengths(hands.astype(np.uint8), threads=threads, check=False)]
@@ -302,7 +332,11 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
         kinds.append(kind)
         played.append(i)
     if played:
-        d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads)
+        d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True)
+        rows = np.array(played)
+        first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=threads, check=False)
+        player = best_strengths(finals, threads)
+        pays = Pays(variant) if pays is None else pays
         for j, i in enumerate(played):
             u, h = int(up[i]), hole[i].tolist()
 
@@ -312,7 +346,7 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
             forced = kinds[j] == 5 and variant.draws is not None and variant.draws.switch is not None \
                 and variant.draws.switch.all_five_must_raise
             tally.add(settle(variant, finals[j], u, h, stubs[j], fees[j], kinds[j], forced or bool(d.raises[j]),
-                             bool(d.insures[j]), buy))
+                             bool(d.insures[j]), buy, player=int(player[j]), first=int(first[j]), pays=pays))
     return tally
 
 
@@ -344,7 +378,7 @@ def merge(tallies: Sequence[Tally]) -> Tally:
 def compare(variant: Variant, tally: Tally, exact: GameAnalysis, *, seed: int, seconds: float | None = None,
             threads: int | None = None) -> Simulation:
     """The simulated figures of ``tally`` beside the exact ones of ``exact`` (see the module docstring)."""
-    pairs = sorted(tally.outcomes.items())
+    pairs = sorted(((Fraction(a, b), Fraction(c, d)), k) for (a, b, c, d), k in tally.outcomes.items())
     counts = [c for _, c in pairs]
     nets = [nw[0] for nw, _ in pairs]
     wagers = [nw[1] for nw, _ in pairs]
@@ -387,7 +421,8 @@ def _net_results(tally: Tally, exact: GameAnalysis) -> FrequencyCheck:
     for r in exact.rows:
         expected[r.pays] = expected.get(r.pays, Fraction(0)) + r.probability
     seen: dict[Fraction, int] = {}
-    for (net, _), c in tally.outcomes.items():
+    for (a, b, _, _), c in tally.outcomes.items():
+        net = Fraction(a, b)
         seen[net] = seen.get(net, 0) + c
     nets = sorted(set(expected) | set(seen))
     rows = tuple(FrequencyRow(str(net), net, seen.get(net, 0), expected.get(net, Fraction(0)),
@@ -408,10 +443,10 @@ def simulate(variant: Variant, exact: GameAnalysis, games: int, seed: int = 0, *
             raise StudoddsError("the whole game keeps no strategy (counted before strategies were kept): count it "
                                 "again, or simulate a table certified with one")
         draws = draw_table(variant, kept, use_cache)
-    tallies = []
+    tallies, pays = [], Pays(variant)
     for chunk, first in enumerate(range(0, games, CHUNK)):
         m = min(CHUNK, games - first)
-        tallies.append(play_chunk(variant, draws, seed, chunk, m, threads))
+        tallies.append(play_chunk(variant, draws, seed, chunk, m, threads, pays))
         if progress is not None:
             progress(m)
     return compare(variant, merge(tallies), exact, seed=seed, seconds=time.perf_counter() - start, threads=threads)

@@ -63,12 +63,13 @@ def mean_estimate(counts: Sequence[int], values: Sequence[Fraction], exact: Frac
     return Estimate(mean, math.sqrt(float(var) / n), exact)
 
 
-def ratio_estimate(counts: Sequence[int], values: Sequence[Fraction], weights: Sequence[int],
+def ratio_estimate(counts: Sequence[int], values: Sequence[Fraction], weights: Sequence[Fraction | int],
                    exact: Fraction | None) -> Estimate:
-    """sum X / sum W for a per-game amount X and weight W (delta-method standard error)."""
+    """sum X / sum W for a per-game amount X and weight W, whole or a fraction (an insurance
+    stake is wagered too), with its delta-method standard error."""
     n = sum(counts)
     sx = sum((c * v for c, v in zip(counts, values)), Fraction(0))
-    sw = sum(c * w for c, w in zip(counts, weights))
+    sw: Fraction | int = sum((c * w for c, w in zip(counts, weights)), 0)
     r = sx / sw
     resid = sum((c * (v - r * w) ** 2 for c, v, w in zip(counts, values, weights)), Fraction(0))
     se = math.sqrt(float(resid) / (n * (n - 1))) / (sw / n) if n > 1 else 0.0
