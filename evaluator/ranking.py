@@ -169,9 +169,10 @@ def strengths(hands: np.ndarray, threads: int = 0, check: bool = True) -> np.nda
     return _eval.strengths_of(a, threads)
 
 
-def best_strengths(hands: Sequence[Sequence[int]], threads: int = 1) -> np.ndarray:
+def best_strengths(hands: Sequence[Sequence[int]]) -> np.ndarray:
     """The strength of the best five cards of each hand of five or six distinct cards (int64,
-    unchecked: the caller dealt them), the hands of each size ranked together."""
+    unchecked: the caller dealt them), the hands of each size ranked together on one thread (a
+    few microseconds a thousand hands: a team of threads costs more than it saves)."""
     out = np.zeros(len(hands), dtype=np.int64)
     for size in (5, 6):
         rows = [i for i, h in enumerate(hands) if len(h) == size]
@@ -179,7 +180,7 @@ def best_strengths(hands: Sequence[Sequence[int]], threads: int = 1) -> np.ndarr
             continue
         cards = np.array([hands[i] for i in rows], dtype=np.uint8)
         fives = [cards] if size == 5 else [np.delete(cards, k, axis=1) for k in range(6)]
-        out[rows] = np.max([strengths(f, threads=threads, check=False) for f in fives], axis=0)
+        out[rows] = np.max([strengths(f, threads=1, check=False) for f in fives], axis=0)
     if any(len(h) not in (5, 6) for h in hands):
         raise StudoddsError("a hand ranked by its best five has five or six cards")
     return out

@@ -132,6 +132,16 @@ def combinations_of(cards: Iterable[int], ace_king: bool = True) -> list[Combina
     return out
 
 
+def pay_key(cards: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the combinations of five or six cards depend on, so that hands of one key are paid
+    alike: their ranks, sorted, and the ranks of a suit they hold five or more of (a flush or a
+    straight flush), else ()."""
+    hand = tuple(cards)
+    suited = next((sorted(c >> 2 for c in hand if c & 3 == s) for s in range(4)
+                   if sum(1 for c in hand if c & 3 == s) >= 5), [])
+    return tuple(sorted(c >> 2 for c in hand)), tuple(suited)
+
+
 def _second_allowed(first: Combination, second: Combination, rule: TwoCombinations) -> bool:
     """May ``second`` be paid beside ``first``: it uses a card ``first`` does not, and is not a
     straight of the first's ranks when such a straight is read as a straight and a pair."""

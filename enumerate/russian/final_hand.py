@@ -36,6 +36,7 @@ from itertools import combinations
 
 import numpy as np
 
+from enumerate.rules.combinations import pay_key
 from enumerate.rules.variant import Variant
 from enumerate.russian import _holes
 from enumerate.russian.bought import purchases
@@ -307,9 +308,11 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     s = RussianSettlement.of(variant)
     threshold, n = variant.qualifier.threshold, len(finals)
     everything = (1 << 52) - 1
-    players = best_strengths(finals, threads)
+    players = best_strengths(finals)
     pay_list, pay_index = pays_by_strength(s)
-    pays = [pay_list[int(pay_index[p])] if len(f) == 5 else s.hand_pay(f) for f, p in zip(finals, players.tolist())]
+    six: dict[tuple[tuple[int, ...], tuple[int, ...]], HandPay] = {}       # a six-card hand's by its pay_key
+    pays = [pay_list[int(pay_index[p])] if len(f) == 5 else six.get(k := pay_key(f)) or six.setdefault(k, s.hand_pay(f))
+            for f, p in zip(finals, players.tolist())]
     masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
     unseen = np.array(masks, dtype=np.uint64)
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)

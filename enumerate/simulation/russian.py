@@ -51,7 +51,7 @@ from enumerate.core.slices import Slice, classes_digest
 from enumerate.draws import switch_ranks
 from enumerate.draws.actions import BUY_KIND, KINDS
 from enumerate.game.analysis import GameAnalysis
-from enumerate.rules.combinations import two_best
+from enumerate.rules.combinations import pay_key, two_best
 from enumerate.rules.variant import Variant
 from enumerate.russian import strategy as kept_strategy
 from enumerate.russian.final_hand import buys, decisions
@@ -179,19 +179,15 @@ def ante_when_short(variant: Variant, cards: Sequence[int], player: int | None =
 
 class Pays:
     """:func:`bet_pay` of a table, remembered by what it depends on: a five-card hand's by its
-    strength (which names its ranks and whether it is a flush), a six-card hand's by its ranks and
-    the ranks of a suit it holds five or more of."""
+    strength (which names its ranks and whether it is a flush), a six-card hand's by
+    :func:`~enumerate.rules.combinations.pay_key`."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.known: dict[Any, Fraction] = {}
 
     def __call__(self, cards: Sequence[int], player: int) -> Fraction:
-        if len(cards) == 5:
-            key: Any = player
-        else:
-            suits = [[c >> 2 for c in cards if c & 3 == s] for s in range(4)]
-            key = (tuple(sorted(c >> 2 for c in cards)), tuple(next((sorted(x) for x in suits if len(x) >= 5), ())))
+        key: Any = player if len(cards) == 5 else pay_key(cards)
         found = self.known.get(key)
         if found is None:
             found = self.known[key] = bet_pay(self.variant, cards)
@@ -300,7 +296,7 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
     remembered pays, kept from chunk to chunk."""
     deck = _deal(seed, chunk, n)
     hands, up, hole = deck[:, :5], deck[:, 5], deck[:, 6:10]
-    dealt = CATEGORY_BY_STRENGTH[strengths(hands.astype(np.uint8), threads=threads, check=False)]
+    dealt = CATEGORY_BY_STRENGTH[strengths(hands.astype(np.uint8), threads=1, check=False)]
     instant = {int(c): pay for c, pay in variant.ante_instant.items()}
     if draws is not None:
         keys, order = frame(hands, up)
@@ -334,8 +330,8 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
     if played:
         d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True)
         rows = np.array(played)
-        first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=threads, check=False)
-        player = best_strengths(finals, threads)
+        first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=1, check=False)
+        player = best_strengths(finals)
         pays = Pays(variant) if pays is None else pays
         for j, i in enumerate(played):
             u, h = int(up[i]), hole[i].tolist()
