@@ -306,7 +306,7 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     decision the purchase could change (it adds at least nothing and at most, per dealer hand short
     of qualifying, the best a bought game ends in less the fee and the ante given up)."""
     s = RussianSettlement.of(variant)
-    threshold, n = variant.qualifier.threshold, len(finals)
+    threshold = variant.qualifier.threshold
     everything = (1 << 52) - 1
     players = best_strengths(finals)
     pay_list, pay_index = pays_by_strength(s)
@@ -316,45 +316,40 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
     unseen = np.array(masks, dtype=np.uint64)
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)
-    gains: list[Fraction] = [Fraction(0)] * n
-    raises, insures = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    scaled: dict[HandPay, tuple[int, ...]] = {}
-    lower, insurance, scale = [0] * n, [0] * n, [1] * n          # sums over the hole sets, times scale
-    for i in range(n):
-        pay = pays[i]
-        if pay not in scaled:
-            stake = s.insurance_stake(pay)
-            nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
-            nets += [s.insurance_net(stake, state) for state in STATES]
-            fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
-            most = max(nets[1], nets[0], Fraction(0)) - fee - nets[0]
-            unit = math.lcm(*(x.denominator for x in (*nets, most)))
-            scaled[pay] = (unit, *(int(x * unit) for x in (*nets, most)))
-        unit, a_nq, a_win, a_lose, i_nq, i_win, i_tie, i_lose, _ = scaled[pay]
-        sets, nq, win, tie = counts[i].tolist()
-        lose = sets - nq - win - tie
-        lower[i] = nq * a_nq + win * a_win + lose * a_lose
-        insurance[i] = nq * i_nq + win * i_win + tie * i_tie + lose * i_lose
-        scale[i] = unit
+    # each distinct pay's nets, whole in units of 1 / unit: the ante's (dealer short), a win's, a
+    # loss's, the insurance stake's in each state, and the most a purchase can gain
+    index: dict[HandPay, int] = {}
+    which = np.array([index.setdefault(p, len(index)) for p in pays], dtype=np.int64)
+    table = np.zeros((len(index), 9), dtype=np.int64)
+    for pay, k in index.items():
+        stake = s.insurance_stake(pay)
+        nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
+        nets += [s.insurance_net(stake, state) for state in STATES]
+        fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
+        most = max(nets[1], nets[0], Fraction(0)) - fee - nets[0]
+        unit = math.lcm(*(x.denominator for x in (*nets, most)))
+        table[k] = [unit, *(int(x * unit) for x in (*nets, most))]
+    t = table[which]
+    sets, nq, win, tie = counts.T
+    lose = sets - nq - win - tie
+    lower = nq * t[:, 1] + win * t[:, 2] + lose * t[:, 3]           # sums over the hole sets, times unit
+    insurance = nq * t[:, 4] + win * t[:, 5] + tie * t[:, 6] + lose * t[:, 7]
+    base, fold = lower + np.maximum(insurance, 0), -sets * t[:, 0]
+    raises = base > fold
     if s.buy_game is not None:
         # buying adds between 0 (a purchase is made only when it gains) and, per dealer hand short of
         # qualifying, the best a bought game can end in less the fee and the ante it gives up: the
         # purchases are counted only for the hands whose decision those bounds leave open
         groups: dict[tuple[int, int], list[int]] = {}
-        for i, (u, m) in enumerate(zip(ups, masks)):
-            sets, nq, top = int(counts[i, 0]), int(counts[i, 1]), scaled[pays[i]][-1]
-            base = lower[i] + max(0, insurance[i])
-            if nq and top > 0 and base <= -sets * scale[i] < base + nq * top:
-                groups.setdefault((int(u), m.bit_count()), []).append(i)
+        for i in np.flatnonzero((nq > 0) & (t[:, 8] > 0) & (base <= fold) & (fold < base + nq * t[:, 8])).tolist():
+            groups.setdefault((int(ups[i]), masks[i].bit_count()), []).append(i)
         for (u, _), rows in groups.items():
             distinct = list(dict.fromkeys(pays[i] for i in rows))
-            which = np.array([distinct.index(pays[i]) for i in rows], dtype=np.int64)
-            fast = purchases(s, threshold, players[rows], distinct, which, unseen[rows], u, threads if len(rows) > 64 else 1)
+            of = np.array([distinct.index(pays[i]) for i in rows], dtype=np.int64)
+            fast = purchases(s, threshold, players[rows], distinct, of, unseen[rows], u, threads if len(rows) > 64 else 1)
             for j, i in enumerate(rows):
-                gains[i] = fast.gain(j)
-    for i in range(n):
-        raises[i] = lower[i] + max(0, insurance[i]) + gains[i] * scale[i] > -int(counts[i, 0]) * scale[i]
-        insures[i] = bool(raises[i]) and insurance[i] > 0
+                raises[i] = int(base[i]) + fast.gain(j) * int(t[i, 0]) > int(fold[i])
+    insures = raises & (insurance > 0)
     return Decisions(raises, insures)
 
 
