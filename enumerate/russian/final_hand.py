@@ -321,14 +321,14 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     index: dict[HandPay, int] = {}
     which = np.array([index.setdefault(p, len(index)) for p in pays], dtype=np.int64)
     table = np.zeros((len(index), 9), dtype=np.int64)
-    for pay, k in index.items():
+    for pay, at in index.items():
         stake = s.insurance_stake(pay)
         nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
         nets += [s.insurance_net(stake, state) for state in STATES]
         fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
         most = max(nets[1], nets[0], Fraction(0)) - fee - nets[0]
         unit = math.lcm(*(x.denominator for x in (*nets, most)))
-        table[k] = [unit, *(int(x * unit) for x in (*nets, most))]
+        table[at] = [unit, *(int(x * unit) for x in (*nets, most))]
     t = table[which]
     sets, nq, win, tie = counts.T
     lose = sets - nq - win - tie
