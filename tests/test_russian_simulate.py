@@ -50,7 +50,7 @@ def test_a_dealt_hand_finds_its_class_and_its_cards():
             assert ((rep[j] & 3) == 0) == ((dealt & 3) == (int(up[i]) & 3))
 
 
-def test_the_draw_table_reads_a_kept_strategy_back(monkeypatch):
+def test_the_draw_table_reads_a_kept_strategy_back(monkeypatch, tmp_path):
     """A kept strategy (here one shard's, every class a different action) read into the table: every
     class of its groups looks up its own action; a strategy that lacks a shard is refused."""
     h, up, weight = switch_ranks.groups(switch_ranks.Slice())
@@ -68,6 +68,19 @@ def test_the_draw_table_reads_a_kept_strategy_back(monkeypatch):
         assert (found.lookup(hand_indices(c).astype(np.int64) * 13 + ru) == b).all()
     with pytest.raises(StudoddsError, match="lacks a shard"):
         russian.draw_table(v, {}, use_cache=False)
+    # cached, and checked when read: a table whose actions are not the kept ones is made anew
+    monkeypatch.setenv("STUDODDS_CACHE_DIR", str(tmp_path))
+    kept = {digest: strategy.encode(best)}
+    first = russian.draw_table(v, kept)
+    (cached,) = tmp_path.glob("russian-draws-*.bin")
+    import json as _json
+    import hashlib
+    meta = {"kind": "russian-draw-table", "version": 1, "played": list(range(10)),
+            "strategy": hashlib.sha256(_json.dumps(kept, sort_keys=True).encode()).hexdigest()}
+    russian.ArrayCache(cached, meta, "test").save({"keys": first.keys, "actions": first.actions[::-1].copy()})
+    with pytest.warns(UserWarning, match="lists the classes otherwise"):
+        again = russian.draw_table(v, kept)
+    assert (again.actions == first.actions).all()
     with pytest.raises(StudoddsError, match="no draw for a dealt situation"):
         found.lookup(np.array([5], dtype=np.int64))
 

@@ -37,9 +37,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 import time
+import warnings
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -90,29 +92,24 @@ class DrawTable:
 def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True) -> DrawTable:
     """The draw of every situation class from a whole game's kept strategy (shard digest ->
     [classes per group, actions]), checked: every shard of the whole game, each group's classes
-    as many as it lists.  Cached under the user cache, keyed by the strategy itself."""
+    as many as it lists.  Cached under the user cache, keyed by the strategy itself, and checked
+    when read: 64 groups drawn by the strategy's digest listed again, each class's action the
+    table's (a table made by a build that listed the classes in another order is made anew)."""
     played = frozenset(Category) - set(variant.ante_instant)
-    meta = {"kind": "russian-draw-table", "version": 1, "played": sorted(int(c) for c in played),
-            "strategy": hashlib.sha256(json.dumps(dict(kept), sort_keys=True).encode()).hexdigest()}
+    digest = hashlib.sha256(json.dumps(dict(kept), sort_keys=True).encode()).hexdigest()
+    meta = {"kind": "russian-draw-table", "version": 1, "played": sorted(int(c) for c in played), "strategy": digest}
     stored = ArrayCache(keyed_path("russian-draws", meta), meta, "Russian Poker draws", enabled=use_cache)
     found = stored.load(("keys", "actions"))
     if found is not None:
-        return DrawTable(found["keys"], found["actions"])
-    h, up, weight = switch_ranks.groups(Slice())
+        table = DrawTable(found["keys"], found["actions"])
+        if _listed_alike(table, kept, played, int(digest[:8], 16)):
+            return table
+        warnings.warn(f"Russian Poker draws cache {stored.path} lists the classes otherwise; making it anew",
+                      stacklevel=2)
     keys, actions = [], []
-    for i in range(0, up.shape[0], SHARD):
-        digest = classes_digest(h[i:i + SHARD], up[i:i + SHARD], weight[i:i + SHARD])
-        if digest not in kept:
-            raise StudoddsError("the kept strategy lacks a shard of the whole game")
-        counts, best = kept_strategy.decode(kept[digest], min(SHARD, up.shape[0] - i))
-        at = 0
-        for g in range(i, min(i + SHARD, up.shape[0])):
-            cards, _ = switch_ranks.group_situations(h[g], int(up[g]), played)
-            if cards.shape[0] != counts[g - i]:
-                raise StudoddsError("the kept strategy's classes are not this table's")
-            keys.append(hand_indices(cards).astype(np.int64) * 13 + int(up[g]))
-            actions.append(best[at:at + cards.shape[0]])
-            at += cards.shape[0]
+    for cards, ru, best in _groups(kept, played, range(switch_ranks.whole_game_groups())):
+        keys.append(hand_indices(cards).astype(np.int64) * 13 + ru)
+        actions.append(best)
     k, a = np.concatenate(keys), np.concatenate(actions)
     order = np.argsort(k, kind="stable")
     table = DrawTable(k[order], a[order].astype(np.int8))
@@ -120,6 +117,38 @@ def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True
         raise AssertionError("two situation classes share a key")
     stored.save({"keys": table.keys, "actions": table.actions})
     return table
+
+
+def _groups(kept: Mapping[str, Any], played: frozenset[Category],
+            wanted: Iterable[int]) -> Iterator[tuple[np.ndarray, int, np.ndarray]]:
+    """(a group's classes' cards, its up rank, their kept actions) for the groups ``wanted`` (in
+    increasing order), each shard's strategy decoded once and checked against its groups."""
+    h, up, weight = switch_ranks.groups(Slice())
+    shard, counts, best, starts = -1, [0], np.zeros(0, dtype=np.int8), [0]
+    for g in wanted:
+        if g // SHARD != shard:
+            shard = g // SHARD
+            lo, hi = shard * SHARD, min(shard * SHARD + SHARD, up.shape[0])
+            digest = classes_digest(h[lo:hi], up[lo:hi], weight[lo:hi])
+            if digest not in kept:
+                raise StudoddsError("the kept strategy lacks a shard of the whole game")
+            counts, best = kept_strategy.decode(kept[digest], hi - lo)
+            starts = np.concatenate([[0], np.cumsum(counts)]).tolist()
+        cards, _ = switch_ranks.group_situations(h[g], int(up[g]), played)
+        j = g - shard * SHARD
+        if cards.shape[0] != counts[j]:
+            raise StudoddsError("the kept strategy's classes are not this table's")
+        yield cards, int(up[g]), best[starts[j]:starts[j + 1]]
+
+
+def _listed_alike(table: DrawTable, kept: Mapping[str, Any], played: frozenset[Category], seed: int) -> bool:
+    """Whether 64 groups drawn by ``seed``, listed again, look up their kept actions in ``table``."""
+    wanted = sorted(random.Random(seed).sample(range(switch_ranks.whole_game_groups()), 64))
+    try:
+        return all((table.lookup(hand_indices(cards).astype(np.int64) * 13 + ru) == best).all()
+                   for cards, ru, best in _groups(kept, played, wanted))
+    except StudoddsError:
+        return False
 
 
 def frame(hands: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
