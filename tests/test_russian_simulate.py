@@ -306,13 +306,14 @@ def test_remembered_pays_are_the_pays(path):
     assert len(pays.known) < 3000
 
 
+@pytest.mark.debug_sample
 def test_hole_sets_by_tables_are_the_loops():
     """The dealer's hole sets counted by inclusion-exclusion over an up rank's sorted tables equal
     the loop over every set: random up cards of one rank (every suit, read through the swap of suits),
     five to ten seen cards, strengths above and below the qualifier."""
     from enumerate.russian.final_hand import hole_counts
     rng = np.random.default_rng(21)
-    n = 400
+    n = 120
     unseen, ups, player = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int16)
     for i in range(n):
         up = 4 * 9 + int(rng.integers(4))
