@@ -84,13 +84,17 @@ _FIELDS = {"player_wins": (2, True), "push": (3, True), "dealer_wins": (4, True)
 #: Groups per shard, as the plain draws' (about a core-minute of Russian Poker without the bought game).
 SHARD = 64
 #: How much more a group costs with the bought game than the switch game's projection of its draws,
-#: with the ante returned on a win and with it paid (benchmarks/russian_game.py --purchase-by-ranks
-#: --groups 8, one thread, 2026-12-06, the groups sampled by the shape of the player's rank pattern,
-#: the term's pass best first: 4.0 core-hours for the Lunar house rules, 3.9 for Pennsylvania's, 9.9
-#: for the classic ones, about 1.8, 1.8 and 4.5 times the switch game's 2.2 -- a win that also pays
-#: the ante makes a purchase's most worth more above its least, so fewer discards are left out):
-#: what a run is projected from, never a figure of it.
-PURCHASE_COST = (1.8, 4.5)
+#: by the purchase's reading and whether a win also pays the ante.  With the hands compared after a
+#: purchase (benchmarks/russian_game.py --purchase-by-ranks --groups 8, one thread, 2026-12-06, the
+#: groups sampled by the shape of the player's rank pattern, the term's pass best first): 4.0
+#: core-hours for the Lunar house rules, 3.9 for Pennsylvania's, 9.9 for the classic ones, about 1.8,
+#: 1.8 and 4.5 times the switch game's 2.2 (a win that also pays the ante makes a purchase's most
+#: worth more above its least, so fewer discards are left out).  With the qualifier applying again
+#: (the houses' reading; the same benchmark, 2026-12-06 later): 6.7 core-hours for the house's rules,
+#: about 3.0 times; with the ante paid too, not measured: 4.5 times that ratio, 7.6.  What a run is
+#: projected from, never a figure of it.
+PURCHASE_COST = {("hands_compared", False): 1.8, ("hands_compared", True): 4.5,
+                 ("qualifier_applies", False): 3.0, ("qualifier_applies", True): 7.6}
 #: Bump when what a shard holds or how it is valued changes (2: the share of the best actions'
 #: dealer hands that qualify).
 VERSION = 2
@@ -107,7 +111,7 @@ def core_seconds_per_group(variant: Variant) -> float:
     base = switch_core_seconds(variant)
     if variant.buy_game is None:
         return base
-    return base * PURCHASE_COST[variant.ante_win > 0]
+    return base * PURCHASE_COST[variant.buy_game.after, variant.ante_win > 0]
 
 
 def six_index(ranks: tuple[int, ...]) -> int:

@@ -107,7 +107,7 @@ def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True
         warnings.warn(f"Russian Poker draws cache {stored.path} lists the classes otherwise; making it anew",
                       stacklevel=2)
     keys, actions = [], []
-    for cards, ru, best in _groups(kept, played, range(switch_ranks.whole_game_groups())):
+    for cards, ru, best in _groups(kept, played, range(switch_ranks.groups(Slice())[1].shape[0])):
         keys.append(hand_indices(cards).astype(np.int64) * 13 + ru)
         actions.append(best)
     k, a = np.concatenate(keys), np.concatenate(actions)
@@ -143,7 +143,7 @@ def _groups(kept: Mapping[str, Any], played: frozenset[Category],
 
 def _listed_alike(table: DrawTable, kept: Mapping[str, Any], played: frozenset[Category], seed: int) -> bool:
     """Whether 64 groups drawn by ``seed``, listed again, look up their kept actions in ``table``."""
-    wanted = sorted(random.Random(seed).sample(range(switch_ranks.whole_game_groups()), 64))
+    wanted = sorted(random.Random(seed).sample(range(switch_ranks.groups(Slice())[1].shape[0]), 64))
     try:
         return all((table.lookup(hand_indices(cards).astype(np.int64) * 13 + ru) == best).all()
                    for cards, ru, best in _groups(kept, played, wanted))
