@@ -1,7 +1,10 @@
 """Russian Poker on shuffled decks (enumerate/simulation/russian.py): the kept draw found for every
 dealt hand, the simulator's own settlement against the engine's and a literal reading of the rules,
 the decisions after the draw against the one-hand path, and a run against the exact figures."""
+import hashlib
+import json
 import random
+import shutil
 from fractions import Fraction
 
 import numpy as np
@@ -12,11 +15,12 @@ from test_combinations import literal_pay
 from enumerate.draws import switch_ranks
 from enumerate.rules.variant_file import load_variant_file, parse_variant_text
 from enumerate.russian import strategy
-from enumerate.russian.final_hand import bought_game, decisions, final_hand_value
+from enumerate.russian.final_hand import bought_game, buys, decisions, final_hand_value, hole_counts
 from enumerate.russian.settle import RussianSettlement
 from enumerate.simulation import russian
 from evaluator.errors import StudoddsError
 from evaluator.ranking import Category, hand_indices, hands_of_indices, strength
+from studodds import api
 
 TABLES = ("docs/variants/lunar-house.toml", "docs/variants/lunar-pennsylvania.toml")
 
@@ -73,10 +77,8 @@ def test_the_draw_table_reads_a_kept_strategy_back(monkeypatch, tmp_path):
     kept = {digest: strategy.encode(best)}
     first = russian.draw_table(v, kept)
     (cached,) = tmp_path.glob("russian-draws-*.bin")
-    import json as _json
-    import hashlib
     meta = {"kind": "russian-draw-table", "version": 1, "played": list(range(10)),
-            "strategy": hashlib.sha256(_json.dumps(kept, sort_keys=True).encode()).hexdigest()}
+            "strategy": hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()}
     russian.ArrayCache(cached, meta, "test").save({"keys": first.keys, "actions": first.actions[::-1].copy()})
     with pytest.warns(UserWarning, match="lists the classes otherwise"):
         again = russian.draw_table(v, kept)
@@ -173,7 +175,6 @@ NO_PURCHASE = open("docs/variants/lunar-without-draws.toml").read().split("[buy_
 def test_a_table_without_draws_simulates_within_its_intervals():
     """A Russian table without draws (insurance and two combinations), 6,000 games against its
     exact game: every figure within its interval, and the same seed the same counts."""
-    from studodds import api
     v = parse_variant_text(NO_PURCHASE, "test")
     a = api.simulate(v, games=6000, seed=2, threads=2, progress=False)
     assert a.passed, a.verdict
@@ -240,7 +241,6 @@ def test_a_kept_draw_is_played_on_the_dealt_cards(monkeypatch, action, kind):
 
 def test_a_damaged_or_strategy_less_kept_game_is_named(tmp_path):
     folder = tmp_path / "t"
-    import shutil
     shutil.copytree("results/lunar-house-hands-compared", folder)
     r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100",
                 "--quiet")
@@ -261,7 +261,6 @@ def test_a_certified_russian_table_carries_its_simulation_check(tmp_path):
                 "--formats", "md", "--quiet")
     assert r.returncode == 0, r.stderr
     folder = tmp_path / "out" / "lunar-without-draws-or-purchase"
-    import json
     sim = json.loads((folder / "summary.json").read_text())["simulation"]
     assert sim["passed"] and sim["games"] == 1500 and sim["generator"] == russian.GENERATOR
     assert "## Simulation check" in (folder / "report.md").read_text()
@@ -272,7 +271,6 @@ def test_a_certified_russian_table_carries_its_simulation_check(tmp_path):
 @pytest.mark.parametrize("path", TABLES)
 def test_the_purchase_decision_is_the_bought_games(path):
     """buys() -- answered at once where no purchase can gain -- is the exact bought game's choice."""
-    from enumerate.russian.final_hand import buys
     v = table(path)
     rng = random.Random(13)
     asked = taken = 0
@@ -311,7 +309,6 @@ def test_hole_sets_by_tables_are_the_loops():
     """The dealer's hole sets counted by inclusion-exclusion over an up rank's sorted tables equal
     the loop over every set: random up cards of one rank (every suit, read through the swap of suits),
     five to ten seen cards, strengths above and below the qualifier."""
-    from enumerate.russian.final_hand import hole_counts
     rng = np.random.default_rng(21)
     n = 120
     unseen, ups, player = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int16)
