@@ -15,7 +15,7 @@ from test_combinations import literal_pay
 from enumerate.draws import switch_ranks
 from enumerate.rules.variant_file import load_variant_file, parse_variant_text
 from enumerate.russian import strategy
-from enumerate.russian.final_hand import bought_game, buys, decisions, final_hand_value, hole_counts
+from enumerate.russian.final_hand import bought_game, buy_choices, buys, decisions, final_hand_value, hole_counts
 from enumerate.russian.settle import RussianSettlement
 from enumerate.simulation import russian
 from evaluator.errors import StudoddsError
@@ -226,7 +226,8 @@ def test_a_kept_draw_is_played_on_the_dealt_cards(monkeypatch, action, kind):
 
     monkeypatch.setattr(russian, "settle", record)
     deck = russian._deal(5, 0, 40)
-    t = russian.play_chunk(v, russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8)), 5, 0, 40)
+    t = russian.play_chunk(v, russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8)), 5, 0, 40,
+                           settle_each=True)
     assert t.kinds == {kind: 40} and len(played) == 40
     _, order = russian.frame(deck[:, :5], deck[:, 5])
     for i, (final, stub, fee, k) in enumerate(played):
@@ -270,20 +271,21 @@ def test_a_certified_russian_table_carries_its_simulation_check(tmp_path):
 
 @pytest.mark.parametrize("path", TABLES)
 def test_the_purchase_decision_is_the_bought_games(path):
-    """buys() -- answered at once where no purchase can gain -- is the exact bought game's choice."""
+    """buy_choices() for many hands at once and buys() for one -- answered at once where no purchase
+    can gain -- are the exact bought game's choice."""
     v = table(path)
     rng = random.Random(13)
-    asked = taken = 0
-    while asked < 40:
-        c = rng.sample(range(52), 11)
-        final, up, hole = (c[:6] if asked % 3 == 0 else c[:5]), c[6], c[7:11]
-        if strength(hole + [up]) >= v.qualifier.threshold:
-            continue
-        got = buys(v, final, up, hole)
-        assert got == bought_game(v, final, up, hole).buy
-        asked += 1
-        taken += got
-    assert 0 < taken < asked
+    hands = []
+    while len(hands) < 40:
+        c = rng.sample(range(52), 13)
+        final, up, hole = (c[:6] if len(hands) % 3 == 0 else c[:5]), c[6], c[7:11]
+        dead = [] if len(final) == 6 else c[11:11 + len(hands) % 3]
+        if strength(hole + [up]) < v.qualifier.threshold:
+            hands.append((final, up, hole, dead))
+    together = buy_choices(v, *zip(*hands))
+    for (final, up, hole, dead), got in zip(hands, together):
+        assert got == buys(v, final, up, hole, dead) == bought_game(v, final, up, hole, dead).buy
+    assert 0 < together.sum() < len(hands)
 
 
 @pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
@@ -320,3 +322,21 @@ def test_hole_sets_by_tables_are_the_loops():
     for threshold in (1277, 3000):
         assert (hole_counts(unseen, ups, player, threshold, 2, by_tables=True)
                 == hole_counts(unseen, ups, player, threshold, 2)).all()
+
+
+@pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
+def test_games_settled_together_are_settled_one_by_one(monkeypatch, path):
+    """The games no bought game ends, settled all at once in whole numbers, count exactly as each
+    settled by itself (a mix of kept draws; Pennsylvania's instant payout; the classic's ante
+    pays), the bought games settled one by one either way."""
+    v = table(path)
+    rng = np.random.default_rng(9)
+    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: rng.choice(
+        np.array([0, 0, 3, 7, 15, 32], dtype=np.int8), size=len(keys)))
+    empty = russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
+    state = rng.bit_generator.state
+    together = russian.play_chunk(v, empty, 3, 0, 1500, 2)
+    rng.bit_generator.state = state
+    each = russian.play_chunk(v, empty, 3, 0, 1500, 2, settle_each=True)
+    assert together == each
+    assert together.raised and together.short and (v.insurance is None or together.insured)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -68,23 +69,32 @@ class Purchases:
     short: np.ndarray
 
 
-def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: np.ndarray, player: int, threshold: int) -> Purchases:
+def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: Any, player: Any, threshold: int) -> Purchases:
     """The bought games of the dealer hands ``dealer`` (rows of four hole cards then the up
-    card, none qualifying) against a final hand of strength ``player``; ``unseen``: the cards the
-    player has not seen (the dealer's hole cards among them)."""
+    card, none qualifying) against final hands of strength ``player`` (one, or one a row);
+    ``unseen``: the cards the player has not seen, the dealer's hole cards among them (an array
+    of cards for every row, or a 52-bit mask a row)."""
     assert s.buy_game is not None
-    rows, m = len(dealer), len(unseen)
+    rows = len(dealer)
     ranks = dealer >> 2
     which = ranks.argmax(axis=1) if s.buy_game.replaces == "highest" else ranks.argmin(axis=1)
     replaced = dealer[np.arange(rows), which]
-    cand = np.broadcast_to(unseen, (rows, m))
-    valid = ~(cand[:, :, None] == dealer[:, None, :4]).any(axis=2)
+    if np.asarray(unseen).dtype == np.uint64:          # a mask a row: every card a candidate, the unseen valid
+        m = 52
+        cand = np.broadcast_to(np.arange(52, dtype=np.int64), (rows, m))
+        valid = ((np.asarray(unseen)[:, None] >> cand.astype(np.uint64)) & np.uint64(1)).astype(bool)
+    else:
+        m = len(unseen)
+        cand = np.broadcast_to(unseen, (rows, m))
+        valid = np.ones((rows, m), dtype=bool)
+    valid &= ~(cand[:, :, None] == dealer[:, None, :4]).any(axis=2)
     if s.buy_game.same_rank == "replaced_again":
         valid &= (cand >> 2) != (replaced >> 2)[:, None]
     new = np.repeat(dealer.astype(np.uint8)[:, None, :], m, axis=1)
     new[np.arange(rows)[:, None], np.arange(m)[None, :], which[:, None]] = cand
     ns = np.full((rows, m), -1, dtype=np.int32)
     ns[valid] = strengths(new[valid], threads=1, check=False)
+    player = np.asarray(player).reshape(-1, 1)
     short = valid & (ns < threshold) if s.buy_game.after == "qualifier_applies" else np.zeros_like(valid)
     settled = valid & ~short
     return Purchases(replaced, valid.sum(axis=1), (settled & (ns < player)).sum(axis=1),
@@ -309,10 +319,7 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     threshold = variant.qualifier.threshold
     everything = (1 << 52) - 1
     players = best_strengths(finals)
-    pay_list, pay_index = pays_by_strength(s)
-    six: dict[tuple[tuple[int, ...], tuple[int, ...]], HandPay] = {}       # a six-card hand's by its pay_key
-    pays = [pay_list[int(pay_index[p])] if len(f) == 5 else six.get(k := pay_key(f)) or six.setdefault(k, s.hand_pay(f))
-            for f, p in zip(finals, players.tolist())]
+    pays = _pays(s, finals, players)
     masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
     unseen = np.array(masks, dtype=np.uint64)
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)
@@ -355,14 +362,49 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
 
 def buys(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int], dead: Sequence[int] = ()) -> bool:
     """Whether the player buys the game against the dealer's ``up`` + ``hole`` (which does not
-    qualify): :meth:`BoughtGame.buy`, answered at once when no bought game can end better than the
-    ante's pay plus the fee -- the best a bought game ends in, less the fee and the ante given up,
-    is at most nothing (a low hand's win pays no more than the ante it would have had)."""
+    qualify): :meth:`BoughtGame.buy` (:func:`buy_choices` of one hand)."""
+    return bool(buy_choices(variant, [cards], [up], [hole], [dead])[0])
+
+
+def buy_choices(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[int], holes: Sequence[Sequence[int]],
+                dead: Sequence[Sequence[int]]) -> np.ndarray:
+    """For each final hand, whether the player buys the game against the dealer's ``ups[i]`` +
+    ``holes[i]`` (which does not qualify), with ``dead[i]`` out of play: :meth:`BoughtGame.buy`,
+    every hand's bought games counted together, replacement by replacement -- and answered at
+    once where no bought game can end better than the ante's pay plus the fee (the best a bought
+    game ends in, less the fee and the ante given up, is at most nothing: a low hand's win pays
+    no more than the ante it would have had)."""
     s = RussianSettlement.of(variant)
     if s.buy_game is None:
         raise StudoddsError(f"variant {variant.name!r} does not offer buying the game ([buy_game])")
-    pay = s.hand_pay(cards)
-    ante = s.net(pay, "dealer_does_not_qualify")
-    if max(s.net(pay, "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante <= 0:
-        return False
-    return bought_game(variant, cards, up, hole, dead).buy
+    out = np.zeros(len(finals), dtype=bool)
+    players = best_strengths(finals)
+    pays = _pays(s, finals, players)
+    gains: dict[HandPay, tuple[int, ...]] = {}
+    for pay in set(pays):
+        nets = (s.net(pay, "player_wins"), s.net(pay, "push"), s.net(pay, "dealer_wins"),
+                s.net(pay, "dealer_does_not_qualify"), s.buy_game.fee)
+        unit = math.lcm(*(x.denominator for x in nets))
+        gains[pay] = tuple(int(x * unit) for x in nets)
+    live = [i for i, p in enumerate(pays) if max(gains[p][0], gains[p][3], 0) - gains[p][4] - gains[p][3] > 0]
+    if not live:
+        return out
+    everything = (1 << 52) - 1
+    dealer = np.array([list(holes[i]) + [ups[i]] for i in live], dtype=np.int64)
+    unseen = np.array([everything & ~sum(1 << c for c in (*finals[i], ups[i], *dead[i])) for i in live],
+                      dtype=np.uint64)
+    p = _purchases(s, dealer, unseen, players[live], variant.qualifier.threshold)
+    net = np.array([gains[pays[i]] for i in live], dtype=np.int64)
+    gain = p.win * net[:, 0] + p.tie * net[:, 1] + p.lose * net[:, 2] + p.short * net[:, 3] \
+        - (net[:, 4] + net[:, 3]) * p.draws
+    out[live] = gain > 0
+    return out
+
+
+def _pays(s: RussianSettlement, finals: Sequence[Sequence[int]], players: np.ndarray) -> list[HandPay]:
+    """The bet's pay of each final hand of strength ``players[i]``: a five-card hand's by its
+    strength, a six-card hand's by its pay_key (each computed once)."""
+    pay_list, pay_index = pays_by_strength(s)
+    six: dict[tuple[tuple[int, ...], tuple[int, ...]], HandPay] = {}
+    return [pay_list[int(pay_index[p])] if len(f) == 5 else six.get(k := pay_key(f)) or six.setdefault(k, s.hand_pay(f))
+            for f, p in zip(finals, players.tolist())]

@@ -15,7 +15,7 @@ their cards from, in order.
 * raise or fold, and insurance, for the final hand with its dead cards
   (:func:`enumerate.russian.final_hand.decisions`, exact);
 * buy the game or take the ante, seeing the dealer's hand
-  (:func:`enumerate.russian.final_hand.buys`, exact).
+  (:func:`enumerate.russian.final_hand.buy_choices`, exact).
 
 **The settlement** of each game is this module's own (:func:`settle`), from the table's rules
 (:class:`~enumerate.rules.variant.Variant`: the paytable and its maximum, the ante's pays, the
@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ from enumerate.game.analysis import GameAnalysis
 from enumerate.rules.combinations import pay_key, two_best
 from enumerate.rules.variant import Variant
 from enumerate.russian import strategy as kept_strategy
-from enumerate.russian.final_hand import buys, decisions
+from enumerate.russian.final_hand import buy_choices, decisions
 from enumerate.russian.ranks import SHARD
 from enumerate.simulation.simulate import FrequencyCheck, FrequencyRow, ReturnCheck, Simulation, _frequencies
 from enumerate.simulation.statistics import Estimate, chi_square, mean_estimate, ratio_estimate
@@ -320,9 +321,11 @@ def _deal(seed: int, chunk: int, n: int) -> np.ndarray:
 
 
 def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int, n: int, threads: int = 1,
-               pays: Pays | None = None) -> Tally:
+               pays: Pays | None = None, settle_each: bool = False) -> Tally:
     """Play games ``chunk * CHUNK`` .. + ``n`` (see the module docstring); ``pays``: the table's
-    remembered pays, kept from chunk to chunk."""
+    remembered pays, kept from chunk to chunk.  The games no bought game ends are settled all at
+    once (:func:`_settle_together`), or with ``settle_each`` one by one by :func:`settle` (the
+    reference the tests hold the other to)."""
     deck = _deal(seed, chunk, n)
     hands, up, hole = deck[:, :5], deck[:, 5], deck[:, 6:10]
     dealt = CATEGORY_BY_STRENGTH[strengths(hands.astype(np.uint8), threads=1, check=False)]
@@ -356,23 +359,73 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
         fees.append(fee)
         kinds.append(kind)
         played.append(i)
-    if played:
-        d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True)
-        rows = np.array(played)
-        first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=1, check=False)
-        player = best_strengths(finals)
-        pays = Pays(variant) if pays is None else pays
-        for j, i in enumerate(played):
-            u, h = int(up[i]), hole[i].tolist()
-
-            def buy(j: int = j, u: int = u, h: list[int] = h) -> bool:
-                return buys(variant, finals[j], u, h, deads[j])
-
-            forced = kinds[j] == 5 and variant.draws is not None and variant.draws.switch is not None \
-                and variant.draws.switch.all_five_must_raise
-            tally.add(settle(variant, finals[j], u, h, stubs[j], fees[j], kinds[j], forced or bool(d.raises[j]),
-                             bool(d.insures[j]), buy, player=int(player[j]), first=int(first[j]), pays=pays))
+    if not played:
+        return tally
+    d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True)
+    rows = np.array(played)
+    first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=1, check=False)
+    player = best_strengths(finals)
+    pays = Pays(variant) if pays is None else pays
+    forced = np.array(kinds) == 5 if variant.draws is not None and variant.draws.switch is not None \
+        and variant.draws.switch.all_five_must_raise else np.zeros(len(played), dtype=bool)
+    raised, insured = d.raises | forced, d.insures
+    bought = np.zeros(len(played), dtype=bool)
+    if variant.buy_game is not None:                  # the player's choice, seeing a dealer short of qualifying
+        asked = np.flatnonzero(raised & (first < variant.qualifier.threshold)).tolist()
+        if asked:
+            bought[asked] = buy_choices(variant, [finals[j] for j in asked], [int(up[played[j]]) for j in asked],
+                                        [hole[played[j]].tolist() for j in asked], [deads[j] for j in asked])
+    if settle_each:
+        every = list(range(len(played)))
+    else:
+        every = np.flatnonzero(bought).tolist()
+        _settle_together(variant, pays, finals, player, first, fees, kinds, raised, insured, ~bought, tally)
+    for j in every:
+        i = played[j]
+        tally.add(settle(variant, finals[j], int(up[i]), hole[i].tolist(), stubs[j], fees[j], kinds[j],
+                         bool(raised[j]), bool(insured[j]), partial(bool, bought[j]), player=int(player[j]),
+                         first=int(first[j]), pays=pays))
     return tally
+
+
+def _settle_together(variant: Variant, pays: Pays, finals: Sequence[Sequence[int]], player: np.ndarray,
+                     first: np.ndarray, fees: Sequence[Fraction], kinds: Sequence[int], raised: np.ndarray,
+                     insured: np.ndarray, take: np.ndarray, tally: Tally) -> None:
+    """:func:`settle` of the games ``take`` (none of them a bought game) all at once, added to
+    ``tally``: the same nets, in whole numbers over one denominator -- folded: -1 less the fee;
+    raised against a dealer who qualifies: a win's ante pay and the bet's pay, a push nothing, a
+    loss the ante and the bet, the insurance stake lost (or returned unless the player wins);
+    against one who does not: the ante's pay for the final hand and the stake won; less the fee."""
+    at = np.flatnonzero(take)
+    if at.size == 0:
+        return
+    r, ins, q = variant.raise_antes, variant.insurance, variant.qualifier.threshold
+    pay = [pays(finals[j], int(player[j])) if raised[j] else Fraction(0) for j in at.tolist()]
+    share = Fraction(0) if ins is None else (Fraction(1, 2) if ins.limit == "half_the_payout" else Fraction(1))
+    short = [ante_when_short(variant, finals[j], int(player[j])) if raised[j] and first[j] < q else Fraction(0)
+             for j in at.tolist()]
+    fee = [fees[j] for j in at.tolist()]
+    unit = math.lcm(*(x.denominator for x in (*pay, *short, *fee, share, variant.ante_win)))
+    ints = [np.array([int(x * unit) for x in xs], dtype=np.int64) for xs in (pay, short, fee)]
+    pay_u, short_u, fee_u = ints
+    stake_u = np.where(insured[at], np.array([int(share * r * x * unit) for x in pay], dtype=np.int64), 0)
+    p, f, won = player[at], first[at], player[at] > first[at]
+    show = np.where(won, int(variant.ante_win * unit) + r * pay_u, np.where(p == f, 0, -(1 + r) * unit))
+    returned = ins is not None and ins.dealer_qualifies == "returned_unless_player_wins"
+    side = np.where(f >= q, np.where(won | (not returned), -stake_u, 0), stake_u)
+    net = np.where(raised[at], np.where(f >= q, show, short_u) + side, -unit) - fee_u
+    wager = np.where(raised[at], (1 + r) * unit + stake_u, unit)
+    kind = np.array(kinds, dtype=np.int64)[at]
+    flags = np.column_stack([net, wager, kind, raised[at], insured[at], raised[at] & (f < q)])
+    found, counts = np.unique(flags, axis=0, return_counts=True)
+    for (n_u, w_u, k, rz, isd, sh), c in zip(found.tolist(), counts.tolist()):
+        a, b = Fraction(n_u, unit), Fraction(w_u, unit)
+        tally.outcomes[(a.numerator, a.denominator, b.numerator, b.denominator)] += c
+        tally.kinds[k] += c
+        tally.games += c
+        tally.raised += rz * c
+        tally.insured += isd * c
+        tally.short += sh * c
 
 
 def _fee(variant: Variant, kind: int) -> Fraction:
