@@ -404,8 +404,12 @@ def _simulate_russian(v: Variant, games: int, seed: int, threads: int, use_cache
             exact = analyze(v, threads=threads, use_cache=use_cache, progress=progress)
         except exact_game.KeptSumsError as exc:
             raise ParameterError("against", f"the certified table's kept game is not usable: {exc}") from None
+    with progress_bar(progress and v.draws is not None, "the kept draws, by group", russian.groups_of_the_game(),
+                      "group") as tick:
+        draws = russian.kept_draws(v, exact, use_cache, tick)
     with progress_bar(progress, "simulating", games, "game") as tick:
-        return russian.simulate(v, exact, games, seed, threads=threads, progress=tick, use_cache=use_cache)
+        return russian.simulate(v, exact, games, seed, threads=threads, progress=tick, use_cache=use_cache,
+                                draws=draws)
 
 
 def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, seed: int = 0,

@@ -90,10 +90,12 @@ class DrawTable:
         return self.actions[at]
 
 
-def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True) -> DrawTable:
+def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True,
+               progress: Callable[[int], None] | None = None) -> DrawTable:
     """The draw of every situation class from a whole game's kept strategy (shard digest ->
     [classes per group, actions]), checked: every shard of the whole game, each group's classes
-    as many as it lists.  Cached under the user cache, keyed by the strategy itself, and checked
+    as many as it lists (``progress``: a group at a time, when made).  Cached under the user
+    cache, keyed by the strategy itself, and checked
     when read: 64 groups drawn by the strategy's digest listed again, each class's action the
     table's (a table made by a build that listed the classes in another order is made anew)."""
     played = frozenset(Category) - set(variant.ante_instant)
@@ -108,9 +110,11 @@ def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True
         warnings.warn(f"Russian Poker draws cache {stored.path} lists the classes otherwise; making it anew",
                       stacklevel=2)
     keys, actions = [], []
-    for cards, ru, best in _groups(kept, played, range(switch_ranks.groups(Slice())[1].shape[0])):
+    for cards, ru, best in _groups(kept, played, range(groups_of_the_game())):
         keys.append(hand_indices(cards).astype(np.int64) * 13 + ru)
         actions.append(best)
+        if progress is not None:
+            progress(1)
     k, a = np.concatenate(keys), np.concatenate(actions)
     order = np.argsort(k, kind="stable")
     table = DrawTable(k[order], a[order].astype(np.int8))
@@ -118,6 +122,11 @@ def draw_table(variant: Variant, kept: Mapping[str, Any], use_cache: bool = True
         raise AssertionError("two situation classes share a key")
     stored.save({"keys": table.keys, "actions": table.actions})
     return table
+
+
+def groups_of_the_game() -> int:
+    """The groups (player rank pattern, up rank) of the whole game, as its slice lists them."""
+    return int(switch_ranks.groups(Slice())[1].shape[0])
 
 
 def _groups(kept: Mapping[str, Any], played: frozenset[Category],
@@ -144,7 +153,7 @@ def _groups(kept: Mapping[str, Any], played: frozenset[Category],
 
 def _listed_alike(table: DrawTable, kept: Mapping[str, Any], played: frozenset[Category], seed: int) -> bool:
     """Whether 64 groups drawn by ``seed``, listed again, look up their kept actions in ``table``."""
-    wanted = sorted(random.Random(seed).sample(range(switch_ranks.groups(Slice())[1].shape[0]), 64))
+    wanted = sorted(random.Random(seed).sample(range(groups_of_the_game()), 64))
     try:
         return all((table.lookup(hand_indices(cards).astype(np.int64) * 13 + ru) == best).all()
                    for cards, ru, best in _groups(kept, played, wanted))
@@ -508,19 +517,28 @@ def _net_results(tally: Tally, exact: GameAnalysis) -> FrequencyCheck:
     return FrequencyCheck("net results", rows, chi_square([(r.outcome, r.observed, r.probability) for r in rows]))
 
 
+def kept_draws(variant: Variant, exact: GameAnalysis, use_cache: bool = True,
+               progress: Callable[[int], None] | None = None) -> DrawTable | None:
+    """The certified draws of a table with draws (None without): its whole game's kept strategy,
+    from the analysis ``exact``, read into a :class:`DrawTable` (``progress``: a group at a time)."""
+    if variant.draws is None:
+        return None
+    kept = (exact.kept_sums or {}).get("strategy")
+    if not isinstance(kept, dict):
+        raise StudoddsError("the whole game keeps no strategy (counted before strategies were kept): count it "
+                            "again, or simulate a table certified with one")
+    return draw_table(variant, kept, use_cache, progress)
+
+
 def simulate(variant: Variant, exact: GameAnalysis, games: int, seed: int = 0, *, threads: int = 1,
-             progress: Callable[[int], None] | None = None, use_cache: bool = True) -> Simulation:
+             progress: Callable[[int], None] | None = None, use_cache: bool = True,
+             draws: DrawTable | None = None) -> Simulation:
     """Play ``games`` games of a Russian Poker table with its certified strategy and compare them
     with the exact figures ``exact`` (the whole game's analysis, its kept strategy among its kept
-    sums when the table has draws)."""
+    sums when the table has draws: ``draws`` when read already, :func:`kept_draws`)."""
     start = time.perf_counter()
-    draws = None
-    if variant.draws is not None:
-        kept = (exact.kept_sums or {}).get("strategy")
-        if not isinstance(kept, dict):
-            raise StudoddsError("the whole game keeps no strategy (counted before strategies were kept): count it "
-                                "again, or simulate a table certified with one")
-        draws = draw_table(variant, kept, use_cache)
+    if draws is None:
+        draws = kept_draws(variant, exact, use_cache)
     tallies, pays = [], Pays(variant)
     for chunk, first in enumerate(range(0, games, CHUNK)):
         m = min(CHUNK, games - first)
