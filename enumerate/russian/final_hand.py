@@ -101,15 +101,31 @@ def _purchases(s: RussianSettlement, dealer: np.ndarray, unseen: Any, player: An
                      (settled & (ns == player)).sum(axis=1), (settled & (ns > player)).sum(axis=1), short.sum(axis=1))
 
 
-def _purchase_gains(s: RussianSettlement, pay: HandPay, p: Purchases) -> tuple[np.ndarray, int]:
+def _purchase_gains(s: RussianSettlement, pay: HandPay | Sequence[HandPay], p: Purchases) -> tuple[np.ndarray, int]:
     """What each purchase is worth above taking the ante, times ``scale * draws`` (an int64 per
-    purchase), and ``scale``: buying pays iff its gain is positive."""
+    purchase), and ``scale``: buying pays iff its gain is positive.  ``pay``: the final hand's,
+    or one a purchase."""
     assert s.buy_game is not None
-    nets = (s.net(pay, "player_wins"), s.net(pay, "push"), s.net(pay, "dealer_wins"),
-            s.net(pay, "dealer_does_not_qualify"), s.buy_game.fee)
-    scale = math.lcm(*(x.denominator for x in nets))
-    win, tie, lose, nq, fee = (int(x * scale) for x in nets)
+    pays = [pay] if isinstance(pay, HandPay) else list(pay)
+    nets = {x: (s.net(x, "player_wins"), s.net(x, "push"), s.net(x, "dealer_wins"),
+                s.net(x, "dealer_does_not_qualify"), s.buy_game.fee) for x in pays}
+    scale = math.lcm(*(v.denominator for row in nets.values() for v in row))
+    win, tie, lose, nq, fee = np.array([[int(v * scale) for v in nets[x]] for x in pays], dtype=np.int64).T
     return p.win * win + p.tie * tie + p.lose * lose + p.short * nq - (fee + nq) * p.draws, scale
+
+
+def _most_gain(s: RussianSettlement, pay: HandPay) -> Fraction:
+    """The most a purchase can add, per dealer hand short of qualifying, for a final hand of this
+    pay: the best a bought game ends in, less the fee and the ante given up (at most nothing: the
+    purchase never pays)."""
+    assert s.buy_game is not None
+    ante = s.net(pay, "dealer_does_not_qualify")
+    return max(s.net(pay, "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante
+
+
+def _unseen_mask(*cards: int) -> int:
+    """The 52-bit mask of the cards not among ``cards``."""
+    return ((1 << 52) - 1) & ~sum(1 << c for c in cards)
 
 
 def _sum_shares(values: np.ndarray, take: np.ndarray, draws: np.ndarray) -> Fraction:
@@ -248,7 +264,7 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
         n, nq = len(ds), int((~q).sum())
         win, tie = int((q & (ds < player)).sum()), int((q & (ds == player)).sum())
     else:
-        n, nq, win, tie = hole_counts(np.array([sum(1 << c for c in unseen.tolist())], dtype=np.uint64),
+        n, nq, win, tie = hole_counts(np.array([_unseen_mask(*final, *out, int(up))], dtype=np.uint64),
                                       np.array([up]), np.array([player]), threshold)[0].tolist()
     lose = n - nq - win - tie
     base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins") \
@@ -317,10 +333,9 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     of qualifying, the best a bought game ends in less the fee and the ante given up)."""
     s = RussianSettlement.of(variant)
     threshold = variant.qualifier.threshold
-    everything = (1 << 52) - 1
     players = best_strengths(finals)
     pays = _pays(s, finals, players)
-    masks = [everything & ~sum(1 << c for c in (*f, u, *d)) for f, u, d in zip(finals, ups, dead)]
+    masks = [_unseen_mask(*f, u, *d) for f, u, d in zip(finals, ups, dead)]
     unseen = np.array(masks, dtype=np.uint64)
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)
     # each distinct pay's nets, whole in units of 1 / unit: the ante's (dealer short), a win's, a
@@ -332,8 +347,7 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
         stake = s.insurance_stake(pay)
         nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
         nets += [s.insurance_net(stake, state) for state in STATES]
-        fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
-        most = max(nets[1], nets[0], Fraction(0)) - fee - nets[0]
+        most = _most_gain(s, pay) if s.buy_game is not None else Fraction(0)
         unit = math.lcm(*(x.denominator for x in (*nets, most)))
         table[at] = [unit, *(int(x * unit) for x in (*nets, most))]
     t = table[which]
@@ -380,24 +394,14 @@ def buy_choices(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence
     out = np.zeros(len(finals), dtype=bool)
     players = best_strengths(finals)
     pays = _pays(s, finals, players)
-    gains: dict[HandPay, tuple[int, ...]] = {}
-    for pay in set(pays):
-        nets = (s.net(pay, "player_wins"), s.net(pay, "push"), s.net(pay, "dealer_wins"),
-                s.net(pay, "dealer_does_not_qualify"), s.buy_game.fee)
-        unit = math.lcm(*(x.denominator for x in nets))
-        gains[pay] = tuple(int(x * unit) for x in nets)
-    live = [i for i, p in enumerate(pays) if max(gains[p][0], gains[p][3], 0) - gains[p][4] - gains[p][3] > 0]
+    most = {pay: _most_gain(s, pay) for pay in set(pays)}
+    live = [i for i, pay in enumerate(pays) if most[pay] > 0]
     if not live:
         return out
-    everything = (1 << 52) - 1
     dealer = np.array([list(holes[i]) + [ups[i]] for i in live], dtype=np.int64)
-    unseen = np.array([everything & ~sum(1 << c for c in (*finals[i], ups[i], *dead[i])) for i in live],
-                      dtype=np.uint64)
+    unseen = np.array([_unseen_mask(*finals[i], ups[i], *dead[i]) for i in live], dtype=np.uint64)
     p = _purchases(s, dealer, unseen, players[live], variant.qualifier.threshold)
-    net = np.array([gains[pays[i]] for i in live], dtype=np.int64)
-    gain = p.win * net[:, 0] + p.tie * net[:, 1] + p.lose * net[:, 2] + p.short * net[:, 3] \
-        - (net[:, 4] + net[:, 3]) * p.draws
-    out[live] = gain > 0
+    out[live] = _purchase_gains(s, [pays[i] for i in live], p)[0] > 0
     return out
 
 
