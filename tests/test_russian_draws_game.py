@@ -290,9 +290,9 @@ def test_another_tables_kept_sums_are_named_as_a_difference_and_the_check_goes_o
     import sys
 
     from studodds import api
-    for name in ("lunar-house-hands-compared", "lunar-pennsylvania-hands-compared"):
+    house_table, pa_table = "lunar-house", "lunar-pennsylvania-hands-compared"
+    for name in (house_table, pa_table):
         shutil.copytree(REPO / "results" / name, tmp_path / name)
-    house_table, pa_table = "lunar-house-hands-compared", "lunar-pennsylvania-hands-compared"
     shutil.copy(REPO / "results" / pa_table / "russian_game.json", tmp_path / house_table)
     run = subprocess.run([sys.executable, "-m", "studodds", "check", str(tmp_path)], capture_output=True, text=True,
                          cwd=tmp_path)            # outside the source tree: the installed package runs

@@ -132,12 +132,12 @@ def test_a_table_without_draws_is_sent_to_analyze(tmp_path):
 
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
-CERTIFIED = REPO / "results" / "lunar-house-hands-compared"
+CERTIFIED = REPO / "results" / "lunar-house"
 
 
 def test_against_a_certified_table_is_checked_before_any_counting(tmp_path):
     """--against names a certified table of the same rules, or is refused in one line, exit 2."""
-    for args, needle in ((["docs/variants/lunar-house.toml", "--against", str(CERTIFIED)], "certified for other rules"),
+    for args, needle in ((["docs/variants/lunar-house-hands-compared.toml", "--against", str(CERTIFIED)], "certified for other rules"),
                          ([str(CERTIFIED / "variant.toml"), "--against", str(tmp_path)], "not a certified table's folder"),
                          (["docs/variants/oasis-online.toml", "--against", str(CERTIFIED)], "made for a Russian Poker")):
         r = run_cli("draws-sample", *args, "--situations", "16", cwd=REPO)

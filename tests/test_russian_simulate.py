@@ -190,11 +190,11 @@ def test_a_table_without_draws_simulates_within_its_intervals():
     (("simulate", "us-common", "--against", "results/us-common", "--games", "100"), "made for a Russian Poker table"),
     (("simulate", "docs/variants/lunar-house.toml", "--against", "no/such/folder", "--games", "100"),
      "not a certified table's folder"),
-    (("simulate", "docs/variants/lunar-house.toml", "--against", "results/lunar-house-hands-compared", "--games", "100"),
+    (("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", "results/lunar-house", "--games", "100"),
      "other rules"),
     (("simulate", "docs/variants/lunar-house.toml", "--strategy", "pair or better", "--games", "100"),
      "certified strategy"),
-    (("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", "results/lunar-house-hands-compared", "--games", "1"),
+    (("simulate", "docs/variants/lunar-house.toml", "--against", "results/lunar-house", "--games", "1"),
      "games"),
 ])
 def test_a_russian_simulation_refuses_bad_input_in_one_line(args, says):
@@ -241,14 +241,23 @@ def test_a_kept_draw_is_played_on_the_dealt_cards(monkeypatch, action, kind):
 
 
 def test_a_damaged_or_strategy_less_kept_game_is_named(tmp_path):
+    """A whole game kept without its strategy (as tables certified before strategies were kept:
+    the certified house table's sums resealed without it) is named in one line, and so is a kept
+    file edited after it was sealed."""
+    from enumerate.core.slices import sealed, unsealed
     folder = tmp_path / "t"
-    shutil.copytree("results/lunar-house-hands-compared", folder)
-    r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100",
-                "--quiet")
+    shutil.copytree("results/lunar-house", folder)
+    kept = folder / "russian_game.json"
+    body = unsealed(json.loads(kept.read_text()))
+    assert "strategy" in body
+    del body["strategy"]
+    kept.write_text(json.dumps(sealed(body)))
+    r = run_cli("simulate", "docs/variants/lunar-house.toml", "--against", str(folder), "--games", "100", "--quiet")
     assert r.returncode == 2 and "keeps no strategy" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    text = (folder / "russian_game.json").read_text().replace('"raised": "', '"raised": "1', 1)
-    (folder / "russian_game.json").write_text(text)
-    r = run_cli("simulate", "docs/variants/lunar-house-hands-compared.toml", "--against", str(folder), "--games", "100")
+    text = kept.read_text().replace('"raised": "', '"raised": "1', 1)
+    assert text != kept.read_text()
+    kept.write_text(text)
+    r = run_cli("simulate", "docs/variants/lunar-house.toml", "--against", str(folder), "--games", "100")
     assert r.returncode == 2 and "checksum does not match" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
