@@ -469,7 +469,8 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
                  checkpoint: str | Path | None = None, scheduler: str | None = None,
-                 against: str | Path | None = None, **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
+                 against: str | Path | None = None, beside: VariantLike | None = None,
+                 beside_checkpoint: str | Path | None = None, **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
     sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
@@ -478,7 +479,10 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     dealt hand's category, each situation valued exactly with its insurance and purchases
     (:mod:`enumerate.russian.sample`; ``stratified`` changes nothing there); ``against``: the
     folder of a certified table of the same rules, whose exact figures the sample is set beside
-    with z-scores (read and checked before any counting).  Shards of 16 situations; ``checkpoint``: a file that keeps
+    with z-scores (read and checked before any counting); ``beside``: another Russian table with
+    draws sampled on the same situations (its finished shards kept in ``beside_checkpoint``), each
+    headline figure's difference with its interval on pairs -- what the rules that differ are worth,
+    sampled.  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
     threads, use_cache, progress = Run.of("draws_sample", run)          # checked once; threads resolved to an int
@@ -500,15 +504,33 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
     from enumerate.game.kinds import SampleKind  # lazy: start-up time
+    if beside is None and beside_checkpoint is not None:
+        raise ParameterError("beside_checkpoint", "keeps the shards of the table sampled beside (--beside): name "
+                                                  "that table too, or leave this out")
     if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
         path = None if checkpoint is None else _checkpoint_path(checkpoint)
         exact = None if against is None else _certified_figures(against, v)
-        with progress_bar(progress, "sampled situations", kind.sample_size(situations), "situation") as tick:
-            found = kind.sample(v, source.text, situations, seed, path, scheduler, threads, tick)
+        other = None if beside is None else _beside_table(beside, kind, beside_checkpoint, path)
+        # every checkpoint read and verified before any counting
+        stores = [kind.sample_checkpoint(source.text, situations, seed, path)]
+        if other is not None:
+            try:
+                stores.append(kind.sample_checkpoint(other[0].text, situations, seed, other[1]))
+            except ParameterError as exc:
+                raise ParameterError("beside_checkpoint", exc.reason) from None
+        with progress_bar(progress, "sampled situations", kind.sample_size(situations) * len(stores),
+                          "situation") as tick:
+            found = kind.sample(v, source.text, situations, seed, stores[0], scheduler, threads, tick)
+            if other is not None:
+                found = found.beside(kind.sample(other[0].variant, other[0].text, situations, seed, stores[1],
+                                                 scheduler, threads, tick))
         return found if exact is None else found.against(str(against), exact)
     if against is not None:
         raise ParameterError("against", "a sample set beside a certified table is made for a Russian Poker table "
                                         "with draws; this table's estimate has an exact part of its own")
+    if beside is not None:
+        raise ParameterError("beside", "two tables sampled side by side are made for Russian Poker tables with "
+                                       "draws; compare two exact tables with 'studodds diff'")
     # read and verified before the minutes of the one-card game, then resumed from as it is
     store = Checkpoint(None if checkpoint is None else _checkpoint_path(checkpoint),
                        checkpoint_key(source.text, seed, "stratified" if stratified else "uniform"))
@@ -578,6 +600,25 @@ def _certified_figures(against: Any, variant: Variant) -> dict[str, Fraction]:
     except (StudoddsError, OSError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError) as exc:
         raise ParameterError("against", f"{folder}: not a readable certified table of a Russian Poker table with "
                                         f"draws ({str(exc)[:80]})") from None
+
+
+def _beside_table(beside: VariantLike, kind: Any, checkpoint: Any, path: Path | None) -> tuple[VariantSource, Path | None]:
+    """The table a sample is set beside (a Russian Poker table with draws, as the sampled one)
+    and the file its shards are kept in: never the sampled table's own."""
+    try:
+        other = variant_source(beside)
+    except StudoddsError as exc:
+        raise ParameterError("beside", str(exc)) from None
+    if kind_of(other.variant) is not kind or "draws_sample" not in kind.supports or other.variant.draws is None:
+        raise ParameterError("beside", f"{other.variant.name!r} is not a Russian Poker table with draws: a table "
+                                       "sampled beside is valued on the same situations by the same kernel")
+    try:
+        bpath = None if checkpoint is None else _checkpoint_path(checkpoint)
+    except ParameterError as exc:
+        raise ParameterError("beside_checkpoint", exc.reason) from None
+    if bpath is not None and path is not None and bpath.resolve() == path.resolve():
+        raise ParameterError("beside_checkpoint", f"{bpath}: the sampled table's own checkpoint; name another file")
+    return other, bpath
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:

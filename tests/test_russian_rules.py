@@ -207,6 +207,7 @@ ONE_RULE_CHANGED = [
     ("lunar-house-hands-compared", "lunar-house", lambda v: {"buy_game": replace(v.buy_game, after="hands_compared")}),
     ("lunar-house-without-insurance", "lunar-house", lambda v: {"insurance": None}),
     ("lunar-house-without-two-combinations", "lunar-house", lambda v: {"two_combinations": None}),
+    ("lunar-house-without-purchase", "lunar-house", lambda v: {"buy_game": None}),
     # the old reading, certified before the instant payout of § 671a.12(a) was counted: without it too
     ("lunar-pennsylvania-hands-compared", "lunar-pennsylvania",
      lambda v: {"buy_game": replace(v.buy_game, after="hands_compared"), "ante_instant": {}}),

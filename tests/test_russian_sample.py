@@ -166,6 +166,91 @@ def test_the_comparison_is_each_figure_s_z_score_and_the_verdict_its_headline():
     assert ignored is not None and ignored["consistent"]                  # the actions' shares are shown, not judged
 
 
+def test_two_tables_beside_each_other_are_compared_on_pairs():
+    """Beside another table's sample of the same situations, each headline figure's difference
+    (the other's less this one's) is f(means of B) - f(means of A), its variance the delta
+    method's over both tables' means: for the house edge sum W_h^2 var_h(d) / m_h of the paired
+    differences d -- so a rule worth the same on every situation is measured with no spread at all,
+    where either table's figure alone has some."""
+    a = [[[-1, 2, 1, 1, 0, 0], [3, 2, 1, 1, 0, 0], [0, 4, 0, 0, 0, 0]], [[5, 3, 1, 0, 1, 1], [7, 4, 1, 0, 2, 1]]]
+    w = [Fraction(3, 4), Fraction(1, 4)]
+    shifted = [[[x[0] - Fraction(1, 8)] + x[1:] for x in st] for st in a]
+    base, other = _synthetic(a, w), _synthetic(shifted, w)
+    d = base.beside(other).differences()
+    this, beside, diff, var = d["house_edge_per_ante"]
+    assert math.isclose(diff, 0.125, abs_tol=1e-12) and math.isclose(beside - this, diff) and var < 1e-20
+    assert base.house_edge()[1] > 0 and other.house_edge()[1] > 0
+    assert math.isclose(d["element_of_risk_per_total_wager"][2],
+                        other.element_of_risk()[0] - base.element_of_risk()[0])
+    assert d["raise_share_of_draws"][2:] == (0.0, 0.0)                 # the same on every pair
+    noisy = [[[x[0] * 2 + i] + x[1:] for i, x in enumerate(st)] for st in a]
+    this, beside, diff, var = base.beside(_synthetic(noisy, w)).differences()["house_edge_per_ante"]
+    wf = [0.75, 0.25]
+    dd = [[-(y[0] - x[0]) for x, y in zip(sa, sb)] for sa, sb in zip(a, noisy)]
+    expect = sum(wh * wh * float(np.var(np.array(g, dtype=float), ddof=1)) / len(g) for wh, g in zip(wf, dd))
+    assert math.isclose(var, expect) and math.isclose(diff, beside - this)
+    out = base.beside(other).to_dict()["beside"]
+    assert out["table"] == base.variant.name and set(out["figures"]) == set(rs.HEADLINE)
+    assert out["figures"]["house_edge_per_ante"]["difference"]["ci95"][0] <= 0.125 + 1e-12
+    elsewhere = _synthetic([a[0][:2], a[1]], w)
+    with pytest.raises(ValueError, match="same situations"):
+        base.beside(elsewhere)
+    assert base.differences() == {} and "beside" not in base.to_dict()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--beside-checkpoint", "b.json"], "--beside-checkpoint: keeps the shards of the table sampled beside"),
+    (["--beside", "us-common"], "not a Russian Poker table with draws"),
+    (["--beside", "docs/variants/lunar-without-draws.toml"], "not a Russian Poker table with draws"),
+    (["--beside", "no/such.toml"], "--beside: no/such.toml"),
+    (["--beside", "docs/variants/lunar-house.toml", "--checkpoint", "a.json", "--beside-checkpoint", "a.json"],
+     "the sampled table's own checkpoint"),
+    (["--beside", "docs/variants/lunar-house.toml", "--beside-checkpoint", "no/such/folder/b.json"], "no such folder"),
+])
+def test_a_table_beside_is_refused_in_one_line_before_any_counting(tmp_path, args, says):
+    args = [str(tmp_path / a) if a.endswith(".json") else a for a in args]
+    r = run_cli("draws-sample", "docs/variants/lunar-house.toml", *args, "--situations", "16", cwd=REPO)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not list(tmp_path.iterdir())                                  # nothing written
+    r = run_cli("draws-sample", "docs/variants/oasis-online.toml", "--beside", "docs/variants/lunar-house.toml",
+                cwd=REPO)
+    assert r.returncode == 2 and "--beside: two tables sampled side by side" in r.stderr
+
+
+@pytest.mark.slow
+def test_a_table_sampled_beside_is_its_own_sample_and_resumes(tmp_path):
+    """The table sampled beside is the same sample as that table sampled alone (the same seed),
+    each side resumes from its own checkpoint, and a damaged one is named in one line."""
+    one, two = tmp_path / "one.toml", tmp_path / "two.toml"
+    one.write_text(US.replace('name = "lunar"', 'name = "six"') + SIXTH)
+    two.write_text(US.replace('name = "lunar"', 'name = "six-uninsured"') + SIXTH.replace("[insurance]\n", ""))
+    ck, bk = tmp_path / "a.json", tmp_path / "b.json"
+    args = ["draws-sample", str(one), "--beside", str(two), "--situations", "40", "--seed", "5"]
+    r = run_cli(*args, "--checkpoint", str(ck), "--beside-checkpoint", str(bk), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    import jsonschema
+    jsonschema.Draft202012Validator(json.loads((REPO / "studodds" / "schema.json").read_text())).validate(d)
+    alone = json.loads(run_cli("draws-sample", str(two), "--situations", "40", "--seed", "5", "--json").stdout)
+    b = d["beside"]
+    assert b["table"] == "six-uninsured" and b["variant"]["name"] == "six-uninsured"
+    for name, f in b["figures"].items():
+        assert f["estimate"] == d[name]["estimate"] and math.isclose(f["beside"], alone[name]["estimate"])
+        assert math.isclose(f["difference"]["estimate"], f["beside"] - f["estimate"], abs_tol=1e-15)
+    he = b["figures"]["house_edge_per_ante"]["difference"]["ci95"]
+    assert he[1] - he[0] < d["house_edge_per_ante"]["ci95"][1] - d["house_edge_per_ante"]["ci95"][0]
+    again = json.loads(run_cli(*args, "--checkpoint", str(ck), "--beside-checkpoint", str(bk), "--json").stdout)
+    assert again["core_seconds_per_situation"] is None and again["beside"] == b
+    text = run_cli(*args, "--checkpoint", str(ck), "--beside-checkpoint", str(bk)).stdout
+    assert "beside six-uninsured on the same situations (sampled)" in text
+    data = json.loads(bk.read_text())
+    data["shards"][sorted(data["shards"])[0]][0][6][0] = "5"
+    bk.write_text(json.dumps(data))
+    bad = run_cli(*args, "--checkpoint", str(ck), "--beside-checkpoint", str(bk))
+    assert bad.returncode == 2 and "--beside-checkpoint" in bad.stderr and "checksum does not match" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.slow
 def test_a_sample_agrees_with_the_certified_table_it_is_set_beside():
     """The sampled check beside a committed whole game: every headline figure within its z limit

@@ -133,10 +133,15 @@ class SampleKind(TableKind, Protocol):
     """A kind that samples its own game ("draws_sample" in its ``supports``, the estimate made
     by the kind itself rather than the draws' one-card control variate) has this too."""
 
-    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | Any | None,
                scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
         """About ``situations`` situations sampled and each valued exactly, resumed from the
-        ``checkpoint`` file (read and verified before any work)."""
+        ``checkpoint`` file (read and verified before any work), or from a store
+        :meth:`sample_checkpoint` read."""
+
+    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None) -> Any:
+        """The ``checkpoint`` file of such a sample read and verified now (before any work), as a
+        store :meth:`sample` resumes from."""
 
     def sample_size(self, situations: int) -> int:
         """How many situations :meth:`sample` values for ``situations`` asked (its progress bar)."""

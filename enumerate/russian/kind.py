@@ -113,11 +113,15 @@ class RussianGame:
         num, den, paid = situation_values(counts, variant, threads, progress)
         return of_situations(counts, variant.name, num, den, paid)
 
-    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+    def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | Any | None,
                scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
         from enumerate.russian.sample import sample_russian  # lazy: start-up time (the kernels)
         return sample_russian(variant, variant_text, situations, seed, checkpoint=checkpoint, scheduler=scheduler,
                               threads=threads, progress=progress)
+
+    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None) -> Any:
+        from enumerate.russian.sample import Checkpoint, checkpoint_key  # lazy: start-up time (the kernels)
+        return Checkpoint(checkpoint, checkpoint_key(variant_text, seed, situations))
 
     def sample_size(self, situations: int) -> int:
         from enumerate.russian.sample import allocation  # lazy: start-up time (the kernels)

@@ -23,6 +23,14 @@ does not depend on how the work is split.
 (the stratified estimator; normal 95% interval).  The element of risk is a ratio of two such
 means, -E[result] / E[wager], its interval by the delta method on the stratified covariance.  A
 share of the draws or of the dealer hands (raise, insure, buy) is likewise a ratio of means.
+
+**Beside another table.** Two tables sampled with the same seed and size value the same
+situations, so what a rule is worth is estimated on pairs: each headline figure is a function f
+of the stratified means of the fields it reads, and the difference f(means of B) - f(means of A)
+has the delta-method variance g' C g, g the gradient of that difference over both tables' means
+and C their stratified covariance, estimated from the same samples -- so the part of the spread
+the two tables share (most of it: the same dealt hands) cancels, and the difference's interval is
+far narrower than either figure's.
 """
 from __future__ import annotations
 
@@ -220,6 +228,22 @@ class AgainstFigureJSON(TypedDict):
     z: float | None
 
 
+class BesideFigureJSON(TypedDict):
+    """One figure of two tables on the same situations: each one's estimate, and the difference with its 95% interval on pairs"""
+
+    estimate: float
+    beside: float
+    difference: EstimateJSON
+
+
+class BesideJSON(TypedDict):
+    """The sample set beside another table's sample on the same situations: what the rules that differ are worth, sampled"""
+
+    table: str
+    variant: VariantJSON
+    figures: dict[str, BesideFigureJSON]
+
+
 class AgainstJSON(TypedDict):
     """The sample set beside a certified table of the same rules: consistent when every headline figure's |z| is below the limit"""
 
@@ -248,22 +272,44 @@ class RussianSampleJSON(TypedDict):
     strata: Annotated[list[StratumJSON], MinItems(1)]
     core_seconds_per_situation: float | None
     against: NotRequired[AgainstJSON]
+    beside: NotRequired[BesideJSON]
+
+
+def _stratified(fields: Sequence[list[list[float]]], weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The stratified means of several fields (each its strata's per-sample values, the same
+    samples in each) and the covariance matrix of those means: sum_h W_h^2 Cov_h / m_h."""
+    k = len(fields)
+    mean, cov = np.zeros(k), np.zeros((k, k))
+    for h, w in enumerate(weights):
+        x = np.array([f[h] for f in fields], dtype=float).reshape(k, -1)
+        mean += w * x.mean(axis=1)
+        if x.shape[1] > 1:
+            cov += w * w * np.cov(x, ddof=1).reshape(k, k) / x.shape[1]
+    return mean, cov
+
+
+def _delta(value: float, grad: Sequence[float], cov: np.ndarray) -> tuple[float, float]:
+    """A function of stratified means with its delta-method variance g' C g."""
+    g = np.asarray(grad, dtype=float)
+    return value, float(g @ cov @ g)
 
 
 def _mean_var(groups: list[list[float]], weights: list[float]) -> tuple[float, float]:
     """The stratified mean and its variance."""
-    mean = sum(w * float(np.mean(g)) for g, w in zip(groups, weights))
-    var = sum(w * w * float(np.var(g, ddof=1)) / len(g) for g, w in zip(groups, weights) if len(g) > 1)
-    return mean, var
+    m, c = _stratified([groups], weights)
+    return float(m[0]), float(c[0, 0])
 
 
-def _ratio(num: list[list[float]], den: list[list[float]], weights: list[float]) -> tuple[float, float]:
-    """The stratified ratio of means num / den and its delta-method variance."""
-    a, va = _mean_var(num, weights)
-    b, vb = _mean_var(den, weights)
-    cov = sum(w * w * float(np.cov(x, y, ddof=1)[0, 1]) / len(x) for x, y, w in zip(num, den, weights) if len(x) > 1)
-    r = a / b
-    return r, (va - 2 * r * cov + r * r * vb) / (b * b)
+#: Each headline figure as a function of the stratified means of the :data:`FIELDS` it reads
+#: (their indices, in that order), with its gradient over them.
+HEADLINE: dict[str, tuple[tuple[int, ...], Callable[[np.ndarray], float], Callable[[np.ndarray], tuple[float, ...]]]] = {
+    "house_edge_per_ante": ((0,), lambda m: -m[0], lambda m: (-1.0,)),
+    "element_of_risk_per_total_wager": ((0, 1), lambda m: -m[0] / m[1], lambda m: (-1 / m[1], m[0] / m[1] ** 2)),
+    "expected_wager_antes": ((1,), lambda m: m[0], lambda m: (1.0,)),
+    "raise_share_of_draws": ((2,), lambda m: m[0], lambda m: (1.0,)),
+    "insure_share_of_draws": ((3,), lambda m: m[0], lambda m: (1.0,)),
+    "bought_share_of_no_qualify": ((5, 4), lambda m: m[0] / m[1], lambda m: (1 / m[1], -m[0] / m[1] ** 2)),
+}
 
 
 def _estimate(mean: float, var: float) -> EstimateJSON:
@@ -284,6 +330,8 @@ class RussianSample:
     #: the certified table it was set beside and that table's exact figures (:meth:`against`)
     exact_table: str | None = None
     exact: tuple[tuple[str, Fraction], ...] = ()
+    #: another table's sample of the same situations it is set beside (:meth:`beside`)
+    other: "RussianSample | None" = None
 
     @property
     def n(self) -> int:
@@ -296,14 +344,19 @@ class RussianSample:
     def _weights(self) -> list[float]:
         return [float(w) for w in self.shares]
 
+    def headline(self, name: str) -> tuple[float, float]:
+        """A headline figure (:data:`HEADLINE`) and its variance."""
+        idx, f, grad = HEADLINE[name]
+        m, c = _stratified([self._field(i) for i in idx], self._weights)
+        return _delta(f(m), grad(m), c)
+
     def house_edge(self) -> tuple[float, float]:
         """The estimated house edge per ante and its variance."""
-        m, v = _mean_var(self._field(0), self._weights)
-        return -m, v
+        return self.headline("house_edge_per_ante")
 
     def element_of_risk(self) -> tuple[float, float]:
-        r, v = _ratio(self._field(0), self._field(1), self._weights)
-        return -r, v
+        """The estimated element of risk and its variance."""
+        return self.headline("element_of_risk_per_total_wager")
 
     def stratum_mean(self, h: int) -> Fraction:
         """Stratum h's exact mean result over its samples."""
@@ -315,13 +368,7 @@ class RussianSample:
     def estimates(self) -> dict[str, tuple[float, float]]:
         """Every sampled figure by its name in the JSON (the best actions' shares as
         ``best_action_shares.KIND``): its estimate and variance."""
-        w = self._weights
-        out = {"house_edge_per_ante": self.house_edge(),
-               "element_of_risk_per_total_wager": self.element_of_risk(),
-               "expected_wager_antes": _mean_var(self._field(1), w),
-               "raise_share_of_draws": _mean_var(self._field(2), w),
-               "insure_share_of_draws": _mean_var(self._field(3), w),
-               "bought_share_of_no_qualify": _ratio(self._field(5), self._field(4), w)}
+        out = {name: self.headline(name) for name in HEADLINE}
         for k in sorted({s.kind for st in self.samples for s in st}):
             out[f"best_action_shares.{KINDS[k]}"] = self.action_share(k)
         return out
@@ -331,6 +378,32 @@ class RussianSample:
         ``exact`` (by the names of :meth:`estimates`; an action no sample took counts with its
         exact share alone)."""
         return replace(self, exact_table=table, exact=tuple(sorted(exact.items())))
+
+    def situations(self) -> list[list[tuple[int, int, tuple[int, ...], int]]]:
+        """The situations sampled, by stratum: (stratum, index, cards, up card)."""
+        return [[(s.stratum, s.index, s.cards, s.up) for s in st] for st in self.samples]
+
+    def beside(self, other: "RussianSample") -> "RussianSample":
+        """The sample set beside ``other``, another table's sample of the same situations (the
+        same seed and size): each headline figure's difference on pairs (:meth:`differences`)."""
+        if other.seed != self.seed or other.situations() != self.situations():
+            raise ValueError("two samples set side by side must hold the same situations")
+        return replace(self, other=other)
+
+    def differences(self) -> dict[str, tuple[float, float, float, float]]:
+        """Per headline figure beside the other table (none without one): this table's estimate,
+        the other's, their difference (the other's less this one's) and its variance on pairs
+        (see the module docstring)."""
+        if self.other is None:
+            return {}
+        out = {}
+        for name, (idx, f, grad) in HEADLINE.items():
+            k = len(idx)
+            m, c = _stratified([self._field(i) for i in idx] + [self.other._field(i) for i in idx], self._weights)
+            a, b = m[:k], m[k:]
+            d, var = _delta(f(b) - f(a), tuple(-g for g in grad(a)) + tuple(grad(b)), c)
+            out[name] = (f(a), f(b), d, var)
+        return out
 
     def comparison(self, est: dict[str, tuple[float, float]] | None = None) -> AgainstJSON | None:
         """Each exact figure, the sample's estimate and z-score (None where the sample has no
@@ -373,6 +446,10 @@ class RussianSample:
         }
         if (c := self.comparison(est)) is not None:
             out["against"] = c
+        if self.other is not None:
+            out["beside"] = {"table": self.other.variant.name, "variant": self.other.variant.to_dict(),
+                             "figures": {name: {"estimate": a, "beside": b, "difference": _estimate(d, var)}
+                                         for name, (a, b, d, var) in self.differences().items()}}
         return out
 
 

@@ -30,6 +30,11 @@ def register(sub: Any) -> None:
     p.add_argument("--against", metavar="FOLDER",
                    help="a Russian Poker table: set the sample beside the certified table in FOLDER (the same rules), "
                         "each exact figure with the sample's z-score; exit code 1 when not consistent")
+    p.add_argument("--beside", metavar="VARIANT",
+                   help="a Russian Poker table: sample this other table on the same situations too, and give each "
+                        "figure's difference with its 95%% interval on pairs (what the rules that differ are worth)")
+    p.add_argument("--beside-checkpoint", metavar="FILE",
+                   help="keep the finished shards of the table sampled --beside in FILE and resume from it")
     common(p)
     p.set_defaults(func=draws_sample)
     p = sub.add_parser("draws-exact", help="switching any number of cards: the exact game over a slice of situations",
@@ -56,7 +61,8 @@ def draws_sample(args: argparse.Namespace) -> int:
     from studodds.reports.draws import sample_text  # lazy: start-up time
     result = api.draws_sample(variant_of(args), situations=args.situations, seed=args.seed,
                               stratified=args.stratified, checkpoint=args.checkpoint, scheduler=args.scheduler,
-                              against=args.against, **api_options(args))
+                              against=args.against, beside=args.beside, beside_checkpoint=args.beside_checkpoint,
+                              **api_options(args))
     emit(args, result, sample_text)
     against = result.to_dict().get("against")
     return NOT_CONSISTENT if isinstance(against, dict) and not against["consistent"] else 0

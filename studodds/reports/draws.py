@@ -125,6 +125,14 @@ def russian_sample_text(s: RussianSample) -> str:
                       "NOT consistent with the certified table: some |z| >= ") + f"{a['z_limit']:g} "
                      "(the house edge, element of risk, wager and the shares raised, insured and bought; the best "
                      "actions' shares are shown, not judged)")
+    if "beside" in d:
+        b = d["beside"]
+        lines.append(f"beside {b['table']} on the same situations (sampled): figure, this table, beside, difference "
+                     "(beside less this), its 95% interval on pairs")
+        for name, pair in b["figures"].items():
+            e = pair["difference"]
+            lines.append(f"  {name:<42}{pair['estimate']:>12.6f}{pair['beside']:>12.6f}{e['estimate']:>+12.6f}   "
+                         f"{e['ci95'][0]:+.6f} .. {e['ci95'][1]:+.6f}")
     lines.append("this is a sampled estimate: the exact whole game ('studodds analyze', by rank patterns) gives the "
                  "figures themselves")
     return "\n".join(lines)
