@@ -40,7 +40,16 @@ RULE_SETS = [
     "raise_antes = 1\n[insurance]\nneeds = \"full_house\"\n[buy_game]\nfee = 2\nafter = \"hands_compared\"\n",
     "[ante_pays]\nplayer_wins = 0\ndealer_does_not_qualify_with = { straight = 4, full_house = 6 }\n"
     "[two_combinations]\n[buy_game]\nafter = \"qualifier_applies\"\n",
+    # an insured box barred from buying the game: insure or buy, the better
+    "[ante_pays]\nplayer_wins = 0\n[two_combinations]\n[insurance]\n[buy_game]\ninsured = \"may_not_buy\"\n",
 ]
+#: Final hands whose insurance and purchases both pay (cards, up card, the 29 cards out of play):
+#: when an insured box may not buy, the first insures (the insurance worth more) and the second buys.
+TORN = [("Ac Ad Ah 7c 2d", "4d", "9h Kd 5c 7s Kh Js 2h 2c As 9c Th Qc 5d 6h Qh Kc Tc Ts 5s 4s Qs 6d 4h 6s 2s 4c 8h 8c 3h"),
+        ("Ac Ad Ah 7c 2d", "7d", "9c Ts 3h 2h 9s 5s 8c Qh 6c Td Tc Qc Qd 7s 2s Kd Th Jd 5d 7h 2c 9h 5c Kc Jc 4s As 5h 4d")]
+#: The rule sets the quick tier checks (the others are slow): the first, and the insured box barred
+#: from buying.
+QUICK = (0, len(RULE_SETS) - 1)
 
 
 def key(cards) -> int:
@@ -58,9 +67,11 @@ def literal_category(k: int) -> Category:
 
 
 def literal_value(v, cards, up, dead):
-    """EV(raise) with the purchase decided per dealer hand, EV(insurance), the bet's pay and how
+    """EV(raise) with the purchase decided per dealer hand, EV(insurance), the bet's pay, how
     the purchases end (won, pushed, lost, short: shares of the replacements, summed over the
-    dealer hands bought): every dealer hand, every replacement, read from the rules' text."""
+    dealer hands bought) and EV(raise) taking the ante's pay against every dealer short of
+    qualifying (what an insured box that may not buy gets): every dealer hand, every
+    replacement, read from the rules' text."""
     r, a_w = v.raise_antes, v.ante_win
     two = v.two_combinations
     player = best_key(cards)
@@ -93,14 +104,16 @@ def literal_value(v, cards, up, dead):
                               if new not in dealer and not (b.same_rank == "replaced_again" and new // 4 == out // 4)]
     flat = [h for hands in bought.values() for h in hands]
     flat_keys = iter(poker_keys(np.array(flat)).tolist()) if flat else iter(())
-    total, insured = Fraction(0), Fraction(0)
+    total, insured, taking = Fraction(0), Fraction(0), Fraction(0)
     ends = {name: Fraction(0) for name in ("win", "push", "lose", "short")}
     for dealer, dk in zip(dealers, dealer_keys):
         if dk >= QUALIFIER_KEY:
             total += settle(dk)
+            taking += settle(dk)
             insured += -stake if ins is None or ins.dealer_qualifies == "lost" or dk < player else 0
             continue
         insured += stake
+        taking += a_nq
         if b is None:
             total += a_nq
             continue
@@ -116,29 +129,55 @@ def literal_value(v, cards, up, dead):
             for name in ends:
                 ends[name] += Fraction(how.count(name), len(how))
     n = len(dealers)
-    return total / n, insured / n, pay, tuple(ends.values())
+    return total / n, insured / n, pay, tuple(ends.values()), taking / n
 
 
-@pytest.mark.parametrize("rules", [0] + [pytest.param(k, marks=pytest.mark.slow) for k in range(1, len(RULE_SETS))])
+def literal_raise(v, ev, insurance, taking):
+    """What raising is worth and whether the player insures, read from the rules: the insurance
+    when it pays beside the purchases, or -- when an insured box may not buy the game -- the
+    better of insuring (taking the ante's pay against every dealer short of qualifying) and
+    buying where that pays, insured only when strictly better."""
+    if v.buy_game is not None and v.buy_game.insured == "may_not_buy":
+        insure = taking + insurance > ev
+        return (taking + insurance if insure else ev), insure
+    return ev + max(Fraction(0), insurance), insurance > 0
+
+
+@pytest.mark.parametrize("rules", [k if k in QUICK else pytest.param(k, marks=pytest.mark.slow)
+                                   for k in range(len(RULE_SETS))])
 def test_final_hands_against_the_literal_reading(rules):
     """Sampled final hands of five and six cards on a reduced deck (the dead cards out of play),
     strong hands among them so that the game is bought and the hand insured."""
     v = variant(RULE_SETS[rules])
     rng = random.Random(480 + rules)
     hands = [parse("Ac Ad Kc Kd 2h"), parse("Qc Qd Qh Ac Kd"), parse("2c 2d 9h Ac Kd"), parse("9h 8h 7h 6h 2h Tc")]
-    quick = rules == 0                                # the quick tier's rule set: a smaller deck, no sampled hands
+    quick = rules in QUICK                            # the quick tier's rule sets: a smaller deck, no sampled hands
     for k in range(0 if quick else 6):
         hands.append(rng.sample(range(52), 5 + k % 2))
+    situations = []
     for cards in hands:
         others = [c for c in range(52) if c not in cards]
         rng.shuffle(others)
-        up, dead = others[0], others[1:30 if quick else 24]
+        situations.append((cards, others[0], others[1:30 if quick else 24]))
+    situations += [(parse(c), parse(u)[0], parse(d)) for c, u, d in TORN]
+    torn = 0                                          # hands the insurance and the purchases both pay for
+    for cards, up, dead in situations:
         got = final_hand_value(v, cards, up, dead, method="every_hand")
-        ev, insurance, pay, ends = literal_value(v, tuple(cards), up, dead)
+        ev, insurance, pay, ends, taking = literal_value(v, tuple(cards), up, dead)
         assert got.pay.pay == pay, cards
         assert got.purchases_end == ends, cards
         assert got.ev_raise == ev, cards
         assert got.ev_insurance == insurance, cards
+        assert got.ev_raise_taking_the_ante == taking, cards
+        assert (got.ev_raised, got.insure) == literal_raise(v, ev, insurance, taking), cards
+        assert got.buys == (not (got.insure and v.buy_game is not None and v.buy_game.insured == "may_not_buy"))
+        barred = v.buy_game is not None and v.buy_game.insured == "may_not_buy"
+        if barred and insurance > 0 and ev > taking:
+            torn += 1
+            first = (cards, up, dead) == situations[-2]
+            assert (got.insure, got.buys) == ((True, False) if first else (False, True)), cards
+    if v.buy_game is not None and v.buy_game.insured == "may_not_buy":
+        assert torn == 2, "the insured box's purchase matters on the two hands chosen for it, and only there"
 
 
 def test_the_options_off_are_the_plain_game():

@@ -36,9 +36,10 @@ def expected_sums(counts, v, rows, dn):
             assert f.pay == pays[pay]
             values += w * f.ev
             insured = int(f.raises and f.insure)
+            bought = f.bought if f.buys else 0            # an insured box barred from buying buys none
             if f.raises:
-                ends = [int(x * dn) for x in f.purchases_end]
-                by_event = {"player_wins": f.win * dn, "dealer_does_not_qualify": (f.no_qualify - f.bought) * dn,
+                ends = [int(x * dn) if f.buys else 0 for x in f.purchases_end]
+                by_event = {"player_wins": f.win * dn, "dealer_does_not_qualify": (f.no_qualify - bought) * dn,
                             "push": f.tie * dn, "dealer_wins": f.lose * dn, "bought_won": ends[0],
                             "bought_push": ends[1], "bought_lost": ends[2], "bought_short": ends[3]}
             else:
@@ -49,7 +50,7 @@ def expected_sums(counts, v, rows, dn):
                     combos[k] = combos.get(k, 0) + w * c
             cell = strategy[int(category(int(counts.strength[r]))), up >> 2]
             cell += np.array([w, w * f.raises, w * insured, w * (f.ev_raised == -1),
-                              w * f.no_qualify * f.raises, w * f.bought * f.raises], dtype=object)
+                              w * f.no_qualify * f.raises, w * bought * f.raises], dtype=object)
     return combos, strategy, values
 
 

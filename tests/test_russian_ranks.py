@@ -61,6 +61,11 @@ BOUGHT = [
       ("888AK", "9", {Category.TRIPS})]),
     ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 3 = 1, 4 = 1, 5 = 1 }\n[two_combinations]\n[insurance]\n"
      "[buy_game]\n", [("AK952", "4", {Category.FLUSH}), ("AK952", "8", {Category.FLUSH})]),
+    # an insured box barred from buying: trips and quads insure or buy, against up ranks a purchase
+    # never replaces and one it may (the side part, valued leaf by leaf with its insurance)
+    ("[ante_pays]\nplayer_wins = 0\n[switch]\nfees = { 1 = 1, 2 = 1 }\n[buy_card]\nfee = 1\n[two_combinations]\n"
+     "[insurance]\n[buy_game]\ninsured = \"may_not_buy\"\n",
+     [("AAAK2", "3", {Category.TRIPS}), ("AAAKK", "2", {Category.FULL_HOUSE}), ("AAAK7", "Q", {Category.TRIPS})]),
 ]
 
 
@@ -102,6 +107,12 @@ def test_a_group_with_the_bought_game_by_rank_patterns_is_its_situations_one_by_
         got = _both_ways(v, text, up, categories)
         assert any("game bought" in label for kind in got.rows for label in kind), (text, up)
         assert any(c[3] > 0 for c in got.options.values()), (text, up)     # the cells count the games bought
+    if "may_not_buy" in rules:                                  # the reading changes what is counted
+        free = variant(rules.replace('insured = "may_not_buy"\n', ""))
+        for text, up, categories in (groups[0], groups[-1]):
+            h, ru = pattern(text)[None, :], np.array([RANKS.index(up)], dtype=np.uint8)
+            barred, allowed = (ranks.shard_fields(t, h, ru, frozenset(categories)) for t in (v, free))
+            assert Fraction(barred["ev"]) < Fraction(allowed["ev"]) and barred["insured"] != allowed["insured"]
     plain = variant(rules.split("[buy_game]")[0])
     text, up, categories = groups[-1]
     fields = ranks.shard_fields(plain, pattern(text)[None, :], np.array([RANKS.index(up)], dtype=np.uint8),

@@ -243,8 +243,7 @@ def test_the_ante_returned_after_a_draw_or_a_purchase_is_named_and_refused_befor
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("rule, words", [("replaces = \"first_dealt\"", "the first card dealt replaced"),
-                                         ("insured = \"may_not_buy\"", "an insured box barred from buying the game")])
+@pytest.mark.parametrize("rule, words", [("replaces = \"first_dealt\"", "the first card dealt replaced")])
 def test_a_reading_named_but_not_counted_is_kept_and_refused_before_any_counting(tmp_path, rule, words):
     """The readings the texts name that the engine does not count yet are rules of the file --
     read, kept in its JSON, written back -- and every command that would count them refuses the

@@ -108,6 +108,51 @@ def test_decisions_are_the_one_hand_paths(path):
     assert 0 < d.raises.sum() < len(finals)
 
 
+def _barred():
+    """The house's table with an insured box barred from buying the game."""
+    text = open("docs/variants/lunar-house.toml").read()
+    return parse_variant_text(text.replace('after = "qualifier_applies"', 'after = "qualifier_applies"\n'
+                                                                          'insured = "may_not_buy"'), "barred.toml")
+
+
+def test_an_insured_box_barred_from_buying_decides_and_settles_so():
+    """When an insured box may not buy the game, the many-hands decisions are the one-hand path's
+    (insure only where the insurance is worth more than the purchases), including hands where
+    both pay and one wins each way; the simulator's settlement of an insured raise against a dealer
+    short of qualifying never asks to buy and pays the ante and the stake."""
+    from test_russian_final_hand import TORN
+
+    from evaluator.cards import parse_card, parse_hand
+    v = _barred()
+    assert v.buy_game is not None and v.buy_game.insured == "may_not_buy"
+    finals, ups, dead = [], [], []
+    for c, u, d in TORN:
+        finals.append(parse_hand(c))
+        ups.append(parse_card(u))
+        dead.append([parse_card(x) for x in d.split()])
+    rng = random.Random(9)
+    for _ in range(40):
+        c = rng.sample(range(52), 12)
+        finals.append(c[:5])
+        ups.append(c[5])
+        dead.append(c[6:6 + rng.choice((0, 2, 3))])
+    d = decisions(v, finals, ups, dead, threads=2)
+    for i in range(len(finals)):
+        one = final_hand_value(v, finals[i], ups[i], dead[i])
+        assert d.raises[i] == one.raises and d.insures[i] == (one.raises and one.insure), i
+    assert d.insures[0] and not d.insures[1]                  # the first torn hand insures, the second buys
+    assert final_hand_value(v, finals[1], ups[1], dead[1]).buys
+    final, up, hole = list(parse_hand("Ac Ad Ah 7c 2d")), parse_card("4d"), [parse_card(x) for x in "9h 8s 5c 3h".split()]
+    asked = []
+    g = russian.settle(v, final, up, hole, list(range(20)), Fraction(0), 0, True, True,
+                       lambda: asked.append(1) or True)
+    stake = Fraction(1, 2) * v.raise_antes * russian.bet_pay(v, final)
+    assert not asked and g.net == 1 + stake and g.insured and g.short and not g.bought
+    g = russian.settle(v, final, up, hole, [c for c in range(52) if c not in final + [up] + hole], Fraction(0), 0,
+                       True, False, lambda: True)
+    assert g.bought and not g.insured
+
+
 @pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
 def test_the_simulators_settlement_is_the_rules(path):
     """The simulator's own settlement against the engine's nets and a literal reading of two

@@ -54,6 +54,9 @@ cdef struct FinalTerm:
     size_t key_bytes
     int n_fields
     int64_t unit[7]
+    # not_with_insurance: the term is not taken on an insured raise -- the player insures only when
+    # the insurance is worth more than the term, and its fields are then not counted
+    bint not_with_insurance
 
 
 # The name of the capsule that carries a FinalTerm to the kernel, and the flags of prepare and bound.

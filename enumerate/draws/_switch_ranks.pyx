@@ -47,7 +47,12 @@ same ones); the values of kind k are then in units of 1 / (scale * unit[k]) per 
 term's fields are counted per class beside the outcomes.  Where the term bounds its part that
 depends on the unseen s0 ranks, a mask's leaves of one set SH that all raise (or all fold)
 whatever that part is are valued together: the term sums that part over them at once
-(_term_leaves).
+(_term_leaves).  A term not taken with insurance (Russian Poker's bought game when an insured box
+may not buy it) makes raising worth the linear form plus the better of the term and the insurance,
+insured only when the insurance is worth more -- so a class that may be insured goes leaf by leaf,
+each leaf with its exact term, and an insured raise counts none of the term's fields.  The bounds
+below still hold: the better of the two is at least the linear form plus the insurance when it
+pays, and at most cnet_hi's raise plus it.
 
 **Leaving out what no situation takes.**  When the term never takes away (it adds what an option
 gains) and the table gives the coefficients of a raise worth at least raising with it (cnet_hi:
@@ -301,14 +306,28 @@ cdef inline int64_t _raised(int64_t nq, int64_t win, int64_t tie, int pc, int64_
 
 cdef inline int64_t _raised_by(const int64_t* k, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n, int64_t unit,
                               int64_t gain, const Rules* R, bint* insured) noexcept nogil:
-    """_raised with the raise's coefficients ``k`` (the class's row of R.cnet, or of R.cnet2)."""
-    cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit + gain
+    """_raised with the raise's coefficients ``k`` (the class's row of R.cnet, or of R.cnet2).  A
+    term not taken with insurance (FinalTerm.not_with_insurance): the better of the two, insured
+    only when the insurance is worth more than the term."""
+    cdef int64_t rv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
     cdef int64_t iv = 0
     if R.cins != NULL:
         k = R.cins + 4 * pc
         iv = (nq * k[0] + win * k[1] + tie * k[2] + n * k[3]) * unit
+    if R.term != NULL and R.term.not_with_insurance:
+        insured[0] = iv > 0 and iv > gain
+        return rv + (iv if insured[0] else gain)
     insured[0] = iv > 0
-    return rv + iv if iv > 0 else rv
+    return rv + gain + (iv if iv > 0 else 0)
+
+
+cdef inline bint _insurable(int pc, const Rules* R) noexcept nogil:
+    """Whether a raise of class pc may be insured (its insurance coefficients not all 0)."""
+    cdef const int64_t* k
+    if R.cins == NULL:
+        return 0
+    k = R.cins + 4 * pc
+    return k[0] != 0 or k[1] != 0 or k[2] != 0 or k[3] != 0
 
 
 cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t tie, int pc, int64_t n,
@@ -337,8 +356,9 @@ cdef inline void _value(int128* row, int64_t m, int64_t nq, int64_t win, int64_t
         st[2] += m * win
         st[3] += m * tie
         st[4] += m * (n - nq - win - tie)
-        for i in range(R.n_tf):
-            st[8 + i] += <int128>m * tf[i]
+        if not (insured and R.term != NULL and R.term.not_with_insurance):
+            for i in range(R.n_tf):
+                st[8 + i] += <int128>m * tf[i]
     else:
         st = row + 2 + R.per_cls * pc
         row[0] += <int128>m * fold
@@ -833,9 +853,18 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
     cdef int128* stt
     i = _term_slot(G, st, pc, kind, R)
     side = i >= 0 and (G.live[i] & TERM_SIDE) != 0
-    if i >= 0 and R.term.bound != NULL and (side or E.n >= LEAF_SUM):
+    if i >= 0 and R.term.not_with_insurance and _insurable(pc, R):
+        flags = -1                      # insured or buying turns on each leaf's exact term: leaf by leaf
+    elif i >= 0 and R.term.bound != NULL and (side or E.n >= LEAF_SUM):
         key = <const void*>(G.slots + i * R.term.key_bytes)
         flags = R.term.bound(R.term.ctx, key, &base, tf, &lo, &hi)
+    if flags < 0:
+        if side:
+            _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)
+        else:
+            for f in range(E.n):
+                _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R, NULL)
+        return
     summed = (flags & TERM_LEAF_SUM) != 0 and E.n >= LEAF_SUM
     if side and not flags & TERM_BOUNDED:
         _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)

@@ -15,15 +15,17 @@ draw (:mod:`enumerate.rules.draws`) and with the bet:
   it would give away -- the hands are compared whatever the dealer's new hand
   (``"hands_compared"``, the family's common wording "the hands are then compared" read
   literally).  A box that took insurance ``may_buy`` (one house's text, the default) or
-  ``may_not_buy`` (one rules summary; named, not counted yet).  The decision is one per final
-  hand, dealer hand and dead cards; the replacement comes from the cards the player has not seen.
+  ``may_not_buy`` (one rules summary: the player then insures only when the insurance is worth
+  more than the purchases he gives up with it).  The decision is one per final hand, dealer hand
+  and dead cards; the replacement comes from the cards the player has not seen.
 * **insurance** (``[insurance]``): with a final hand of ``needs`` or better (three of a kind in
   every text), a stake up to a limit -- ``half_the_payout`` or ``the_payout``: the bet's possible
   win with that hand -- paid 1 to 1 when the dealer does not qualify.  When the dealer qualifies
   the stake is ``lost`` (most texts) or ``returned_unless_player_wins`` (one house: returned when
   the dealer's hand beats or ties the player's).  Its value is linear in the stake, so the
   player stakes the limit or nothing; it is decided with the bet and settled on the dealer's
-  first five cards (a player may still buy the game after collecting it).
+  first five cards (a player may still buy the game after collecting it, unless ``[buy_game]``
+  says an insured box ``may_not_buy``).
 
 Fees are not wagers (as a draw's): the house edge counts them as the player's loss per ante.  An
 insurance stake is a wager of its own, settled 1 to 1.
@@ -48,8 +50,7 @@ AFTER = ("qualifier_applies", "hands_compared")
 #: Whether a box that took insurance may still buy the game.
 INSURED = ("may_buy", "may_not_buy")
 #: The readings of [buy_game] the engine names but does not count yet: (key, value) -> why.
-NOT_COUNTED = {("replaces", "first_dealt"): "the first card dealt replaced",
-               ("insured", "may_not_buy"): "an insured box barred from buying the game"}
+NOT_COUNTED = {("replaces", "first_dealt"): "the first card dealt replaced"}
 #: The most an insurance stake may be: a share of the bet's possible win.
 LIMITS = {"half_the_payout": Fraction(1, 2), "the_payout": Fraction(1)}
 #: What an insurance stake does when the dealer qualifies.

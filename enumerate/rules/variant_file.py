@@ -81,7 +81,7 @@ The options of Russian Poker (each optional; with or without the draws above)::
     replaces = "highest"             # the dealer card replaced: or "lowest" (or "first_dealt": not counted yet)
     same_rank = "replaced_again"     # a replacement of the removed rank: or "kept"
     after = "qualifier_applies"      # a dealer still short pays the ante; or "hands_compared" (no house deals it)
-    insured = "may_buy"              # an insured box may buy the game (or "may_not_buy": not counted yet)
+    insured = "may_buy"              # an insured box may buy the game (or "may_not_buy": it may not)
 
 One player on two boxes against one dealer hand (optional)::
 

@@ -1093,13 +1093,14 @@ cdef class RankTerm:
     the kernel.  Where a rank set replaces the up card (its four kept cards the hole cards, of any
     suit) the term has a side part per other suit (``side``, ``side_sum``).  Without ``bounded``
     (for the tests) it gives the kernel no bounds: every leaf is valued by itself, and a side part
-    situation by situation, each suit of the draws apart."""
+    situation by situation, each suit of the draws apart.  ``not_with_insurance``: an insured box
+    may not buy the game (the kernel takes the better of the two)."""
     cdef TermCtx X
     cdef FinalTerm term
     cdef object keep
 
     def __init__(self, Rules rules, const int64_t[::1] win, const int64_t[::1] ante, const int64_t[::1] dn,
-                 bint bounded=True):
+                 bint bounded=True, bint not_with_insurance=False):
         if win.shape[0] != ante.shape[0] or win.shape[0] == 0 or dn.shape[0] != 7:
             raise ValueError("shapes do not match")
         cdef int j
@@ -1131,6 +1132,7 @@ cdef class RankTerm:
         self.term.key_bytes = _layout(NULL, rules.T.n_sets, &c, &pool, &per, &n_mv, &mv) \
             + (FAST + SIDE) * rules.T.n_sets * sizeof(int64_t)
         self.term.n_fields = TERM_FIELDS
+        self.term.not_with_insurance = not_with_insurance
 
     def capsule(self):
         """The term for enumerate.draws._switch_ranks.value_groups: the capsule holds a reference to

@@ -195,6 +195,8 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     states = (nq, win, tie, lose)
     integer.check_bound(dn * n, "the draws")
     best, fold, raises, taken = integer.decide(which, states, n, dn, gains, forced)
+    buying = integer.buying(taken)
+    bought, ends = np.where(buying, bought, 0), np.where(buying[:, None], ends, 0)
     ev = Fraction(_big_sum(np.where(raises, best, fold)), scale * dn * n * draws) - fee
     discard = () if action in (0, BUY) else tuple(c for j, c in enumerate(hand) if (action >> j) & 1)
     kind: Literal["keep", "switch", "buy"] = "keep" if action == 0 else "buy" if action == BUY else "switch"

@@ -17,7 +17,9 @@ likely (n = C(m, 4)).  Against each dealer hand D = u + hole:
 With an insurance stake s (the limit, or nothing: its EV is linear in s) decided with the raise,
 EV(raise) = (1 / n) * [sum over qualifying D of net + sum over the others of the better of the
 ante and the purchase], exact as fractions; the player raises iff EV(raise) + max(0, EV(insurance))
-exceeds -1, the EV of folding.
+exceeds -1, the EV of folding.  When an insured box may not buy the game (``insured =
+"may_not_buy"``), raising is worth EV(raise taking the ante) + the better of the purchases' gain
+and the insurance, insured only when the insurance is worth more.
 
 The dealer's first hands are evaluated one by one (163,185 for a full deck: :func:`hole_counts`,
 compiled; the witness, ``method="every_hand"``, builds and ranks every one as an array); the
@@ -183,15 +185,29 @@ class FinalHandValue:
     #: how the purchases end: won, pushed, lost, the dealer still short -- each the sum over the
     #: dealer hands bought of the share of their replacements ending so
     purchases_end: tuple[Fraction, ...] = (Fraction(0),) * 4
+    #: an insured box may not buy the game ([buy_game] insured = "may_not_buy")
+    insured_may_not_buy: bool = False
 
     @property
     def insure(self) -> bool:
-        """True if insuring (the limit) is worth more than nothing."""
+        """True if insuring (the limit) is worth more than nothing -- and, when an insured box may
+        not buy the game, more than the purchases it gives up."""
+        if self.insured_may_not_buy:
+            return self.ev_insurance > 0 and self.ev_insurance > self.ev_raise - self.ev_raise_taking_the_ante
         return self.ev_insurance > 0
 
     @property
+    def buys(self) -> bool:
+        """True if the raise makes its purchases (:attr:`bought` of them): not when insured and an
+        insured box may not buy the game."""
+        return not (self.insured_may_not_buy and self.insure)
+
+    @property
     def ev_raised(self) -> Fraction:
-        """EV of raising, insured when that pays."""
+        """EV of raising, insured when that pays (the better of the insurance and the purchases
+        when an insured box may not buy the game)."""
+        if self.insured_may_not_buy:
+            return self.ev_raise_taking_the_ante + self.ev_insurance if self.insure else self.ev_raise
         return self.ev_raise + max(Fraction(0), self.ev_insurance)
 
     @property
@@ -286,7 +302,12 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
     insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
                + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))
     return FinalHandValue(final, int(up), out, pay, n, nq, win, tie, lose, bought, (base + extra) / n, base / n,
-                          stake, insured / n, ends)
+                          stake, insured / n, ends, _insured_may_not_buy(s))
+
+
+def _insured_may_not_buy(s: RussianSettlement) -> bool:
+    """Whether an insured box is barred from buying the game."""
+    return s.buy_game is not None and s.buy_game.insured == "may_not_buy"
 
 
 def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int],
@@ -325,7 +346,8 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
               threads: int = 1, by_tables: bool = False) -> Decisions:
     """Raise (and insure) or fold, for each final hand ``finals[i]`` (five or six cards) against the
     up card ``ups[i]`` with the cards ``dead[i]`` out of play: the decisions of
-    :func:`final_hand_value` (EV(raise) + max(0, EV(insurance)) > -1; insure iff EV(insurance) > 0),
+    :func:`final_hand_value` (EV(raise) + max(0, EV(insurance)) > -1; insure iff EV(insurance) > 0;
+    when an insured box may not buy, the better of the insurance and the purchases),
     the dealer's hole sets counted by :func:`hole_counts` and the purchases by rank sets for all the
     hands of one up card and one number of unseen cards at once (``by_tables``: the hole sets by
     :func:`hole_counts`'s tables, for many hands) -- only for the hands whose
@@ -357,21 +379,29 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     insurance = nq * t[:, 4] + win * t[:, 5] + tie * t[:, 6] + lose * t[:, 7]
     base, fold = lower + np.maximum(insurance, 0), -sets * t[:, 0]
     raises = base > fold
+    insures = insurance > 0
     if s.buy_game is not None:
         # buying adds between 0 (a purchase is made only when it gains) and, per dealer hand short of
         # qualifying, the best a bought game can end in less the fee and the ante it gives up: the
-        # purchases are counted only for the hands whose decision those bounds leave open
+        # purchases are counted only for the hands whose decision those bounds leave open -- and,
+        # when an insured box may not buy, for the hands that would insure (insure or buy turns on them)
+        barred = _insured_may_not_buy(s)
         groups: dict[tuple[int, int], list[int]] = {}
-        for i in np.flatnonzero((nq > 0) & (t[:, 8] > 0) & (base <= fold) & (fold < base + nq * t[:, 8])).tolist():
+        can = (nq > 0) & (t[:, 8] > 0)
+        for i in np.flatnonzero(can & (((base <= fold) & (fold < base + nq * t[:, 8])) | (barred & insures))).tolist():
             groups.setdefault((int(ups[i]), masks[i].bit_count()), []).append(i)
         for (u, _), rows in groups.items():
             distinct = list(dict.fromkeys(pays[i] for i in rows))
             of = np.array([distinct.index(pays[i]) for i in rows], dtype=np.int64)
             fast = purchases(s, threshold, players[rows], distinct, of, unseen[rows], u, threads if len(rows) > 64 else 1)
             for j, i in enumerate(rows):
-                raises[i] = int(base[i]) + fast.gain(j) * int(t[i, 0]) > int(fold[i])
-    insures = raises & (insurance > 0)
-    return Decisions(raises, insures)
+                gain = fast.gain(j) * int(t[i, 0])
+                if barred:
+                    insures[i] = int(insurance[i]) > 0 and int(insurance[i]) > gain
+                    raises[i] = int(lower[i]) + (int(insurance[i]) if insures[i] else gain) > int(fold[i])
+                else:
+                    raises[i] = int(base[i]) + gain > int(fold[i])
+    return Decisions(raises, raises & insures)
 
 
 def buys(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int], dead: Sequence[int] = ()) -> bool:

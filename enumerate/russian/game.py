@@ -112,20 +112,23 @@ class GameSums:
 @dataclass(frozen=True)
 class IntegerNets:
     """A settlement's nets for some pays in integers, units of 1 / ``scale`` antes: per state and
-    pay (``nets``), the insurance stake per pay and what a unit stake nets per state -- what both
-    the whole game and one situation's draws value their final hands with (:meth:`decide`)."""
+    pay (``nets``), the insurance stake per pay and what a unit stake nets per state, and whether
+    an insured box is barred from buying the game -- what both the whole game and one situation's
+    draws value their final hands with (:meth:`decide`)."""
 
     scale: int
     nets: dict[str, np.ndarray]
     stake: np.ndarray
     ins_sign: tuple[int, ...]
+    insured_may_not_buy: bool = False
 
     @classmethod
     def of(cls, s: RussianSettlement, pays: Sequence[HandPay]) -> "IntegerNets":
         scale = net_scale(s, pays)
         return cls(scale, {st: np.array([int(s.net(p, st) * scale) for p in pays], dtype=np.int64) for st in STATES},
                    np.array([int(s.insurance_stake(p) * scale) for p in pays], dtype=np.int64),
-                   tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES))
+                   tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
+                   s.buy_game is not None and s.buy_game.insured == "may_not_buy")
 
     def check_bound(self, unit: int, what: str) -> None:
         """Refuse pays so large that a final hand's value (nets times ``unit`` combinations:
@@ -139,14 +142,26 @@ class IntegerNets:
         """Per final hand (pay index ``which``, dealer counts ``states`` in the order of STATES,
         over ``n`` dealer hands of ``dn`` combinations each, ``gains`` what its purchases add):
         (what raising is worth, insured when that pays; what folding is worth; whether it raises,
-        or always when ``forced``; whether it raises and insures), in units of 1 / scale antes."""
+        or always when ``forced``; whether it raises and insures), in units of 1 / scale antes.
+        When an insured box may not buy the game, raising is worth the better of the purchases
+        and the insurance, insured only when the insurance is worth more (:meth:`buying`)."""
         zeros = np.zeros(len(which), dtype=np.int64)
-        raised = sum((self.nets[st][which] * c for st, c in zip(STATES, states)), zeros) * dn + gains
+        raised = sum((self.nets[st][which] * c for st, c in zip(STATES, states)), zeros) * dn
         insurance = sum((sign * c for sign, c in zip(self.ins_sign, states)), zeros) * self.stake[which] * dn
-        best = raised + np.maximum(insurance, 0)
+        if self.insured_may_not_buy:
+            insures = (insurance > 0) & (insurance > gains)
+            best = raised + np.where(insures, insurance, gains)
+        else:
+            insures = insurance > 0
+            best = raised + gains + np.maximum(insurance, 0)
         fold = -self.scale * dn * n
         raises = np.ones(len(which), dtype=bool) if forced else best > fold
-        return best, fold, raises, raises & (insurance > 0)
+        return best, fold, raises, raises & insures
+
+    def buying(self, insured: np.ndarray) -> np.ndarray:
+        """Whether each raise's purchases are made: not on an insured raise when an insured box
+        may not buy the game."""
+        return ~insured if self.insured_may_not_buy else np.ones(len(insured), dtype=bool)
 
 
 def event_columns(states: Sequence[np.ndarray], bought: np.ndarray, ends: np.ndarray, dn: int) -> dict[str, np.ndarray]:
@@ -250,6 +265,8 @@ class _Game:
             assert p.dn == dn and p.unit == self.scale * dn
         states = (nq, win, tie, lose)
         best, fold, raises, insured = self.integer.decide(which, states, n, dn, gains)
+        buying = self.integer.buying(insured)
+        bought, ends = np.where(buying, bought, 0), np.where(buying[:, None], ends, 0)
         paid = self.paid[counts.strength[r]]                # paid at once: no bet, no dealer hand met
         raises, insured = raises & ~paid, insured & ~paid
         self.chosen[r, col] = raises

@@ -64,7 +64,7 @@ def _situation(v: FinalHandValue) -> RussianSituationJSON:
     return {"up": format_card(v.up), "bet_pays": exact(v.pay.pay),
             "combinations": [v.pay.first.key] + ([] if v.pay.second is None else [v.pay.second.key]),
             "dealer_sets": v.dealer_sets, "no_qualify": v.no_qualify, "win": v.win, "tie": v.tie, "lose": v.lose,
-            "games_bought": v.bought, "ev_raise_antes": exact(v.ev_raise),
+            "games_bought": v.bought if v.buys else 0, "ev_raise_antes": exact(v.ev_raise),
             "ev_raise_taking_the_ante_antes": exact(v.ev_raise_taking_the_ante),
             "insurance_stake_antes": exact(v.insurance_stake), "ev_insurance_antes": exact(v.ev_insurance),
             "insure": v.insure, "action": "raise" if v.raises else "fold", "ev_antes": exact(v.ev)}
@@ -99,7 +99,7 @@ class RussianHand:
         for r in self.rows:
             insure, ev_ins = ("yes" if r.insure else "no", f"{float(r.ev_insurance):.6f}") if r.insurance_stake \
                 else ("-", "-")
-            lines.append(f"{format_card(r.up):>3} {r.no_qualify:>10,} {r.bought:>7,} {r.win:>7,} {r.tie:>5,} "
+            lines.append(f"{format_card(r.up):>3} {r.no_qualify:>10,} {r.bought if r.buys else 0:>7,} {r.win:>7,} {r.tie:>5,} "
                          f"{r.lose:>7,} {float(r.ev_raise):>10.6f} {insure:>6} {ev_ins:>9} "
                          f"{'raise' if r.raises else 'fold':>6} {float(r.ev):>10.6f}")
         lines.append("EV(raise): buying the game against each dealer hand that does not qualify when that is worth "

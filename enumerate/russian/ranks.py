@@ -222,7 +222,8 @@ class RussianRankRules(SwitchRules):
                                   self.dn[0])
             self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
                                                              self.nets.nets["dealer_does_not_qualify"],
-                                                             np.array(self.dn, dtype=np.int64), self.bounded)
+                                                             np.array(self.dn, dtype=np.int64), self.bounded,
+                                                             b.insured == "may_not_buy")
         return self._terms[ru, self.bounded].capsule()
 
 #: Bump when the classes of final hand or the six-card tables are made differently -- the tables'

@@ -282,7 +282,7 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
         side = -stake if (ins is None or ins.dealer_qualifies == "lost" or won) else Fraction(0)
         return Game(showdown(first) + side - fee, wager, kind, True, insured)
     side = stake
-    if variant.buy_game is None or not buy():
+    if variant.buy_game is None or (insured and variant.buy_game.insured == "may_not_buy") or not buy():
         return Game(ante_when_short(variant, final, player) + side - fee, wager, kind, True, insured, True)
     b = variant.buy_game
     ranks = [c >> 2 for c in dealer]
@@ -380,7 +380,8 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
     raised, insured = d.raises | forced, d.insures
     bought = np.zeros(len(played), dtype=bool)
     if variant.buy_game is not None:                  # the player's choice, seeing a dealer short of qualifying
-        asked = np.flatnonzero(raised & (first < variant.qualifier.threshold)).tolist()
+        barred = insured if variant.buy_game.insured == "may_not_buy" else np.zeros(len(played), dtype=bool)
+        asked = np.flatnonzero(raised & ~barred & (first < variant.qualifier.threshold)).tolist()
         if asked:
             bought[asked] = buy_choices(variant, [finals[j] for j in asked], [int(up[played[j]]) for j in asked],
                                         [hole[played[j]].tolist() for j in asked], [deads[j] for j in asked])
