@@ -853,18 +853,12 @@ cdef void _term_leaves(int128* row, const LeafSet* E, int st, int pc, int kind, 
     cdef int128* stt
     i = _term_slot(G, st, pc, kind, R)
     side = i >= 0 and (G.live[i] & TERM_SIDE) != 0
-    if i >= 0 and R.term.not_with_insurance and _insurable(pc, R):
-        flags = -1                      # insured or buying turns on each leaf's exact term: leaf by leaf
-    elif i >= 0 and R.term.bound != NULL and (side or E.n >= LEAF_SUM):
+    # (a class that may be insured when the term is not taken with insurance: no bounds, so leaf by
+    # leaf below -- insured or buying turns on each leaf's exact term)
+    if i >= 0 and R.term.bound != NULL and (side or E.n >= LEAF_SUM) \
+            and not (R.term.not_with_insurance and _insurable(pc, R)):
         key = <const void*>(G.slots + i * R.term.key_bytes)
         flags = R.term.bound(R.term.ctx, key, &base, tf, &lo, &hi)
-    if flags < 0:
-        if side:
-            _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)
-        else:
-            for f in range(E.n):
-                _draw(row, E.m[f], st, pc, E.d[f], kind, cum, n, force, ru, G, R, NULL)
-        return
     summed = (flags & TERM_LEAF_SUM) != 0 and E.n >= LEAF_SUM
     if side and not flags & TERM_BOUNDED:
         _side_each(E, i, st, pc, kind, cum, n, force, ru, X, G, R)
