@@ -42,7 +42,7 @@ from enumerate.core.projection import Projection, announce, plural
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import ev_table_kind, hand_kind, kind_of, require, slice_kind
+from enumerate.game.kinds import SampleKind, ev_table_kind, hand_kind, kind_of, require, slice_kind
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -503,21 +503,17 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     kind = require(v, "draws_sample")
     if not isinstance(stratified, bool):
         raise ParameterError("stratified", "True or False")
-    from enumerate.game.kinds import SampleKind  # lazy: start-up time
     if beside is None and beside_checkpoint is not None:
         raise ParameterError("beside_checkpoint", "keeps the shards of the table sampled beside (--beside): name "
                                                   "that table too, or leave this out")
     if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
         path = None if checkpoint is None else _checkpoint_path(checkpoint)
         exact = None if against is None else _certified_figures(against, v)
-        other = None if beside is None else _beside_table(beside, kind, beside_checkpoint, path)
         # every checkpoint read and verified before any counting
         stores = [kind.sample_checkpoint(source.text, situations, seed, path)]
+        other = None if beside is None else _beside_table(beside, kind, beside_checkpoint, path, situations, seed)
         if other is not None:
-            try:
-                stores.append(kind.sample_checkpoint(other[0].text, situations, seed, other[1]))
-            except ParameterError as exc:
-                raise ParameterError("beside_checkpoint", exc.reason) from None
+            stores.append(other[1])
         with progress_bar(progress, "sampled situations", kind.sample_size(situations) * len(stores),
                           "situation") as tick:
             found = kind.sample(v, source.text, situations, seed, stores[0], scheduler, threads, tick)
@@ -602,23 +598,24 @@ def _certified_figures(against: Any, variant: Variant) -> dict[str, Fraction]:
                                         f"draws ({str(exc)[:80]})") from None
 
 
-def _beside_table(beside: VariantLike, kind: Any, checkpoint: Any, path: Path | None) -> tuple[VariantSource, Path | None]:
-    """The table a sample is set beside (a Russian Poker table with draws, as the sampled one)
-    and the file its shards are kept in: never the sampled table's own."""
+def _beside_table(beside: VariantLike, kind: SampleKind, checkpoint: Any, path: Path | None, situations: int,
+                  seed: int) -> tuple[VariantSource, Any]:
+    """The table a sample is set beside (a Russian Poker table with draws, of the sampled one's
+    kind) and the store of its shards, read and verified now: never the sampled table's file."""
     try:
         other = variant_source(beside)
     except StudoddsError as exc:
         raise ParameterError("beside", str(exc)) from None
-    if kind_of(other.variant) is not kind or "draws_sample" not in kind.supports or other.variant.draws is None:
+    if kind_of(other.variant) is not kind or other.variant.draws is None:
         raise ParameterError("beside", f"{other.variant.name!r} is not a Russian Poker table with draws: a table "
                                        "sampled beside is valued on the same situations by the same kernel")
     try:
         bpath = None if checkpoint is None else _checkpoint_path(checkpoint)
+        if bpath is not None and path is not None and bpath.resolve() == path.resolve():
+            raise ParameterError("beside_checkpoint", f"{bpath}: the sampled table's own checkpoint; name another file")
+        return other, kind.sample_checkpoint(other.text, situations, seed, bpath)
     except ParameterError as exc:
         raise ParameterError("beside_checkpoint", exc.reason) from None
-    if bpath is not None and path is not None and bpath.resolve() == path.resolve():
-        raise ParameterError("beside_checkpoint", f"{bpath}: the sampled table's own checkpoint; name another file")
-    return other, bpath
 
 
 def _checkpoint_path(checkpoint: Any) -> Path:

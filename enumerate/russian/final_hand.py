@@ -302,12 +302,7 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
     insured = (nq * s.insurance_net(stake, "dealer_does_not_qualify") + win * s.insurance_net(stake, "player_wins")
                + tie * s.insurance_net(stake, "push") + lose * s.insurance_net(stake, "dealer_wins"))
     return FinalHandValue(final, int(up), out, pay, n, nq, win, tie, lose, bought, (base + extra) / n, base / n,
-                          stake, insured / n, ends, _insured_may_not_buy(s))
-
-
-def _insured_may_not_buy(s: RussianSettlement) -> bool:
-    """Whether an insured box is barred from buying the game."""
-    return s.buy_game is not None and s.buy_game.insured == "may_not_buy"
+                          stake, insured / n, ends, s.insured_may_not_buy)
 
 
 def bought_game(variant: Variant, cards: Sequence[int], up: int, hole: Sequence[int],
@@ -385,7 +380,7 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
         # qualifying, the best a bought game can end in less the fee and the ante it gives up: the
         # purchases are counted only for the hands whose decision those bounds leave open -- and,
         # when an insured box may not buy, for the hands that would insure (insure or buy turns on them)
-        barred = _insured_may_not_buy(s)
+        barred = s.insured_may_not_buy
         groups: dict[tuple[int, int], list[int]] = {}
         can = (nq > 0) & (t[:, 8] > 0)
         for i in np.flatnonzero(can & (((base <= fold) & (fold < base + nq * t[:, 8])) | (barred & insures))).tolist():

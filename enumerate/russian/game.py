@@ -128,7 +128,7 @@ class IntegerNets:
         return cls(scale, {st: np.array([int(s.net(p, st) * scale) for p in pays], dtype=np.int64) for st in STATES},
                    np.array([int(s.insurance_stake(p) * scale) for p in pays], dtype=np.int64),
                    tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
-                   s.buy_game is not None and s.buy_game.insured == "may_not_buy")
+                   s.insured_may_not_buy)
 
     def check_bound(self, unit: int, what: str) -> None:
         """Refuse pays so large that a final hand's value (nets times ``unit`` combinations:

@@ -223,7 +223,7 @@ class RussianRankRules(SwitchRules):
             self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
                                                              self.nets.nets["dealer_does_not_qualify"],
                                                              np.array(self.dn, dtype=np.int64), self.bounded,
-                                                             b.insured == "may_not_buy")
+                                                             self.settlement.insured_may_not_buy)
         return self._terms[ru, self.bounded].capsule()
 
 #: Bump when the classes of final hand or the six-card tables are made differently -- the tables'

@@ -98,6 +98,11 @@ class RussianSettlement:
     buy_game: BuyGame | None
     instant: tuple[tuple[Category, Fraction], ...] = ()    # a dealt category's instant pay on the ante
 
+    @property
+    def insured_may_not_buy(self) -> bool:
+        """Whether a box that took insurance is barred from buying the game ([buy_game] insured)."""
+        return self.buy_game is not None and self.buy_game.insured == "may_not_buy"
+
     @classmethod
     def of(cls, variant: Variant) -> "RussianSettlement":
         refusal = settlement_refusal(variant)
