@@ -43,3 +43,30 @@ def hears_sigint() -> None:
     ignoring it, so the signal under test would never arrive."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def catches(pid: int, sig: int) -> bool:
+    """Whether process ``pid`` has a handler of its own for ``sig`` (Linux: the SigCgt mask of
+    /proc/PID/status, bit ``sig - 1``)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    return False
+
+
+def wait_until_it_catches(p: subprocess.Popen, sig: int, limit: float = 120.0) -> None:
+    """Wait until the command ``p`` runs has put its own handler for ``sig`` in place -- for
+    SIGTERM, the first statements of ``studodds/__main__.py`` -- or has ended.  Not a fixed sleep:
+    a loaded machine may take seconds to start an interpreter, and a signal before the handler is
+    the interpreter's default death, which no code of ours can reach."""
+    import time
+    end = time.monotonic() + limit
+    while p.poll() is None and time.monotonic() < end:
+        try:
+            if catches(p.pid, sig):
+                return
+        except OSError:                          # ended meanwhile
+            return
+        time.sleep(0.005)
+    assert p.poll() is not None, f"no handler for signal {sig} after {limit} s"

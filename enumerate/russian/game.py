@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -124,11 +125,10 @@ class IntegerNets:
 
     @classmethod
     def of(cls, s: RussianSettlement, pays: Sequence[HandPay]) -> "IntegerNets":
-        scale = net_scale(s, pays)
-        return cls(scale, {st: np.array([int(s.net(p, st) * scale) for p in pays], dtype=np.int64) for st in STATES},
-                   np.array([int(s.insurance_stake(p) * scale) for p in pays], dtype=np.int64),
-                   tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
-                   s.insured_may_not_buy)
+        """The nets of ``pays`` under ``s``, made once for each (settlement, pays): every action
+        of a situation without the sixth card values the same pays (those of five-card hands),
+        and one situation's question asks it some thirty times.  Its arrays are read-only."""
+        return _integer_nets(s, tuple(pays))
 
     def check_bound(self, unit: int, what: str) -> None:
         """Refuse pays so large that a final hand's value (nets times ``unit`` combinations:
@@ -162,6 +162,21 @@ class IntegerNets:
         """Whether each raise's purchases are made: not on an insured raise when an insured box
         may not buy the game."""
         return ~insured if self.insured_may_not_buy else np.ones(len(insured), dtype=bool)
+
+
+@lru_cache(maxsize=64)
+def _integer_nets(s: RussianSettlement, pays: tuple[HandPay, ...]) -> IntegerNets:
+    """:meth:`IntegerNets.of`, kept: the nets in integers of 1 / scale antes, read-only."""
+    scale = net_scale(s, pays)
+
+    def frozen(values: list[int]) -> np.ndarray:
+        a = np.array(values, dtype=np.int64)
+        a.flags.writeable = False
+        return a
+    return IntegerNets(scale, {st: frozen([int(s.net(p, st) * scale) for p in pays]) for st in STATES},
+               frozen([int(s.insurance_stake(p) * scale) for p in pays]),
+               tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
+               s.insured_may_not_buy)
 
 
 def event_columns(states: Sequence[np.ndarray], bought: np.ndarray, ends: np.ndarray, dn: int) -> dict[str, np.ndarray]:
