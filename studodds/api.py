@@ -42,7 +42,7 @@ from enumerate.core.projection import Projection, announce, plural
 from enumerate.core.run import Run, RunOptions
 from enumerate.game.analysis import GameAnalysis
 from enumerate.game.analysis import analyze_game as _analyze
-from enumerate.game.kinds import SampleKind, ev_table_kind, hand_kind, kind_of, require, slice_kind
+from enumerate.game.kinds import SampleKind, ev_table_kind, hand_kind, kind_of, require, slice_kind, strategies_kind
 from enumerate.rules.amounts import parse_amount, parse_rational
 from enumerate.rules.qualifier import parse_qualifier
 from enumerate.rules.sanity import rule_warnings, strict_error
@@ -254,12 +254,14 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
     """Exact figures of the optimal strategy and the simple strategies (raise everything,
     Ace/King or better, pair or better, A-K-J-8-3 or better, matching rank, the three rules of
     thumb), plus ``extra`` strategies ``f(hands, up) -> raise mask`` (see
-    :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83")."""
+    :mod:`enumerate.analysis.strategies`) and ``raise_at_least`` ("raise iff hand >= HAND", e.g. "AKJ83").
+    On a Russian Poker table without draws the strategy gives the raise, and the insurance and
+    the bought game are taken where they pay (:mod:`enumerate.russian.strategies`)."""
     threads, use_cache, progress = Run.of("strategies", run)          # checked once; threads resolved to an int
     from enumerate.analysis import strategies as st  # lazy: start-up time
     from enumerate.analysis.strategies import StrategyComparison  # lazy: start-up time
     v = load_variant(variant)
-    require(v, "strategies")
+    kind = strategies_kind(v)
     named = st.simple_strategies()
     if raise_at_least is not None:
         try:
@@ -276,7 +278,8 @@ def strategies(variant: VariantLike = DEFAULT_VARIANT, *, extra: Mapping[str, St
         _parsed("extra", functools.partial(st.check_strategy, name=name), func)
     named.update(extra or {})
     table = count_table(v, threads=threads, use_cache=use_cache, progress=progress)
-    results, chart = st.evaluate(table, v, named, threads=threads)
+    with _bar(progress, kind.strategies_steps()) as tick:
+        results, chart = kind.strategies(table, v, named, threads, tick)
     return StrategyComparison(v.name, tuple(results), chart)
 
 
@@ -295,7 +298,10 @@ def certification(variant: VariantLike = DEFAULT_VARIANT, *, hands: Iterable[int
     from enumerate.analysis.par import par_from_stats  # lazy: start-up time
     threads, use_cache, progress = Run.of("certification", run)          # checked once; threads resolved to an int
     v = load_variant(variant)
-    require(v, "strategies")
+    kind = require(v, "strategies")
+    if kind.name != "plain":            # worst play, N hands in a row and the PAR sheet read the plain game's statistics
+        raise StudoddsError(f"variant {v.name!r} is {kind.title}: the certification figures (worst play, hands in a "
+                            f"row, the PAR sheet) are made for the plain game; 'analyze' and 'batch' certify this table")
     counts_of_hands = check_hands(DEFAULT_HANDS if hands is None else hands)
     comparison = strategies(v, threads=threads, use_cache=use_cache, progress=progress)
     optimal = comparison.results[0]               # the base game's analysis: the figures read nothing else

@@ -19,8 +19,9 @@ from enumerate.russian.settle import RussianSettlement
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, category
 
 
-def expected_sums(counts, v, rows, dn):
-    """The return-table keys, the strategy's sums and the values of ``rows``, situation by situation."""
+def expected_sums(counts, v, rows, dn, raises=None):
+    """The return-table keys, the strategy's sums and the values of ``rows``, situation by situation
+    (``raises``: a fixed strategy's raise per count-table row and up column, else optimal play's)."""
     s = RussianSettlement.of(v)
     from enumerate.russian.settle import pays_by_strength
     pays, index = pays_by_strength(s)
@@ -34,10 +35,11 @@ def expected_sums(counts, v, rows, dn):
             f = final_hand_value(v, cards, up)
             pay = int(index[int(counts.strength[r])])
             assert f.pay == pays[pay]
-            values += w * f.ev
-            insured = int(f.raises and f.insure)
+            raised = f.raises if raises is None else bool(raises[r][list(counts.up[r]).index(up)])
+            values += w * (f.ev_raised if raised else -1) if raises is not None else w * f.ev
+            insured = int(raised and f.insure)
             bought = f.bought if f.buys else 0            # an insured box barred from buying buys none
-            if f.raises:
+            if raised:
                 ends = [int(x * dn) if f.buys else 0 for x in f.purchases_end]
                 by_event = {"player_wins": f.win * dn, "dealer_does_not_qualify": (f.no_qualify - bought) * dn,
                             "push": f.tie * dn, "dealer_wins": f.lose * dn, "bought_won": ends[0],
@@ -49,8 +51,8 @@ def expected_sums(counts, v, rows, dn):
                     k = (EVENTS.index(event), pay, insured)
                     combos[k] = combos.get(k, 0) + w * c
             cell = strategy[int(category(int(counts.strength[r]))), up >> 2]
-            cell += np.array([w, w * f.raises, w * insured, w * (f.ev_raised == -1),
-                              w * f.no_qualify * f.raises, w * bought * f.raises], dtype=object)
+            cell += np.array([w, w * raised, w * insured, w * (f.ev_raised == -1),
+                              w * f.no_qualify * raised, w * bought * raised], dtype=object)
     return combos, strategy, values
 
 

@@ -148,6 +148,20 @@ class SampleKind(TableKind, Protocol):
 
 
 @runtime_checkable
+class StrategiesKind(TableKind, Protocol):
+    """A kind that compares simple strategies with optimal play ("strategies" in its ``supports``) has this too."""
+
+    def strategies(self, counts: CountTable, variant: Variant, named: Any, threads: int,
+                   progress: Callable[[int], None] | None) -> tuple[list[Any], Any]:
+        """Optimal play (first) and each of ``named`` (name -> ``f(hands, up) -> raise mask``)
+        exactly, as :class:`~enumerate.analysis.strategies.StrategyResult`, and the optimal
+        strategy chart."""
+
+    def strategies_steps(self) -> tuple[str, str, int] | None:
+        """The progress bar of :meth:`strategies` (label, unit, total), or None (too quick)."""
+
+
+@runtime_checkable
 class EvTableKind(TableKind, Protocol):
     """A kind that exports the EV of every situation ("ev_table" in its ``supports``) has this too."""
 
@@ -159,7 +173,7 @@ class EvTableKind(TableKind, Protocol):
 #: The optional parts of a kind, by the analysis that needs them (draws_sample: optional, the
 #: draws' own estimate otherwise).
 CAPABILITIES: dict[str, type] = {"hand": HandKind, "diff": DiffKind, "draws_exact": SliceKind,
-                                 "ev_table": EvTableKind}
+                                 "ev_table": EvTableKind, "strategies": StrategiesKind}
 
 
 #: Every kind; the first that owns a variant is its kind (the plain game, last, owns them all).
@@ -189,6 +203,13 @@ def ev_table_kind(variant: Variant) -> EvTableKind:
     """The kind of ``variant``'s table, if it exports its situations' EVs (else :func:`require`'s refusal)."""
     kind = require(variant, "ev_table")
     assert isinstance(kind, EvTableKind), f"kind {kind.name!r} supports 'ev_table' without ev_table()"
+    return kind
+
+
+def strategies_kind(variant: Variant) -> StrategiesKind:
+    """The kind of ``variant``'s table, if it compares simple strategies (else :func:`require`'s refusal)."""
+    kind = require(variant, "strategies")
+    assert isinstance(kind, StrategiesKind), f"kind {kind.name!r} supports 'strategies' without strategies()"
     return kind
 
 

@@ -91,6 +91,14 @@ class PlainGame:
     def hand_steps(self, up: int | None) -> tuple[str, str, int] | None:
         return None
 
+    def strategies(self, counts: CountTable, variant: Variant, named: Any, threads: int,
+                   progress: Callable[[int], None] | None) -> tuple[list[Any], Any]:
+        from enumerate.analysis.strategies import evaluate  # lazy: start-up time
+        return evaluate(counts, variant, named, threads=threads)
+
+    def strategies_steps(self) -> tuple[str, str, int] | None:
+        return None
+
     def raises_dealt_hand(self, counts: CountTable, variant: Variant, threads: int) -> np.ndarray:
         return RaiseValue.of(variant).optimal(counts)
 

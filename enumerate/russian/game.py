@@ -138,11 +138,12 @@ class IntegerNets:
             raise StudoddsError(f"pays too large for exact 64-bit values of {what}")
 
     def decide(self, which: np.ndarray, states: Sequence[np.ndarray], n: int, dn: int, gains: np.ndarray,
-               forced: bool = False) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+               forced: bool = False, given: np.ndarray | None = None) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         """Per final hand (pay index ``which``, dealer counts ``states`` in the order of STATES,
         over ``n`` dealer hands of ``dn`` combinations each, ``gains`` what its purchases add):
-        (what raising is worth, insured when that pays; what folding is worth; whether it raises,
-        or always when ``forced``; whether it raises and insures), in units of 1 / scale antes.
+        (what raising is worth, insured when that pays; what folding is worth; whether it raises
+        -- always when ``forced``, as ``given`` says when given (a fixed strategy's raise) --;
+        whether it raises and insures), in units of 1 / scale antes.
         When an insured box may not buy the game, raising is worth the better of the purchases
         and the insurance, insured only when the insurance is worth more (:meth:`buying`)."""
         zeros = np.zeros(len(which), dtype=np.int64)
@@ -155,7 +156,10 @@ class IntegerNets:
             insures = insurance > 0
             best = raised + gains + np.maximum(insurance, 0)
         fold = -self.scale * dn * n
-        raises = np.ones(len(which), dtype=bool) if forced else best > fold
+        if given is not None:
+            raises = np.asarray(given, dtype=bool)
+        else:
+            raises = np.ones(len(which), dtype=bool) if forced else best > fold
         return best, fold, raises, raises & insures
 
     def buying(self, insured: np.ndarray) -> np.ndarray:
@@ -227,8 +231,11 @@ def games_sums(counts: CountTable, variants: Sequence[Variant], threads: int = 1
 class _Game:
     """One table's settlement in integers and its running sums (see :class:`GameSums`)."""
 
-    def __init__(self, counts: CountTable, variant: Variant, record: bool = False) -> None:
+    def __init__(self, counts: CountTable, variant: Variant, record: bool = False,
+                 raises: np.ndarray | None = None) -> None:
         check_table(counts, variant)
+        #: a fixed strategy's raise decisions per situation (count-table row, up column), or None: optimal play
+        self.given = None if raises is None else np.asarray(raises, dtype=bool)
         s = self.s = RussianSettlement.of(variant)
         if variant.draws is not None:
             raise StudoddsError(f"variant {variant.name!r}: {whole_game_refusal(variant)}")
@@ -279,7 +286,8 @@ class _Game:
         if p is not None:
             assert p.dn == dn and p.unit == self.scale * dn
         states = (nq, win, tie, lose)
-        best, fold, raises, insured = self.integer.decide(which, states, n, dn, gains)
+        best, fold, raises, insured = self.integer.decide(which, states, n, dn, gains,
+                                                          given=None if self.given is None else self.given[r, col])
         buying = self.integer.buying(insured)
         bought, ends = np.where(buying, bought, 0), np.where(buying[:, None], ends, 0)
         paid = self.paid[counts.strength[r]]                # paid at once: no bet, no dealer hand met
@@ -312,6 +320,17 @@ class _Game:
         found = {key_of(k, len(self.pays)): int(c) for k, c in enumerate(self.combinations) if c}
         return GameSums(self.pays, self.dn, self.scale, found, self.strategy, self.values, self.qualifies,
                         self.stakes, self.chosen, self.instant)
+
+
+def strategy_sums(counts: CountTable, variant: Variant, masks: Sequence[np.ndarray], threads: int = 1,
+                  progress: Callable[[int], None] | None = None, rows: np.ndarray | None = None) -> list[GameSums]:
+    """The table's sums under optimal play, then under each fixed strategy's raise decisions
+    (``masks``: per situation, count-table row by up column, True to raise) -- the insurance and
+    the purchases still taken where they pay, as a player who raised decides them -- in one pass
+    over the situations (``rows`` only, else all), the purchases counted once for all."""
+    games = [_Game(counts, variant)] + [_Game(counts, variant, raises=m) for m in masks]
+    _pass(counts, games, threads, progress, rows)
+    return [g.sums() for g in games]
 
 
 def situation_values(counts: CountTable, variant: Variant, threads: int = 1,

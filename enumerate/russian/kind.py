@@ -34,7 +34,8 @@ class RussianGame:
 
     name = "russian"
     title = "a Russian Poker table (two combinations paid, insurance or buying the game)"
-    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample", "ev_table", "simulate"})
+    supports = frozenset({"analyze", "hand", "diff", "draws_exact", "draws_sample", "ev_table", "simulate",
+                          "strategies"})
 
     report = RUSSIAN_REPORT
 
@@ -52,6 +53,10 @@ class RussianGame:
             return ("the EV table of a table with draws needs every action's value in every situation, which its "
                     "whole game does not keep: 'studodds hand' values a hand's every action, 'draws-sample' sampled "
                     "situations")
+        if analysis == "strategies" and variant.draws is not None:
+            return ("a simple strategy of a table with draws needs a rule for the draw as well and its whole game "
+                    "counted under it, which is not built: 'strategies' compares simple strategies on a table "
+                    "without draws; 'studodds hand' values a hand's every action")
         if analysis == "draws_sample":
             if variant.draws is None:
                 return ("a Russian Poker table without draws is exact in under a minute ('studodds analyze'): "
@@ -112,6 +117,15 @@ class RussianGame:
         from enumerate.russian.game import situation_values  # lazy: start-up time (the kernels)
         num, den, paid = situation_values(counts, variant, threads, progress)
         return of_situations(counts, variant.name, num, den, paid)
+
+    def strategies(self, counts: CountTable, variant: Variant, named: Any, threads: int,
+                   progress: Callable[[int], None] | None) -> tuple[list[Any], Any]:
+        from enumerate.russian.strategies import compare  # lazy: start-up time (the kernels)
+        return compare(counts, variant, named, threads, progress)
+
+    def strategies_steps(self) -> tuple[str, str, int] | None:
+        from enumerate.russian.strategies import steps  # lazy: start-up time (the kernels)
+        return steps()
 
     def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | Any | None,
                scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
