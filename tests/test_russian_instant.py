@@ -20,9 +20,10 @@ from test_russian_slice import SIXTH
 
 from enumerate.core.engine import COMPLETIONS
 from enumerate.core.slices import Slice
+from enumerate.draws.actions import INSTANT_LABEL
 from enumerate.rules.variant_file import parse_variant, parse_variant_text
 from enumerate.russian import slice as rs
-from enumerate.russian.draws import INSTANT_LABEL, situation_actions
+from enumerate.russian.draws import situation_actions
 from enumerate.russian.game import game_sums, return_rows
 from enumerate.russian.situation_ranks import situation_by_ranks
 from evaluator.cards import parse_hand
@@ -180,3 +181,16 @@ def test_the_workbook_reads_a_row_paid_at_once_from_its_rule():
     inputs = {name: value for name, _, value in RUSSIAN_REPORT.workbook_inputs(analysis)}
     assert inputs["instant_royal_flush"] == 1000 and inputs["instant_straight_flush"] == 250
     assert RUSSIAN_REPORT.net_terms(analysis) == {"instant_payout_royal_flush": [(1, ("instant_royal_flush",))]}
+
+
+def test_the_strategy_chart_names_a_hand_paid_at_once():
+    """A cell whose hands are paid at once has its own code in the chart and its legend (a
+    certified table with draws and the instant payout once failed to render without it)."""
+    from enumerate.draws.report import chart_rows, legend
+    paid = {"hand_group": "straight flush", "up_rank": "A", "actions": {INSTANT_LABEL: {"exact": "1"}}}
+    raised = {"hand_group": "pair of 2s", "up_rank": "A", "actions": {"keep and raise": {"exact": "3/4"}}}
+    assert chart_rows([paid, raised], only_draws=False) == [["straight flush", "P", *[""] * 12],
+                                                             ["pair of 2s", "R*", *[""] * 12]]
+    assert chart_rows([paid, raised], only_draws=True) == []
+    assert "P paid at once on the ante" in legend(variant(TABLE))
+    assert "P paid at once" not in legend(variant(SIXTH))

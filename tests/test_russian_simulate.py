@@ -206,10 +206,26 @@ def test_an_instant_payout_ends_the_round(monkeypatch):
     royal = [4 * r + 2 for r in range(8, 13)]
     rest = [c for c in range(52) if c not in royal]
     monkeypatch.setattr(russian, "_deal", lambda seed, chunk, n: np.array([royal + rest] * n))
-    lookups = []
-    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: lookups.append(1) or np.zeros(len(keys)))
     t = russian.play_chunk(v, russian.DrawTable(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)), 0, 0, 3)
     assert t.games == 3 and t.outcomes == {(1000, 1, 1, 1): 3} and t.raised == 0
+
+
+def test_a_hand_paid_at_once_needs_no_kept_draw(monkeypatch):
+    """A whole game keeps no draw for a dealt hand paid at once (it is never drawn to): games
+    dealt such hands among others look up the others' draws only (a certified table with draws
+    and the instant payout once failed to simulate, its royal flushes not in the kept draws)."""
+    v = table(TABLES[1])
+    royal = [4 * r + 2 for r in range(8, 13)]
+    rest = [c for c in range(52) if c not in royal]
+    played = rest[:5] + royal + rest[5:]
+    decks = np.array([royal + rest, played, royal + rest, played])
+    monkeypatch.setattr(russian, "_deal", lambda seed, chunk, n: decks[:n])
+    keys, _ = russian.frame(decks[1:2, :5], decks[1:2, 5])
+    only_played = russian.DrawTable(keys.astype(np.int64), np.zeros(1, dtype=np.int8))   # stand pat
+    t = russian.play_chunk(v, only_played, 0, 0, 4)
+    assert t.games == 4 and t.outcomes[(1000, 1, 1, 1)] == 2 and sum(t.outcomes.values()) == 4
+    with pytest.raises(StudoddsError, match="no draw for a dealt situation"):
+        russian.play_chunk(v, russian.DrawTable(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)), 0, 0, 4)
 
 
 NO_PURCHASE = open("docs/variants/lunar-without-draws.toml").read().split("[buy_game]")[0].replace(

@@ -10,13 +10,14 @@ from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Term, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
+from enumerate.draws.actions import INSTANT_LABEL
 
 #: Short codes of the strategy chart.
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",
          "switch a paired card": "sp", "switch the lowest single card": "s1", "switch the 2nd lowest single card": "s2",
          "switch the 3rd lowest single card": "s3", "switch the 4th lowest single card": "s4",
          "switch the 5th lowest single card": "s5", "switch 1 card": "1", "switch 2 cards": "2",
-         "switch 3 cards": "3", "switch 4 cards": "4", "switch 5 cards": "5"}
+         "switch 3 cards": "3", "switch 4 cards": "4", "switch 5 cards": "5", INSTANT_LABEL: "P"}
 UP_RANKS = "AKQJT98765432"
 POSITIONS = ("lowest", "2nd lowest", "middle", "2nd highest", "highest")
 LEGEND = ("R keep and raise, F keep and fold, B buy a sixth card; switch: so the off-suit card (four suited), "
@@ -35,10 +36,14 @@ def several(v: Any) -> bool:
     return d is not None and d.switch is not None and d.switch.most > 1
 
 
+#: The legend's code of a dealt hand paid at once on the ante (a table with an instant payout).
+LEGEND_INSTANT = "; P paid at once on the ante (no draw, no bet)"
+
+
 def legend(v: Any) -> str:
-    if not several(v):
-        return LEGEND
-    return LEGEND_SEVERAL.format(buy=", B buy a sixth card" if v.draws.buy_fee is not None else "")
+    text = LEGEND if not several(v) else \
+        LEGEND_SEVERAL.format(buy=", B buy a sixth card" if v.draws.buy_fee is not None else "")
+    return text.replace("; * ", LEGEND_INSTANT + "; * ") if getattr(v, "ante_instant", None) else text
 
 
 def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[list[str]]:
@@ -54,7 +59,7 @@ def chart_rows(strategy: Sequence[Mapping[str, Any]], only_draws: bool) -> list[
     rows = []
     for group, by_up in cells.items():
         codes = [by_up.get(r, "") for r in UP_RANKS]
-        if only_draws and all(c.rstrip("*") in ("R", "F", "") for c in codes):
+        if only_draws and all(c.rstrip("*") in ("R", "F", "P", "") for c in codes):
             continue
         rows.append([group, *codes])
     return rows

@@ -28,7 +28,7 @@ from typing import Literal
 
 import numpy as np
 
-from enumerate.draws.actions import BUY, action_label
+from enumerate.draws.actions import BUY, INSTANT_LABEL, action_label
 from enumerate.draws.hand import allowed_actions, draw_outcomes
 from enumerate.rules.variant import Variant
 from enumerate.russian.bought import purchase_unit, purchases
@@ -84,10 +84,6 @@ class RussianAction:
     @property
     def label(self) -> str:
         return INSTANT_LABEL if self.instant else action_label(self.kind, self.discard)
-
-
-#: What a situation whose dealt hand is paid at once does (its action, its strategy-chart cell).
-INSTANT_LABEL = "paid at once"
 
 
 def instant_situations(variant: Variant, cards: tuple[int, ...], ups: list[int]) -> list[RussianSituation] | None:

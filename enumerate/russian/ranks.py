@@ -64,14 +64,13 @@ from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import KINDS, action_kind, cards_drawn, chart_key
+from enumerate.draws.actions import INSTANT_LABEL, KINDS, action_kind, cards_drawn, chart_key
 from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, group_situations, situation_groups, value_groups
 from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported
 from enumerate.rules.variant import Variant
 from enumerate.russian import _bought, options, strategy
 from enumerate.russian.bought import purchase_unit, rank_sets
-from enumerate.russian.draws import INSTANT_LABEL
 from enumerate.russian.game import EVENTS, IntegerNets, instant_row, row_of
 from enumerate.russian.settle import STATES, HandPay, RussianSettlement, best_category, pays_by_strength, settlement_refusal
 from evaluator.errors import StudoddsError

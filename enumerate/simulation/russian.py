@@ -83,6 +83,8 @@ class DrawTable:
     actions: np.ndarray
 
     def lookup(self, keys: np.ndarray) -> np.ndarray:
+        if keys.shape[0] == 0:
+            return np.zeros(0, dtype=self.actions.dtype)
         at = np.searchsorted(self.keys, keys)
         at = np.minimum(at, self.keys.shape[0] - 1)
         if self.keys.shape[0] == 0 or not (self.keys[at] == keys).all():
@@ -341,9 +343,9 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
     instant = {int(c): pay for c, pay in variant.ante_instant.items()}
     if draws is not None:
         keys, order = frame(hands, up)
-        acts = draws.lookup(keys).astype(np.int64)
-        paid = np.isin(dealt, list(instant))
-        acts[paid] = 0
+        paid = np.isin(dealt, list(instant))          # paid at once: no draw kept, none looked up
+        acts = np.zeros(n, dtype=np.int64)
+        acts[~paid] = draws.lookup(keys[~paid])
     else:
         acts, order = np.zeros(n, dtype=np.int64), np.tile(np.arange(5), (n, 1))
     tally = Tally()
