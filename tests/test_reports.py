@@ -195,7 +195,7 @@ def test_workbook_formulas_recompute_the_exact_figures(name, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,fee,paid", [("oasis-one-card", "switch_fee_1", "fee_switch"),
-                                          ("lunar-pennsylvania-hands-compared", "draw_fee_1", "_fee_1")])
+                                          ("lunar-pennsylvania", "draw_fee_1", "_fee_1")])
 def test_a_draw_fee_is_an_input_of_the_workbook(name, fee, paid, tmp_path):
     """A draw's fee is a Paytable input: raised from 1 to 2 antes, every row that pays it nets one
     ante less and the expected return falls by the share of hands paying it (the strategy as
