@@ -77,7 +77,7 @@ def test_a_table_with_draws_is_refused_in_one_line_by_what_it_does_not_support(n
         CALLS[call]("oasis-one-card")
     text = str(err.value)
     assert "\n" not in text and text.startswith("variant 'oasis-one-card' is a table with draws")
-    others = "the plain game" if call not in ("ev_table", "simulate") else \
+    others = "the plain game" if call not in ("ev_table", "simulate", "strategies") else \
         "a Russian Poker table (two combinations paid, insurance or buying the game) or the plain game"
     assert text.endswith(f"is not supported for this kind of table, only for {others}")
 

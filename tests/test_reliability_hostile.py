@@ -45,7 +45,13 @@ def refused(tmp_path: Path, *args: str, needle: str = "") -> None:
     """Run ``studodds ARGS`` in a fresh folder and check the whole contract of bad input."""
     before = {p for p in tmp_path.rglob("*")}
     cpu_start = time.process_time()
-    r = run_cli(*args, cwd=tmp_path)
+    # as a user's interpreter runs it, writing bytecode (PYTHONDONTWRITEBYTECODE unset): a user's
+    # module imported from the folder must leave no __pycache__ there either
+    writes, sys.dont_write_bytecode = sys.dont_write_bytecode, False
+    try:
+        r = run_cli(*args, cwd=tmp_path)
+    finally:
+        sys.dont_write_bytecode = writes
     cpu_seconds = time.process_time() - cpu_start
     assert r.returncode == 2, (args, r.returncode, r.stdout[-500:], r.stderr[-500:])
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("studodds: error: "), (args, r.stderr)

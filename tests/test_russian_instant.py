@@ -20,7 +20,7 @@ from test_russian_slice import SIXTH
 
 from enumerate.core.engine import COMPLETIONS
 from enumerate.core.slices import Slice
-from enumerate.draws.actions import INSTANT_LABEL
+from enumerate.draws.labels import INSTANT_LABEL
 from enumerate.rules.variant_file import parse_variant, parse_variant_text
 from enumerate.russian import slice as rs
 from enumerate.russian.draws import situation_actions

@@ -148,9 +148,11 @@ def test_one_hand_through_the_api_and_the_cli(tmp_path):
     assert "three of a kind + A-K, the bet pays 4 to 1" in text and " raise " in text
 
 
-@pytest.mark.parametrize("command", [("strategies",)], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [("holecards",), ("progressive",), ("design", "sensitivity")],
+                         ids=lambda c: c[0])
 def test_what_the_kind_does_not_give_is_refused_in_one_line(tmp_path, command):
-    """(``simulate`` plays a Russian table: tests/test_russian_simulate.py.)"""
+    """(``simulate`` plays a Russian table: tests/test_russian_simulate.py; ``strategies`` costs
+    its simple strategies without draws and refuses them with draws: tests/test_russian_strategies.py.)"""
     (tmp_path / "lunar.toml").write_text(TEXT)
     refused(tmp_path, *command, "lunar.toml", needle="is a Russian Poker table")
 

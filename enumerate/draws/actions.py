@@ -61,11 +61,6 @@ def cards_drawn(kind: int) -> int:
     return 1 if kind == BUY_KIND else kind
 
 
-#: What a situation whose dealt hand is paid at once on the ante does (a table's instant payout):
-#: its one action and its strategy-chart cell, whatever the table's draws.
-INSTANT_LABEL = "paid at once"
-
-
 def chart_key(group: str, up_rank: int, label: str) -> str:
     """The key of a strategy-chart cell's action: hand group, up rank, what is done."""
     return f"{group}|{RANKS[up_rank]}|{label}"

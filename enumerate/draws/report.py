@@ -10,7 +10,7 @@ from typing import Any
 
 from enumerate.analysis.sections import Input, Sections, Term, TextPart, provenance_lines
 from enumerate.core.jsonform import exact
-from enumerate.draws.actions import INSTANT_LABEL
+from enumerate.draws.labels import INSTANT_LABEL
 
 #: Short codes of the strategy chart.
 CODES = {"keep and raise": "R", "keep and fold": "F", "buy a sixth card": "B", "switch the off-suit card": "so",

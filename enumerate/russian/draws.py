@@ -28,8 +28,9 @@ from typing import Literal
 
 import numpy as np
 
-from enumerate.draws.actions import BUY, INSTANT_LABEL, action_label
+from enumerate.draws.actions import BUY, action_label
 from enumerate.draws.hand import allowed_actions, draw_outcomes
+from enumerate.draws.labels import INSTANT_LABEL
 from enumerate.rules.variant import Variant
 from enumerate.russian.bought import purchase_unit, purchases
 from enumerate.russian.game import EVENTS, IntegerNets, event_columns, event_combinations, instant_row, key_of, row_of

@@ -64,7 +64,8 @@ from enumerate.core.array_store import ArrayCache, keyed_path
 from enumerate.core.counts import evaluator_fingerprint
 from enumerate.core.exact_game import rules_text
 from enumerate.draws import _switch_ranks
-from enumerate.draws.actions import INSTANT_LABEL, KINDS, action_kind, cards_drawn, chart_key
+from enumerate.draws.actions import KINDS, action_kind, cards_drawn, chart_key
+from enumerate.draws.labels import INSTANT_LABEL
 from enumerate.draws.switch_ranks import UNSEEN, SwitchRules, add_chart, group_situations, situation_groups, value_groups
 from enumerate.draws.switch_ranks import core_seconds_per_group as switch_core_seconds
 from enumerate.draws.switch_ranks import supported as switch_supported

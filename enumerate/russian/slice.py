@@ -49,9 +49,10 @@ from enumerate.core.slices import (
     read_fraction,
 )
 from enumerate.draws import switch_ranks
-from enumerate.draws.actions import BUY, INSTANT_LABEL, KINDS, action_kind, chart_key, check_best_actions
+from enumerate.draws.actions import BUY, KINDS, action_kind, chart_key, check_best_actions
 from enumerate.draws.exact import Method, chart_cell, chart_strategy, pick_method
 from enumerate.draws.game import hand_group
+from enumerate.draws.labels import INSTANT_LABEL
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import options, ranks, strategy

@@ -202,10 +202,13 @@ def exposure_levels(parameter: str, text: str) -> tuple[int, ...]:
 
 
 def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
-    """``module:function`` or ``path/to/file.py:function``."""
+    """``module:function`` or ``path/to/file.py:function``.  The user's module is imported without
+    writing its bytecode (no ``__pycache__`` beside it: a command that refuses its input writes
+    nothing, whatever the interpreter's settings)."""
     module_name, _, func = spec.rpartition(":")
     if not module_name or not func:
         raise ParameterError("strategy", f"expected MODULE:FUNCTION, got {spec!r}")
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         if module_name.endswith(".py"):
             path = Path(module_name)
@@ -220,6 +223,8 @@ def load_strategy(spec: str) -> tuple[Callable[..., Any], str]:
         raise
     except BaseException as exc:     # the user's module failed to import (even by sys.exit): name it
         raise ParameterError("strategy", f"cannot import {module_name}: {one_line(exc)}") from None
+    finally:
+        sys.dont_write_bytecode = writes_bytecode
     f = getattr(module, func, None)
     if not callable(f):
         raise ParameterError("strategy", f"{module_name} has no function {func!r}")

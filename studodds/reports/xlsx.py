@@ -179,6 +179,10 @@ def _net_formula(outcome: str, net: Fraction, pays: dict[str, tuple[Fraction, st
 
 
 #: Figures shown as percentages; the others are plain decimals (total loss and combinations: integers).
+#: The return-table rows of hands not raised, by the start of their key: the folds (with a fee or
+#: not) and the dealt hands paid at once on the ante (an instant payout: no bet is made).
+NOT_RAISED = ("fold", "instant_payout_")
+
 _PERCENT = {"house_edge_per_ante", "raise_probability", "element_of_risk_per_total_wager", "hit_frequency",
             "dealer_qualifies_probability", "rtp_per_ante", "rtp_per_total_wagered", "fold_rate"}
 
@@ -261,8 +265,9 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     figure("expected_return_per_ante", ev["value"], ev["exact"], f"={rt}$E${total}{fee_return}")
     figure("house_edge_per_ante", a["house_edge_per_ante"]["value"], a["house_edge_per_ante"]["exact"],
            "=-{expected_return_per_ante}")
+    not_raised = "+".join(f'(LEFT({col["key"]},{len(p)})="{p}")' for p in NOT_RAISED)
     figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
-           f'=1-SUMPRODUCT((LEFT({col["key"]},4)="fold")*{col["prob"]})')     # fold rows, with a fee or not
+           f'=1-SUMPRODUCT(({not_raised})*{col["prob"]})')
     if extra_wager is not None:                    # a wager beyond ante and raise (insurance)
         figure(extra_wager[0], extra_wager[1]["value"], extra_wager[1]["exact"])
     figure("average_total_wager_antes", a["average_total_wager_antes"]["value"], a["average_total_wager_antes"]["exact"],
