@@ -83,6 +83,10 @@ class KindReport(Protocol):
         """A wager beyond the ante and raise, per hand (figure name, exact JSON value), that the
         average wager adds, or None."""
 
+    def not_raised(self, analysis: Mapping[str, Any]) -> tuple[str, ...]:
+        """The starts of the kind's own return-table outcomes of hands that make no bet and do not
+        fold either (the workbook's raise probability leaves them out with the folds)."""
+
 
 class Sections:
     """The defaults of :class:`KindReport`, for a kind to override what it adds: nothing beside
@@ -128,6 +132,9 @@ class Sections:
 
     def wager_extra(self, analysis: Mapping[str, Any]) -> tuple[str, Any] | None:
         return None
+
+    def not_raised(self, analysis: Mapping[str, Any]) -> tuple[str, ...]:
+        return ()
 
 
 def provenance_lines(prov: Mapping[str, Any], combinations: str, game: str) -> list[str]:

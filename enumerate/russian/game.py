@@ -455,10 +455,14 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     return outcome, label, net + side - draw_fee
 
 
+#: The start of the outcome id of a dealt hand paid at once on the ante (no bet is made).
+INSTANT_OUTCOME = "instant_payout_"
+
+
 def instant_row(dealt: Category, pay: Fraction) -> tuple[str, str, Fraction]:
     """The outcome id, label and net result (antes) of a dealt hand of category ``dealt`` paid
     ``pay`` to 1 at once on the ante (``[ante_pays] instant_payout``: the round ends)."""
-    return f"instant_payout_{dealt.key}", f"dealt {dealt.label}, ante paid {pay} to 1 at once", pay
+    return f"{INSTANT_OUTCOME}{dealt.key}", f"dealt {dealt.label}, ante paid {pay} to 1 at once", pay
 
 
 def _instant_meaning(dealt: Category, pay: Fraction) -> ReturnRowMeaningJSON:

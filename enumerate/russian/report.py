@@ -12,7 +12,7 @@ from typing import Any
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
 from enumerate.analysis.strategy_text import raise_chart_markdown
 from enumerate.draws.report import DRAWS_REPORT, draws_lines, rank_pattern_provenance
-from enumerate.russian.game import draw_fee_of
+from enumerate.russian.game import INSTANT_OUTCOME, draw_fee_of
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -290,6 +290,9 @@ class RussianReport(Sections):
         for fee in fees:                            # a row's draw fee: one input per amount the rows name
             out.append((_fee_input(fee), f"a draw's fee, the rows 'fee {fee}' (antes)", fee))
         return out
+
+    def not_raised(self, analysis: Mapping[str, Any]) -> tuple[str, ...]:
+        return (INSTANT_OUTCOME,) if isinstance(analysis.get("russian"), Mapping) else ()
 
     def net_terms(self, analysis: Mapping[str, Any]) -> dict[str, list[Term]]:
         r = analysis.get("russian")

@@ -179,10 +179,6 @@ def _net_formula(outcome: str, net: Fraction, pays: dict[str, tuple[Fraction, st
 
 
 #: Figures shown as percentages; the others are plain decimals (total loss and combinations: integers).
-#: The return-table rows of hands not raised, by the start of their key: the folds (with a fee or
-#: not) and the dealt hands paid at once on the ante (an instant payout: no bet is made).
-NOT_RAISED = ("fold", "instant_payout_")
-
 _PERCENT = {"house_edge_per_ante", "raise_probability", "element_of_risk_per_total_wager", "hit_frequency",
             "dealer_qualifies_probability", "rtp_per_ante", "rtp_per_total_wagered", "fold_rate"}
 
@@ -265,7 +261,10 @@ def workbook_bytes(summary: Mapping[str, Any], strategy_csv: str) -> bytes:
     figure("expected_return_per_ante", ev["value"], ev["exact"], f"={rt}$E${total}{fee_return}")
     figure("house_edge_per_ante", a["house_edge_per_ante"]["value"], a["house_edge_per_ante"]["exact"],
            "=-{expected_return_per_ante}")
-    not_raised = "+".join(f'(LEFT({col["key"]},{len(p)})="{p}")' for p in NOT_RAISED)
+    # the rows of hands not raised, by the start of their key: the folds (with a fee or not) and
+    # what a kind makes without a bet (a Russian table's dealt hands paid at once)
+    starts = ("fold", *(p for kind in kinds.KINDS for p in kind.report.not_raised(a)))
+    not_raised = "+".join(f'(LEFT({col["key"]},{len(p)})="{p}")' for p in starts)
     figure("raise_probability", a["raise_probability"]["value"], a["raise_probability"]["exact"],
            f'=1-SUMPRODUCT(({not_raised})*{col["prob"]})')
     if extra_wager is not None:                    # a wager beyond ante and raise (insurance)
