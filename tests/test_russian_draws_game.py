@@ -308,3 +308,42 @@ def test_another_tables_kept_sums_are_named_as_a_difference_and_the_check_goes_o
                                                                   .read_text()))) for t in (own, other)]
         assert rs.rules_problem(v, sums[0]) is None
         assert "rows these rules cannot make" in (rs.rules_problem(v, sums[1]) or "")
+
+
+def test_the_certified_house_table_bounds_what_insurance_and_the_purchase_are_worth():
+    """An option the player may decline is worth at most what it returns under the certified
+    strategy (that strategy without it is a legal play of the table without it): recomputed here
+    from results/lunar-house's return table and row meanings alone, with the table's pays -- the
+    bounds docs/russian.md gives, and the purchase's bound at least its exact worth from the two
+    whole games (the table without it counted apart: a check of the engine across whole games)."""
+    import csv
+
+    folder = REPO / "results" / "lunar-house"
+    analysis = json.loads((folder / "summary.json").read_text())["analysis"]
+    v = analysis["variant"]
+    assert v["insurance"] == {"needs": "three_of_a_kind", "limit": "half_the_payout", "dealer_qualifies": "lost"}
+    assert v["buy_game"]["after"] == "qualifier_applies" and Fraction(v["buy_game"]["fee_antes"]["exact"]) == 1
+    assert Fraction(v["ante_pays"]["player_wins"]["exact"]) == 0 and "dealer_does_not_qualify_with" not in v["ante_pays"]
+    pay = {k: Fraction(p["exact"]) for k, p in v["raise_pays"].items()}
+    meaning = {m["outcome"]: m for m in analysis["russian"]["return_table_rows"]}
+    short_first = {"dealer_does_not_qualify", "bought_won", "bought_push", "bought_lost", "bought_short"}
+    insurance = bought = Fraction(0)
+    rows = list(csv.DictReader((folder / "return_table.csv").open()))
+    assert {r["outcome"] for r in rows} == set(meaning)
+    for r in rows:
+        m, p = meaning[r["outcome"]], Fraction(r["probability_exact"])
+        win = 2 * sum(pay[c] for c in m["combinations"])          # the bet of two antes at its pays
+        if m["insured"]:                                          # the stake: half the bet's possible win
+            insurance += p * (win / 2 if m["event"] in short_first else -win / 2)
+        purchase = {"bought_won": -1 + win, "bought_push": -1, "bought_lost": -1 - 3, "bought_short": -1 + 1}
+        if m["event"] in purchase:                                # against taking the ante's 1 to 1
+            bought += p * (purchase[m["event"]] - 1)
+    assert insurance == Fraction(479542582273957, 785025987852106000)
+    assert bought == Fraction(27023964523014545129411, 589418996601133979280000)
+    worth = Fraction(503727487843582011308669, 11198960935421545606320000)   # lunar-house-without-purchase's diff
+    house_edge = Fraction(analysis["house_edge_per_ante"]["exact"])
+    assert 0 < worth <= bought and house_edge + insurance < 0        # without insurance still a player edge
+    page = (REPO / "docs" / "russian.md").read_text()
+    for shown in ("479542582273957/785025987852106000", "27023964523014545129411/589418996601133979280000",
+                  f"{float(100 * (house_edge + insurance)):.6f}%", f"{float(100 * (bought - worth)):.6f}"):
+        assert shown in page, shown
