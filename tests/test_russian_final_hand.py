@@ -42,14 +42,19 @@ RULE_SETS = [
     "[two_combinations]\n[buy_game]\nafter = \"qualifier_applies\"\n",
     # an insured box barred from buying the game: insure or buy, the better
     "[ante_pays]\nplayer_wins = 0\n[two_combinations]\n[insurance]\n[buy_game]\ninsured = \"may_not_buy\"\n",
+    # the ante paid on a win unless the game was bought (no draw here): a purchase's win returns it
+    "[ante_pays]\nplayer_wins_unless = \"drew_or_bought\"\n[two_combinations]\n[insurance]\n[buy_game]\n",
 ]
 #: Final hands whose insurance and purchases both pay (cards, up card, the 29 cards out of play):
 #: when an insured box may not buy, the first insures (the insurance worth more) and the second buys.
 TORN = [("Ac Ad Ah 7c 2d", "4d", "9h Kd 5c 7s Kh Js 2h 2c As 9c Th Qc 5d 6h Qh Kc Tc Ts 5s 4s Qs 6d 4h 6s 2s 4c 8h 8c 3h"),
         ("Ac Ad Ah 7c 2d", "7d", "9c Ts 3h 2h 9s 5s 8c Qh 6c Td Tc Qc Qd 7s 2s Kd Th Jd 5d 7h 2c 9h 5c Kc Jc 4s As 5h 4d")]
-#: The rule sets the quick tier checks (the others are slow): the first, and the insured box barred
-#: from buying.
-QUICK = (0, len(RULE_SETS) - 1)
+#: The rule sets the draws' tests add a draw to: all but the ante paid unless the player drew or bought
+#: (counted without the draw only; with it the table is refused, tests/test_russian_rules.py).
+WITH_DRAWS = [k for k, r in enumerate(RULE_SETS) if "player_wins_unless" not in r]
+#: The rule sets the quick tier checks (the others are slow): the first, the ante paid unless the
+#: game was bought, and the insured box barred from buying.
+QUICK = (0, 5, 6)
 
 
 def key(cards) -> int:
@@ -81,9 +86,9 @@ def literal_value(v, cards, up, dead):
     pay = Fraction(literal_pay(cards, PAYS, two) if two is not None else PAYS[literal_category(player)])
     rest = [c for c in range(52) if c not in cards and c not in dead and c != up]
 
-    def settle(dealer_key):
-        if dealer_key < player:
-            return a_w + r * pay
+    def settle(dealer_key, bought=False):
+        if dealer_key < player:       # the ante's pay on a win, unless it is paid only without a purchase
+            return (0 if bought and v.ante_win_unless == "drew_or_bought" else a_w) + r * pay
         return Fraction(0) if dealer_key == player else Fraction(-1 - r)
 
     first = literal_category(player)
@@ -121,7 +126,7 @@ def literal_value(v, cards, up, dead):
         for _ in bought[dealer]:
             nk = next(flat_keys)
             short = b.after == "qualifier_applies" and nk < QUALIFIER_KEY
-            values.append(a_nq if short else settle(nk))
+            values.append(a_nq if short else settle(nk, bought=True))
             how.append("short" if short else "win" if nk < player else "push" if nk == player else "lose")
         buy = sum(values, Fraction(0)) / len(values) - b.fee
         total += max(a_nq, buy)

@@ -410,3 +410,32 @@ def test_games_settled_together_are_settled_one_by_one(monkeypatch, path):
     each = russian.play_chunk(v, empty, 3, 0, 1500, 2, settle_each=True)
     assert together == each
     assert together.raised and together.short and (v.insurance is None or together.insured)
+
+
+#: Classic rules without the draw, the ante paid on a win unless the player drew or bought the game.
+UNLESS = open("docs/variants/russian-classic-without-draws.toml").read().replace(
+    "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n", 1)
+
+
+def test_the_ante_paid_unless_the_player_drew_or_bought_is_settled_so():
+    """The simulator's settlement of the ante's pay on a win: paid when the player stood pat, not
+    after a draw (any kind but keeping) nor in a bought game -- the engine's nets for each -- and
+    the games settled together count as each settled by itself."""
+    from evaluator.cards import parse_cards
+    v = parse_variant_text(UNLESS, "unless.toml")
+    assert v.ante_win_unless == "drew_or_bought" and v.ante_win == 1 and v.draws is None
+    s = RussianSettlement.of(v)
+    final, up = list(parse_cards("Ac Ad Kc Qd 2h")), parse_cards("3c")[0]
+    pay = s.hand_pay(final)
+    never = lambda: pytest.fail("asked to buy")          # noqa: E731
+    qualifies = list(parse_cards("9d 9s 7c 4s"))           # a pair of nines: the aces win
+    kept = russian.settle(v, final, up, qualifies, [], Fraction(0), 0, True, False, never)
+    drew = russian.settle(v, final, up, qualifies, [], Fraction(1), 1, True, False, never)
+    assert kept.net == s.net(pay, "player_wins") == 1 + 2 * pay.pay
+    assert drew.net == s.net(pay, "player_wins", drew=True) - 1 == 2 * pay.pay - 1
+    short = list(parse_cards("Jd 9s 7c 4s"))               # jack high: the jack replaced by the nine of hearts
+    bought = russian.settle(v, final, up, short, list(parse_cards("9h")), Fraction(0), 0, True, False, lambda: True)
+    assert bought.bought and bought.net == -v.buy_game.fee + s.net(pay, "player_wins", bought=True) == 2 * pay.pay - 1
+    together = russian.play_chunk(v, None, 3, 0, 300, 2)
+    assert together == russian.play_chunk(v, None, 3, 0, 300, 2, settle_each=True)
+    assert together.raised and together.bought

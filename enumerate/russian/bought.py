@@ -107,7 +107,7 @@ def purchases(s: RussianSettlement, threshold: int, players: np.ndarray, pays: S
         raise StudoddsError("a final hand valued with its bought games leaves at least nine cards unseen")
     scale = net_scale(s, pays)
     which = np.asarray(which)
-    win, ante = (np.array([int(s.net(p, state) * scale) for p in pays], dtype=np.int64)[which]
+    win, ante = (np.array([int(s.net(p, state, bought=True) * scale) for p in pays], dtype=np.int64)[which]
                  for state in ("player_wins", "dealer_does_not_qualify"))
     lose = int(s.net(pays[0], "dealer_wins") * scale) if len(pays) else 0
     if len(pays) and s.net(pays[0], "push") != 0:

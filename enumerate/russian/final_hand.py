@@ -109,7 +109,7 @@ def _purchase_gains(s: RussianSettlement, pay: HandPay | Sequence[HandPay], p: P
     or one a purchase."""
     assert s.buy_game is not None
     pays = [pay] if isinstance(pay, HandPay) else list(pay)
-    nets = {x: (s.net(x, "player_wins"), s.net(x, "push"), s.net(x, "dealer_wins"),
+    nets = {x: (s.net(x, "player_wins", bought=True), s.net(x, "push"), s.net(x, "dealer_wins"),
                 s.net(x, "dealer_does_not_qualify"), s.buy_game.fee) for x in pays}
     scale = math.lcm(*(v.denominator for row in nets.values() for v in row))
     win, tie, lose, nq, fee = np.array([[int(v * scale) for v in nets[x]] for x in pays], dtype=np.int64).T
@@ -122,7 +122,7 @@ def _most_gain(s: RussianSettlement, pay: HandPay) -> Fraction:
     purchase never pays)."""
     assert s.buy_game is not None
     ante = s.net(pay, "dealer_does_not_qualify")
-    return max(s.net(pay, "player_wins"), ante, Fraction(0)) - s.buy_game.fee - ante
+    return max(s.net(pay, "player_wins", bought=True), ante, Fraction(0)) - s.buy_game.fee - ante
 
 
 def _unseen_mask(*cards: int) -> int:

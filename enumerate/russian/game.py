@@ -438,7 +438,7 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     outcome, label, net = {
         "player_wins": (f"player_wins_{hand}", f"player wins with {pay.label}", s.net(pay, "player_wins")),
         "bought_won": (f"bought_won_{hand}", f"game bought, player wins with {pay.label}",
-                       -fee + s.net(pay, "player_wins")),
+                       -fee + s.net(pay, "player_wins", bought=True)),
         "dealer_does_not_qualify": ("dealer_does_not_qualify" + ante_id, f"dealer does not qualify, {ante_text}", ante),
         "bought_short": ("bought_short" + ante_id, f"game bought, dealer still short, {ante_text}", -fee + ante),
         "push": ("push", "push", Fraction(0)),

@@ -302,6 +302,7 @@ class RussianReport(Sections):
         listed = {c.key: c for c in Category}
         ante_with = sorted(v["ante_pays"].get("dealer_does_not_qualify_with", {}), key=lambda k: listed[k])
         dealer_qualifies = v["insurance"]["dealer_qualifies"] if v.get("insurance") else "lost"
+        unless = v["ante_pays"].get("player_wins_unless")        # "drew_or_bought": no ante's pay after either
 
         def pay(key: str) -> str:
             return f"pay_{key}" if key in v["raise_pays"] or key != "royal_flush" else "pay_straight_flush"
@@ -316,7 +317,8 @@ class RussianReport(Sections):
             e, cats = m["event"], m["combinations"]
             terms: list[Term] = []
             if e in ("player_wins", "bought_won"):
-                terms = [(one, ("ante_win",))] + [(one, ("raise", pay(c))) for c in cats]
+                paid = not (unless == "drew_or_bought" and (e == "bought_won" or draw_fee_of(m["outcome"])))
+                terms = [(one, ("ante_win",))] * paid + [(one, ("raise", pay(c))) for c in cats]
             elif e in ("dealer_does_not_qualify", "bought_short"):
                 terms = [(one, (ante(cats[0]),))]
             elif e in ("dealer_wins", "bought_lost"):

@@ -11,21 +11,26 @@ dealer does not qualify            a_nq(F) (the ante's pay; the bet is returned)
 player wins                        a_w + r * P(F)
 push                               0
 dealer wins                        -(1 + r)
-game bought, then player wins      -fee + a_w + r * P(F)
+game bought, then player wins      -fee + a_w' + r * P(F)
 game bought, then push / loses     -fee, -fee - (1 + r)
 game bought, dealer still short    -fee + a_nq  (only when the qualifier applies again)
 =================================  ==============================================
 
-and folding nets -1.  Under ``[ante_pays] instant_payout`` (Lunar Poker: 58 Pa. Code § 671a.12(a),
-the game's publisher) a player *dealt* a hand of a listed category is paid its pay on the ante at
-once and his round ends -- no draw, no bet, no option -- whatever the dealer holds: the situation
-nets that pay (:meth:`RussianSettlement.instant_pay`), its one outcome.  The ante's pay a_nq(F) is the table's, or -- under ``[ante_pays]
-dealer_does_not_qualify_with`` -- that of the best category listed at or below the final hand's
-(Pennsylvania's Lunar Poker: 4 to 1 from a straight).  An insurance stake ``s`` -- the limit, ``share * r * P(F)``, for a final
-hand of the rule's category or better -- adds +s when the dealer's five cards do not qualify and
--s when they do (or -s only when the player wins, under "returned unless the player wins").
-Every exact figure of the game (:mod:`enumerate.russian.final_hand` and the kernels after it)
-takes its nets from :class:`RussianSettlement`.
+and folding nets -1. The ante's pay on a win a_w is the table's; a_w' after a purchase is the same,
+unless the ante is paid only when the player neither drew nor bought the game (``[ante_pays]
+player_wins_unless = "drew_or_bought"``, one rules summary of classic Russian Poker): then a win
+after a purchase, or after a draw, returns the ante (a_w' = 0) --
+:meth:`RussianSettlement.ante_on_win`. Under ``[ante_pays] instant_payout`` (Lunar Poker: 58 Pa.
+Code § 671a.12(a), the game's publisher) a player *dealt* a hand of a listed category is paid its
+pay on the ante at once and his round ends -- no draw, no bet, no option -- whatever the dealer
+holds: the situation nets that pay (:meth:`RussianSettlement.instant_pay`), its one outcome. The
+ante's pay a_nq(F) is the table's, or -- under ``[ante_pays] dealer_does_not_qualify_with`` -- that
+of the best category listed at or below the final hand's (Pennsylvania's Lunar Poker: 4 to 1 from a
+straight). An insurance stake ``s`` -- the limit, ``share * r * P(F)``, for a final hand of the
+rule's category or better -- adds +s when the dealer's five cards do not qualify and -s when they do
+(or -s only when the player wins, under "returned unless the player wins"). Every exact figure of
+the game (:mod:`enumerate.russian.final_hand` and the kernels after it) takes its nets from
+:class:`RussianSettlement`.
 """
 from __future__ import annotations
 
@@ -56,9 +61,13 @@ def settlement_refusal(variant: Variant) -> str | None:
         return f"the options of Russian Poker are modelled without {' or '.join(left_out)}"
     if variant.buy_game is not None and variant.buy_game.not_counted() is not None:
         return variant.buy_game.not_counted()
-    if variant.ante_win_unless is not None:
+    if variant.ante_win_unless is not None and variant.draws is not None:
         return ("ante_pays.player_wins_unless = \"drew_or_bought\" (the ante returned on a win after a draw or a "
-                "bought game) is a reading the engine does not count yet")
+                "bought game) is counted on a table without draws only, not yet with the draw")
+    if variant.ante_win_unless is not None and variant.max_payout is not None \
+            and variant.max_payout.covers == "ante_and_raise":
+        return ("ante_pays.player_wins_unless = \"drew_or_bought\" with a maximum payout that covers the ante "
+                "is not counted (the bet's cap would depend on the purchase)")
     if variant.buy_game is not None and variant.qualifier.threshold > FIRST_PAIR_STRENGTH:
         return ("buying the game is modelled for a dealer who qualifies with a pair or less (a hand that does not "
                 "qualify has five ranks, one highest)")
@@ -97,6 +106,7 @@ class RussianSettlement:
     insurance: Insurance | None
     buy_game: BuyGame | None
     instant: tuple[tuple[Category, Fraction], ...] = ()    # a dealt category's instant pay on the ante
+    ante_win_unless: str | None = None    # "drew_or_bought": a_w only when the player neither drew nor bought
 
     @property
     def insured_may_not_buy(self) -> bool:
@@ -115,7 +125,7 @@ class RussianSettlement:
         return cls(variant.raise_antes, variant.ante_no_qualify, variant.ante_win,
                    tuple(variant.ante_no_qualify_with.items()), tuple(variant.posted_pay(c) for c in Category), cap,
                    variant.two_combinations,
-                   variant.insurance, variant.buy_game, tuple(variant.ante_instant.items()))
+                   variant.insurance, variant.buy_game, tuple(variant.ante_instant.items()), variant.ante_win_unless)
 
     def instant_pay(self, dealt: Sequence[int]) -> Fraction | None:
         """What the ante is paid at once for the ``dealt`` five cards (the round then ends), or
@@ -139,12 +149,20 @@ class RussianSettlement:
         listed = [v for c, v in self.ante_with if c <= first]
         return listed[-1] if listed else self.ante_no_qualify
 
-    def net(self, hand: HandPay, state: str) -> Fraction:
-        """What a raised final hand ``hand`` nets when it ends in ``state`` (no fee, no insurance)."""
+    def ante_on_win(self, *, drew: bool = False, bought: bool = False) -> Fraction:
+        """The ante's pay when the player beats a qualifying dealer, after a draw (``drew``) or a
+        purchase (``bought``) or neither."""
+        if self.ante_win_unless == "drew_or_bought" and (drew or bought):
+            return Fraction(0)
+        return self.ante_win
+
+    def net(self, hand: HandPay, state: str, *, drew: bool = False, bought: bool = False) -> Fraction:
+        """What a raised final hand ``hand`` nets when it ends in ``state`` (no fee, no insurance),
+        after a draw (``drew``) or in a bought game (``bought``) or neither."""
         if state == "dealer_does_not_qualify":
             return self.ante_short(hand.first)
         if state == "player_wins":
-            return self.ante_win + self.raise_antes * hand.pay
+            return self.ante_on_win(drew=drew, bought=bought) + self.raise_antes * hand.pay
         if state == "push":
             return Fraction(0)
         if state == "dealer_wins":

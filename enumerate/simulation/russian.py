@@ -271,9 +271,9 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
     q = variant.qualifier.threshold
     dealer = list(hole) + [up]
 
-    def showdown(dealer_strength: int) -> Fraction:
+    def showdown(dealer_strength: int, bought: bool = False) -> Fraction:
         if player > dealer_strength:
-            return variant.ante_win + r * pay
+            return ante_on_win(variant, kind, bought) + r * pay
         return Fraction(0) if player == dealer_strength else -1 - r
 
     if first is None:
@@ -297,8 +297,17 @@ def settle(variant: Variant, final: Sequence[int], up: int, hole: Sequence[int],
     if b.after == "qualifier_applies" and second < q:
         result = ante_when_short(variant, final, player)
     else:
-        result = showdown(second)
+        result = showdown(second, bought=True)
     return Game(result - b.fee + side - fee, wager, kind, True, insured, True, True)
+
+
+def ante_on_win(variant: Variant, kind: int, bought: bool) -> Fraction:
+    """The ante's pay when the player beats a qualifying dealer: the table's, or -- when it is
+    paid only if the player neither drew nor bought the game -- nothing after a draw (a draw kind
+    other than keeping, 0) or a purchase."""
+    if variant.ante_win_unless == "drew_or_bought" and (kind != 0 or bought):
+        return Fraction(0)
+    return variant.ante_win
 
 
 # ------------------------------------------------------------------------------ the games
@@ -422,12 +431,13 @@ def _settle_together(variant: Variant, pays: Pays, finals: Sequence[Sequence[int
     pay_u, short_u, fee_u = ints
     stake_u = np.where(insured[at], np.array([int(share * r * x * unit) for x in pay], dtype=np.int64), 0)
     p, f, won = player[at], first[at], player[at] > first[at]
-    show = np.where(won, int(variant.ante_win * unit) + r * pay_u, np.where(p == f, 0, -(1 + r) * unit))
+    kind = np.array(kinds, dtype=np.int64)[at]
+    ante_u = np.array([int(ante_on_win(variant, k, False) * unit) for k in range(len(KINDS))], dtype=np.int64)[kind]
+    show = np.where(won, ante_u + r * pay_u, np.where(p == f, 0, -(1 + r) * unit))
     returned = ins is not None and ins.dealer_qualifies == "returned_unless_player_wins"
     side = np.where(f >= q, np.where(won | (not returned), -stake_u, 0), stake_u)
     net = np.where(raised[at], np.where(f >= q, show, short_u) + side, -unit) - fee_u
     wager = np.where(raised[at], (1 + r) * unit + stake_u, unit)
-    kind = np.array(kinds, dtype=np.int64)[at]
     flags = np.column_stack([net, wager, kind, raised[at], insured[at], raised[at] & (f < q)])
     found, counts = np.unique(flags, axis=0, return_counts=True)
     for (n_u, w_u, k, rz, isd, sh), c in zip(found.tolist(), counts.tolist()):
