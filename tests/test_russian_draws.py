@@ -4,7 +4,7 @@ with options that never change a decision, against the draws' own engine to the 
 from fractions import Fraction
 
 import pytest
-from test_russian_final_hand import LUNAR, RULE_SETS, WITH_DRAWS, variant
+from test_russian_final_hand import LUNAR, RULE_SETS, variant
 
 from enumerate.draws.actions import BUY
 from enumerate.draws.hand import situation_draws
@@ -28,11 +28,11 @@ def final_hands(v, action: int) -> list:
         discard = tuple(c for j, c in enumerate(HAND) if (action >> j) & 1)
         kept = tuple(c for c in HAND if c not in discard)
         finals = [(kept + (c,), discard) for c in unseen]
-    return [final_hand_value(v, f, UP, dead) for f, dead in finals]
+    return [final_hand_value(v, f, UP, dead, drew=action != 0) for f, dead in finals]
 
 
-@pytest.mark.parametrize("rules, actions", [(0, [0, 4])] + [pytest.param(k, [0, 1, BUY], marks=pytest.mark.slow)
-                                                             for k in WITH_DRAWS])
+@pytest.mark.parametrize("rules, actions", [(0, [0, 4]), (6, [0, 4])] + [
+    pytest.param(k, [0, 1, BUY], marks=pytest.mark.slow) for k in range(len(RULE_SETS))])
 def test_actions_equal_their_final_hands_one_by_one(rules, actions):
     v = variant(RULE_SETS[rules] + DRAWS)
     got = situation_actions(v, HAND, UP, actions=actions)

@@ -49,9 +49,6 @@ RULE_SETS = [
 #: when an insured box may not buy, the first insures (the insurance worth more) and the second buys.
 TORN = [("Ac Ad Ah 7c 2d", "4d", "9h Kd 5c 7s Kh Js 2h 2c As 9c Th Qc 5d 6h Qh Kc Tc Ts 5s 4s Qs 6d 4h 6s 2s 4c 8h 8c 3h"),
         ("Ac Ad Ah 7c 2d", "7d", "9c Ts 3h 2h 9s 5s 8c Qh 6c Td Tc Qc Qd 7s 2s Kd Th Jd 5d 7h 2c 9h 5c Kc Jc 4s As 5h 4d")]
-#: The rule sets the draws' tests add a draw to: all but the ante paid unless the player drew or bought
-#: (counted without the draw only; with it the table is refused, tests/test_russian_rules.py).
-WITH_DRAWS = [k for k, r in enumerate(RULE_SETS) if "player_wins_unless" not in r]
 #: The rule sets the quick tier checks (the others are slow): the first, the ante paid unless the
 #: game was bought, and the insured box barred from buying.
 QUICK = (0, 5, 6)
@@ -71,7 +68,7 @@ def literal_category(k: int) -> Category:
     return Category.ROYAL_FLUSH if cat == Category.STRAIGHT_FLUSH and (k // 13 ** 4) % 13 == 12 else cat
 
 
-def literal_value(v, cards, up, dead):
+def literal_value(v, cards, up, dead, drew=False):
     """EV(raise) with the purchase decided per dealer hand, EV(insurance), the bet's pay, how
     the purchases end (won, pushed, lost, short: shares of the replacements, summed over the
     dealer hands bought) and EV(raise) taking the ante's pay against every dealer short of
@@ -87,8 +84,8 @@ def literal_value(v, cards, up, dead):
     rest = [c for c in range(52) if c not in cards and c not in dead and c != up]
 
     def settle(dealer_key, bought=False):
-        if dealer_key < player:       # the ante's pay on a win, unless it is paid only without a purchase
-            return (0 if bought and v.ante_win_unless == "drew_or_bought" else a_w) + r * pay
+        if dealer_key < player:       # the ante's pay on a win, unless it is paid only without a draw or a purchase
+            return (0 if (drew or bought) and v.ante_win_unless == "drew_or_bought" else a_w) + r * pay
         return Fraction(0) if dealer_key == player else Fraction(-1 - r)
 
     first = literal_category(player)
@@ -176,6 +173,9 @@ def test_final_hands_against_the_literal_reading(rules):
         assert got.ev_raise_taking_the_ante == taking, cards
         assert (got.ev_raised, got.insure) == literal_raise(v, ev, insurance, taking), cards
         assert got.buys == (not (got.insure and v.buy_game is not None and v.buy_game.insured == "may_not_buy"))
+        if v.ante_win_unless is not None:             # the same final hand reached by a draw: no ante's pay on a win
+            drawn = final_hand_value(v, cards, up, dead, method="every_hand", drew=True)
+            assert drawn.ev_raise == literal_value(v, tuple(cards), up, dead, drew=True)[0] < ev, cards
         barred = v.buy_game is not None and v.buy_game.insured == "may_not_buy"
         if barred and insurance > 0 and ev > taking:
             torn += 1

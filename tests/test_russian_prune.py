@@ -161,3 +161,18 @@ def test_a_bound_below_the_truth_is_caught():
     for h, ru in _groups(3, 11):
         changed += _both(rules, v.qualifier.threshold, h, ru, wrong) != _both(rules, v.qualifier.threshold, h, ru, None)
     assert changed
+
+
+@pytest.mark.slow
+def test_best_first_changes_no_integer_when_keeping_pays_the_ante_apart():
+    """The classic rules with the ante paid on a win only without a draw or a purchase: keeping is
+    valued with its own coefficients (the ante's pay), every draw without it -- leaving out the
+    dominated discards of a high card still changes no integer."""
+    from test_russian_ranks import RANKS, pattern
+
+    from enumerate.rules.variant_file import parse_variant_text
+    text = (VARIANTS / "russian-classic.toml").read_text().replace(
+        "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n")
+    v = parse_variant_text(text, "classic-unless.toml")
+    assert v.ante_win_unless == "drew_or_bought" and ranks.rank_rules(v).cnet_kept is not None
+    _same_with_and_without(v, [(pattern("2469A"), RANKS.index("5"))])

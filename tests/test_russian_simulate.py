@@ -439,3 +439,22 @@ def test_the_ante_paid_unless_the_player_drew_or_bought_is_settled_so():
     together = russian.play_chunk(v, None, 3, 0, 300, 2)
     assert together == russian.play_chunk(v, None, 3, 0, 300, 2, settle_each=True)
     assert together.raised and together.bought
+
+
+def test_the_ante_paid_unless_the_player_drew_is_settled_so_with_the_draw(monkeypatch):
+    """The classic rules with the draw and the ante paid on a win only without a draw or a
+    purchase: a mix of kept draws settled together counts as each game settled by itself, the
+    decisions after a draw taken without the ante's pay."""
+    text = open("docs/variants/russian-classic.toml").read().replace(
+        "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n", 1)
+    v = parse_variant_text(text, "classic-unless.toml")
+    assert v.ante_win_unless == "drew_or_bought" and v.draws is not None
+    rng = np.random.default_rng(9)
+    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: rng.choice(
+        np.array([0, 0, 3, 7, 15, 32], dtype=np.int8), size=len(keys)))
+    empty = russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
+    state = rng.bit_generator.state
+    together = russian.play_chunk(v, empty, 3, 0, 1500, 2)
+    rng.bit_generator.state = state
+    assert together == russian.play_chunk(v, empty, 3, 0, 1500, 2, settle_each=True)
+    assert together.raised and together.kinds[0] and sum(together.kinds.values()) > together.kinds[0]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_russian_draws import DRAWS
-from test_russian_final_hand import LUNAR, RULE_SETS, WITH_DRAWS, variant
+from test_russian_final_hand import LUNAR, RULE_SETS, variant
 
 from enumerate.core.array_store import keyed_path, load_arrays, save_arrays
 from enumerate.core.counts import evaluator_fingerprint
@@ -66,6 +66,22 @@ def test_tables_of_a_few_cheap_actions_equal_the_draws_one_by_one(draws, threads
     assert situation_ranks.situation_by_ranks(v, hand, up, threads=threads) == situation_actions(v, hand, up)
 
 
+def test_the_ante_paid_unless_the_player_drew_is_paid_on_a_kept_hand_alone():
+    """The ante paid on a win unless the player drew or bought: keeping is valued as the table
+    that pays the ante on every win without a purchase, a sixth card bought as the table that
+    returns it -- exactly, kernel and draws one by one alike, every action."""
+    paid = RULE_SETS[6].replace("player_wins_unless = \"drew_or_bought\"\n", "")
+    tables = {name: variant(rules + "[buy_card]\nfee = 1\n") for name, rules in
+              (("unless", RULE_SETS[6]), ("paid", paid), ("returned", paid.replace("[ante_pays]\n", "[ante_pays]\nplayer_wins = 0\n")))}
+    assert tables["unless"].ante_win_unless == "drew_or_bought" and tables["returned"].ante_win == 0
+    hand, up = _situation("Qc Qd 9h As Kd", "3h")
+    got = {name: situation_ranks.situation_by_ranks(v, hand, up) for name, v in tables.items()}
+    assert got["unless"] == situation_actions(tables["unless"], hand, up)
+    keep, buy = ({name: next(a for a in s.actions if a.kind == kind) for name, s in got.items()} for kind in ("keep", "buy"))
+    assert buy["unless"].ev == buy["returned"].ev and keep["unless"].ev > keep["returned"].ev
+    assert keep["paid"].ev > keep["unless"].ev        # a bought game's win returns it: fewer purchases pay
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 @pytest.mark.parametrize("allowed", [[1, 1, 1, 1, 1, 1, 1], [1, 0, 1, 1, 1, 1, 1], [1, 0, 0, 0, 0, 0, 1],
                                      [1, 0, 1, 0, 0, 0, 0]])
@@ -101,7 +117,7 @@ def test_hand_takes_the_rank_kernel_and_falls_back_to_the_draws(monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", WITH_DRAWS)
+@pytest.mark.parametrize("rules", range(len(RULE_SETS)))
 @pytest.mark.parametrize("which", [0, 1])
 def test_every_action_equals_the_draws_one_by_one(rules, which):
     """Each rule set of the brute-force tests, with every exchange and the sixth card: every

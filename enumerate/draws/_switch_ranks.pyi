@@ -24,4 +24,5 @@ def value_groups(ru: int, hvec: np.ndarray, sit_off: np.ndarray, sit_cards: np.n
                  fee_den: int, out: np.ndarray, best: np.ndarray, keep_raised: np.ndarray, n_threads: int,
                  cancel: np.ndarray | None = None, term: object | None = None,
                  rows: np.ndarray | None = None, cnet_hi: np.ndarray | None = None,
-                 sit_col: np.ndarray | None = None, sit_sums: np.ndarray | None = None) -> None: ...
+                 sit_col: np.ndarray | None = None, sit_sums: np.ndarray | None = None,
+                 cnet_kept: np.ndarray | None = None) -> None: ...

@@ -36,7 +36,9 @@ bonus)) or fold (-scale * n), the better one, or the raise when switching five f
 C(46 - k, 4).  The linear form is the kernel's rule, per *class* of final hand: the plain game's
 classes are the categories, Russian Poker's the pays of its two combinations (a six bought paid
 by all six cards), each with the coefficients of the dealer's counts in the raise's value and in
-an insurance's, which is taken when it pays.
+an insurance's, which is taken when it pays.  Where a kept hand's win pays otherwise than a drawn
+one's (the ante paid on a win only when the player did not draw), keeping (k = 0) is valued with
+coefficients of its own (``cnet_kept``), every draw with the table's.
 
 **A final term.**  A table may add to raising a term that is not linear in the dealer's counts
 but depends only on what a leaf fixes -- the final hand's strength and class, the unseen cards of
@@ -186,6 +188,7 @@ cdef struct Rules:
     int n_pay
     const int16_t* pclass
     const int64_t* cnet
+    const int64_t* cnet_kept  # a kept hand's (no draw) coefficients where they differ (NULL: cnet's)
     const int64_t* cins
     const int16_t* pc6
     const int16_t* pc6_five
@@ -1299,7 +1302,13 @@ cdef void _pass(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64
     cdef Drawn D
     cdef int k, mask
     cdef Py_ssize_t t
+    cdef Rules kept
+    cdef const Rules* RR = R
+    if R.cnet_kept != NULL:         # keeping values its hand by its own coefficients (the draws by R's)
+        kept = R[0]
+        kept.cnet = R.cnet_kept
     for k in range(6):
+        R = &kept if k == 0 and RR.cnet_kept != NULL else RR
         D.k = k
         D.buy1 = buy and k == 1
         if (H.n_k[k] == 0 and not D.buy1) or studodds_cancelled(cancel):   # keep (k = 0): when valid
@@ -1493,7 +1502,8 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  const int64_t[::1] tden, const int64_t[::1] fee_num, int64_t fee_den,
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
                  int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None,
-                 const int64_t[:, ::1] cnet_hi=None, const int8_t[::1] sit_col=None, int64_t[:, ::1] sit_sums=None):
+                 const int64_t[:, ::1] cnet_hi=None, const int8_t[::1] sit_col=None, int64_t[:, ::1] sit_sums=None,
+                 const int64_t[:, ::1] cnet_kept=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
@@ -1584,6 +1594,9 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.n_pay = n_pay
     R.pclass = &pclass[0]
     R.cnet = &cnet[0, 0]
+    if cnet_kept is not None and (cnet_kept.shape[0] != cnet.shape[0] or cnet_kept.shape[1] != cnet.shape[1]):
+        raise ValueError("a kept hand's coefficients are not one row per class of final hand")
+    R.cnet_kept = &cnet_kept[0, 0] if cnet_kept is not None else NULL
     R.cnet_hi = &cnet_hi[0, 0] if cnet_hi is not None and fterm != NULL else NULL
     R.cnet2 = NULL
     R.cins = &cins[0, 0] if cins.shape[0] else NULL

@@ -278,6 +278,9 @@ class SwitchRules:
     #: least raising with the term, by which the kernel leaves out the discards no situation of a
     #: group can take (None: every discard valued with the term).
     cnet_hi: np.ndarray | None = None
+    #: The coefficients (as ``cnet``) of a dealt hand kept, where its pays differ from a drawn
+    #: hand's (a table that pays the ante on a win only without a draw), or None: ``cnet``'s.
+    cnet_kept: np.ndarray | None = None
     #: Per field of a kind's sums after the situations' count, the column of each situation's sums
     #: it adds to (-1: none), or None: no sums per situation (:func:`value_groups`).
     sit_col: np.ndarray | None = None
@@ -324,7 +327,7 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
         t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
         rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
         np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel,
-        rules.term(ru), None, rules.cnet_hi, col, columns))
+        rules.term(ru), None, rules.cnet_hi, col, columns, rules.cnet_kept))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
     return GroupValues(hi * (1 << 64) + lo, sits, best, keep_raised, columns)

@@ -138,8 +138,7 @@ class Variant:
       (to 1) and his round ends -- no draw, no bet, no option; empty for every other table.
     * ``ante_win_unless``: ``"drew_or_bought"``: the ante's pay on a win (``ante_win``) is made
       only when the player neither drew nor bought the game, else the ante is returned (one
-      rules summary of classic Russian Poker); counted without the draw, refused with it.  None
-      for every other table.
+      rules summary of classic Russian Poker).  None for every other table.
     """
 
     name: str

@@ -26,7 +26,7 @@ A variant file::
                                      # a dealt hand of a listed category is paid that on the ante
                                      # at once (to 1) and its round ends
     player_wins_unless = "drew_or_bought"   # optional (Russian Poker): the ante returned on a win
-                                     # after a draw or a bought game (counted without the draw)
+                                     # after a draw or a bought game
 
     [progressive]                    # optional side bet
     contribution = "70%"             # share of each side wager added to the meter

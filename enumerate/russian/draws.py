@@ -178,7 +178,7 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     lose = n - nq - win - tie
     drawn = unseen[subsets]
     pays, which = _final_pays(s, hand, action, drawn, strengths)
-    integer = IntegerNets.of(s, pays)
+    integer = IntegerNets.of(s, pays, drew=action != 0)
     scale = integer.scale
     draws = len(subsets)
     dn, gains, bought = 1, np.zeros(draws, dtype=np.int64), np.zeros(draws, dtype=np.int64)
@@ -208,7 +208,7 @@ def _action(variant: Variant, s: RussianSettlement, hand: tuple[int, ...], up: i
     for index, c in enumerate(found):
         if c:
             e, pay, ins = key_of(index, len(pays))
-            table.append((*row_of(s, EVENTS[e], pays[pay], bool(ins), fee), int(c)))
+            table.append((*row_of(s, EVENTS[e], pays[pay], bool(ins), fee, action != 0), int(c)))
     if sum(c for _, _, _, c in table) != draws * n * dn:
         raise AssertionError("an action's rows do not cover its draws and dealer hands")
     return dataclasses.replace(out, rows=tuple(table), denominator=draws * n * dn)

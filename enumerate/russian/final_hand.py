@@ -262,11 +262,12 @@ def up_tables(rank: int) -> _holes.UpTables:
 
 
 def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequence[int] = (),
-                     method: str = "rank_sets") -> FinalHandValue:
+                     method: str = "rank_sets", drew: bool = False) -> FinalHandValue:
     """The exact value of the final hand ``cards`` against the up card ``up`` with the cards
-    ``dead`` out of play (see the module docstring).  ``method``: the bought games counted by the
-    dealer's rank sets (:mod:`enumerate.russian.bought`, the default) or ``"every_hand"``, dealer
-    hand by dealer hand and replacement by replacement (the witness)."""
+    ``dead`` out of play (see the module docstring), reached by a draw (``drew``: a win's ante pay
+    may depend on it) or dealt.  ``method``: the bought games counted by the dealer's rank sets
+    (:mod:`enumerate.russian.bought`, the default) or ``"every_hand"``, dealer hand by dealer hand
+    and replacement by replacement (the witness)."""
     if method not in ("rank_sets", "every_hand"):
         raise ValueError(f"unknown method {method!r}")
     s = RussianSettlement.of(variant)
@@ -283,7 +284,7 @@ def final_hand_value(variant: Variant, cards: Sequence[int], up: int, dead: Sequ
         n, nq, win, tie = hole_counts(np.array([_unseen_mask(*final, *out, int(up))], dtype=np.uint64),
                                       np.array([up]), np.array([player]), threshold)[0].tolist()
     lose = n - nq - win - tie
-    base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins") \
+    base = nq * s.net(pay, "dealer_does_not_qualify") + win * s.net(pay, "player_wins", drew=drew) \
         + lose * s.net(pay, "dealer_wins")
     extra, bought = Fraction(0), 0
     ends: tuple[Fraction, ...] = (Fraction(0),) * 4
@@ -338,7 +339,7 @@ class Decisions:
 
 
 def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[int], dead: Sequence[Sequence[int]],
-              threads: int = 1, by_tables: bool = False) -> Decisions:
+              threads: int = 1, by_tables: bool = False, drew: Sequence[bool] | None = None) -> Decisions:
     """Raise (and insure) or fold, for each final hand ``finals[i]`` (five or six cards) against the
     up card ``ups[i]`` with the cards ``dead[i]`` out of play: the decisions of
     :func:`final_hand_value` (EV(raise) + max(0, EV(insurance)) > -1; insure iff EV(insurance) > 0;
@@ -347,7 +348,8 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     hands of one up card and one number of unseen cards at once (``by_tables``: the hole sets by
     :func:`hole_counts`'s tables, for many hands) -- only for the hands whose
     decision the purchase could change (it adds at least nothing and at most, per dealer hand short
-    of qualifying, the best a bought game ends in less the fee and the ante given up)."""
+    of qualifying, the best a bought game ends in less the fee and the ante given up).  ``drew[i]``:
+    whether the final hand was reached by a draw (a win's ante pay may depend on it; default none)."""
     s = RussianSettlement.of(variant)
     threshold = variant.qualifier.threshold
     players = best_strengths(finals)
@@ -357,12 +359,14 @@ def decisions(variant: Variant, finals: Sequence[Sequence[int]], ups: Sequence[i
     counts = hole_counts(unseen, np.asarray(ups), players, threshold, threads, by_tables)
     # each distinct pay's nets, whole in units of 1 / unit: the ante's (dealer short), a win's, a
     # loss's, the insurance stake's in each state, and the most a purchase can gain
-    index: dict[HandPay, int] = {}
-    which = np.array([index.setdefault(p, len(index)) for p in pays], dtype=np.int64)
+    index: dict[tuple[HandPay, bool], int] = {}
+    drawn = [False] * len(pays) if drew is None else [bool(x) for x in drew]
+    which = np.array([index.setdefault((p, d), len(index)) for p, d in zip(pays, drawn)], dtype=np.int64)
     table = np.zeros((len(index), 9), dtype=np.int64)
-    for pay, at in index.items():
+    for (pay, by_draw), at in index.items():
         stake = s.insurance_stake(pay)
-        nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins"), s.net(pay, "dealer_wins")]
+        nets = [s.net(pay, "dealer_does_not_qualify"), s.net(pay, "player_wins", drew=by_draw),
+                s.net(pay, "dealer_wins")]
         nets += [s.insurance_net(stake, state) for state in STATES]
         most = _most_gain(s, pay) if s.buy_game is not None else Fraction(0)
         unit = math.lcm(*(x.denominator for x in (*nets, most)))

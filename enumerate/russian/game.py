@@ -122,13 +122,16 @@ class IntegerNets:
     stake: np.ndarray
     ins_sign: tuple[int, ...]
     insured_may_not_buy: bool = False
+    #: a win's net in a bought game, per pay (the ante's pay as :meth:`RussianSettlement.ante_on_win` says)
+    bought_win: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @classmethod
-    def of(cls, s: RussianSettlement, pays: Sequence[HandPay]) -> "IntegerNets":
-        """The nets of ``pays`` under ``s``, made once for each (settlement, pays): every action
-        of a situation without the sixth card values the same pays (those of five-card hands),
-        and one situation's question asks it some thirty times.  Its arrays are read-only."""
-        return _integer_nets(s, tuple(pays))
+    def of(cls, s: RussianSettlement, pays: Sequence[HandPay], drew: bool = False) -> "IntegerNets":
+        """The nets of ``pays`` under ``s`` for final hands reached by a draw (``drew``) or kept,
+        made once for each (settlement, pays, drew): every action of a situation without the sixth
+        card values the same pays (those of five-card hands), and one situation's question asks it
+        some thirty times.  Its arrays are read-only."""
+        return _integer_nets(s, tuple(pays), drew)
 
     def check_bound(self, unit: int, what: str) -> None:
         """Refuse pays so large that a final hand's value (nets times ``unit`` combinations:
@@ -169,7 +172,7 @@ class IntegerNets:
 
 
 @lru_cache(maxsize=64)
-def _integer_nets(s: RussianSettlement, pays: tuple[HandPay, ...]) -> IntegerNets:
+def _integer_nets(s: RussianSettlement, pays: tuple[HandPay, ...], drew: bool = False) -> IntegerNets:
     """:meth:`IntegerNets.of`, kept: the nets in integers of 1 / scale antes, read-only."""
     scale = net_scale(s, pays)
 
@@ -177,10 +180,10 @@ def _integer_nets(s: RussianSettlement, pays: tuple[HandPay, ...]) -> IntegerNet
         a = np.array(values, dtype=np.int64)
         a.flags.writeable = False
         return a
-    return IntegerNets(scale, {st: frozen([int(s.net(p, st) * scale) for p in pays]) for st in STATES},
+    return IntegerNets(scale, {st: frozen([int(s.net(p, st, drew=drew) * scale) for p in pays]) for st in STATES},
                frozen([int(s.insurance_stake(p) * scale) for p in pays]),
                tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
-               s.insured_may_not_buy)
+               s.insured_may_not_buy, frozen([int(s.net(p, "player_wins", bought=True) * scale) for p in pays]))
 
 
 def event_columns(states: Sequence[np.ndarray], bought: np.ndarray, ends: np.ndarray, dn: int) -> dict[str, np.ndarray]:
@@ -424,9 +427,10 @@ def draw_fee_of(outcome: str) -> Fraction:
 
 
 def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
-           draw_fee: Fraction = Fraction(0)) -> tuple[str, str, Fraction]:
+           draw_fee: Fraction = Fraction(0), drew: bool = False) -> tuple[str, str, Fraction]:
     """The outcome id, the label and the net result (antes) of a return-table key, with the fee
-    of the draw action that led to it (``draw_fee``) taken off and named."""
+    of the draw action that led to it (``draw_fee``) taken off and named; a win after a draw
+    (``drew``) is a row of its own where the ante's pay on a win depends on it."""
     stake = s.insurance_stake(pay) if insured else Fraction(0)
     fee = s.buy_game.fee if s.buy_game is not None else Fraction(0)
     first_state = {"player_wins": "player_wins", "push": "push", "dealer_wins": "dealer_wins"}.get(
@@ -435,8 +439,11 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     ante = s.ante_short(pay.first)
     ante_text, ante_id = f"ante paid {ante} to 1", "" if ante == s.ante_no_qualify else f"_ante_{_slug(str(ante))}"
     hand = "_".join("a_k" if k == "high_card" and i else k for i, k in enumerate(_combination_keys(pay)))
+    apart = drew and s.ante_on_win(drew=True) != s.ante_on_win()
+    after, after_text = ("_after_a_draw", " after a draw") if apart else ("", "")
     outcome, label, net = {
-        "player_wins": (f"player_wins_{hand}", f"player wins with {pay.label}", s.net(pay, "player_wins")),
+        "player_wins": (f"player_wins_{hand}{after}", f"player wins with {pay.label}{after_text}",
+                        s.net(pay, "player_wins", drew=drew)),
         "bought_won": (f"bought_won_{hand}", f"game bought, player wins with {pay.label}",
                        -fee + s.net(pay, "player_wins", bought=True)),
         "dealer_does_not_qualify": ("dealer_does_not_qualify" + ante_id, f"dealer does not qualify, {ante_text}", ante),
@@ -482,9 +489,10 @@ def row_meanings(variant: Variant, pays: Sequence[HandPay], draw_fees: Sequence[
         for hand in pays:
             for insured in (False, True) if s.insurance is not None else (False,):
                 for fee in draw_fees:
-                    outcome, _, _ = row_of(s, event, hand, insured, fee)
-                    out.setdefault(outcome, {"outcome": outcome, "event": cast(Any, event),
-                                             "combinations": list(_combination_keys(hand)), "insured": insured})
+                    for drew in (False, True) if variant.draws is not None else (False,):
+                        outcome, _, _ = row_of(s, event, hand, insured, fee, drew)
+                        out.setdefault(outcome, {"outcome": outcome, "event": cast(Any, event),
+                                                 "combinations": list(_combination_keys(hand)), "insured": insured})
     for dealt, pay in s.instant:
         out[instant_row(dealt, pay)[0]] = _instant_meaning(dealt, pay)
     return out

@@ -142,14 +142,20 @@ class RussianRankRules(SwitchRules):
             raise StudoddsError(f"variant {variant.name!r}: {reason}")
         s = RussianSettlement.of(variant)
         pays, index5, six = pay_classes(variant, s, use_cache=use_cache)
-        nets = IntegerNets.of(s, pays)
+        nets = IntegerNets.of(s, pays, drew=True)          # the final hands of a draw
         super().__init__(variant, nets.scale)
         self.settlement, self.pays, self.nets = s, pays, nets
         self.pclass = index5.astype(np.int16)
         lose = nets.nets["dealer_wins"]
-        self.cnet = np.ascontiguousarray(np.column_stack(
-            [nets.nets["dealer_does_not_qualify"] - lose, nets.nets["player_wins"] - lose,
-             nets.nets["push"] - lose, lose]), dtype=np.int64)
+
+        def coefficients(n: IntegerNets) -> np.ndarray:
+            return np.ascontiguousarray(np.column_stack(
+                [n.nets["dealer_does_not_qualify"] - lose, n.nets["player_wins"] - lose, n.nets["push"] - lose, lose]),
+                dtype=np.int64)
+        self.cnet = coefficients(nets)
+        kept = IntegerNets.of(s, pays)                     # the dealt hand kept: a win may pay the ante apart
+        if (kept.nets["player_wins"] != nets.nets["player_wins"]).any():
+            self.cnet_kept = coefficients(kept)
         if s.insurance is not None:
             sign = dict(zip(STATES, nets.ins_sign))
             unit = [sign["dealer_does_not_qualify"] - sign["dealer_wins"], sign["player_wins"] - sign["dealer_wins"],
@@ -206,7 +212,7 @@ class RussianRankRules(SwitchRules):
         # less the fee, when that beats the ante's pay -- the kernel's upper bound of raising with
         # the bought game, which lets it leave out the discards no situation can take.
         short = nets.nets["dealer_does_not_qualify"]
-        most = np.maximum.reduce([nets.nets["player_wins"], lose, np.zeros_like(lose), short]) - self.fee
+        most = np.maximum.reduce([nets.bought_win, lose, np.zeros_like(lose), short]) - self.fee
         self.cnet_hi = self.cnet.copy()
         self.cnet_hi[:, 0] += np.maximum(most - short, 0)
         _check_draws_bound(variant, int(np.abs(self.cnet_hi).max()))
@@ -220,7 +226,7 @@ class RussianRankRules(SwitchRules):
             rules = _bought.Rules(4 * ru, rank_sets(ru, self.threshold, b.replaces == "highest"), self.lose, self.fee,
                                   self.threshold, b.after == "qualifier_applies", b.same_rank == "replaced_again",
                                   self.dn[0])
-            self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.nets["player_wins"],
+            self._terms[ru, self.bounded] = _bought.RankTerm(rules, self.nets.bought_win,
                                                              self.nets.nets["dealer_does_not_qualify"],
                                                              np.array(self.dn, dtype=np.int64), self.bounded,
                                                              self.settlement.insured_may_not_buy)
@@ -399,7 +405,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
             for event in EVENTS:
                 count = counts[event]
                 if count:
-                    outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee)
+                    outcome, label, net = row_of(s, event, rules.pays[pay], ins and event != "fold", fee, j != 0)
                     kept = table[j].setdefault(label, [outcome, str(net), 0])
                     kept[2] += count
     if at_once:                            # one outcome over every dealer set: a kept hand's combinations

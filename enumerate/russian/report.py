@@ -317,7 +317,7 @@ class RussianReport(Sections):
             e, cats = m["event"], m["combinations"]
             terms: list[Term] = []
             if e in ("player_wins", "bought_won"):
-                paid = not (unless == "drew_or_bought" and (e == "bought_won" or draw_fee_of(m["outcome"])))
+                paid = not (unless == "drew_or_bought" and (e == "bought_won" or "_after_a_draw" in m["outcome"]))
                 terms = [(one, ("ante_win",))] * paid + [(one, ("raise", pay(c))) for c in cats]
             elif e in ("dealer_does_not_qualify", "bought_short"):
                 terms = [(one, (ante(cats[0]),))]

@@ -61,9 +61,6 @@ def settlement_refusal(variant: Variant) -> str | None:
         return f"the options of Russian Poker are modelled without {' or '.join(left_out)}"
     if variant.buy_game is not None and variant.buy_game.not_counted() is not None:
         return variant.buy_game.not_counted()
-    if variant.ante_win_unless is not None and variant.draws is not None:
-        return ("ante_pays.player_wins_unless = \"drew_or_bought\" (the ante returned on a win after a draw or a "
-                "bought game) is counted on a table without draws only, not yet with the draw")
     if variant.ante_win_unless is not None and variant.max_payout is not None \
             and variant.max_payout.covers == "ante_and_raise":
         return ("ante_pays.player_wins_unless = \"drew_or_bought\" with a maximum payout that covers the ante "

@@ -126,7 +126,7 @@ def _rows(rules: RussianRankRules, variant: Variant, ru: int, term: object | Non
             rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six, np.array(rules.tden, dtype=np.int64),
             rules.fee_num, rules.fee_den, np.zeros((n, _switch_ranks.group_fields(n_stat, n_term), 2), dtype=np.uint64),
             np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.uint8), max(1, threads // len(bins)), cancel,
-            term, rows)
+            term, rows, cnet_kept=rules.cnet_kept)
         return rows
 
     if len(bins) == 1:

@@ -381,7 +381,8 @@ def play_chunk(variant: Variant, draws: DrawTable | None, seed: int, chunk: int,
         played.append(i)
     if not played:
         return tally
-    d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True)
+    d = decisions(variant, finals, [int(up[i]) for i in played], deads, threads, by_tables=True,
+                  drew=[k != 0 for k in kinds])
     rows = np.array(played)
     first = strengths(np.column_stack([hole[rows], up[rows]]).astype(np.uint8), threads=1, check=False)
     player = best_strengths(finals)
