@@ -394,12 +394,22 @@ def test_hole_sets_by_tables_are_the_loops():
                 == hole_counts(unseen, ups, player, threshold, 2)).all()
 
 
-@pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml",))
+def _classic_unless():
+    """The classic rules with the ante paid on a win only without a draw or a purchase."""
+    text = open("docs/variants/russian-classic.toml").read().replace(
+        "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n", 1)
+    v = parse_variant_text(text, "classic-unless.toml")
+    assert v.ante_win_unless == "drew_or_bought" and v.draws is not None
+    return v
+
+
+@pytest.mark.parametrize("path", TABLES + ("docs/variants/russian-classic.toml", "the ante paid unless drew"))
 def test_games_settled_together_are_settled_one_by_one(monkeypatch, path):
     """The games no bought game ends, settled all at once in whole numbers, count exactly as each
     settled by itself (a mix of kept draws; Pennsylvania's instant payout; the classic's ante
-    pays), the bought games settled one by one either way."""
-    v = table(path)
+    pays; the ante paid on a win only without a draw or a purchase, the decisions after a draw
+    taken without it), the bought games settled one by one either way."""
+    v = _classic_unless() if path == "the ante paid unless drew" else table(path)
     rng = np.random.default_rng(9)
     monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: rng.choice(
         np.array([0, 0, 3, 7, 15, 32], dtype=np.int8), size=len(keys)))
@@ -410,6 +420,7 @@ def test_games_settled_together_are_settled_one_by_one(monkeypatch, path):
     each = russian.play_chunk(v, empty, 3, 0, 1500, 2, settle_each=True)
     assert together == each
     assert together.raised and together.short and (v.insurance is None or together.insured)
+    assert together.kinds[0] and sum(together.kinds.values()) > together.kinds[0]      # kept hands and draws
 
 
 #: Classic rules without the draw, the ante paid on a win unless the player drew or bought the game.
@@ -440,21 +451,3 @@ def test_the_ante_paid_unless_the_player_drew_or_bought_is_settled_so():
     assert together == russian.play_chunk(v, None, 3, 0, 300, 2, settle_each=True)
     assert together.raised and together.bought
 
-
-def test_the_ante_paid_unless_the_player_drew_is_settled_so_with_the_draw(monkeypatch):
-    """The classic rules with the draw and the ante paid on a win only without a draw or a
-    purchase: a mix of kept draws settled together counts as each game settled by itself, the
-    decisions after a draw taken without the ante's pay."""
-    text = open("docs/variants/russian-classic.toml").read().replace(
-        "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n", 1)
-    v = parse_variant_text(text, "classic-unless.toml")
-    assert v.ante_win_unless == "drew_or_bought" and v.draws is not None
-    rng = np.random.default_rng(9)
-    monkeypatch.setattr(russian.DrawTable, "lookup", lambda self, keys: rng.choice(
-        np.array([0, 0, 3, 7, 15, 32], dtype=np.int8), size=len(keys)))
-    empty = russian.DrawTable(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
-    state = rng.bit_generator.state
-    together = russian.play_chunk(v, empty, 3, 0, 1500, 2)
-    rng.bit_generator.state = state
-    assert together == russian.play_chunk(v, empty, 3, 0, 1500, 2, settle_each=True)
-    assert together.raised and together.kinds[0] and sum(together.kinds.values()) > together.kinds[0]
