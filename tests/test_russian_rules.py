@@ -202,6 +202,7 @@ def test_pays_too_large_for_exact_sums_are_refused_in_one_line(tmp_path):
 VARIANTS = Path(__file__).resolve().parents[1] / "docs" / "variants"
 ONE_RULE_CHANGED = [
     ("russian-classic-ante-paid", "russian-classic", lambda v: {"ante_win": Fraction(1)}),
+    ("russian-classic-ante-paid-unless-drew", "russian-classic-ante-paid", lambda v: {"ante_win_unless": "drew_or_bought"}),
     ("russian-classic-hands-compared", "russian-classic-ante-paid",
      lambda v: {"buy_game": replace(v.buy_game, after="hands_compared")}),
     ("russian-classic-without-insurance", "russian-classic", lambda v: {"insurance": None}),
