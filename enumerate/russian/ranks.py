@@ -174,8 +174,12 @@ class RussianRankRules(SwitchRules):
         if self.n_stat > _switch_ranks.MAX_CLASSES:
             raise StudoddsError(f"variant {variant.name!r}: more distinct pays than the rank patterns count "
                                 f"({self.n_stat} classes; at most {_switch_ranks.MAX_CLASSES})")
-        _check_draws_bound(variant, max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)),
-                                        self.scale))
+        _check_draws_bound(variant, max(self._top_coefficient(), self.scale))
+
+    def _top_coefficient(self) -> int:
+        """The largest coefficient of a raise or an insurance, kept hands' included."""
+        kept = 0 if self.cnet_kept is None else int(np.abs(self.cnet_kept).max())
+        return max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), kept)
 
     def _option_columns(self) -> np.ndarray:
         """The kernel's sums per situation (:mod:`enumerate.russian.options`): column 0 the draws
@@ -204,7 +208,7 @@ class RussianRankRules(SwitchRules):
         self.n_term = _bought.TERM_FIELDS
         self.dn = [purchase_unit(s, UNSEEN - cards_drawn(k)) for k in range(len(KINDS))]
         self.threshold, self.lose, self.fee = variant.qualifier.threshold, int(lose[0]), int(b.fee * nets.scale)
-        top = max(int(np.abs(self.cnet).max()), int(np.abs(self.cins).max(initial=0)), self.scale, abs(self.fee))
+        top = max(self._top_coefficient(), self.scale, abs(self.fee))
         if 8 * top * 163_185 * max(self.dn) >= 2**62:
             raise StudoddsError(f"variant {variant.name!r}: pays too large for exact 64-bit values of the bought game")
         # What buying can add at most: each dealer hand that does not qualify is bought and ends
