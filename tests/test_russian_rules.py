@@ -246,88 +246,68 @@ def test_the_ante_returned_after_a_draw_or_a_purchase_is_a_rule_of_the_file_coun
     assert len(actions) == 2, actions                      # keep, and buy a sixth card
 
 
-@pytest.mark.slow
-def test_the_ante_paid_unless_the_game_was_bought_is_counted_without_the_draw():
+def test_the_ante_paid_unless_the_game_was_bought_is_counted_without_the_draw(us_counts):
     """Without the draw the rule is the ante paid on a win unless the game was bought: counted
     exactly -- a stood-pat win nets the ante and the bet's pay, a bought game's win the bet's pay
-    less the fee -- and worth less to the player than the ante paid on every win (the whole game
-    against its final hands one by one, and the final hands against the literal reading:
-    tests/test_russian_game.py, tests/test_russian_final_hand.py)."""
-    from enumerate.russian.game import analysis_of, games_sums
+    less the fee -- and worth less to the player than the ante paid on every win (one count-table
+    row, a pair of aces with K-Q-J, whose games are bought; the whole game against its final hands
+    one by one and the final hands against the literal reading: tests/test_russian_game.py,
+    tests/test_russian_final_hand.py).  The workbook's live net of every row is the row's net."""
+    import numpy as np
+
+    from enumerate.core.engine import COMPLETIONS
+    from enumerate.russian.game import EVENTS, games_sums, return_rows
     from enumerate.russian.report import RUSSIAN_REPORT
-    from studodds import api
+    from evaluator.ranking import CATEGORY_BY_STRENGTH
     base = TEXT.replace("[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\n")
     unless = base.replace("player_wins = 1\n", "player_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n")
-    tables = {name: parse_variant_text(text, f"{name}.toml")
-              for name, text in (("unless", unless), ("paid", base))}
-    counts = api.count_table(tables["unless"], progress=False)
-    figures = {}
-    for (name, v), sums in zip(tables.items(), games_sums(counts, list(tables.values()), threads=2)):
-        a, shares = analysis_of(v, sums)
-        figures[name] = a.house_edge
-        if name == "unless":
-            # the workbook's live net of every row, from its inputs, is the row's net
-            terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(), "russian": {"return_table_rows": shares["rows"]}})
-            inputs = {"ante_win": 1, "ante_nq": 1, "raise": 2, "buy_game_fee": 1, "insurance_share": Fraction(1, 2),
-                      **{f"pay_{c.key}": v.raise_pays[c] for c in Category}}
-            for r in a.rows:
-                live = sum((k * math.prod((inputs[n] for n in names), start=Fraction(1)) for k, names in terms[r.outcome]),
-                           Fraction(0))
-                assert live == r.pays, r.outcome
-            rows = {r.outcome: r for r in a.rows}
-            won = [r for o, r in rows.items() if o.startswith("player_wins_") and "insured" not in o]
-            bought = [r for o, r in rows.items() if o.startswith("bought_won_") and "insured" not in o]
-            assert won and bought
-            for r in won + bought:
-                hand = r.outcome.split("_", 2)[2]
-                pay = {"one_pair": 1, "one_pair_a_k": 2, "two_pairs": 2, "three_of_a_kind": 3}.get(hand)
-                if pay is not None:
-                    assert r.pays == (1 + 2 * pay if r in won else -1 + 2 * pay), r.outcome
-    assert figures["paid"] < figures["unless"]
+    tables = {name: parse_variant_text(text, f"{name}.toml") for name, text in (("unless", unless), ("paid", base))}
+    row = int(np.flatnonzero(CATEGORY_BY_STRENGTH[us_counts.strength] == Category.ONE_PAIR)[-1])
+    expected = {}
+    for (name, v), sums in zip(tables.items(), games_sums(us_counts, list(tables.values()), rows=np.array([row]))):
+        assert any(EVENTS[e] == "bought_won" for e, _, _ in sums.combinations), name
+        rows, expected[name], _, meanings = return_rows(v, sums, sums.situations * COMPLETIONS * sums.dn)
+        if name != "unless":
+            continue
+        won = {r.outcome: r.pays for r in rows if r.outcome.startswith("player_wins_") and "insured" not in r.outcome}
+        bought = {r.outcome: r.pays for r in rows if r.outcome.startswith("bought_won_") and "insured" not in r.outcome}
+        assert won["player_wins_one_pair_a_k"] == 1 + 2 * 2 and bought["bought_won_one_pair_a_k"] == -1 + 2 * 2
+        terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(), "russian": {"return_table_rows": list(meanings)}})
+        inputs = {"ante_win": 1, "ante_nq": 1, "raise": 2, "buy_game_fee": 1, "insurance_share": Fraction(1, 2),
+                  **{f"pay_{c.key}": v.raise_pays[c] for c in Category}}
+        for r in rows:
+            live = sum((k * math.prod((inputs[n] for n in names), start=Fraction(1)) for k, names in terms[r.outcome]),
+                       Fraction(0))
+            assert live == r.pays, r.outcome
+    assert expected["paid"] > expected["unless"]
 
 
-@pytest.mark.parametrize("rule, words", [("replaces = \"first_dealt\"", "the first card dealt replaced")])
-def test_a_reading_named_but_not_counted_is_kept_and_refused_before_any_counting(tmp_path, rule, words):
-    """The readings the texts name that the engine does not count yet are rules of the file --
-    read, kept in its JSON, written back -- and every command that would count them refuses the
-    table in one line, exit 2, before any counting and with nothing written."""
-    text = TEXT.replace("[buy_game]\n", f"[buy_game]\n{rule}\n")
-    v = parse_variant_text(text, "lunar.toml")
-    assert v.buy_game is not None and words in (v.buy_game.not_counted() or "")
-    key, value = rule.split(" = ")
-    assert v.to_dict()["buy_game"][key] == value.strip('"')
-    path = tmp_path / "lunar.toml"
-    path.write_text(text)
-    for args in (("analyze", str(path)), ("hand", "Qc Qd Qh Ac Kd", str(path), "--up", "7s"),
-                 ("batch", str(path), "--out", str(tmp_path / "out"))):
-        r = run_cli(*args)
-        assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.slow
 def test_the_ante_paid_unless_the_player_drew_is_counted_with_the_draw():
     """The classic rules with the draw and the ante paid on a win only without a draw or a purchase,
-    the slice of flushes against a deuce (the flush kept, or a sixth card bought, by suit pattern):
-    a kept hand's win nets the ante and the bet's pay, a drawn one's the bet's pay less the fee, as
-    rows of their own; the slice's rows add up to its value (checked as they are made), and the
-    workbook's live net of every row is the row's net."""
+    the whole game's kernel on one group (a jack-high flush against a deuce: kept in some suit
+    patterns, a sixth card bought in the others): a kept hand's win nets the ante and the bet's
+    pay, a drawn one's the bet's pay less the fee, as rows of their own that the table's known rows
+    name; the workbook's live net of every row is the row's net."""
+    import numpy as np
+    from test_russian_ranks import RANKS, pattern
+
+    from enumerate.russian import ranks
     from enumerate.russian.report import RUSSIAN_REPORT
     from enumerate.russian.slice import known_rows
-    from studodds import api
     text = (Path(__file__).resolve().parents[1] / "docs" / "variants" / "russian-classic.toml").read_text().replace(
         "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n")
     v = parse_variant_text(text, "classic-unless.toml")
-    rows = api.draws_exact(v, up="2", hands="flush", threads=2, progress=False).return_rows()
-    kept = {r.outcome: r.pays for r in rows if r.outcome.startswith("player_wins") and "after_a_draw" not in r.outcome}
-    drawn = {r.outcome: r.pays for r in rows if r.outcome.startswith("player_wins") and "after_a_draw" in r.outcome}
-    assert kept == {"player_wins_flush": 1 + 2 * 5} and drawn["player_wins_flush_after_a_draw_fee_1"] == 2 * 5 - 1
+    fields = ranks.shard_fields(v, pattern("J8643")[None, :].astype(np.int8), np.array([RANKS.index("2")]),
+                                frozenset({Category.FLUSH}), threads=1)
+    nets = {o: Fraction(net) for table in fields["rows"] for o, net, _ in table.values()}
+    assert fields["situations"][0] and fields["situations"][6]                 # kept, and a sixth card bought
+    assert nets["player_wins_flush"] == 1 + 2 * 5 and nets["player_wins_flush_after_a_draw_fee_1"] == 2 * 5 - 1
     meanings = known_rows(v, list(range(7)))
     terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(),
-                                      "russian": {"return_table_rows": [meanings[r.outcome] for r in rows]}})
+                                      "russian": {"return_table_rows": [meanings[o] for o in nets]}})
     inputs = {"ante_win": 1, "ante_nq": 1, "raise": 2, "buy_game_fee": 1, "insurance_share": Fraction(1, 2),
               "draw_fee_1": 1, **{f"pay_{c.key}": v.raise_pays[c] for c in Category}}
-    for r in rows:
-        live = sum((k * math.prod((inputs[n] for n in names), start=Fraction(1)) for k, names in terms[r.outcome]),
+    for outcome, net in nets.items():
+        live = sum((k * math.prod((inputs[n] for n in names), start=Fraction(1)) for k, names in terms[outcome]),
                    Fraction(0))
-        assert live == r.pays, r.outcome
+        assert live == net, outcome
