@@ -66,6 +66,7 @@ def test_tables_of_a_few_cheap_actions_equal_the_draws_one_by_one(draws, threads
     assert situation_ranks.situation_by_ranks(v, hand, up, threads=threads) == situation_actions(v, hand, up)
 
 
+@pytest.mark.debug_sample
 def test_the_ante_paid_unless_the_player_drew_is_paid_on_a_kept_hand_alone():
     """The ante paid on a win unless the player drew or bought: keeping is valued as the table
     that pays the ante on every win without a purchase, a sixth card bought as the table that
