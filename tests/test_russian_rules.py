@@ -257,7 +257,6 @@ def test_the_ante_paid_unless_the_game_was_bought_is_counted_without_the_draw(us
 
     from enumerate.core.engine import COMPLETIONS
     from enumerate.russian.game import EVENTS, games_sums, return_rows
-    from enumerate.russian.report import RUSSIAN_REPORT
     from evaluator.ranking import CATEGORY_BY_STRENGTH
     base = TEXT.replace("[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\n")
     unless = base.replace("player_wins = 1\n", "player_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n")
@@ -272,13 +271,7 @@ def test_the_ante_paid_unless_the_game_was_bought_is_counted_without_the_draw(us
         won = {r.outcome: r.pays for r in rows if r.outcome.startswith("player_wins_") and "insured" not in r.outcome}
         bought = {r.outcome: r.pays for r in rows if r.outcome.startswith("bought_won_") and "insured" not in r.outcome}
         assert won["player_wins_one_pair_a_k"] == 1 + 2 * 2 and bought["bought_won_one_pair_a_k"] == -1 + 2 * 2
-        terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(), "russian": {"return_table_rows": list(meanings)}})
-        inputs = {"ante_win": 1, "ante_nq": 1, "raise": 2, "buy_game_fee": 1, "insurance_share": Fraction(1, 2),
-                  **{f"pay_{c.key}": v.raise_pays[c] for c in Category}}
-        for r in rows:
-            live = sum((k * math.prod((inputs[n] for n in names), start=Fraction(1)) for k, names in terms[r.outcome]),
-                       Fraction(0))
-            assert live == r.pays, r.outcome
+        _live_nets_are_the_rows(v, list(meanings), {r.outcome: r.pays for r in rows})
     assert expected["paid"] > expected["unless"]
 
 
@@ -292,7 +285,6 @@ def test_the_ante_paid_unless_the_player_drew_is_counted_with_the_draw():
     from test_russian_ranks import RANKS, pattern
 
     from enumerate.russian import ranks
-    from enumerate.russian.report import RUSSIAN_REPORT
     from enumerate.russian.slice import known_rows
     text = (Path(__file__).resolve().parents[1] / "docs" / "variants" / "russian-classic.toml").read_text().replace(
         "[ante_pays]\nplayer_wins = 0\n", "[ante_pays]\nplayer_wins = 1\nplayer_wins_unless = \"drew_or_bought\"\n")
@@ -303,8 +295,14 @@ def test_the_ante_paid_unless_the_player_drew_is_counted_with_the_draw():
     assert fields["situations"][0] and fields["situations"][6]                 # kept, and a sixth card bought
     assert nets["player_wins_flush"] == 1 + 2 * 5 and nets["player_wins_flush_after_a_draw_fee_1"] == 2 * 5 - 1
     meanings = known_rows(v, list(range(7)))
-    terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(),
-                                      "russian": {"return_table_rows": [meanings[o] for o in nets]}})
+    _live_nets_are_the_rows(v, [meanings[o] for o in nets], nets)
+
+
+def _live_nets_are_the_rows(v, meanings, nets) -> None:
+    """The workbook's live net of each row (the Russian report's terms, its inputs at the table's
+    values: the ante's pays, the bet, one ante for a fee, half the payout insured) is ``nets[row]``."""
+    from enumerate.russian.report import RUSSIAN_REPORT
+    terms = RUSSIAN_REPORT.net_terms({"variant": v.to_dict(), "russian": {"return_table_rows": meanings}})
     inputs = {"ante_win": 1, "ante_nq": 1, "raise": 2, "buy_game_fee": 1, "insurance_share": Fraction(1, 2),
               "draw_fee_1": 1, **{f"pay_{c.key}": v.raise_pays[c] for c in Category}}
     for outcome, net in nets.items():

@@ -121,9 +121,9 @@ class IntegerNets:
     nets: dict[str, np.ndarray]
     stake: np.ndarray
     ins_sign: tuple[int, ...]
-    insured_may_not_buy: bool = False
     #: a win's net in a bought game, per pay (the ante's pay as :meth:`RussianSettlement.ante_on_win` says)
-    bought_win: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    bought_win: np.ndarray
+    insured_may_not_buy: bool = False
 
     @classmethod
     def of(cls, s: RussianSettlement, pays: Sequence[HandPay], drew: bool = False) -> "IntegerNets":
@@ -183,7 +183,7 @@ def _integer_nets(s: RussianSettlement, pays: tuple[HandPay, ...], drew: bool = 
     return IntegerNets(scale, {st: frozen([int(s.net(p, st, drew=drew) * scale) for p in pays]) for st in STATES},
                frozen([int(s.insurance_stake(p) * scale) for p in pays]),
                tuple(int(s.insurance_net(Fraction(1), st)) for st in STATES),
-               s.insured_may_not_buy, frozen([int(s.net(p, "player_wins", bought=True) * scale) for p in pays]))
+               frozen([int(s.net(p, "player_wins", bought=True) * scale) for p in pays]), s.insured_may_not_buy)
 
 
 def event_columns(states: Sequence[np.ndarray], bought: np.ndarray, ends: np.ndarray, dn: int) -> dict[str, np.ndarray]:
@@ -439,8 +439,7 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
     ante = s.ante_short(pay.first)
     ante_text, ante_id = f"ante paid {ante} to 1", "" if ante == s.ante_no_qualify else f"_ante_{_slug(str(ante))}"
     hand = "_".join("a_k" if k == "high_card" and i else k for i, k in enumerate(_combination_keys(pay)))
-    apart = drew and s.ante_on_win(drew=True) != s.ante_on_win()
-    after, after_text = ("_after_a_draw", " after a draw") if apart else ("", "")
+    after, after_text = (AFTER_A_DRAW, " after a draw") if drew and s.drawn_win_apart else ("", "")
     outcome, label, net = {
         "player_wins": (f"player_wins_{hand}{after}", f"player wins with {pay.label}{after_text}",
                         s.net(pay, "player_wins", drew=drew)),
@@ -464,6 +463,9 @@ def row_of(s: RussianSettlement, event: str, pay: HandPay, insured: bool,
 
 #: The start of the outcome id of a dealt hand paid at once on the ante (no bet is made).
 INSTANT_OUTCOME = "instant_payout_"
+#: In the outcome id of a win after a draw, where it nets otherwise than a kept hand's
+#: (:attr:`RussianSettlement.drawn_win_apart`).
+AFTER_A_DRAW = "_after_a_draw"
 
 
 def instant_row(dealt: Category, pay: Fraction) -> tuple[str, str, Fraction]:

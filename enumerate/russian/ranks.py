@@ -153,9 +153,8 @@ class RussianRankRules(SwitchRules):
                 [n.nets["dealer_does_not_qualify"] - lose, n.nets["player_wins"] - lose, n.nets["push"] - lose, lose]),
                 dtype=np.int64)
         self.cnet = coefficients(nets)
-        kept = IntegerNets.of(s, pays)                     # the dealt hand kept: a win may pay the ante apart
-        if (kept.nets["player_wins"] != nets.nets["player_wins"]).any():
-            self.cnet_kept = coefficients(kept)
+        if s.drawn_win_apart:                               # the dealt hand kept: its win pays the ante apart
+            self.cnet_kept = coefficients(IntegerNets.of(s, pays))
         if s.insurance is not None:
             sign = dict(zip(STATES, nets.ins_sign))
             unit = [sign["dealer_does_not_qualify"] - sign["dealer_wins"], sign["player_wins"] - sign["dealer_wins"],

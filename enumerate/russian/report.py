@@ -12,7 +12,7 @@ from typing import Any
 from enumerate.analysis.sections import Input, Sections, Sheet, Term, TextPart, figure_rows, provenance_lines
 from enumerate.analysis.strategy_text import raise_chart_markdown
 from enumerate.draws.report import DRAWS_REPORT, draws_lines, rank_pattern_provenance
-from enumerate.russian.game import INSTANT_OUTCOME, draw_fee_of
+from enumerate.russian.game import AFTER_A_DRAW, INSTANT_OUTCOME, draw_fee_of
 from evaluator.ranking import Category
 
 UP_RANKS = "AKQJT98765432"
@@ -317,7 +317,7 @@ class RussianReport(Sections):
             e, cats = m["event"], m["combinations"]
             terms: list[Term] = []
             if e in ("player_wins", "bought_won"):
-                paid = not (unless == "drew_or_bought" and (e == "bought_won" or "_after_a_draw" in m["outcome"]))
+                paid = not (unless == "drew_or_bought" and (e == "bought_won" or AFTER_A_DRAW in m["outcome"]))
                 terms = [(one, ("ante_win",))] * paid + [(one, ("raise", pay(c))) for c in cats]
             elif e in ("dealer_does_not_qualify", "bought_short"):
                 terms = [(one, (ante(cats[0]),))]

@@ -146,6 +146,11 @@ class RussianSettlement:
         listed = [v for c, v in self.ante_with if c <= first]
         return listed[-1] if listed else self.ante_no_qualify
 
+    @property
+    def drawn_win_apart(self) -> bool:
+        """Whether a win after a draw nets otherwise than a kept hand's (its ante's pay)."""
+        return self.ante_on_win(drew=True) != self.ante_on_win()
+
     def ante_on_win(self, *, drew: bool = False, bought: bool = False) -> Fraction:
         """The ante's pay when the player beats a qualifying dealer, after a draw (``drew``) or a
         purchase (``bought``) or neither."""
