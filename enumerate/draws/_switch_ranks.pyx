@@ -78,6 +78,12 @@ situations, value, raised draws and the outcomes by class of final hand (the col
 enumerate.draws.hand.OUTCOME_STATS, then a final term's; an insured raise under its class + the
 number of classes), and the value of keeping in every situation (the normal game's, a check); per
 situation the best mask and whether keeping raises.
+
+**A strategy's draw.**  Given each situation's action (``fixed``: a switch mask or buying, as a
+simple strategy decides it from the dealt hand and the up card), the kernel counts the same sums
+with that action in place of the best: only keeping (every group's check) and the masks that
+discard the ranks of some situation's fixed action are valued, without leaving anything out, and
+the raise, insurance and purchase after the draw stay each final hand's best.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc, free, calloc
@@ -201,6 +207,7 @@ cdef struct Rules:
     const int8_t* sit_col     # per field of a kind's sums, the situation's column it adds to (-1: none; NULL: no columns)
     int n_col
     int64_t* sit_sums         # per situation, its best action's selected fields summed by column
+    const int8_t* fixed       # per situation, the action a strategy takes in place of the best (NULL: the best)
 
 
 cdef struct Memo:
@@ -1185,7 +1192,8 @@ cdef void _sum_best(int64_t s_lo, const Hand* H, const Sits* S, const int128* A,
         if studodds_cancelled(cancel):
             break
         w = sit_w[s_lo + s]
-        bm = _best(s, A, C, nf, S.sit_sh, H.rep, H.valid, buy, tden, unit, fee_num, fee_den)
+        bm = R.fixed[s_lo + s] if R.fixed != NULL else \
+            _best(s, A, C, nf, S.sit_sh, H.rep, H.valid, buy, tden, unit, fee_num, fee_den)
         k = 6 if bm == BUYA else popcount5(bm)
         rb = BUYA if bm == BUYA else H.rep[bm]
         for i in range(nf):
@@ -1267,7 +1275,10 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     _hand(ru, h, allowed, R, &H)
     _situations(ru, s_lo, sit_cards, &S)
     buy = allowed[6]
-    if R.term != NULL and R.cnet_hi != NULL and rows == NULL:
+    if R.fixed != NULL and rows == NULL:
+        buy = _fixed_only(&H, &S, s_lo, buy, R)
+        _pass(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, R, cancel)
+    elif R.term != NULL and R.cnet_hi != NULL and rows == NULL:
         buy = _prune(ru, &H, &S, dvec, d_off, hole_i, buy, forced5, cum, a2, A, C, &G, tden, unit, fee_num, fee_den,
                      R, cancel)
     else:
@@ -1290,6 +1301,23 @@ cdef void _group(int ru, const int8_t* h, int64_t s_lo, int64_t s_hi, const uint
     free(S.fsuit)
     free(A)
     free(C)
+
+
+cdef bint _fixed_only(Hand* H, const Sits* S, int64_t s_lo, bint buy, const Rules* R) noexcept nogil:
+    """Leave valid only keeping and the masks discarding the ranks some situation's fixed action
+    discards (their leaves are shared); returns whether buying stays (some situation buys)."""
+    cdef bint need[NA]
+    cdef int s, a, m
+    for a in range(NA):
+        need[a] = 0
+    need[0] = 1                             # keeping: the value of keeping is every group's check
+    for s in range(S.n_s):
+        a = R.fixed[s_lo + s]
+        need[BUYA if a == BUYA else H.rep[a]] = 1
+    for m in range(32):
+        H.valid[m] = H.valid[m] and need[H.rep[m]]
+    _index_valid(H)
+    return buy and need[BUYA]
 
 
 cdef void _pass(int ru, Hand* H, Sits* S, const int8_t[:, ::1] dvec, const int64_t[::1] d_off,
@@ -1503,7 +1531,7 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
                  uint64_t[:, :, ::1] out, int8_t[::1] best, uint8_t[::1] keep_raised,
                  int n_threads, int32_t[::1] cancel=None, object term=None, uint64_t[:, :, :, ::1] rows=None,
                  const int64_t[:, ::1] cnet_hi=None, const int8_t[::1] sit_col=None, int64_t[:, ::1] sit_sums=None,
-                 const int64_t[:, ::1] cnet_kept=None):
+                 const int64_t[:, ::1] cnet_kept=None, const int8_t[::1] fixed=None):
     """For each group i (the rank pattern hvec[i] against the up rank ru) and its situations
     sit_off[i]..sit_off[i + 1] (sit_cards sorted, with the s0 suit 0; sit_w their weights):
     out[i, f] = (low, high) words of the group's sums (group_fields(n_stat)), best[s] the best
@@ -1532,7 +1560,10 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     of the term's pass (not with ``rows``).  ``sit_col`` (kind_fields(n_stat, n_term) - 1: per field
     after the situations' count, a column of ``sit_sums`` or -1) with ``sit_sums`` (n_situations,
     columns; zeroed by the caller): each situation's best action's fields summed by column --
-    fields that count draws or dealer sets (they fit 64 bits), not values."""
+    fields that count draws or dealer sets (they fit 64 bits), not values.  ``fixed`` (one per
+    situation): the action each situation takes -- a strategy's, allowed by the table -- in place
+    of its best; the sums are then that strategy's, and only keeping and the fixed actions' masks
+    are valued."""
     cdef Py_ssize_t n = hvec.shape[0], g
     cdef int f
     cdef int n_pay = cnet.shape[0]
@@ -1604,6 +1635,16 @@ def value_groups(int ru, const int8_t[:, ::1] hvec, const int64_t[::1] sit_off, 
     R.pc6_five = &pc6_five[0] if pc6.shape[0] else NULL
     R.pc6_six = &pc6_six[0] if pc6.shape[0] else NULL
     R.sit_col, R.n_col, R.sit_sums = NULL, 0, NULL
+    R.fixed = NULL
+    if fixed is not None:
+        if fixed.shape[0] != sit_cards.shape[0]:
+            raise ValueError("shapes do not match")
+        for g in range(fixed.shape[0]):
+            f = fixed[g]
+            if not 0 <= f <= BUYA or (f == BUYA and not allowed[6]) or (0 < f < BUYA and not allowed[popcount5(f)]):
+                raise ValueError(f"a fixed action ({f}) the table does not allow")
+        if fixed.shape[0]:
+            R.fixed = &fixed[0]
     if sit_col is not None and sit_sums.shape[1] > 0 and sit_sums.shape[0] > 0:
         for f in range(sit_col.shape[0]):
             if not -1 <= sit_col[f] < sit_sums.shape[1]:

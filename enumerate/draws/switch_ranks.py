@@ -44,6 +44,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
@@ -308,8 +309,11 @@ class GroupValues(NamedTuple):
 
 
 def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, categories: frozenset[Category],
-                 threads: int = 1) -> GroupValues:
-    """The groups ``h`` (rank patterns) against the up rank ``ru`` valued by the kernel."""
+                 threads: int = 1, actions: Callable[[np.ndarray, int], np.ndarray] | None = None) -> GroupValues:
+    """The groups ``h`` (rank patterns) against the up rank ``ru`` valued by the kernel; with
+    ``actions`` (a strategy's draw: the situations' cards, sorted, up card of suit 0, and the up
+    rank -> each one's switch mask over its cards or BUY_ACTION), each situation takes that action
+    in place of its best, and the sums are the strategy's."""
     t = switch_tables(ru, qualifier)
     sits = [group_situations(row, ru, categories) for row in h]
     off = np.cumsum([0] + [c.shape[0] for c, _ in sits]).astype(np.int64)
@@ -327,7 +331,8 @@ def value_groups(rules: SwitchRules, qualifier: int, h: np.ndarray, ru: int, cat
         t.cut_lo, t.cut_hi, t.cls, t.gtab, rules.allowed, rules.forced5, rules.scale, rules.pclass,
         rules.cnet, rules.cins, rules.pc6, rules.pc6_five, rules.pc6_six,
         np.array(rules.tden, dtype=np.int64), rules.fee_num, rules.fee_den, out, best, keep_raised, threads, cancel,
-        rules.term(ru), None, rules.cnet_hi, col, columns, rules.cnet_kept))
+        rules.term(ru), None, rules.cnet_hi, col, columns, rules.cnet_kept,
+        None if actions is None else np.ascontiguousarray(actions(cards, ru), dtype=np.int8)))
     lo = out[:, :, 0].astype(object)
     hi = out[:, :, 1].astype(np.int64).astype(object)
     return GroupValues(hi * (1 << 64) + lo, sits, best, keep_raised, columns)
