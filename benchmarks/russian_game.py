@@ -32,6 +32,9 @@ GAMES``, ``simulate``'s games a second on the table without draws.
 
     python benchmarks/russian_game.py --no-purchase --groups 300
     python benchmarks/russian_game.py --purchase-by-ranks --groups 8 --table russian-classic
+
+and with ``--strategy NAME`` (stand-pat, rules-of-thumb) the same groups counted under a simple draw strategy's action
+(enumerate/russian/draw_strategies.py) instead of the best: what its exact whole game costs.
 """
 from __future__ import annotations
 
@@ -46,6 +49,7 @@ import numpy as np
 from enumerate.core.slices import Slice
 from enumerate.draws import switch_ranks
 from enumerate.rules.variant_file import load_variant_file, parse_variant_text
+from enumerate.russian.draw_strategies import STRATEGIES
 from enumerate.russian.draws import situation_actions
 
 US = Path(__file__).resolve().parents[1] / "enumerate" / "rules" / "variants" / "us-common.toml"
@@ -151,14 +155,17 @@ SHAPES = {(1, 1, 1): "five ranks", (2, 1, 1): "a pair", (2, 2, 1): "two pairs", 
           (3, 2, 0): "a full house", (4, 1, 0): "four of a kind"}
 
 
-def purchase_by_ranks(groups: int, seed: int, tables: list[str] | None = None) -> None:
+def purchase_by_ranks(groups: int, seed: int, tables: list[str] | None = None, strategy: str | None = None) -> None:
     """CPU seconds a group of the rank patterns' game *with* the bought game (one thread), and
     the whole game projected from them.  A group's cost depends on its player rank pattern far
     more than on chance -- five ranks draw and buy in every way, a pair of them at 2 to 3 CPU s
     under the classic rules, a full house a few hundredths -- so the groups are sampled in strata:
     ``groups`` of each shape against a deuce to a six and as many against a seven to an ace (the
-    up card may be the card replaced), each stratum projected to its own groups."""
+    up card may be the card replaced), each stratum projected to its own groups.  With ``strategy``
+    (a draw strategy's name, enumerate/russian/draw_strategies.py), the groups are counted under
+    that strategy's draw instead of the best (its exact whole game)."""
     from enumerate.russian import ranks
+    actions = None if strategy is None else STRATEGIES[strategy]
     h, up, _ = switch_ranks.groups(Slice())
     every = frozenset(Slice().categories)
     rng = np.random.default_rng(seed)
@@ -175,12 +182,14 @@ def purchase_by_ranks(groups: int, seed: int, tables: list[str] | None = None) -
         hours = 0.0
         for label, kind, n, pick in strata:
             start = time.process_time()
-            ranks.shard_fields(v, h[pick], up[pick], every, threads=1)
+            ranks.shard_fields(v, h[pick], up[pick], every, threads=1, actions=actions)
             per = (time.process_time() - start) / len(pick)
             hours += per * n / 3600
             print(f"{name}, up ranks {label}, {kind}: {per:.3f} CPU s a group, its {n:,} groups "
                   f"{per * n / 3600:.2f} core-hours (from {len(pick)} groups)", flush=True)
-        print(f"{name}: the whole game {hours:.1f} core-hours (projected from {groups} groups a stratum)", flush=True)
+        under = "" if strategy is None else f" under the draw strategy {strategy!r}"
+        print(f"{name}: the whole game{under} {hours:.1f} core-hours (projected from {groups} groups a stratum)",
+              flush=True)
 
 
 def whole_game(threads: int) -> None:
@@ -245,6 +254,8 @@ def main() -> None:
     ap.add_argument("--purchase-by-ranks", action="store_true",
                     help="time the game with the draws and the bought game by rank patterns instead (--groups "
                          "groups of each shape of player rank pattern, each side of the up ranks)")
+    ap.add_argument("--strategy", choices=sorted(STRATEGIES),
+                    help="with --purchase-by-ranks: count the groups under this draw strategy instead of the best")
     ap.add_argument("--table", action="append", choices=sorted(p.stem for p in VARIANTS.glob("*.toml")),
                     metavar="NAME", help="with --purchase-by-ranks or --sampled-check: only this rule set of docs/variants "
                     f"(repeatable; default {', '.join(WHOLE_GAMES)})")
@@ -260,7 +271,7 @@ def main() -> None:
         sampled_check(args.situations, args.seed, args.table)
         return
     if args.purchase_by_ranks:
-        purchase_by_ranks(args.groups, args.seed, args.table)
+        purchase_by_ranks(args.groups, args.seed, args.table, args.strategy)
         return
     if args.whole_game:
         whole_game(args.threads)

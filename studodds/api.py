@@ -476,7 +476,8 @@ def simulate_many(variants: Iterable[VariantLike], *, games: int = 100_000_000, 
 def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0, stratified: bool = False,
                  checkpoint: str | Path | None = None, scheduler: str | None = None,
                  against: str | Path | None = None, beside: VariantLike | None = None,
-                 beside_checkpoint: str | Path | None = None, **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
+                 beside_checkpoint: str | Path | None = None, strategy: str | None = None,
+                 **run: Unpack[RunOptions]) -> DrawSample | RussianSample:
     """A table with switches of two or more cards, estimated: the exact whole game with at most
     one switched card plus the mean gain of the larger switches over ``situations`` uniformly
     sampled situations, each valued exactly (see :mod:`enumerate.draws.sample`); ``stratified``:
@@ -488,7 +489,10 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
     with z-scores (read and checked before any counting); ``beside``: another Russian table with
     draws sampled on the same situations (its finished shards kept in ``beside_checkpoint``), each
     headline figure's difference with its interval on pairs -- what the rules that differ are worth,
-    sampled.  Shards of 16 situations; ``checkpoint``: a file that keeps
+    sampled; ``strategy``: a Russian table played with that simple draw strategy's action in place
+    of the best (:mod:`enumerate.russian.draw_strategies`; the raise, insurance and purchases still
+    each final hand's best), so that ``beside`` the same table gives what the strategy costs
+    against optimal play, on pairs.  Shards of 16 situations; ``checkpoint``: a file that keeps
     finished shards (a rerun resumes); ``scheduler``: a Dask scheduler address.  The result does
     not depend on how the work is split."""
     threads, use_cache, progress = Run.of("draws_sample", run)          # checked once; threads resolved to an int
@@ -513,20 +517,32 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         raise ParameterError("beside_checkpoint", "keeps the shards of the table sampled beside (--beside): name "
                                                   "that table too, or leave this out")
     if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
+        if strategy is not None and (not isinstance(strategy, str) or strategy not in kind.draw_strategies()):
+            raise ParameterError("strategy", "the name of a simple draw strategy: "
+                                             + ", ".join(kind.draw_strategies()))
+        if strategy is not None and (why := kind.draw_strategy_refusal(strategy, v)) is not None:
+            raise ParameterError("strategy", why)
+        if strategy is not None and against is not None:
+            raise ParameterError("strategy", "a table played with a simple draw strategy is not the certified "
+                                             "table's optimal game: set it beside the same table (--beside) "
+                                             "instead of --against")
         path = None if checkpoint is None else _checkpoint_path(checkpoint)
         exact = None if against is None else _certified_figures(against, v)
         # every checkpoint read and verified before any counting
-        stores = [kind.sample_checkpoint(source.text, situations, seed, path)]
+        stores = [kind.sample_checkpoint(source.text, situations, seed, path, strategy)]
         other = None if beside is None else _beside_table(beside, kind, beside_checkpoint, path, situations, seed)
         if other is not None:
             stores.append(other[1])
         with progress_bar(progress, "sampled situations", kind.sample_size(situations) * len(stores),
                           "situation") as tick:
-            found = kind.sample(v, source.text, situations, seed, stores[0], scheduler, threads, tick)
+            found = kind.sample(v, source.text, situations, seed, stores[0], scheduler, threads, tick, strategy)
             if other is not None:
                 found = found.beside(kind.sample(other[0].variant, other[0].text, situations, seed, stores[1],
                                                  scheduler, threads, tick))
         return found if exact is None else found.against(str(against), exact)
+    if strategy is not None:
+        raise ParameterError("strategy", "a simple draw strategy is played on a Russian Poker table with draws; "
+                                         "this table's sample values every situation's best action")
     if against is not None:
         raise ParameterError("against", "a sample set beside a certified table is made for a Russian Poker table "
                                         "with draws; this table's estimate has an exact part of its own")
@@ -549,13 +565,16 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
 
 
 def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | None = None,
-                checkpoint: str | Path | None = None, scheduler: str | None = None,
+                checkpoint: str | Path | None = None, scheduler: str | None = None, strategy: str | None = None,
                 **run: Unpack[RunOptions]) -> ExactSlice | RussianSlice:
     """The exact game of a table with switches of any number of cards over a slice of its
     situations: the up-card ranks ``up`` ("2-6,A"; default all) and the player hands' categories
     ``hands`` ("full_house,four_of_a_kind"; default all) -- see :mod:`enumerate.draws.exact`; on
     a Russian Poker table with draws, situation class by situation class
-    (:mod:`enumerate.russian.slice`).
+    (:mod:`enumerate.russian.slice`); ``strategy``: on such a table, the game played with that
+    simple draw strategy's action in place of the best (:mod:`enumerate.russian.draw_strategies`;
+    the raise, insurance and purchases still each final hand's best), its exact figures -- with
+    optimal play's, what the strategy costs.
     Shards of 32 classes up to suits; ``checkpoint``: a folder that keeps finished shards (a rerun
     resumes); ``scheduler``: a Dask scheduler address.  The figures do not depend on how the work
     is split."""
@@ -563,7 +582,17 @@ def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | Non
     from enumerate.core.slices import Slice  # lazy: start-up time
     source = variant_source(variant)
     v = source.variant
-    job = slice_kind(v).slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
+    kind = slice_kind(v)
+    if strategy is not None:
+        if not isinstance(kind, SampleKind) or v.draws is None:
+            raise ParameterError("strategy", "a simple draw strategy is played on a Russian Poker table with draws")
+        if not isinstance(strategy, str) or strategy not in kind.draw_strategies():
+            raise ParameterError("strategy", "the name of a simple draw strategy: " + ", ".join(kind.draw_strategies()))
+        if (why := kind.draw_strategy_refusal(strategy, v)) is not None:
+            raise ParameterError("strategy", why)
+        job = kind.played_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint), strategy)
+        return _run_slice(job, v.base_game(), scheduler, threads, use_cache, progress)
+    job = kind.slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
     return _run_slice(job, v.base_game(), scheduler, threads, use_cache, progress)
 
 

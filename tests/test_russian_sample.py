@@ -278,3 +278,98 @@ def test_fuzz_a_checkpoint_row_is_a_sample_or_one_value_error(row):
     except ValueError:
         return
     assert len(s.cards) == 5 and s.values[1] >= 1 and rs.Sample.from_list(s.to_list()) == s
+
+
+# -- a simple draw strategy played in place of the best action ---------------------------------
+
+def test_a_strategy_s_sample_is_the_action_it_takes_valued_by_the_draws_one_by_one():
+    """Standing pat on a table with a sixth card for sale: each sample's figures are its kept
+    hand's, every draw counted one by one, whatever the best action is."""
+    v = variant(SIXTH)
+    for h, j in ((3, 1),):
+        s = rs.value_sample(v, h, j, seed=11, strategy="stand-pat")
+        cards, up = rs.deal(11, h, j)
+        keep = next(a for a in situation_actions(v, tuple(sorted(cards)), up).actions if a.kind == "keep")
+        d = keep.draws
+        pairs = d * keep.completions
+        assert s.values == (keep.ev, 1 + Fraction(2 * keep.raised, d) + keep.staked / d, Fraction(keep.raised, d),
+                            Fraction(keep.insured, d), Fraction(keep.short, pairs), Fraction(keep.bought, pairs))
+        assert s.action == keep.label and s.kind == 0
+
+
+@pytest.mark.slow
+def test_the_rules_of_thumb_take_their_action_in_every_stratum():
+    """On the house's table each sample is the situation's action the strategy's mask names
+    (cards read back from the sorted hand), at most the best action's value."""
+    from enumerate.russian.draw_strategies import rules_of_thumb
+    from enumerate.russian.situation_ranks import situations_by_ranks
+    v = __import__("studodds.api", fromlist=["load_variant"]).load_variant(str(REPO / "docs/variants/lunar-house.toml"))
+    for h in (0, 1, 2, 3):
+        cards, up = rs.deal(3, h, 0)
+        situation = situations_by_ranks(v, cards, [up])[0]
+        s = rs.value_sample(v, h, 0, seed=3, strategy="rules-of-thumb")
+        mask = int(rules_of_thumb(np.array([sorted(cards)], dtype=np.uint8), up >> 2)[0])
+        taken = rs.strategy_action(situation, "rules-of-thumb")
+        assert s.kind == action_kind(mask) and s.action == taken.label and s.values[0] == taken.ev
+        assert taken.ev <= situation.best.ev
+        if mask != BUY:
+            assert set(taken.discard) == {sorted(cards)[i] for i in range(5) if mask >> i & 1}
+
+
+@pytest.mark.parametrize("args, says", [
+    (["docs/variants/lunar-house.toml", "--strategy", "optimal"], "--strategy: the name of a simple draw strategy: "
+                                                                  "stand-pat, rules-of-thumb"),
+    (["docs/variants/lunar-house.toml", "--strategy", "rules-of-thumb", "--against", "results/lunar-house"],
+     "set it beside the same table (--beside) instead of --against"),
+    (["docs/variants/oasis-online.toml", "--strategy", "stand-pat"], "--strategy: a simple draw strategy is played on "
+                                                                      "a Russian Poker table with draws"),
+    (["six.toml", "--strategy", "rules-of-thumb"], "exchanges 2, 3, 4 cards, which table 'six' does not offer"),
+])
+def test_a_strategy_is_refused_in_one_line_before_any_counting(tmp_path, args, says):
+    (tmp_path / "six.toml").write_text(US.replace('name = "lunar"', 'name = "six"') + SIXTH)
+    args = [str(tmp_path / a) if a.endswith("six.toml") else a for a in args]
+    ck = tmp_path / "ck.json"
+    r = run_cli("draws-sample", *args, "--situations", "16", "--checkpoint", str(ck), cwd=REPO)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not ck.exists()                                               # nothing written
+
+
+def test_a_checkpoint_is_made_for_its_strategy():
+    """A sample played with a strategy keeps its shards under a key of its own: neither run
+    resumes from the other's."""
+    plain = rs.checkpoint_key("x", 1, 40)
+    assert plain == rs.checkpoint_key("x", 1, 40, None) and "strategy" not in plain
+    assert rs.checkpoint_key("x", 1, 40, "stand-pat") == {**plain, "strategy": "stand-pat"}
+    assert rs.checkpoint_key("x", 1, 40, "stand-pat") != rs.checkpoint_key("x", 1, 40, "rules-of-thumb")
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.one_of(st.text(max_size=20), st.integers(), st.none(), st.booleans(), st.sampled_from(["stand-pat ", "Stand-pat"])))
+def test_fuzz_a_strategy_name_is_one_of_the_names_or_one_parameter_error(name):
+    from studodds import api
+    path = REPO / "docs" / "variants" / "lunar-house.toml"
+    if name is None:
+        return
+    with pytest.raises(ParameterError, match="strategy"):
+        api.draws_sample(str(path), situations=16, strategy=name, against=str(CERTIFIED))
+
+
+@pytest.mark.slow
+def test_a_strategy_beside_the_same_table_is_its_cost_on_pairs(tmp_path):
+    """Standing pat beside the same table played best: the same situations; the strategy never
+    does better in any of them, so its cost is at least 0 in every pair; the JSON names the
+    strategy and the text says it is played in place of the best."""
+    one = tmp_path / "six.toml"
+    one.write_text(US.replace('name = "lunar"', 'name = "six"') + SIXTH)
+    args = ["draws-sample", str(one), "--strategy", "stand-pat", "--beside", str(one), "--situations", "40",
+            "--seed", "5"]
+    r = run_cli(*args, "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    import jsonschema
+    jsonschema.Draft202012Validator(json.loads((REPO / "studodds" / "schema.json").read_text())).validate(d)
+    assert d["strategy"] == "stand-pat" and set(d["best_action_shares"]) == {"keep"}
+    cost = d["beside"]["figures"]["house_edge_per_ante"]["difference"]
+    assert cost["estimate"] < 0 and cost["ci95"][1] < 0          # the best play's house edge is lower
+    text = run_cli(*args).stdout
+    assert "played with the draw strategy 'stand-pat'" in text and "action taken, share of the situations" in text

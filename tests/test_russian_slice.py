@@ -135,3 +135,86 @@ def test_a_slice_on_a_dask_cluster_equals_the_local_run(tmp_path, small_shards):
     strip = {"core_seconds_per_class", "whole_game_core_hours"}
     assert ({k: x for k, x in remote.to_dict().items() if k not in strip}
             == {k: x for k, x in local.to_dict().items() if k not in strip})
+
+
+# -- the game played with a simple draw strategy ------------------------------------------------
+
+HOUSE = REPO / "docs" / "variants" / "lunar-house.toml"
+
+
+@pytest.mark.slow
+def test_a_strategy_s_groups_are_their_situations_actions_one_by_one():
+    """The house's table played with the rules of thumb: a shard's sums over groups where they
+    exchange two cards (three of a kind) and stand pat or exchange three (a pair) are, situation by
+    situation, the strategy's action taken from that situation's every action valued alone
+    (enumerate.russian.situation_ranks: the situation put in the kernel's frame itself), never
+    more than the best action."""
+    from enumerate.draws.switch_ranks import group_situations, groups
+    from enumerate.russian import ranks
+    from enumerate.russian.draw_strategies import rules_of_thumb
+    from enumerate.russian.sample import strategy_action
+    from enumerate.russian.situation_ranks import situations_by_ranks
+    from studodds.api import load_variant
+    v = load_variant(str(HOUSE))
+    for hands in ("three_of_a_kind", "one_pair"):
+        sl = Slice.parse("9", hands)
+        h, up, _ = groups(sl)
+        pick = [i for i in range(len(up)) if len(group_situations(h[i], int(up[i]), frozenset(sl.categories))[1]) <= 12][:2]
+        got = ranks.shard_fields(v, h[pick], up[pick], frozenset(sl.categories), threads=1, actions=rules_of_thumb)
+        ev = fees = Fraction(0)
+        n = 0
+        for i in pick:
+            cards, w = group_situations(h[i], int(up[i]), frozenset(sl.categories))
+            for c, x in zip(cards.tolist(), w.tolist()):
+                situation = situations_by_ranks(v, tuple(c), [4 * int(up[i])])[0]
+                taken = strategy_action(situation, "rules-of-thumb")
+                assert taken.ev <= situation.best.ev
+                ev += x * taken.ev
+                fees += x * taken.fee
+                n += x
+        assert Fraction(got["ev"]) == ev and Fraction(got["fees"]) == fees and sum(got["situations"]) == n, hands
+
+
+@pytest.mark.slow
+def test_a_strategy_s_slice_four_of_a_kind_stands_pat():
+    """Four of a kind stands pat under the rules of thumb: the same game as the stand-pat strategy,
+    below the best play (which buys a sixth card with some), every situation kept."""
+    from studodds.api import load_variant
+    v = load_variant(str(HOUSE))
+    sl = Slice.parse("2", "four_of_a_kind")
+    one = rs.slice_run(v, "", sl, None, played="rules-of-thumb").run(threads=2)
+    keep = rs.slice_run(v, "", sl, None, played="stand-pat").run(threads=2)
+    best = rs.slice_run(v, "", sl, None).run(threads=2)
+    assert one.played == "rules-of-thumb" and one.sums.ev == keep.sums.ev and one.sums.situations == keep.sums.situations
+    assert one.sums.situations[0] == one.situations and one.sums.ev <= best.sums.ev
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--strategy", "optimal"], "--strategy: the name of a simple draw strategy: stand-pat, rules-of-thumb"),
+    (["--strategy", "rules-of-thumb", "docs/variants/oasis-online.toml"], "is played on a Russian Poker table"),
+])
+def test_a_strategy_s_slice_is_refused_in_one_line(tmp_path, args, needle):
+    ck = tmp_path / "ck"
+    target = [] if any(a.endswith(".toml") for a in args) else [str(HOUSE)]
+    r = run_cli("draws-exact", *target, *args, "--up", "A", "--checkpoint", str(ck), cwd=REPO)
+    assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not ck.exists()
+    (tmp_path / "six.toml").write_text(US.replace('name = "lunar"', 'name = "six"') + SIXTH)
+    r = run_cli("draws-exact", str(tmp_path / "six.toml"), "--strategy", "rules-of-thumb", "--up", "A", cwd=REPO)
+    assert r.returncode == 2 and "exchanges 2, 3, 4 cards, which table 'six' does not offer" in r.stderr
+
+
+def test_a_strategy_s_slice_is_named_in_its_text_and_json_and_keeps_checkpoints_of_its_own(tmp_path):
+    ck = tmp_path / "ck"
+    args = ["draws-exact", str(HOUSE), "--up", "2", "--hands", "royal_flush", "--checkpoint", str(ck)]
+    r = run_cli(*args, "--strategy", "rules-of-thumb", "--json", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(json.loads((REPO / "studodds" / "schema.json").read_text())).validate(d)
+    assert d["played_with"] == "rules-of-thumb" and d["action_shares"] == {"buy a sixth card": {"exact": "1", "value": 1.0}}
+    text = run_cli(*args, "--strategy", "stand-pat", cwd=REPO)
+    assert text.returncode == 2 and "made for" in text.stderr        # a checkpoint of another run is refused
+    text = run_cli(*args[:-2], "--strategy", "stand-pat", cwd=REPO).stdout
+    assert "played with the draw strategy 'stand-pat'" in text and "Action taken: keep 100.0000%" in text
+    best = run_cli(*args[:-2], "--json", cwd=REPO)
+    assert "played_with" not in json.loads(best.stdout)

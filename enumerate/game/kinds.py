@@ -134,12 +134,25 @@ class SampleKind(TableKind, Protocol):
     by the kind itself rather than the draws' one-card control variate) has this too."""
 
     def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | Any | None,
-               scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
+               scheduler: str | None, threads: int, progress: Callable[[int], None] | None,
+               strategy: str | None = None) -> Any:
         """About ``situations`` situations sampled and each valued exactly, resumed from the
         ``checkpoint`` file (read and verified before any work), or from a store
-        :meth:`sample_checkpoint` read."""
+        :meth:`sample_checkpoint` read; with ``strategy`` (one of :meth:`draw_strategies`), each
+        played with that draw strategy's action instead of the best."""
 
-    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None) -> Any:
+    def draw_strategies(self) -> tuple[str, ...]:
+        """The names of the simple draw strategies :meth:`sample` may play."""
+
+    def draw_strategy_refusal(self, name: str, variant: Variant) -> str | None:
+        """Why the draw strategy ``name`` cannot be played at ``variant``'s table (None: it can)."""
+
+    def played_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any, played: str) -> Any:
+        """The exact run of the slice ``sl`` played with the draw strategy ``played`` (as
+        :meth:`SliceKind.slice_run`, its checkpoint read and verified before any work)."""
+
+    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+                          strategy: str | None = None) -> Any:
         """The ``checkpoint`` file of such a sample read and verified now (before any work), as a
         store :meth:`sample` resumes from."""
 

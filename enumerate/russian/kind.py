@@ -128,14 +128,28 @@ class RussianGame:
         return steps()
 
     def sample(self, variant: Variant, variant_text: str, situations: int, seed: int, checkpoint: Path | Any | None,
-               scheduler: str | None, threads: int, progress: Callable[[int], None] | None) -> Any:
+               scheduler: str | None, threads: int, progress: Callable[[int], None] | None,
+               strategy: str | None = None) -> Any:
         from enumerate.russian.sample import sample_russian  # lazy: start-up time (the kernels)
         return sample_russian(variant, variant_text, situations, seed, checkpoint=checkpoint, scheduler=scheduler,
-                              threads=threads, progress=progress)
+                              threads=threads, progress=progress, strategy=strategy)
 
-    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None) -> Any:
+    def draw_strategies(self) -> tuple[str, ...]:
+        from enumerate.russian.draw_strategies import STRATEGIES  # lazy: start-up time (the kernels)
+        return tuple(STRATEGIES)
+
+    def draw_strategy_refusal(self, name: str, variant: Variant) -> str | None:
+        from enumerate.russian.draw_strategies import refusal  # lazy: start-up time (the kernels)
+        return refusal(name, variant)
+
+    def played_run(self, variant: Variant, variant_text: str, sl: Any, checkpoint: Any, played: str) -> Any:
+        from enumerate.russian.slice import slice_run  # lazy: start-up time (the kernels)
+        return slice_run(variant, variant_text, sl, checkpoint, played=played)
+
+    def sample_checkpoint(self, variant_text: str, situations: int, seed: int, checkpoint: Path | None,
+                          strategy: str | None = None) -> Any:
         from enumerate.russian.sample import Checkpoint, checkpoint_key  # lazy: start-up time (the kernels)
-        return Checkpoint(checkpoint, checkpoint_key(variant_text, seed, situations))
+        return Checkpoint(checkpoint, checkpoint_key(variant_text, seed, situations, strategy))
 
     def sample_size(self, situations: int) -> int:
         from enumerate.russian.sample import allocation  # lazy: start-up time (the kernels)

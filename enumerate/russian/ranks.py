@@ -55,6 +55,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -337,9 +338,11 @@ def rank_rules(variant: Variant, *, use_cache: bool = False) -> RussianRankRules
 
 
 def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: frozenset[Category],
-                 threads: int = 1) -> dict[str, Any]:
+                 threads: int = 1, actions: Callable[[np.ndarray, int], np.ndarray] | None = None) -> dict[str, Any]:
     """A shard of groups (rank patterns ``h`` against the up ranks ``up``) counted by rank
-    patterns, as the fields of :class:`enumerate.russian.slice.SliceSums` (no per-class actions)."""
+    patterns, as the fields of :class:`enumerate.russian.slice.SliceSums` (no per-class actions);
+    with ``actions`` (a draw strategy: :mod:`enumerate.russian.draw_strategies`), each situation's
+    draw is the strategy's instead of the best, and the sums are that strategy's game."""
     start = time.perf_counter()
     rules = rank_rules(variant)
     reason = supported(variant)
@@ -365,7 +368,7 @@ def shard_fields(variant: Variant, h: np.ndarray, up: np.ndarray, categories: fr
                     ck = chart_key(group, ru, INSTANT_LABEL)
                     chart[ck] = chart.get(ck, 0) + int(wt)
                     options.add_situation(cells, options.option_key(group, ru), int(wt), 0, 0, 0, 0, 0)
-        v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, played, threads)
+        v = value_groups(rules, variant.qualifier.threshold, h[rows], ru, played, threads, actions)
         total += v.sums.sum(axis=0)
         at = 0
         for row, (cards, _) in zip(rows.tolist(), v.sits):

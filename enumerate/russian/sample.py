@@ -50,10 +50,12 @@ from enumerate.core.intervals import Z95
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map
 from enumerate.core.shapes import Exact, Interval, Minimum, MinItems, shape
-from enumerate.draws.actions import KINDS, action_kind
+from enumerate.draws.actions import BUY, KINDS, action_kind
 from enumerate.draws.sample import Checkpoint as DrawsCheckpoint
 from enumerate.draws.sample import stratum_position
 from enumerate.rules.variant import Variant, VariantJSON
+from enumerate.russian.draw_strategies import STRATEGIES
+from enumerate.russian.draws import RussianAction, RussianSituation
 from enumerate.russian.situation_ranks import situations_by_ranks
 from evaluator.errors import ParameterError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hands_of_indices, strengths
@@ -144,11 +146,13 @@ class Sample:
         return cls(h, j, tuple(cards), up, action, kind, v)
 
 
-def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1) -> Sample:
+def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1, strategy: str | None = None) -> Sample:
     """Sample j of stratum h, every action valued exactly (its kinds of action shared among
-    ``threads``); the best one's figures."""
+    ``threads``); the best one's figures, or with ``strategy`` (a draw strategy's name,
+    :data:`enumerate.russian.draw_strategies.STRATEGIES`) the figures of the action it takes."""
     cards, up = deal(seed, h, j)
-    best = situations_by_ranks(variant, cards, [up], threads=threads)[0].best
+    situation = situations_by_ranks(variant, cards, [up], threads=threads)[0]
+    best = situation.best if strategy is None else strategy_action(situation, strategy)
     draws = best.draws
     raise_antes = variant.raise_antes
     wager = 1 + Fraction(raise_antes * best.raised, draws) + best.staked / draws
@@ -159,9 +163,21 @@ def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1) 
     return Sample(h, j, tuple(sorted(cards)), up, best.label, kind, values)
 
 
-def _shard(variant: Variant, seed: int, h: int, js: Sequence[int], threads: int = 1) -> list[Sample]:
+def strategy_action(situation: RussianSituation, strategy: str) -> RussianAction:
+    """The action of ``situation`` the draw strategy ``strategy`` takes (its cards sorted: the
+    strategy's switch mask read back as the cards it exchanges)."""
+    cards = tuple(sorted(situation.cards))
+    a = int(STRATEGIES[strategy](np.array([cards], dtype=np.uint8), situation.up >> 2)[0])
+    if a == BUY:
+        return next(x for x in situation.actions if x.kind == "buy")
+    discard = {cards[i] for i in range(5) if a >> i & 1}
+    return next(x for x in situation.actions if x.kind != "buy" and set(x.discard) == discard)
+
+
+def _shard(variant: Variant, seed: int, h: int, js: Sequence[int], threads: int = 1,
+           strategy: str | None = None) -> list[Sample]:
     """The samples ``js`` of stratum h (locally on ``threads``; on a Dask worker on one)."""
-    return [value_sample(variant, h, j, seed, threads) for j in js]
+    return [value_sample(variant, h, j, seed, threads, strategy) for j in js]
 
 
 class Checkpoint(DrawsCheckpoint):
@@ -196,10 +212,12 @@ def exact_figures(analysis: dict[str, Any]) -> dict[str, Fraction]:
     return out
 
 
-def checkpoint_key(variant_text: str, seed: int, situations: int) -> dict[str, Any]:
-    """What a checkpoint is made for: the variant file, seed, number of situations, shard size."""
-    return {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
-            "situations": situations, "shard": SHARD, "version": VERSION}
+def checkpoint_key(variant_text: str, seed: int, situations: int, strategy: str | None = None) -> dict[str, Any]:
+    """What a checkpoint is made for: the variant file, seed, number of situations, shard size,
+    and the draw strategy played (none: the best action)."""
+    key = {"variant_sha256": hashlib.sha256(variant_text.encode()).hexdigest(), "seed": seed,
+           "situations": situations, "shard": SHARD, "version": VERSION}
+    return key if strategy is None else {**key, "strategy": strategy}
 
 
 class StratumJSON(TypedDict):
@@ -271,6 +289,7 @@ class RussianSampleJSON(TypedDict):
     best_action_shares: dict[str, EstimateJSON]
     strata: Annotated[list[StratumJSON], MinItems(1)]
     core_seconds_per_situation: float | None
+    strategy: NotRequired[str]
     against: NotRequired[AgainstJSON]
     beside: NotRequired[BesideJSON]
 
@@ -332,6 +351,8 @@ class RussianSample:
     exact: tuple[tuple[str, Fraction], ...] = ()
     #: another table's sample of the same situations it is set beside (:meth:`beside`)
     other: "RussianSample | None" = None
+    #: the draw strategy played in place of the best action (None: the best)
+    strategy: str | None = None
 
     @property
     def n(self) -> int:
@@ -444,6 +465,8 @@ class RussianSample:
             "strata": strata,
             "core_seconds_per_situation": self.seconds_per_situation,
         }
+        if self.strategy is not None:
+            out["strategy"] = self.strategy
         if (c := self.comparison(est)) is not None:
             out["against"] = c
         if self.other is not None:
@@ -455,10 +478,11 @@ class RussianSample:
 
 def sample_russian(variant: Variant, variant_text: str, situations: int, seed: int, *,
                    checkpoint: Path | Checkpoint | None = None, scheduler: str | None = None, threads: int = 1,
-                   progress: Callable[[int], None] | None = None) -> RussianSample:
+                   progress: Callable[[int], None] | None = None, strategy: str | None = None) -> RussianSample:
     """About ``situations`` situations of ``variant`` sampled in strata and valued exactly,
-    resuming from ``checkpoint``; on a Dask ``scheduler`` when given."""
-    key = checkpoint_key(variant_text, seed, situations)
+    resuming from ``checkpoint``; on a Dask ``scheduler`` when given; with ``strategy`` (a draw
+    strategy's name), each played with that strategy's draw instead of the best action."""
+    key = checkpoint_key(variant_text, seed, situations, strategy)
     store = checkpoint if isinstance(checkpoint, Checkpoint) else Checkpoint(checkpoint, key)
     if store.key != key:
         raise AssertionError("a checkpoint read for another run")
@@ -472,7 +496,7 @@ def sample_russian(variant: Variant, variant_text: str, situations: int, seed: i
     if progress is not None:
         progress(sum(len(js) for name, (_, js) in shards.items() if name in store.shards))
     start, valued = time.perf_counter(), 0
-    for name, done in chunked_map(((name, (variant, seed, h, js)) for name, (h, js) in todo.items()),
+    for name, done in chunked_map(((name, (variant, seed, h, js, 1, strategy)) for name, (h, js) in todo.items()),
                                   local=_shard, remote=_shard, scheduler=scheduler, threads=threads, pool=True,
                                   ordered=False):
         store.save(name, done)
@@ -485,5 +509,5 @@ def sample_russian(variant: Variant, variant_text: str, situations: int, seed: i
     samples = tuple(tuple(s for k in range(-(-per[h] // SHARD)) for s in store.shards[f"{h}/{k}"])
                     for h in range(len(per)))
     return RussianSample(variant, seed, shares, cats, samples,
-                         seconds * threads / valued if valued and scheduler is None else None)
+                         seconds * threads / valued if valued and scheduler is None else None, strategy=strategy)
 

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 
@@ -56,6 +56,7 @@ from enumerate.draws.labels import INSTANT_LABEL
 from enumerate.draws.shapes import DrawStrategyRowJSON
 from enumerate.rules.variant import Variant, VariantJSON
 from enumerate.russian import options, ranks, strategy
+from enumerate.russian.draw_strategies import STRATEGIES, refusal
 from enumerate.russian.draws import situation_actions
 from enumerate.russian.game import row_meanings
 from enumerate.russian.settle import settlement_refusal
@@ -400,6 +401,7 @@ class RussianExactJSON(TypedDict):
     core_seconds_per_class: float | None
     whole_game_core_hours: float | None
     method: Literal["rank_patterns", "situation_classes"]
+    played_with: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -412,6 +414,8 @@ class RussianSlice:
     sums: SliceSums
     seconds_per_class: float | None      # core-seconds a class, measured by the shards (None: not recorded)
     method: Method = "situation_classes"
+    #: the simple draw strategy played in place of the best action (None: the best)
+    played: str | None = None
 
     @property
     def situations(self) -> int:
@@ -449,23 +453,26 @@ class RussianSlice:
 
     def to_dict(self) -> RussianExactJSON:
         key = self.slice.key()
-        return {"kind": "russian_exact", "variant": self.variant.to_dict(),
-                "slice": {"label": self.slice.label(), "up_ranks": key["up_ranks"], "hands": key["hands"]},
-                "exact": True, "classes": self.classes, "situations": self.situations,
-                "share_of_situations": exact(Fraction(self.situations, SITUATIONS)),
-                "expected_return_per_ante": exact(self.expected), "house_edge_per_ante": exact(-self.expected),
-                "fees_per_hand_antes": exact(self.sums.fees / self.situations),
-                "raise_share_of_draws": exact(self.sums.raised / self.situations),
-                "insure_share_of_draws": exact(self.sums.insured / self.situations),
-                "dealer_qualifies_probability": exact(self.sums.qualifies / self.situations),
-                "action_shares": {KINDS[j]: exact(Fraction(n, self.situations))
-                                  for j, n in enumerate(self.sums.situations) if n},
-                "element_of_risk": exact(self.element_of_risk), "average_total_wager_antes": exact(self.average_wager),
-                "standard_deviation_antes": math.sqrt(self.variance),
-                "return_table": [r.to_dict() for r in self.return_rows()],
-                "strategy": options.with_shares(chart_strategy(self.sums.chart), self.sums.options),
-                "core_seconds_per_class": self.seconds_per_class,
-                "whole_game_core_hours": self.whole_game_core_hours, "method": self.method}
+        out: RussianExactJSON = {"kind": "russian_exact", "variant": self.variant.to_dict(),
+                       "slice": {"label": self.slice.label(), "up_ranks": key["up_ranks"], "hands": key["hands"]},
+                       "exact": True, "classes": self.classes, "situations": self.situations,
+                       "share_of_situations": exact(Fraction(self.situations, SITUATIONS)),
+                       "expected_return_per_ante": exact(self.expected), "house_edge_per_ante": exact(-self.expected),
+                       "fees_per_hand_antes": exact(self.sums.fees / self.situations),
+                       "raise_share_of_draws": exact(self.sums.raised / self.situations),
+                       "insure_share_of_draws": exact(self.sums.insured / self.situations),
+                       "dealer_qualifies_probability": exact(self.sums.qualifies / self.situations),
+                       "action_shares": {KINDS[j]: exact(Fraction(n, self.situations))
+                                         for j, n in enumerate(self.sums.situations) if n},
+                       "element_of_risk": exact(self.element_of_risk), "average_total_wager_antes": exact(self.average_wager),
+                       "standard_deviation_antes": math.sqrt(self.variance),
+                       "return_table": [r.to_dict() for r in self.return_rows()],
+                       "strategy": options.with_shares(chart_strategy(self.sums.chart), self.sums.options),
+                       "core_seconds_per_class": self.seconds_per_class,
+                       "whole_game_core_hours": self.whole_game_core_hours, "method": self.method}
+        if self.played is not None:
+            out["played_with"] = self.played
+        return out
 
     def text(self) -> str:
         """What ``studodds draws-exact`` prints for a Russian table."""
@@ -473,7 +480,9 @@ class RussianSlice:
         how = "by rank patterns" if self.method == "rank_patterns" else "situation class by situation class"
         unit = "group" if self.method == "rank_patterns" else "class"
         lines = [f"Variant: {self.variant.name} - exact slice '{self.slice.label()}' of a Russian Poker table with "
-                 f"draws, {how}",
+                 f"draws, {how}"
+                 + (f", played with the draw strategy {self.played!r} (its action in place of the best; the raise, "
+                    "insurance and purchases each final hand's best)" if self.played is not None else ""),
                  f"Situations: {self.situations:,} ({self.classes:,} {plural(unit, self.classes)}"
                  + (" (rank pattern, up rank), " if unit == "group" else " up to suits, ")
                  + f"{self.situations / SITUATIONS:.4%} of the game)",
@@ -484,7 +493,7 @@ class RussianSlice:
                  f"Draws of the best action that raise: {float(self.sums.raised / self.situations):.4%}; that insure: "
                  f"{float(self.sums.insured / self.situations):.4%}; their dealer hands that qualify: "
                  f"{float(self.sums.qualifies / self.situations):.4%}",
-                 "Best action: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
+                 ("Best action: " if self.played is None else "Action taken: ") + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
                                              for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
@@ -498,22 +507,52 @@ class RussianSlice:
         return "\n".join(lines)
 
 
+def _rank_shard_played(variant: Variant, categories: Any, played: str, h: np.ndarray, up: np.ndarray,
+                       weight: np.ndarray) -> SliceSums:
+    """One shard of groups counted by rank patterns with the draw strategy ``played``'s action in
+    place of each situation's best, on one thread."""
+    return rank_shard_sums(ranks.shard_fields(variant, h, up, categories, threads=1, actions=STRATEGIES[played]),
+                           classes_digest(h, up, weight), weight)
+
+
+_PLAYED: dict[str, ShardedGame[SliceSums]] = {}
+
+
+def played_game(played: str) -> ShardedGame[SliceSums]:
+    """The game of a Russian table with draws played with the draw strategy ``played`` (by rank
+    patterns, as :data:`BY_RANKS`; its checkpoints keyed by the strategy too)."""
+    if played not in _PLAYED:
+        _PLAYED[played] = ShardedGame(
+            key=f"russian_exact_ranks_checkpoint played with {played}", command=COMMAND, unit="group",
+            shard=ranks.SHARD, version=ranks.VERSION, classes=lambda sl: switch_ranks.groups(sl),
+            work=_rank_shard_played,
+            parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True, shard=True), empty=SliceSums,
+            cost=ranks.core_seconds_per_group, share=lambda variant, counts, sl: (variant, sl.categories, played))
+    return _PLAYED[played]
+
+
 def slice_run(variant: Variant, variant_text: str, sl: Slice,
-              checkpoint: Path | ShardStore | None = None, by: Method | None = None) -> SliceRun[SliceSums, RussianSlice]:
+              checkpoint: Path | ShardStore | None = None, by: Method | None = None,
+              played: str | None = None) -> SliceRun[SliceSums, RussianSlice]:
     """The run of the slice ``sl`` of ``variant``, ``by`` a method (see :func:`method`), its
-    ``checkpoint`` folder read and verified before any work (:func:`enumerate.core.exact_game.open_run`)."""
+    ``checkpoint`` folder read and verified before any work (:func:`enumerate.core.exact_game.open_run`);
+    with ``played`` (a draw strategy's name, :mod:`enumerate.russian.draw_strategies`), the game
+    with that strategy's draw in place of the best, by rank patterns."""
     reason = slice_refusal(variant)
+    if reason is None and played is not None:
+        reason = refusal(played, variant) if ranks.supported(variant) is None else \
+            "a draw strategy's game is counted by rank patterns, which this table's rules do not allow"
     if reason is not None:
         raise StudoddsError(f"variant {variant.name!r}: {reason}")
-    how = method(variant, by, sl)
+    how = method(variant, "rank_patterns" if played is not None else by, sl)
 
     def make(total: SliceSums, n: int) -> RussianSlice:
-        out = RussianSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how)
+        out = RussianSlice(variant, sl, n, total, total.seconds / n if total.seconds else None, how, played)
         try:
             out.return_rows()                 # its rows must give the best actions' EVs
         except AssertionError as exc:
             raise StudoddsError(f"the slice's sums do not add up ({exc})") from None
         return out
-    return exact_game.open_run(BY_RANKS if how == "rank_patterns" else BY_CLASSES, variant, variant_text, sl,
-                               checkpoint, make)
+    game = played_game(played) if played is not None else BY_RANKS if how == "rank_patterns" else BY_CLASSES
+    return exact_game.open_run(game, variant, variant_text, sl, checkpoint, make)
 

@@ -35,6 +35,9 @@ def register(sub: Any) -> None:
                         "figure's difference with its 95%% interval on pairs (what the rules that differ are worth)")
     p.add_argument("--beside-checkpoint", metavar="FILE",
                    help="keep the finished shards of the table sampled --beside in FILE and resume from it")
+    p.add_argument("--strategy", metavar="NAME",
+                   help="a Russian Poker table: play this simple draw strategy (stand-pat, rules-of-thumb) instead "
+                        "of the best action; --beside the same table gives what it costs against optimal play")
     common(p)
     p.set_defaults(func=draws_sample)
     p = sub.add_parser("draws-exact", help="switching any number of cards: the exact game over a slice of situations",
@@ -53,6 +56,9 @@ def register(sub: Any) -> None:
                    help="the player hand's categories before switching, e.g. full_house,four_of_a_kind (default: all)")
     p.add_argument("--checkpoint", metavar="FOLDER", help="keep finished shards in FOLDER and resume from it")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the shards on this Dask scheduler (needs the dask extra)")
+    p.add_argument("--strategy", metavar="NAME",
+                   help="a Russian Poker table: the game played with this simple draw strategy (stand-pat, "
+                        "rules-of-thumb) instead of the best action, exactly")
     common(p)
     p.set_defaults(func=draws_exact)
 
@@ -62,7 +68,7 @@ def draws_sample(args: argparse.Namespace) -> int:
     result = api.draws_sample(variant_of(args), situations=args.situations, seed=args.seed,
                               stratified=args.stratified, checkpoint=args.checkpoint, scheduler=args.scheduler,
                               against=args.against, beside=args.beside, beside_checkpoint=args.beside_checkpoint,
-                              **api_options(args))
+                              strategy=args.strategy, **api_options(args))
     emit(args, result, sample_text)
     against = result.to_dict().get("against")
     return NOT_CONSISTENT if isinstance(against, dict) and not against["consistent"] else 0
@@ -71,6 +77,6 @@ def draws_sample(args: argparse.Namespace) -> int:
 def draws_exact(args: argparse.Namespace) -> int:
     from studodds.reports.draws import exact_text  # lazy: start-up time
     result = api.draws_exact(variant_of(args), up=args.up, hands=args.hands, checkpoint=args.checkpoint,
-                             scheduler=args.scheduler, **api_options(args))
+                             scheduler=args.scheduler, strategy=args.strategy, **api_options(args))
     emit(args, result, (lambda r: r.text()) if hasattr(result, "text") else exact_text)
     return 0

@@ -98,6 +98,8 @@ def russian_sample_text(s: RussianSample) -> str:
     lines = [f"Variant: {s.variant.name} - the whole game estimated (sampled, not exact): {s.n:,} situations in "
              f"{len(s.samples)} strata by the dealt hand's category (seed {s.seed}), every action of each valued "
              "exactly with its insurance and purchases of the game",
+             *([f"played with the draw strategy {s.strategy!r} (its action in place of the best; the raise, insurance "
+                "and purchases still each final hand's best)"] if s.strategy is not None else []),
              pct("house edge (per ante)", "house_edge_per_ante"),
              pct("element of risk (per total wagered)", "element_of_risk_per_total_wager"),
              f"{'expected wager (antes)':<44}{d['expected_wager_antes']['estimate']:>10.4f}   95% interval "
@@ -105,7 +107,7 @@ def russian_sample_text(s: RussianSample) -> str:
              pct("draws raised", "raise_share_of_draws"),
              pct("draws insured", "insure_share_of_draws"),
              pct("games bought (of the raised non-qualifying)", "bought_share_of_no_qualify"),
-             "best action, share of the situations (sampled):"]
+             ("best action" if s.strategy is None else "action taken") + ", share of the situations (sampled):"]
     for k, e in d["best_action_shares"].items():
         lines.append(f"  {k:<42}{e['estimate']:>10.4%}   95% interval {e['ci95'][0]:.4%} .. {e['ci95'][1]:.4%}")
     lines.append("stratum (dealt hand)   share of situations  sampled  mean result (antes)  sd")

@@ -1,0 +1,70 @@
+"""The simple draw strategies of a Russian table (enumerate/russian/draw_strategies.py) decide, for
+all rows at once, what the rules in their text say hand by hand: held here against the same rules
+written plainly, one hand at a time, on every category of dealt hand and random hands."""
+import random
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from enumerate.draws.actions import BUY
+from enumerate.russian.draw_strategies import STRATEGIES, rules_of_thumb
+
+STRAIGHTS = [{12, 0, 1, 2, 3}] + [set(range(low, low + 5)) for low in range(9)]
+
+
+def _by_hand(cards: tuple[int, ...], ru: int) -> int:
+    """The rules of thumb for one hand (cards sorted), plainly."""
+    ranks = [c >> 2 for c in cards]
+    suits = [c & 3 for c in cards]
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    flush = len(set(suits)) == 1
+    straight = set(ranks) in STRAIGHTS
+    four_flush = max(suits.count(s) for s in range(4)) == 4
+    four_straight = not straight and any(len(set(ranks) & w) == 4 for w in STRAIGHTS)
+    odd = sum(1 << i for i, r in enumerate(ranks) if ranks.count(r) == 1)
+    if counts[0] == 4:
+        return 0
+    if flush or straight or counts[:2] == [3, 2]:
+        return BUY
+    if counts[0] == 3:
+        return odd
+    if counts[:2] == [2, 2]:
+        return 0
+    if four_flush or four_straight:
+        return BUY
+    if counts[0] == 2:
+        pair = next(r for r in ranks if ranks.count(r) == 2)
+        return 0 if pair >= ru else odd
+    return 0b01111 if max(ranks) > ru else 0
+
+
+HANDS = {"royal": (32, 36, 40, 44, 48), "straight flush": (0, 4, 8, 12, 48), "four": (0, 1, 2, 3, 20),
+         "full": (0, 1, 2, 20, 21), "flush": (1, 9, 21, 33, 45), "straight": (1, 6, 11, 12, 48),
+         "wheel": (0, 5, 10, 15, 49), "trips": (20, 21, 22, 30, 44), "two pairs": (4, 5, 40, 41, 50),
+         "pair, four to a flush": (8, 9, 17, 29, 41), "pair, four to a straight": (16, 17, 20, 24, 29),
+         "pair": (12, 13, 26, 35, 50), "four to a flush": (2, 10, 26, 34, 49),
+         "four to an inside straight": (0, 5, 10, 18, 44), "ace-low four": (1, 6, 10, 30, 48), "nothing": (1, 10, 19, 30, 44)}
+
+
+@pytest.mark.parametrize("name", list(HANDS))
+def test_each_category_of_dealt_hand(name):
+    cards = tuple(sorted(HANDS[name]))
+    for ru in range(13):
+        got = int(rules_of_thumb(np.array([cards], dtype=np.uint8), ru)[0])
+        assert got == _by_hand(cards, ru), (name, ru)
+
+
+def test_random_hands_against_the_plain_rules():
+    rng = random.Random(66)
+    hands = [tuple(sorted(rng.sample(range(52), 5))) for _ in range(3000)]
+    for ru in (0, 5, 12):
+        got = rules_of_thumb(np.array(hands, dtype=np.uint8), ru).tolist()
+        assert got == [_by_hand(h, ru) for h in hands]
+
+
+def test_the_actions_are_every_kind_and_stand_pat_never_draws():
+    every = np.array(list(combinations(range(0, 52, 3), 5)), dtype=np.uint8)
+    got = set(rules_of_thumb(every, 6).tolist())
+    assert {0, BUY, 0b01111} <= got and any(bin(a).count("1") == 3 for a in got)
+    assert not STRATEGIES["stand-pat"](every, 6).any()
