@@ -21,7 +21,9 @@ def _by_hand(cards: tuple[int, ...], ru: int) -> int:
     flush = len(set(suits)) == 1
     straight = set(ranks) in STRAIGHTS
     four_flush = max(suits.count(s) for s in range(4)) == 4
-    four_straight = not straight and any(len(set(ranks) & w) == 4 for w in STRAIGHTS)
+    runs = [{12, 0, 1, 2}] + [set(range(low, low + 4)) for low in range(10)]
+    inside = not straight and any(len(set(ranks) & w) == 4 for w in STRAIGHTS)
+    four_straight = inside if counts[0] == 2 else not straight and any(w <= set(ranks) for w in runs)
     odd = sum(1 << i for i, r in enumerate(ranks) if ranks.count(r) == 1)
     if counts[0] == 4:
         return 0
@@ -36,7 +38,9 @@ def _by_hand(cards: tuple[int, ...], ru: int) -> int:
     if counts[0] == 2:
         pair = next(r for r in ranks if ranks.count(r) == 2)
         return 0 if pair >= ru else odd
-    return 0b01111 if max(ranks) > ru else 0
+    if {11, 12} <= set(ranks):
+        return 0b00111
+    return 0b01111 if max(ranks) >= ru + 2 or max(ranks) == 12 > ru else 0
 
 
 HANDS = {"royal": (32, 36, 40, 44, 48), "straight flush": (0, 4, 8, 12, 48), "four": (0, 1, 2, 3, 20),
@@ -44,7 +48,9 @@ HANDS = {"royal": (32, 36, 40, 44, 48), "straight flush": (0, 4, 8, 12, 48), "fo
          "wheel": (0, 5, 10, 15, 49), "trips": (20, 21, 22, 30, 44), "two pairs": (4, 5, 40, 41, 50),
          "pair, four to a flush": (8, 9, 17, 29, 41), "pair, four to a straight": (16, 17, 20, 24, 29),
          "pair": (12, 13, 26, 35, 50), "four to a flush": (2, 10, 26, 34, 49),
-         "four to an inside straight": (0, 5, 10, 18, 44), "ace-low four": (1, 6, 10, 30, 48), "nothing": (1, 10, 19, 30, 44)}
+         "four to an inside straight": (0, 5, 10, 18, 44), "ace-low four": (1, 6, 10, 30, 48), "nothing": (1, 10, 19, 30, 44),
+         "ace-king": (2, 13, 26, 46, 49), "open four": (17, 22, 26, 30, 45),
+         "pair, inside straight": (0, 4, 9, 13, 21)}
 
 
 @pytest.mark.parametrize("name", list(HANDS))

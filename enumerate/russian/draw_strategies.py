@@ -24,11 +24,15 @@ can remember, and legal wherever exchanges of two to five cards and a sixth card
 4. two pairs: stand pat;
 5. one pair: with four to a flush or four to a straight, buy a sixth card; else stand pat when the
    pair ranks at least the up card, and exchange the other three when it ranks below;
-6. no pair: with four to a flush or four to a straight, buy a sixth card; else, when the highest
-   card outranks the up card, keep it and exchange the other four; otherwise stand pat.
+6. no pair: with four to a flush or four consecutive ranks, buy a sixth card; with an ace and a
+   king (a paying combination), keep them and exchange the other three; else, when the highest card
+   is an ace (the up card not one) or outranks the up card by two ranks or more, keep it and
+   exchange the other four; otherwise stand pat.
 
-Four to a straight: four distinct ranks of the hand within five consecutive ranks (the ace low in
-A-2-3-4-5 too).  ``stand-pat`` never draws: its game is the table without the draw.
+Four to a straight: four distinct ranks within five consecutive ranks (the ace low in A-2-3-4-5
+too); four consecutive ranks: an open straight draw (the ace high in J-Q-K-A, low in A-2-3-4).
+Without a pair a draw to an inside straight counts for nothing (the house's chart buys with an open
+draw, and mostly exchanges four or folds with an inside one).  ``stand-pat`` never draws: its game is the table without the draw.
 """
 from __future__ import annotations
 
@@ -44,6 +48,8 @@ DrawStrategy = Callable[[np.ndarray, int], np.ndarray]
 
 #: Each window of five consecutive ranks as a 13-bit mask, the ace low (A-2-3-4-5) first.
 _WINDOWS = np.array([0b1_0000_0000_1111] + [0b11111 << low for low in range(9)], dtype=np.int64)
+#: Each run of four consecutive ranks, the ace low (A-2-3-4) first.
+_RUNS = np.array([0b1_0000_0000_0111] + [0b1111 << low for low in range(10)], dtype=np.int64)
 _BITS = 1 << np.arange(5)
 #: The set bits of every 13-bit mask.
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int8)
@@ -65,6 +71,11 @@ def _four_to_a_straight(rank_bits: np.ndarray) -> np.ndarray:
     return (held == 4).any(axis=1) & ~(held == 5).any(axis=1)
 
 
+def _four_consecutive(rank_bits: np.ndarray) -> np.ndarray:
+    """Whether the hand holds four consecutive ranks (and not five: a straight)."""
+    return (_POPCOUNT[rank_bits[:, None] & _RUNS[None, :]] == 4).any(axis=1) & ~np.isin(rank_bits, _WINDOWS)
+
+
 def stand_pat(cards: np.ndarray, ru: int) -> np.ndarray:
     """Never draw."""
     return np.zeros(cards.shape[0], dtype=np.int8)
@@ -78,17 +89,21 @@ def rules_of_thumb(cards: np.ndarray, ru: int) -> np.ndarray:
     pairs = (same_rank == 2).sum(axis=1) // 2
     flush = same_suit.max(axis=1) == 5
     straight = np.isin(rank_bits, _WINDOWS)
-    draw = (same_suit.max(axis=1) == 4) | _four_to_a_straight(rank_bits)
+    four_flush = same_suit.max(axis=1) == 4
+    draw = four_flush | np.where(most == 2, _four_to_a_straight(rank_bits), _four_consecutive(rank_bits))
     out = np.zeros(cards.shape[0], dtype=np.int8)
     odd = ((same_rank == 1) * _BITS).sum(axis=1)                  # the cards of no pair or set
     high = ranks.max(axis=1)
     buy = flush | straight | ((most == 3) & (pairs == 1)) | ((most <= 2) & (pairs <= 1) & draw)
     trips = (most == 3) & (pairs == 0)
     low_pair = (most == 2) & (pairs == 1) & ~draw & (ranks.max(axis=1, where=same_rank == 2, initial=-1) < ru)
-    nothing = (most == 1) & ~flush & ~straight & ~draw & (high > ru)
+    plain = (most == 1) & ~flush & ~straight & ~draw
+    ace_king = plain & ((rank_bits & 0b1_1000_0000_0000) == 0b1_1000_0000_0000)
+    nothing = plain & ~ace_king & ((high >= ru + 2) | ((high == 12) & (ru < 12)))
     out[buy] = BUY
     out[trips] = odd[trips]
     out[low_pair] = odd[low_pair]
+    out[ace_king] = 0b00111                                       # sorted: the king and the ace are the last two
     out[nothing] = 0b01111                                        # sorted: the highest card is the last
     return out
 
