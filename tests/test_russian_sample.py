@@ -373,3 +373,4 @@ def test_a_strategy_beside_the_same_table_is_its_cost_on_pairs(tmp_path):
     assert cost["estimate"] < 0 and cost["ci95"][1] < 0          # the best play's house edge is lower
     text = run_cli(*args).stdout
     assert "played with the draw strategy 'stand-pat'" in text and "action taken, share of the situations" in text
+    assert "'studodds draws-exact --strategy stand-pat', by rank patterns" in text

@@ -95,7 +95,7 @@ def test_the_command_prints_optimal_play_as_analyze_counts_it(us_counts, tmp_pat
 
 def test_a_table_with_draws_is_refused_in_one_line(tmp_path):
     (tmp_path / "lunar.toml").write_text(US + LUNAR + "[buy_card]\nfee = 1\n")
-    refused(tmp_path, "strategies", "lunar.toml", needle="a simple strategy of a table with draws")
+    refused(tmp_path, "strategies", "lunar.toml", needle="a simple draw strategy's game is a whole game of its own")
 
 
 def test_a_bad_strategy_is_named_before_any_counting(us_counts):

@@ -54,9 +54,10 @@ class RussianGame:
                     "whole game does not keep: 'studodds hand' values a hand's every action, 'draws-sample' sampled "
                     "situations")
         if analysis == "strategies" and variant.draws is not None:
-            return ("a simple strategy of a table with draws needs a rule for the draw as well and its whole game "
-                    "counted under it, which is not built: 'strategies' compares simple strategies on a table "
-                    "without draws; 'studodds hand' values a hand's every action")
+            return ("a simple draw strategy's game is a whole game of its own, counted in shards: 'draws-exact "
+                    "VARIANT --strategy NAME --checkpoint FOLDER' counts it exactly, 'draws-sample VARIANT --strategy "
+                    "NAME --beside VARIANT' samples its cost in minutes; 'strategies' compares simple strategies on "
+                    "a table without draws")
         if analysis == "draws_sample":
             if variant.draws is None:
                 return ("a Russian Poker table without draws is exact in under a minute ('studodds analyze'): "

@@ -135,6 +135,7 @@ def russian_sample_text(s: RussianSample) -> str:
             e = pair["difference"]
             lines.append(f"  {name:<42}{pair['estimate']:>12.6f}{pair['beside']:>12.6f}{e['estimate']:>+12.6f}   "
                          f"{e['ci95'][0]:+.6f} .. {e['ci95'][1]:+.6f}")
-    lines.append("this is a sampled estimate: the exact whole game ('studodds analyze', by rank patterns) gives the "
-                 "figures themselves")
+    lines.append("this is a sampled estimate: the exact whole game ("
+                 + ("'studodds analyze'" if s.strategy is None else f"'studodds draws-exact --strategy {s.strategy}'")
+                 + ", by rank patterns) gives the figures themselves")
     return "\n".join(lines)
