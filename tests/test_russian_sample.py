@@ -362,7 +362,7 @@ def test_a_strategy_beside_the_same_table_is_its_cost_on_pairs(tmp_path):
     one = tmp_path / "six.toml"
     one.write_text(US.replace('name = "lunar"', 'name = "six"') + SIXTH)
     args = ["draws-sample", str(one), "--strategy", "stand-pat", "--beside", str(one), "--situations", "40",
-            "--seed", "5"]
+            "--seed", "5", "--checkpoint", str(tmp_path / "a.json"), "--beside-checkpoint", str(tmp_path / "b.json")]
     r = run_cli(*args, "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
@@ -371,6 +371,6 @@ def test_a_strategy_beside_the_same_table_is_its_cost_on_pairs(tmp_path):
     assert d["strategy"] == "stand-pat" and set(d["best_action_shares"]) == {"keep"}
     cost = d["beside"]["figures"]["house_edge_per_ante"]["difference"]
     assert cost["estimate"] < 0 and cost["ci95"][1] < 0          # the best play's house edge is lower
-    text = run_cli(*args).stdout
+    text = run_cli(*args).stdout                                  # both sides read back from their checkpoints
     assert "played with the draw strategy 'stand-pat'" in text and "action taken, share of the situations" in text
     assert "'studodds draws-exact --strategy stand-pat', by rank patterns" in text
