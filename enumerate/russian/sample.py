@@ -152,15 +152,15 @@ def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1, 
     :data:`enumerate.russian.draw_strategies.STRATEGIES`) the figures of the action it takes."""
     cards, up = deal(seed, h, j)
     situation = situations_by_ranks(variant, cards, [up], threads=threads)[0]
-    best = situation.best if strategy is None else strategy_action(situation, strategy)
-    draws = best.draws
+    taken = situation.best if strategy is None else strategy_action(situation, strategy)
+    draws = taken.draws
     raise_antes = variant.raise_antes
-    wager = 1 + Fraction(raise_antes * best.raised, draws) + best.staked / draws
-    per_set = draws * best.completions              # a raised draw against one dealer hole-card set
-    values = (best.ev, wager, Fraction(best.raised, draws), Fraction(best.insured, draws),
-              Fraction(best.short, per_set), Fraction(best.bought, per_set))
-    kind = 6 if best.kind == "buy" else action_kind(sum(1 << sorted(cards).index(c) for c in best.discard))
-    return Sample(h, j, tuple(sorted(cards)), up, best.label, kind, values)
+    wager = 1 + Fraction(raise_antes * taken.raised, draws) + taken.staked / draws
+    per_set = draws * taken.completions              # a raised draw against one dealer hole-card set
+    values = (taken.ev, wager, Fraction(taken.raised, draws), Fraction(taken.insured, draws),
+              Fraction(taken.short, per_set), Fraction(taken.bought, per_set))
+    kind = 6 if taken.kind == "buy" else action_kind(sum(1 << sorted(cards).index(c) for c in taken.discard))
+    return Sample(h, j, tuple(sorted(cards)), up, taken.label, kind, values)
 
 
 def strategy_action(situation: RussianSituation, strategy: str) -> RussianAction:
@@ -289,7 +289,7 @@ class RussianSampleJSON(TypedDict):
     best_action_shares: dict[str, EstimateJSON]
     strata: Annotated[list[StratumJSON], MinItems(1)]
     core_seconds_per_situation: float | None
-    strategy: NotRequired[str]
+    strategy: NotRequired[str]             # the draw strategy played: best_action_shares are then its actions' shares
     against: NotRequired[AgainstJSON]
     beside: NotRequired[BesideJSON]
 
