@@ -517,11 +517,8 @@ def draws_sample(variant: VariantLike, *, situations: int = 1024, seed: int = 0,
         raise ParameterError("beside_checkpoint", "keeps the shards of the table sampled beside (--beside): name "
                                                   "that table too, or leave this out")
     if isinstance(kind, SampleKind):       # a kind that samples its own game (Russian Poker: in strata)
-        if strategy is not None and (not isinstance(strategy, str) or strategy not in kind.draw_strategies()):
-            raise ParameterError("strategy", "the name of a simple draw strategy: "
-                                             + ", ".join(kind.draw_strategies()))
-        if strategy is not None and (why := kind.draw_strategy_refusal(strategy, v)) is not None:
-            raise ParameterError("strategy", why)
+        if strategy is not None:
+            _draw_strategy(kind, v, strategy)
         if strategy is not None and against is not None:
             raise ParameterError("strategy", "a table played with a simple draw strategy is not the certified "
                                              "table's optimal game: set it beside the same table (--beside) "
@@ -586,10 +583,7 @@ def draws_exact(variant: VariantLike, *, up: str | None = None, hands: str | Non
     if strategy is not None:
         if not isinstance(kind, SampleKind) or v.draws is None:
             raise ParameterError("strategy", "a simple draw strategy is played on a Russian Poker table with draws")
-        if not isinstance(strategy, str) or strategy not in kind.draw_strategies():
-            raise ParameterError("strategy", "the name of a simple draw strategy: " + ", ".join(kind.draw_strategies()))
-        if (why := kind.draw_strategy_refusal(strategy, v)) is not None:
-            raise ParameterError("strategy", why)
+        _draw_strategy(kind, v, strategy)
         job = kind.played_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint), strategy)
         return _run_slice(job, v.base_game(), scheduler, threads, use_cache, progress)
     job = kind.slice_run(v, source.text, Slice.parse(up, hands), _checkpoint_folder(checkpoint))
@@ -604,6 +598,15 @@ def _run_slice(job: SliceRun[Any, R], base: Variant, scheduler: str | None, thre
     table = count_table(base, threads=threads, use_cache=use_cache, progress=progress) if job.needs_counts else None
     with progress_bar(progress, f"{plural(job.game.unit)} of the slice", job.classes, job.game.unit) as tick:
         return job.run(table, scheduler=scheduler, threads=threads, progress=tick)
+
+
+def _draw_strategy(kind: SampleKind, variant: Variant, strategy: Any) -> None:
+    """``strategy`` is the name of a simple draw strategy the table ``variant`` offers every action
+    of (else ParameterError naming the names, or the exchange or sixth card it lacks)."""
+    if not isinstance(strategy, str) or strategy not in kind.draw_strategies():
+        raise ParameterError("strategy", "the name of a simple draw strategy: " + ", ".join(kind.draw_strategies()))
+    if (why := kind.draw_strategy_refusal(strategy, variant)) is not None:
+        raise ParameterError("strategy", why)
 
 
 def _checkpoint_folder(checkpoint: Any) -> Path | None:

@@ -11,6 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from cli_runner import run_cli
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from test_reliability_hostile import refused
 from test_russian_final_hand import LUNAR, US, variant
 
@@ -218,3 +220,14 @@ def test_a_strategy_s_slice_is_named_in_its_text_and_json_and_keeps_checkpoints_
     assert "played with the draw strategy 'stand-pat'" in text and "Action taken: keep 100.0000%" in text
     best = run_cli(*args[:-2], "--json", cwd=REPO)
     assert "played_with" not in json.loads(best.stdout)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.one_of(st.text(max_size=20), st.integers(), st.booleans(), st.floats(), st.lists(st.text(max_size=3))))
+def test_fuzz_a_strategy_name_of_an_exact_slice_is_one_parameter_error(name):
+    """Anything but a strategy's name is one ParameterError naming the names, before any counting."""
+    from enumerate.russian.draw_strategies import STRATEGIES
+    from studodds import api
+    assume(not isinstance(name, str) or name not in STRATEGIES)
+    with pytest.raises(ParameterError, match="the name of a simple draw strategy: stand-pat, rules-of-thumb"):
+        api.draws_exact(str(HOUSE), up="A", hands="royal_flush", strategy=name)
