@@ -479,6 +479,7 @@ class RussianSlice:
         e = self.expected
         how = "by rank patterns" if self.method == "rank_patterns" else "situation class by situation class"
         unit = "group" if self.method == "rank_patterns" else "class"
+        taken = "best action" if self.played is None else "action taken"
         lines = [f"Variant: {self.variant.name} - exact slice '{self.slice.label()}' of a Russian Poker table with "
                  f"draws, {how}"
                  + (f", played with the draw strategy {self.played!r} (its action in place of the best; the raise, "
@@ -490,11 +491,11 @@ class RussianSlice:
                  f"Element of risk (per total wagered: ante, raise, insurance): {float(self.element_of_risk):.6%}; "
                  f"standard deviation {math.sqrt(self.variance):.6f} antes",
                  f"Fees per hand: {float(self.sums.fees / self.situations):.6f} antes (not wagers)",
-                 f"Draws of the best action that raise: {float(self.sums.raised / self.situations):.4%}; that insure: "
+                 f"Draws of the {taken} that raise: {float(self.sums.raised / self.situations):.4%}; that insure: "
                  f"{float(self.sums.insured / self.situations):.4%}; their dealer hands that qualify: "
                  f"{float(self.sums.qualifies / self.situations):.4%}",
-                 ("Best action: " if self.played is None else "Action taken: ") + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
-                                             for j, n in enumerate(self.sums.situations) if n)]
+                 f"{taken.capitalize()}: " + ", ".join(f"{KINDS[j]} {n / self.situations:.4%}"
+                                                     for j, n in enumerate(self.sums.situations) if n)]
         if self.seconds_per_class is not None:
             lines.append(f"Measured: {self.seconds_per_class:.3f} core-seconds a {unit}; the whole game "
                          f"({self.whole_game_classes:,} {plural(unit)}) would take "
