@@ -347,3 +347,20 @@ def test_the_certified_house_table_bounds_what_insurance_and_the_purchase_are_wo
     for shown in ("479542582273957/785025987852106000", "27023964523014545129411/589418996601133979280000",
                   f"{float(100 * (house_edge + insurance)):.6f}%", f"{float(100 * (bought - worth)):.6f}"):
         assert shown in page, shown
+
+
+def test_the_rules_of_thumb_figures_the_docs_give_add_up_to_the_certified_tables():
+    """The rules of thumb's whole games (counted elsewhere: docs/russian.md gives each house edge
+    exactly) sit above the certified optimal play of the same table, and the cost the page gives
+    is that difference, to the last digit -- the page's arithmetic held to results/."""
+    page = (REPO / "docs" / "russian.md").read_text()
+    for table, played, cost in (("lunar-house", "350459243567857577501/164690601991493317740000",
+                                 "54669990258217951780759/3732986978473848535440000"),
+                                ("lunar-pennsylvania", "1054157472364969881539/13444130774815781040000",
+                                 "325132150630936163602739/11198960935421545606320000")):
+        optimal = Fraction(json.loads((REPO / "results" / table / "summary.json").read_text())
+                           ["analysis"]["house_edge_per_ante"]["exact"])
+        assert played in page and cost in page, table
+        assert Fraction(played) - optimal == Fraction(cost) > 0, table
+        for shown in (f"{float(100 * Fraction(played)):.6f}%", f"{float(100 * Fraction(cost)):.6f} points"):
+            assert shown in page, shown
