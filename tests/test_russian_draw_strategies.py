@@ -1,15 +1,23 @@
 """The simple draw strategies of a Russian table (enumerate/russian/draw_strategies.py) decide, for
 all rows at once, what the rules in their text say hand by hand: held here against the same rules
-written plainly, one hand at a time, on every category of dealt hand and random hands."""
+written plainly, one hand at a time, on every category of dealt hand and random hands; and
+`studodds hand` names each strategy's action in a situation with its exact cost."""
+import json
 import random
+from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
+import jsonschema
 import numpy as np
 import pytest
+from cli_runner import run_cli
+from test_russian_final_hand import LUNAR, US
 
 from enumerate.draws.actions import BUY
 from enumerate.russian.draw_strategies import STRATEGIES, rules_of_thumb
 
+REPO = Path(__file__).resolve().parents[1]
 STRAIGHTS = [{12, 0, 1, 2, 3}] + [set(range(low, low + 5)) for low in range(9)]
 
 
@@ -74,3 +82,25 @@ def test_the_actions_are_every_kind_and_stand_pat_never_draws():
     got = set(rules_of_thumb(every, 6).tolist())
     assert {0, BUY, 0b01111} <= got and any(bin(a).count("1") == 3 for a in got)
     assert not STRATEGIES["stand-pat"](every, 6).any()
+
+
+def test_a_hand_shows_what_each_draw_strategy_the_table_offers_takes(tmp_path):
+    """`studodds hand` on a table with draws names each strategy's action, its EV and what it gives
+    up to the best (in the JSON, exactly: the best's EV less its own); a strategy the table does
+    not offer every action of is left out (a sixth card only: standing pat alone)."""
+    r = run_cli("hand", "As Kd 9h 7c 3d", "--up", "5h", "docs/variants/lunar-house.toml", "--json", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(json.loads((REPO / "studodds" / "schema.json").read_text())).validate(d)
+    s = d["situations"][0]
+    taken = s["draw_strategies"]
+    assert set(taken) == set(STRATEGIES) and taken["rules-of-thumb"]["action"] == "switch 9h 7c 3d"
+    ev = {a["label"]: Fraction(a["ev_antes"]["exact"]) for a in s["actions"]}
+    for name, t in taken.items():
+        assert Fraction(t["ev_antes"]["exact"]) == ev[t["action"]]
+        assert Fraction(t["cost_antes"]["exact"]) == Fraction(s["best_ev_antes"]["exact"]) - ev[t["action"]] >= 0, name
+    text = run_cli("hand", "As Kd 9h 7c 3d", "--up", "5h", "docs/variants/lunar-house.toml", cwd=REPO).stdout
+    assert "draw strategy rules-of-thumb: switch 9h 7c 3d" in text and "draw strategy stand-pat: keep, EV -1.000000" in text
+    (tmp_path / "six.toml").write_text(US.replace('name = "lunar"', 'name = "six"') + LUNAR + "[buy_card]\nfee = 1\n")
+    six = json.loads(run_cli("hand", "As Kd 9h 7c 3d", "--up", "5h", "six.toml", "--json", cwd=tmp_path).stdout)
+    assert set(six["situations"][0]["draw_strategies"]) == {"stand-pat"}

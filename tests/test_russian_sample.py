@@ -301,7 +301,7 @@ def test_a_strategy_s_sample_is_the_action_it_takes_valued_by_the_draws_one_by_o
 def test_the_rules_of_thumb_take_their_action_in_every_stratum():
     """On the house's table each sample is the situation's action the strategy's mask names
     (cards read back from the sorted hand), at most the best action's value."""
-    from enumerate.russian.draw_strategies import rules_of_thumb
+    from enumerate.russian.draw_strategies import action_taken, rules_of_thumb
     from enumerate.russian.situation_ranks import situations_by_ranks
     v = __import__("studodds.api", fromlist=["load_variant"]).load_variant(str(REPO / "docs/variants/lunar-house.toml"))
     for h in (0, 1, 2, 3):
@@ -309,7 +309,7 @@ def test_the_rules_of_thumb_take_their_action_in_every_stratum():
         situation = situations_by_ranks(v, cards, [up])[0]
         s = rs.value_sample(v, h, 0, seed=3, strategy="rules-of-thumb")
         mask = int(rules_of_thumb(np.array([sorted(cards)], dtype=np.uint8), up >> 2)[0])
-        taken = rs.strategy_action(situation, "rules-of-thumb")
+        taken = action_taken(situation, "rules-of-thumb")
         assert s.kind == action_kind(mask) and s.action == taken.label and s.values[0] == taken.ev
         assert taken.ev <= situation.best.ev
         if mask != BUY:

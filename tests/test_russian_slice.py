@@ -153,8 +153,7 @@ def test_a_strategy_s_groups_are_their_situations_actions_one_by_one():
     more than the best action."""
     from enumerate.draws.switch_ranks import group_situations, groups
     from enumerate.russian import ranks
-    from enumerate.russian.draw_strategies import rules_of_thumb
-    from enumerate.russian.sample import strategy_action
+    from enumerate.russian.draw_strategies import action_taken, rules_of_thumb
     from enumerate.russian.situation_ranks import situations_by_ranks
     from studodds.api import load_variant
     v = load_variant(str(HOUSE))
@@ -169,7 +168,7 @@ def test_a_strategy_s_groups_are_their_situations_actions_one_by_one():
             cards, w = group_situations(h[i], int(up[i]), frozenset(sl.categories))
             for c, x in zip(cards.tolist(), w.tolist()):
                 situation = situations_by_ranks(v, tuple(c), [4 * int(up[i])])[0]
-                taken = strategy_action(situation, "rules-of-thumb")
+                taken = action_taken(situation, "rules-of-thumb")
                 assert taken.ev <= situation.best.ev
                 ev += x * taken.ev
                 fees += x * taken.fee

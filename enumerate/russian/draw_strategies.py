@@ -42,6 +42,7 @@ import numpy as np
 
 from enumerate.draws.actions import BUY
 from enumerate.rules.variant import Variant
+from enumerate.russian.draws import RussianAction, RussianSituation
 
 #: A draw strategy: the situations' sorted cards and the up rank -> each one's action.
 DrawStrategy = Callable[[np.ndarray, int], np.ndarray]
@@ -114,6 +115,17 @@ STRATEGIES: Mapping[str, DrawStrategy] = {"stand-pat": stand_pat, "rules-of-thum
 #: whether it buys a sixth card.
 TAKES: Mapping[str, tuple[frozenset[int], bool]] = {"stand-pat": (frozenset(), False),
                                                     "rules-of-thumb": (frozenset({2, 3, 4}), True)}
+
+
+def action_taken(situation: RussianSituation, name: str) -> RussianAction:
+    """The action of ``situation`` (every action valued) the strategy ``name`` takes: its switch
+    mask over the sorted cards read back as the cards it exchanges."""
+    cards = tuple(sorted(situation.cards))
+    a = int(STRATEGIES[name](np.array([cards], dtype=np.uint8), situation.up >> 2)[0])
+    if a == BUY:
+        return next(x for x in situation.actions if x.kind == "buy")
+    discard = {cards[i] for i in range(5) if a >> i & 1}
+    return next(x for x in situation.actions if x.kind != "buy" and set(x.discard) == discard)
 
 
 def refusal(name: str, variant: Variant) -> str | None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, ClassVar, Literal, TypedDict, TypeVar
+from typing import Annotated, ClassVar, Literal, NotRequired, TypedDict, TypeVar
 
 from enumerate.core.jsonform import exact
 from enumerate.core.shapes import Exact, ExactOrNull, MaxItems, Minimum, MinItems, shape
 from enumerate.core.tabular import tabular
 from enumerate.rules.variant import Variant
+from enumerate.russian.draw_strategies import STRATEGIES, action_taken, refusal
 from enumerate.russian.draws import RussianAction, RussianSituation, instant_situations, situation_actions
 from enumerate.russian.final_hand import FinalHandValue, final_hand_value
 from enumerate.russian.situation_ranks import by_ranks, situations_by_ranks
@@ -127,6 +128,14 @@ class RussianActionJSON(TypedDict):
     forced_raise: bool
 
 
+class DrawStrategyActionJSON(TypedDict):
+    """The action a simple draw strategy takes in one situation, its EV and what it gives up to the best."""
+
+    action: str
+    ev_antes: Exact
+    cost_antes: Exact
+
+
 class RussianSituationDrawsJSON(TypedDict):
     """Every allowed action of one situation, best first."""
 
@@ -134,6 +143,7 @@ class RussianSituationDrawsJSON(TypedDict):
     best_action: str
     best_ev_antes: Exact
     actions: Annotated[list[RussianActionJSON], MinItems(1)]
+    draw_strategies: NotRequired[dict[str, DrawStrategyActionJSON]]
 
 
 @shape("russian_hand_draws", document=True)
@@ -164,15 +174,27 @@ class RussianHandDraws:
     variant: str
     rows: tuple[RussianSituation, ...]
     ev_before_up_card: Fraction | None
+    #: the simple draw strategies the table offers every action of (their action in each situation)
+    strategies: tuple[str, ...] = ()
 
     KIND: ClassVar[Literal["russian_hand_draws"]] = "russian_hand_draws"
 
+    def taken(self, r: RussianSituation) -> dict[str, RussianAction]:
+        """Each strategy's action in the situation ``r`` (none when the hand is paid at once)."""
+        return {} if r.best.instant else {name: action_taken(r, name) for name in self.strategies}
+
     def to_dict(self) -> RussianHandDrawsJSON:
         """kind "russian_hand_draws": what ``studodds hand --json`` prints on a Russian table with draws."""
-        return {"kind": self.KIND, "hand": format_hand(self.cards), "variant": self.variant,
-                "situations": [{"up": format_card(r.up), "best_action": r.best.label,
-                                "best_ev_antes": exact(r.best.ev), "actions": [_action(a) for a in r.actions]}
-                               for r in self.rows],
+        situations: list[RussianSituationDrawsJSON] = []
+        for r in self.rows:
+            row: RussianSituationDrawsJSON = {"up": format_card(r.up), "best_action": r.best.label,
+                                              "best_ev_antes": exact(r.best.ev),
+                                              "actions": [_action(a) for a in r.actions]}
+            if taken := self.taken(r):
+                row["draw_strategies"] = {name: {"action": a.label, "ev_antes": exact(a.ev),
+                                                 "cost_antes": exact(r.best.ev - a.ev)} for name, a in taken.items()}
+            situations.append(row)
+        return {"kind": self.KIND, "hand": format_hand(self.cards), "variant": self.variant, "situations": situations,
                 "ev_before_up_card_antes": None if self.ev_before_up_card is None else exact(self.ev_before_up_card)}
 
     def text(self) -> str:
@@ -189,6 +211,9 @@ class RussianHandDraws:
             for a in r.actions:
                 out.append(f"{a.label:<22} {str(a.fee):>4} {a.draws:>9,} {a.raised:>9,} {a.insured:>8,} "
                            f"{a.bought:>14,} {float(a.ev):>11.6f}")
+            for name, a in self.taken(r).items():
+                out.append(f"draw strategy {name}: {a.label}, EV {float(a.ev):.6f} antes"
+                           + (f", {float(r.best.ev - a.ev):.6f} below the best" if a.ev < r.best.ev else ", the best"))
         if self.ev_before_up_card is not None:
             b = self.ev_before_up_card
             out.append(f"EV of the hand before the up card is seen (optimal play): {float(b):.6f} antes = {b}")
@@ -209,12 +234,13 @@ def russian_hand(variant: Variant, cards: tuple[int, ...], up: int | None, threa
         if progress is not None:
             progress(len(paid))
         return RussianHandDraws(tuple(cards), variant.name, tuple(paid), _mean(paid))
+    strategies = tuple(name for name in STRATEGIES if variant.draws is not None and refusal(name, variant) is None)
     if by_ranks(variant, use_cache=use_cache):
         rows = tuple(situations_by_ranks(variant, tuple(cards), ups, threads, progress, use_cache=use_cache))
-        return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows))
+        return RussianHandDraws(tuple(cards), variant.name, rows, _mean(rows), strategies)
     if variant.draws is not None:
         return RussianHandDraws(tuple(cards), variant.name, *_per_up(
-            ups, lambda u: situation_actions(variant, tuple(cards), u, threads), progress))
+            ups, lambda u: situation_actions(variant, tuple(cards), u, threads), progress), strategies)
     return RussianHand(tuple(cards), variant.name, *_per_up(ups, lambda u: final_hand_value(variant, cards, u), progress))
 
 

@@ -50,12 +50,11 @@ from enumerate.core.intervals import Z95
 from enumerate.core.jsonform import exact
 from enumerate.core.parallel import chunked_map
 from enumerate.core.shapes import Exact, Interval, Minimum, MinItems, shape
-from enumerate.draws.actions import BUY, KINDS, action_kind
+from enumerate.draws.actions import KINDS, action_kind
 from enumerate.draws.sample import Checkpoint as DrawsCheckpoint
 from enumerate.draws.sample import stratum_position
 from enumerate.rules.variant import Variant, VariantJSON
-from enumerate.russian.draw_strategies import STRATEGIES
-from enumerate.russian.draws import RussianAction, RussianSituation
+from enumerate.russian.draw_strategies import action_taken
 from enumerate.russian.situation_ranks import situations_by_ranks
 from evaluator.errors import ParameterError
 from evaluator.ranking import CATEGORY_BY_STRENGTH, Category, hands_of_indices, strengths
@@ -152,7 +151,7 @@ def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1, 
     :data:`enumerate.russian.draw_strategies.STRATEGIES`) the figures of the action it takes."""
     cards, up = deal(seed, h, j)
     situation = situations_by_ranks(variant, cards, [up], threads=threads)[0]
-    taken = situation.best if strategy is None else strategy_action(situation, strategy)
+    taken = situation.best if strategy is None else action_taken(situation, strategy)
     draws = taken.draws
     raise_antes = variant.raise_antes
     wager = 1 + Fraction(raise_antes * taken.raised, draws) + taken.staked / draws
@@ -161,17 +160,6 @@ def value_sample(variant: Variant, h: int, j: int, seed: int, threads: int = 1, 
               Fraction(taken.short, per_set), Fraction(taken.bought, per_set))
     kind = 6 if taken.kind == "buy" else action_kind(sum(1 << sorted(cards).index(c) for c in taken.discard))
     return Sample(h, j, tuple(sorted(cards)), up, taken.label, kind, values)
-
-
-def strategy_action(situation: RussianSituation, strategy: str) -> RussianAction:
-    """The action of ``situation`` the draw strategy ``strategy`` takes (its cards sorted: the
-    strategy's switch mask read back as the cards it exchanges)."""
-    cards = tuple(sorted(situation.cards))
-    a = int(STRATEGIES[strategy](np.array([cards], dtype=np.uint8), situation.up >> 2)[0])
-    if a == BUY:
-        return next(x for x in situation.actions if x.kind == "buy")
-    discard = {cards[i] for i in range(5) if a >> i & 1}
-    return next(x for x in situation.actions if x.kind != "buy" and set(x.discard) == discard)
 
 
 def _shard(variant: Variant, seed: int, h: int, js: Sequence[int], threads: int = 1,
