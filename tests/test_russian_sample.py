@@ -374,3 +374,13 @@ def test_a_strategy_beside_the_same_table_is_its_cost_on_pairs(tmp_path):
     text = run_cli(*args).stdout                                  # both sides read back from their checkpoints
     assert "played with the draw strategy 'stand-pat'" in text and "action taken, share of the situations" in text
     assert "'studodds draws-exact --strategy stand-pat', by rank patterns" in text
+
+
+def test_a_strategy_takes_the_instant_payout_of_a_hand_paid_at_once():
+    """On Pennsylvania's table a dealt straight flush is paid at once (the round ends before any
+    draw): a strategy's sample of it is the same as the best play's, not an action it cannot take."""
+    v = __import__("studodds.api", fromlist=["load_variant"]).load_variant(
+        str(REPO / "docs/variants/lunar-pennsylvania.toml"))
+    h = [c.key for c in rs._strata()[1]].index("straight_flush")
+    for strategy in ("rules-of-thumb", "stand-pat"):
+        assert rs.value_sample(v, h, 0, seed=1, strategy=strategy) == rs.value_sample(v, h, 0, seed=1)

@@ -119,7 +119,10 @@ TAKES: Mapping[str, tuple[frozenset[int], bool]] = {"stand-pat": (frozenset(), F
 
 def action_taken(situation: RussianSituation, name: str) -> RussianAction:
     """The action of ``situation`` (every action valued) the strategy ``name`` takes: its switch
-    mask over the sorted cards read back as the cards it exchanges."""
+    mask over the sorted cards read back as the cards it exchanges -- or, for a dealt hand the
+    table pays at once (its instant payout), that one action: the round ends before any draw."""
+    if situation.best.instant:
+        return situation.best
     cards = tuple(sorted(situation.cards))
     a = int(STRATEGIES[name](np.array([cards], dtype=np.uint8), situation.up >> 2)[0])
     if a == BUY:
