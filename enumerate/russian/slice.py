@@ -19,6 +19,12 @@ of its kind of action (draws x dealer sets x replacement shares); the slice brin
 their least common multiple, and the rows' expected result is checked equal to the best
 actions' EVs.  So its variance and
 element of risk (ante, raise and insurance staked; fees are not wagers) are exact too.
+
+**Played with a simple draw strategy** (``played``: :mod:`enumerate.russian.draw_strategies`),
+each situation's draw is the strategy's action instead of its best (the rank kernel's fixed
+actions: keeping and those actions valued, nothing pruned), the raise, insurance and purchases
+after it still each final hand's best: the same sums, rows and checks, of the strategy's game, its
+checkpoints keyed by the strategy (so neither game's folder is read as the other's).
 """
 from __future__ import annotations
 
