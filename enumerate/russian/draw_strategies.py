@@ -56,25 +56,21 @@ _BITS = 1 << np.arange(5)
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int8)
 
 
-def _shape(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per row: each card's rank and suit, how many cards share its rank, the most cards of one
-    suit, and the hand's ranks as a 13-bit mask."""
+def _shape(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: each card's rank, how many cards share its rank, the most cards of one suit, and
+    the hand's ranks as a 13-bit mask."""
     ranks, suits = cards >> 2, cards & 3
     same_rank = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
-    same_suit = (suits[:, :, None] == suits[:, None, :]).sum(axis=2)
+    most_suited = (suits[:, :, None] == suits[:, None, :]).sum(axis=2).max(axis=1)
     rank_bits = np.bitwise_or.reduce(np.left_shift(1, ranks.astype(np.int64)), axis=1)
-    return ranks, suits, same_rank, same_suit, rank_bits
+    return ranks, same_rank, most_suited, rank_bits
 
 
-def _four_to_a_straight(rank_bits: np.ndarray) -> np.ndarray:
-    """Whether four distinct ranks of the hand lie within five consecutive ranks (and not five)."""
-    held = _POPCOUNT[rank_bits[:, None] & _WINDOWS[None, :]]
-    return (held == 4).any(axis=1) & ~(held == 5).any(axis=1)
-
-
-def _four_consecutive(rank_bits: np.ndarray) -> np.ndarray:
-    """Whether the hand holds four consecutive ranks (and not five: a straight)."""
-    return (_POPCOUNT[rank_bits[:, None] & _RUNS[None, :]] == 4).any(axis=1) & ~np.isin(rank_bits, _WINDOWS)
+def _four_within(rank_bits: np.ndarray, runs: np.ndarray) -> np.ndarray:
+    """Whether the hand holds four ranks of one of ``runs`` (masks of consecutive ranks): four to a
+    straight with :data:`_WINDOWS`, four consecutive ranks with :data:`_RUNS`.  A straight holds
+    them too; the rules take it first."""
+    return (_POPCOUNT[rank_bits[:, None] & runs[None, :]] == 4).any(axis=1)
 
 
 def stand_pat(cards: np.ndarray, ru: int) -> np.ndarray:
@@ -85,13 +81,12 @@ def stand_pat(cards: np.ndarray, ru: int) -> np.ndarray:
 def rules_of_thumb(cards: np.ndarray, ru: int) -> np.ndarray:
     """The rules of thumb of the module's docstring, for every row of ``cards`` against the up rank."""
     cards = np.asarray(cards, dtype=np.int64)
-    ranks, _, same_rank, same_suit, rank_bits = _shape(cards)
+    ranks, same_rank, most_suited, rank_bits = _shape(cards)
     most = same_rank.max(axis=1)
     pairs = (same_rank == 2).sum(axis=1) // 2
-    flush = same_suit.max(axis=1) == 5
+    flush = most_suited == 5
     straight = np.isin(rank_bits, _WINDOWS)
-    four_flush = same_suit.max(axis=1) == 4
-    draw = four_flush | np.where(most == 2, _four_to_a_straight(rank_bits), _four_consecutive(rank_bits))
+    draw = (most_suited == 4) | np.where(most == 2, _four_within(rank_bits, _WINDOWS), _four_within(rank_bits, _RUNS))
     out = np.zeros(cards.shape[0], dtype=np.int8)
     odd = ((same_rank == 1) * _BITS).sum(axis=1)                  # the cards of no pair or set
     high = ranks.max(axis=1)
