@@ -28,6 +28,7 @@ checkpoints keyed by the strategy (so neither game's folder is read as the other
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
@@ -533,11 +534,8 @@ def played_game(played: str) -> ShardedGame[SliceSums]:
     """The game of a Russian table with draws played with the draw strategy ``played`` (by rank
     patterns, as :data:`BY_RANKS`; its checkpoints keyed by the strategy too)."""
     if played not in _PLAYED:
-        _PLAYED[played] = ShardedGame(
-            key=f"russian_exact_ranks_checkpoint played with {played}", command=COMMAND, unit="group",
-            shard=ranks.SHARD, version=ranks.VERSION, classes=lambda sl: switch_ranks.groups(sl),
-            work=_rank_shard_played,
-            parse=lambda data, weights: SliceSums.from_json(data, weights, ranks=True, shard=True), empty=SliceSums,
+        _PLAYED[played] = dataclasses.replace(
+            BY_RANKS, key=f"{BY_RANKS.key} played with {played}", work=_rank_shard_played,
             cost=lambda variant: PLAYED_COST * ranks.core_seconds_per_group(variant),
             share=lambda variant, counts, sl: (variant, sl.categories, played))
     return _PLAYED[played]
